@@ -1,0 +1,112 @@
+// Contexts. Most programs never touch one: each device's primary context is
+// retained on first use and made current for every call that needs it, on
+// whichever thread (or worker_thread) makes the call.
+import { Disposable } from './disposable';
+import { ContextFlag, ContextFlagName, ContextLimit, ContextLimitName } from './generated/enums';
+import { native, NativeContext } from './native';
+import { checkEnum, checkFlags, checkInstance, checkSize, flagNames } from './validate';
+
+export class Context extends Disposable<NativeContext> {
+  /** @internal */
+  constructor(handle: NativeContext) {
+    super(handle);
+  }
+
+  /** The CUcontext value, for logs and comparisons. */
+  get handle(): bigint {
+    return this.native.handle;
+  }
+
+  /** The ordinal of the device this context belongs to. */
+  get deviceOrdinal(): number {
+    return this.native.ordinal;
+  }
+
+  /** True for a device's primary context, false for one from Device.createContext(). */
+  get isPrimary(): boolean {
+    return this.native.isPrimary;
+  }
+
+  /** The CUdevice the driver reports for this context (cuCtxGetDevice_v2). */
+  queryDevice(): number {
+    return this.native.device();
+  }
+
+  /** The driver's unique id of this context. */
+  get id(): bigint {
+    return this.native.id();
+  }
+
+  /** The context's API version (cuCtxGetApiVersion). */
+  get apiVersion(): number {
+    return this.native.apiVersion();
+  }
+
+  /** Makes this context current on the calling thread (the library does this for you per call). */
+  makeCurrent(): void {
+    this.native.makeCurrent();
+  }
+
+  /** Pushes this context on the calling thread's context stack; undo with Context.popCurrent(). */
+  pushCurrent(): void {
+    this.native.pushCurrent();
+  }
+
+  /** Blocks the calling thread until all work in this context is done. */
+  synchronize(): void {
+    this.native.synchronize();
+  }
+
+  /** The context's flags, as names. */
+  get flags(): ContextFlagName[] {
+    return flagNames(this.native.flags(), ContextFlag);
+  }
+
+  /** Sets the flags of this context (cuCtxSetFlags). */
+  setFlags(flags: ContextFlagName | ContextFlagName[] | number): void {
+    this.native.setFlags(checkFlags(flags, ContextFlag, 'flags'));
+  }
+
+  /** A resource limit of this context (stack size, printf FIFO, heap, ...), in the driver's units. */
+  limit(name: ContextLimitName | number): number {
+    return this.native.getLimit(checkEnum(name, ContextLimit, 'name'));
+  }
+
+  setLimit(name: ContextLimitName | number, value: number | bigint): void {
+    this.native.setLimit(checkEnum(name, ContextLimit, 'name'), checkSize(value, 'value'));
+  }
+
+  /** Stream priorities valid here: `greatest` is the highest priority (numerically lowest). */
+  get streamPriorityRange(): { least: number; greatest: number } {
+    return this.native.streamPriorityRange();
+  }
+
+  /** Resets all persisting lines in the L2 cache to normal. */
+  resetPersistingL2Cache(): void {
+    this.native.resetPersistingL2Cache();
+  }
+
+  /** Lets this context access memory of peer's context (see Device.canAccessPeer). */
+  enablePeerAccess(peer: Context): void {
+    this.native.enablePeerAccess(checkInstance(peer, Context, 'peer').native);
+  }
+
+  disablePeerAccess(peer: Context): void {
+    this.native.disablePeerAccess(checkInstance(peer, Context, 'peer').native);
+  }
+
+  /** The calling thread's current CUcontext value (0n when none). */
+  static currentHandle(): bigint {
+    return native.currentContext();
+  }
+
+  /** Pops the calling thread's current context; returns its CUcontext value. */
+  static popCurrent(): bigint {
+    return native.popCurrentContext();
+  }
+
+  override toString(): string {
+    if (this.disposed) return 'Context(disposed)';
+    return `Context(${this.isPrimary ? 'primary, ' : ''}device ${this.deviceOrdinal}, 0x${this.handle.toString(16)})`;
+  }
+}

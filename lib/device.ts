@@ -1,0 +1,257 @@
+// Devices: found by ordinal, PCI bus id or UUID; their names, attributes and the
+// capabilities a program checks before it relies on a feature.
+import { Context } from './context';
+import { ContextFlag, ContextFlagName, DeviceAttribute, DeviceAttributeName, P2PAttribute, P2PAttributeName } from './generated/enums';
+import { native } from './native';
+import { checkEnum, checkFlags, checkInstance, checkInteger, checkString, flagNames } from './validate';
+
+/** Features a program should check before relying on them. */
+export interface DeviceCapabilities {
+  /** cuMemCreate / cuMemMap and the rest of virtual memory management. */
+  readonly virtualMemoryManagement: boolean;
+  /** VMM allocations exportable as POSIX file descriptors. */
+  readonly posixFileDescriptorHandles: boolean;
+  /** VMM allocations exportable as fabric handles (also needs an IMEX channel). */
+  readonly fabricHandles: boolean;
+  /** Stream-ordered allocation and memory pools (cuMemAllocAsync, cuMemPool*). */
+  readonly memoryPools: boolean;
+  /** Handle types memory pools can be exported as. */
+  readonly memoryPoolHandleTypes: Array<'posixFileDescriptor' | 'win32' | 'win32Kmt' | 'fabric'>;
+  /** Legacy IPC of cuMemAlloc memory (cuIpcGetMemHandle); needs unified addressing. */
+  readonly ipcMemory: boolean;
+  /** Interprocess events (cuIpcGetEventHandle). */
+  readonly ipcEvents: boolean;
+  /** 64-bit stream memory operations (cuStreamWaitValue64 / WriteValue64). */
+  readonly streamMemoryOps64: boolean;
+  /** The NOR wait flag of cuStreamWaitValue*. */
+  readonly streamWaitValueNor: boolean;
+  readonly cooperativeLaunch: boolean;
+  /** Thread-block cluster launch (compute capability 9.0+). */
+  readonly clusterLaunch: boolean;
+  readonly managedMemory: boolean;
+  readonly concurrentManagedAccess: boolean;
+  readonly pageableMemoryAccess: boolean;
+  /** cuMemHostRegister of existing host memory. */
+  readonly hostRegister: boolean;
+  readonly readOnlyHostRegister: boolean;
+  readonly unifiedAddressing: boolean;
+  readonly streamPriorities: boolean;
+  readonly computePreemption: boolean;
+  readonly gpuDirectRdma: boolean;
+  readonly dmaBuf: boolean;
+  readonly genericCompression: boolean;
+  readonly timelineSemaphoreInterop: boolean;
+  /** Reported for completeness; this package never uses multicast objects. */
+  readonly multicast: boolean;
+}
+
+const poolHandleTypes = [
+  [0x1, 'posixFileDescriptor'],
+  [0x2, 'win32'],
+  [0x4, 'win32Kmt'],
+  [0x8, 'fabric'],
+] as const;
+
+const cache = new Map<number, Device>();
+
+export class Device {
+  /** The device's ordinal among the devices this process sees (CUDA_VISIBLE_DEVICES applies). */
+  readonly ordinal: number;
+  #primary: Context | undefined;
+  #capabilities: DeviceCapabilities | undefined;
+
+  private constructor(ordinal: number) {
+    this.ordinal = ordinal;
+  }
+
+  /** How many devices this process sees. Throws DriverUnavailableError without a usable driver. */
+  static count(): number {
+    return native.deviceCount();
+  }
+
+  /** The device with this ordinal (default 0). */
+  static get(ordinal = 0): Device {
+    checkInteger(ordinal, 'ordinal', 0);
+    const count = Device.count();
+    if (ordinal >= count) {
+      throw new RangeError(`ordinal ${ordinal} is out of range: ${count} device${count === 1 ? '' : 's'} visible`);
+    }
+    let device = cache.get(ordinal);
+    if (!device) cache.set(ordinal, (device = new Device(ordinal)));
+    return device;
+  }
+
+  /** Every visible device. */
+  static all(): Device[] {
+    return Array.from({ length: Device.count() }, (_, i) => Device.get(i));
+  }
+
+  /** The device at a PCI bus id such as `0000:65:00.0` (domain:bus:device.function). */
+  static byPciBusId(pciBusId: string): Device {
+    return Device.get(native.deviceByPciBusId(checkString(pciBusId, 'pciBusId')));
+  }
+
+  /** The device with this UUID: `GPU-xxxxxxxx-…` as nvidia-smi prints it, bare hex, or 16 bytes. */
+  static byUuid(uuid: string | Uint8Array): Device {
+    const wanted = typeof uuid === 'string' ? normalizeUuid(uuid) : formatUuid(checkUuidBytes(uuid));
+    const found = Device.all().find((d) => d.uuid === wanted);
+    if (!found) throw new RangeError(`no visible device has UUID ${wanted}`);
+    return found;
+  }
+
+  /** The product name, e.g. `NVIDIA H100 80GB HBM3`. */
+  get name(): string {
+    return native.deviceName(this.ordinal);
+  }
+
+  /** The UUID as nvidia-smi prints it: `GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`. */
+  get uuid(): string {
+    return formatUuid(this.uuidBytes);
+  }
+
+  get uuidBytes(): Uint8Array {
+    return new Uint8Array(native.deviceUuid(this.ordinal));
+  }
+
+  /** The PCI bus id, `domain:bus:device.function`. */
+  get pciBusId(): string {
+    return native.devicePciBusId(this.ordinal);
+  }
+
+  /** Total device memory in bytes. */
+  get totalMemory(): number {
+    return native.deviceTotalMemory(this.ordinal);
+  }
+
+  get computeCapability(): { major: number; minor: number } {
+    return {
+      major: this.attribute('computeCapabilityMajor'),
+      minor: this.attribute('computeCapabilityMinor'),
+    };
+  }
+
+  /** One attribute by name (see DeviceAttribute) or by the driver's number. */
+  attribute(name: DeviceAttributeName | number): number {
+    return native.deviceAttribute(this.ordinal, checkEnum(name, DeviceAttribute, 'name'));
+  }
+
+  /**
+   * Every attribute this driver reports. An attribute newer than the installed
+   * driver is left out rather than failing the whole query.
+   */
+  attributes(): Partial<Record<DeviceAttributeName, number>> {
+    const out: Partial<Record<DeviceAttributeName, number>> = {};
+    for (const [name, value] of Object.entries(DeviceAttribute) as Array<[DeviceAttributeName, number]>) {
+      try {
+        out[name] = native.deviceAttribute(this.ordinal, value);
+      } catch (error) {
+        if ((error as { code?: number }).code !== 1 /* CUDA_ERROR_INVALID_VALUE */) throw error;
+      }
+    }
+    return out;
+  }
+
+  /** What this device supports, read once from its attributes. */
+  get capabilities(): DeviceCapabilities {
+    if (this.#capabilities) return this.#capabilities;
+    const a = (name: DeviceAttributeName) => this.attribute(name) !== 0;
+    const poolTypes = this.attribute('mempoolSupportedHandleTypes');
+    this.#capabilities = Object.freeze({
+      virtualMemoryManagement: a('virtualMemoryManagementSupported'),
+      posixFileDescriptorHandles: a('handleTypePosixFileDescriptorSupported'),
+      fabricHandles: a('handleTypeFabricSupported'),
+      memoryPools: a('memoryPoolsSupported'),
+      memoryPoolHandleTypes: poolHandleTypes.filter(([bit]) => (poolTypes & bit) !== 0).map(([, n]) => n),
+      ipcMemory: a('unifiedAddressing'),
+      ipcEvents: a('ipcEventSupported'),
+      streamMemoryOps64: a('canUse64BitStreamMemOps'),
+      streamWaitValueNor: a('canUseStreamWaitValueNor'),
+      cooperativeLaunch: a('cooperativeLaunch'),
+      clusterLaunch: a('clusterLaunch'),
+      managedMemory: a('managedMemory'),
+      concurrentManagedAccess: a('concurrentManagedAccess'),
+      pageableMemoryAccess: a('pageableMemoryAccess'),
+      hostRegister: a('hostRegisterSupported'),
+      readOnlyHostRegister: a('readOnlyHostRegisterSupported'),
+      unifiedAddressing: a('unifiedAddressing'),
+      streamPriorities: a('streamPrioritiesSupported'),
+      computePreemption: a('computePreemptionSupported'),
+      gpuDirectRdma: a('gpuDirectRdmaSupported'),
+      dmaBuf: a('dmaBufSupported'),
+      genericCompression: a('genericCompressionSupported'),
+      timelineSemaphoreInterop: a('timelineSemaphoreInteropSupported'),
+      multicast: a('multicastSupported'),
+    });
+    return this.#capabilities;
+  }
+
+  /** Whether this device can map memory of peer directly. */
+  canAccessPeer(peer: Device): boolean {
+    return native.deviceCanAccessPeer(this.ordinal, checkInstance(peer, Device, 'peer').ordinal);
+  }
+
+  /** A property of the link from this device to peer. */
+  p2pAttribute(peer: Device, name: P2PAttributeName | number): number {
+    return native.deviceP2PAttribute(this.ordinal, checkInstance(peer, Device, 'peer').ordinal,
+      checkEnum(name, P2PAttribute, 'name'));
+  }
+
+  /**
+   * The primary context, retained on first use and shared with every handle made
+   * on this device. The device keeps it for the life of the process unless it is
+   * disposed; it is released once nothing uses it.
+   */
+  get primaryContext(): Context {
+    if (!this.#primary || this.#primary.disposed) this.#primary = new Context(native.primaryContext(this.ordinal));
+    return this.#primary;
+  }
+
+  /** The primary context's flags and whether it is active, without retaining it. */
+  primaryContextState(): { flags: ContextFlagName[]; active: boolean } {
+    const { flags, active } = native.primaryContextState(this.ordinal);
+    return { flags: flagNames(flags, ContextFlag), active };
+  }
+
+  /** Sets the flags the primary context is (or will be) created with. */
+  setPrimaryContextFlags(flags: ContextFlagName | ContextFlagName[] | number): void {
+    native.setPrimaryContextFlags(this.ordinal, checkFlags(flags, ContextFlag, 'flags'));
+  }
+
+  /**
+   * Destroys every allocation and module of the primary context. Refused while
+   * any handle of this package lives on it, this device's own cached context included:
+   * dispose that (device.primaryContext.dispose()) and the rest first.
+   */
+  resetPrimaryContext(): void {
+    native.resetPrimaryContext(this.ordinal);
+  }
+
+  /** A new context of its own (cuCtxCreate); most programs want the primary context instead. */
+  createContext(flags: ContextFlagName | ContextFlagName[] | number = 0): Context {
+    return new Context(native.createContext(this.ordinal, checkFlags(flags, ContextFlag, 'flags')));
+  }
+
+  toString(): string {
+    return `Device(${this.ordinal})`;
+  }
+
+  toJSON(): { ordinal: number; name: string; uuid: string; pciBusId: string } {
+    return { ordinal: this.ordinal, name: this.name, uuid: this.uuid, pciBusId: this.pciBusId };
+  }
+}
+
+function formatUuid(bytes: Uint8Array): string {
+  const hex = Buffer.from(bytes).toString('hex');
+  return `GPU-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function normalizeUuid(text: string): string {
+  const hex = text.replace(/^(GPU|MIG)-/i, '').replace(/-/g, '').toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(hex)) throw new RangeError(`uuid must be 32 hex digits (optionally GPU-…), got '${text}'`);
+  return formatUuid(Buffer.from(hex, 'hex'));
+}
+
+function checkUuidBytes(bytes: unknown): Uint8Array {
+  if (!(bytes instanceof Uint8Array) || bytes.length !== 16) throw new TypeError('uuid must be a string or 16 bytes');
+  return bytes;
+}

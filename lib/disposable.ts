@@ -1,0 +1,38 @@
+// The base of every handle class. dispose() is idempotent; `using` works through
+// [Symbol.dispose]; a handle that is garbage-collected undisposed is released by
+// a FinalizationRegistry callback (a normal task, never mid-call), and the
+// native object's own finalizer stays behind it as the last net. Use after
+// dispose throws DisposedError from the native layer, before the driver is reached.
+import type { NativeHandle } from './native';
+
+const registry = new FinalizationRegistry<NativeHandle>((handle) => handle.dispose());
+
+export abstract class Disposable<H extends NativeHandle = NativeHandle> implements globalThis.Disposable {
+  /** The native handle; for lib/ only. */
+  readonly native: H;
+
+  protected constructor(handle: H) {
+    this.native = handle;
+    registry.register(this, handle, this);
+  }
+
+  /** True once dispose() has run. */
+  get disposed(): boolean {
+    return !this.native.alive;
+  }
+
+  /**
+   * Releases the handle. Idempotent. What the driver still needs (work queued on
+   * the GPU, a graph that uses the resource) keeps the underlying resource alive
+   * until it is done; this object is unusable from now on.
+   */
+  dispose(): void {
+    if (!this.native.alive) return;
+    registry.unregister(this);
+    this.native.dispose();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}

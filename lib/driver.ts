@@ -1,0 +1,115 @@
+// The driver itself: whether it could be loaded, its version, the functions it
+// provides, and the opt-in call counters.
+import { native } from './native';
+
+/** A CUDA version as the driver encodes it (12080) and split (12.8). */
+export interface CudaVersion {
+  readonly raw: number;
+  readonly major: number;
+  readonly minor: number;
+  toString(): string;
+}
+
+export function cudaVersion(raw: number): CudaVersion {
+  const major = Math.floor(raw / 1000);
+  const minor = Math.floor((raw % 1000) / 10);
+  return Object.freeze({ raw, major, minor, toString: () => `${major}.${minor}` });
+}
+
+export interface DriverStatus {
+  /** True when driver calls can be made. */
+  readonly available: boolean;
+  /** How far loading got. */
+  readonly stage: 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready';
+  /** The library that was (or would have been) opened; CUDA_DRIVER_LIBRARY overrides it. */
+  readonly libraryPath: string;
+  /** Why loading stopped, in the system's words, or ''. */
+  readonly detail: string;
+  /** The result of cuInit, when it was called (CUDA_ERROR_NO_DEVICE, ...). */
+  readonly initResult: { code: number; name: string } | null;
+  /** The CUDA version the installed driver supports, when the library loaded. */
+  readonly driverVersion: CudaVersion | null;
+  /** The CUDA version of the headers this addon was built against. */
+  readonly headerVersion: CudaVersion;
+}
+
+/**
+ * Loads the driver if that has not been tried yet and says what is there. Never
+ * throws: a machine without a driver or a device gets an answer, not an error.
+ */
+export function driverStatus(): DriverStatus {
+  const s = native.driverStatus();
+  const tried = s.stage === 'init-failed' || s.stage === 'ready';
+  return Object.freeze({
+    available: s.stage === 'ready',
+    stage: s.stage === 'not-loaded' ? 'library-missing' : s.stage,
+    libraryPath: s.libraryPath,
+    detail: s.detail,
+    initResult: tried ? { code: s.initResult, name: s.initResultName } : null,
+    driverVersion: s.driverVersion ? cudaVersion(s.driverVersion) : null,
+    headerVersion: cudaVersion(s.headerVersion),
+  });
+}
+
+/** The CUDA version of the headers the addon was built against. */
+export const headerVersion: CudaVersion = cudaVersion(native.headerVersion);
+
+export interface DriverFunction {
+  /** The header's name, e.g. `cuMemAlloc`. */
+  readonly name: string;
+  /** The CUDA version whose ABI the binding uses; a driver must be at least this new. */
+  readonly requiredVersion: CudaVersion;
+  /** Whether the installed driver provides it (false before the driver is loaded). */
+  readonly available: boolean;
+}
+
+/** Every driver function the package binds, and whether this driver has it. */
+export function driverFunctions(): DriverFunction[] {
+  return native.driverFunctions().map(([name, version, available]) => ({
+    name,
+    requiredVersion: cudaVersion(version),
+    available,
+  }));
+}
+
+export interface CallCount {
+  readonly name: string;
+  readonly calls: number;
+  readonly errors: number;
+}
+
+/**
+ * Counts of driver calls and failed calls per function, for the whole process.
+ * Off by default (costing one relaxed load per call); on from the start when the
+ * environment variable CUDA_DRIVER_COUNTERS=1 is set, or from enable().
+ */
+export const callCounters = {
+  enable(): void {
+    native.setCounting(true);
+  },
+  disable(): void {
+    native.setCounting(false);
+  },
+  get enabled(): boolean {
+    return native.isCounting();
+  },
+  /** Functions called at least once, most-called first. */
+  read(): CallCount[] {
+    return native
+      .readCounters()
+      .map(([name, calls, errors]) => ({ name, calls, errors }))
+      .sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));
+  },
+  reset(): void {
+    native.resetCounters();
+  },
+  /** A text table of read(). */
+  summary(): string {
+    const rows = callCounters.read();
+    const width = Math.max(8, ...rows.map((r) => r.name.length));
+    const total = rows.reduce((n, r) => n + r.calls, 0);
+    const lines = rows.map((r) => `${r.name.padEnd(width)} ${String(r.calls).padStart(10)} ${String(r.errors).padStart(8)}`);
+    return [`${'function'.padEnd(width)} ${'calls'.padStart(10)} ${'errors'.padStart(8)}`, ...lines,
+      `${rows.length} functions, ${total} calls`].join('\n');
+  },
+};

@@ -1,0 +1,128 @@
+// Errors. Every failed driver call becomes a CudaError (or a subclass callers
+// branch on); the addon builds them through the factory registered here.
+import { CudaResult } from './generated/enums';
+import { native } from './native';
+
+const resultNames = new Map<number, string>(Object.entries(CudaResult).map(([name, code]) => [code, name]));
+
+/** The driver's name for a CUresult code (`CUDA_ERROR_OUT_OF_MEMORY`). */
+export function resultName(code: number): string {
+  return resultNames.get(code) ?? `CUDA_ERROR_${code}`;
+}
+
+/** A driver call that returned something other than CUDA_SUCCESS. */
+export class CudaError extends Error {
+  /** The CUresult code. */
+  readonly code: number;
+  /** The driver's name for the code (cuGetErrorName), e.g. `CUDA_ERROR_OUT_OF_MEMORY`. */
+  override readonly name: string;
+  /** The driver's description of the code (cuGetErrorString). */
+  readonly driverMessage: string;
+  /** The driver function that failed, e.g. `cuMemAlloc`. */
+  readonly call: string | null;
+  /** The handle or argument that matters (`device 0`, `bytes=4096`), or ''. */
+  readonly detail: string;
+
+  constructor(code: number, name: string, driverMessage: string, call: string | null, detail = '') {
+    const resolved = name || resultName(code);
+    const where = call ? `${call}${detail ? ` (${detail})` : ''}: ` : '';
+    super(`${where}${resolved}${driverMessage ? `: ${driverMessage}` : ''}`);
+    this.code = code;
+    this.name = resolved;
+    this.driverMessage = driverMessage;
+    this.call = call;
+    this.detail = detail;
+  }
+}
+
+/** The driver cannot be used: no library, a driver too old, or cuInit failed (no device, ...). */
+export class DriverUnavailableError extends CudaError {
+  /** Why: 'library-missing' | 'driver-too-old' | 'init-failed' | 'not-loaded'. */
+  readonly reason: string;
+  constructor(code: number, name: string, message: string, call: string | null, reason: string) {
+    super(code, name, message, call);
+    this.reason = reason;
+    this.message = `${message} (${this.name}, first needed by ${call})`;
+  }
+}
+
+/** The installed driver lacks a function this call needs. */
+export class FunctionUnavailableError extends CudaError {
+  /** The CUDA version (e.g. 12080) whose driver provides the function. */
+  readonly requiredVersion: number;
+  constructor(message: string, call: string | null, detail: string, requiredVersion: number) {
+    super(CudaResult.CUDA_ERROR_NOT_FOUND, 'CUDA_ERROR_NOT_FOUND', message, call, detail);
+    this.requiredVersion = requiredVersion;
+    this.message = message;
+  }
+}
+
+export class CudaOutOfMemoryError extends CudaError {}
+export class CudaNotSupportedError extends CudaError {}
+
+/** A stream capture failed (codes 900-908). */
+export class CaptureError extends CudaError {}
+/** 900: the operation is not permitted while the stream is capturing. */
+export class CaptureUnsupportedError extends CaptureError {}
+/** 901: the capture was invalidated by an earlier error. */
+export class CaptureInvalidatedError extends CaptureError {}
+/** 902: the operation would have merged two independent captures. */
+export class CaptureMergeError extends CaptureError {}
+/** 903: the capture was not begun on this stream. */
+export class CaptureUnmatchedError extends CaptureError {}
+/** 904: a forked stream was not joined back into the origin stream. */
+export class CaptureUnjoinedError extends CaptureError {}
+/** 905: a dependency would cross the capture boundary. */
+export class CaptureIsolationError extends CaptureError {}
+/** 906: an implicit dependency on the legacy stream was created. */
+export class CaptureImplicitError extends CaptureError {}
+/** 907: an event recorded in a capture was used outside the allowed calls. */
+export class CapturedEventError extends CaptureError {}
+/** 908: the capture was ended or used from the wrong thread. */
+export class CaptureWrongThreadError extends CaptureError {}
+
+/** 910: cuGraphExecUpdate refused the update; the graph layer adds the reason and node. */
+export class GraphUpdateError extends CudaError {}
+
+/** A handle was used after dispose(). */
+export class DisposedError extends Error {
+  /** The kind of handle, e.g. `Stream`. */
+  readonly handleType: string;
+  constructor(handleType: string) {
+    super(`${handleType} has been disposed`);
+    this.name = 'DisposedError';
+    this.handleType = handleType;
+  }
+}
+
+type CudaErrorClass = new (code: number, name: string, message: string, call: string | null, detail?: string) => CudaError;
+
+const byCode = new Map<number, CudaErrorClass>([
+  [CudaResult.CUDA_ERROR_OUT_OF_MEMORY, CudaOutOfMemoryError],
+  [CudaResult.CUDA_ERROR_NOT_SUPPORTED, CudaNotSupportedError],
+  [CudaResult.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, CaptureUnsupportedError],
+  [CudaResult.CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, CaptureInvalidatedError],
+  [CudaResult.CUDA_ERROR_STREAM_CAPTURE_MERGE, CaptureMergeError],
+  [CudaResult.CUDA_ERROR_STREAM_CAPTURE_UNMATCHED, CaptureUnmatchedError],
+  [CudaResult.CUDA_ERROR_STREAM_CAPTURE_UNJOINED, CaptureUnjoinedError],
+  [CudaResult.CUDA_ERROR_STREAM_CAPTURE_ISOLATION, CaptureIsolationError],
+  [CudaResult.CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, CaptureImplicitError],
+  [CudaResult.CUDA_ERROR_CAPTURED_EVENT, CapturedEventError],
+  [CudaResult.CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD, CaptureWrongThreadError],
+  [CudaResult.CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, GraphUpdateError],
+]);
+
+native.setErrorFactory((kind, code, name, message, call, detail, requiredVersion) => {
+  switch (kind) {
+    case 'disposed':
+      return new DisposedError(detail);
+    case 'unavailable':
+      return new DriverUnavailableError(code, name, message, call, detail);
+    case 'missing':
+      return new FunctionUnavailableError(message, call, detail, requiredVersion);
+    default: {
+      const ErrorClass = byCode.get(code) ?? CudaError;
+      return new ErrorClass(code, name, message, call, detail);
+    }
+  }
+});

@@ -1,0 +1,36 @@
+// cuda-driver: the CUDA driver API for Node.js.
+export { Context } from './context';
+export { Device, type DeviceCapabilities } from './device';
+export { Disposable } from './disposable';
+export {
+  callCounters,
+  cudaVersion,
+  driverFunctions,
+  driverStatus,
+  headerVersion,
+  type CallCount,
+  type CudaVersion,
+  type DriverFunction,
+  type DriverStatus,
+} from './driver';
+export {
+  CaptureError,
+  CaptureImplicitError,
+  CaptureInvalidatedError,
+  CaptureIsolationError,
+  CaptureMergeError,
+  CaptureUnjoinedError,
+  CaptureUnmatchedError,
+  CaptureUnsupportedError,
+  CaptureWrongThreadError,
+  CapturedEventError,
+  CudaError,
+  CudaNotSupportedError,
+  CudaOutOfMemoryError,
+  DisposedError,
+  DriverUnavailableError,
+  FunctionUnavailableError,
+  GraphUpdateError,
+  resultName,
+} from './errors';
+export * from './generated/enums';

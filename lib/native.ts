@@ -1,0 +1,85 @@
+// The typed view of the C++ addon. Only lib/ imports this; users see the
+// classes built on it.
+import bindings from 'bindings';
+import { isMainThread } from 'worker_threads';
+
+/** What every native handle object has (native/handle.h). */
+export interface NativeHandle {
+  dispose(): void;
+  readonly alive: boolean;
+}
+
+export interface NativeContext extends NativeHandle {
+  readonly handle: bigint;
+  readonly ordinal: number;
+  readonly isPrimary: boolean;
+  makeCurrent(): void;
+  pushCurrent(): void;
+  synchronize(): void;
+  apiVersion(): number;
+  id(): bigint;
+  device(): number;
+  flags(): number;
+  setFlags(flags: number): void;
+  getLimit(limit: number): number;
+  setLimit(limit: number, value: number | bigint): void;
+  streamPriorityRange(): { least: number; greatest: number };
+  resetPersistingL2Cache(): void;
+  enablePeerAccess(peer: NativeContext): void;
+  disablePeerAccess(peer: NativeContext): void;
+}
+
+export interface NativeDriverStatus {
+  stage: 'not-loaded' | 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready';
+  libraryPath: string;
+  detail: string;
+  initResult: number;
+  initResultName: string;
+  driverVersion: number;
+  headerVersion: number;
+}
+
+/** Builds the error the addon throws: see native/errors.cc. */
+export type ErrorFactory = (
+  kind: 'cuda' | 'unavailable' | 'missing' | 'disposed',
+  code: number,
+  name: string,
+  message: string,
+  call: string | null,
+  detail: string,
+  requiredVersion: number,
+) => Error;
+
+export interface NativeAddon {
+  readonly headerVersion: number;
+  setErrorFactory(factory: ErrorFactory): void;
+  markMainThread(): void;
+
+  driverStatus(): NativeDriverStatus;
+  driverFunctions(): Array<[name: string, version: number, available: boolean]>;
+  setCounting(enabled: boolean): void;
+  isCounting(): boolean;
+  readCounters(): Array<[name: string, calls: number, errors: number]>;
+  resetCounters(): void;
+
+  deviceCount(): number;
+  deviceByPciBusId(busId: string): number;
+  deviceName(ordinal: number): string;
+  deviceUuid(ordinal: number): Buffer;
+  devicePciBusId(ordinal: number): string;
+  deviceTotalMemory(ordinal: number): number;
+  deviceAttribute(ordinal: number, attribute: number): number;
+  deviceCanAccessPeer(ordinal: number, peer: number): boolean;
+  deviceP2PAttribute(ordinal: number, peer: number, attribute: number): number;
+
+  primaryContext(ordinal: number): NativeContext;
+  createContext(ordinal: number, flags: number): NativeContext;
+  currentContext(): bigint;
+  popCurrentContext(): bigint;
+  primaryContextState(ordinal: number): { flags: number; active: boolean };
+  setPrimaryContextFlags(ordinal: number, flags: number): void;
+  resetPrimaryContext(ordinal: number): void;
+}
+
+export const native: NativeAddon = bindings('cuda_driver');
+if (isMainThread) native.markMainThread();

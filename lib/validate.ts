@@ -1,0 +1,68 @@
+// Argument checks made before the native layer is called, naming the parameter
+// the way the caller wrote it.
+
+/** An integer in [min, max]. */
+export function checkInteger(value: unknown, name: string, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
+  }
+  if (value < min || value > max) throw new RangeError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+/** A byte count or offset: a non-negative safe integer, or a bigint that fits one. */
+export function checkSize(value: unknown, name: string): number {
+  if (typeof value === 'bigint') {
+    if (value < 0n || value > BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw new RangeError(`${name} must be between 0 and ${Number.MAX_SAFE_INTEGER}, got ${value}`);
+    }
+    return Number(value);
+  }
+  return checkInteger(value, name, 0);
+}
+
+export function checkString(value: unknown, name: string): string {
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describe(value)}`);
+  return value;
+}
+
+export function checkBoolean(value: unknown, name: string): boolean {
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean, got ${describe(value)}`);
+  return value;
+}
+
+/** An instance of a class (a handle parameter). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export function checkInstance<T>(value: unknown, type: Function & { prototype: T }, name: string): T {
+  if (!(value instanceof type)) throw new TypeError(`${name} must be a ${type.name}, got ${describe(value)}`);
+  return value as T;
+}
+
+/** A member of a generated enum map, by name or by the driver's number. */
+export function checkEnum<M extends Record<string, number>>(value: unknown, map: M, name: string): number {
+  if (typeof value === 'string') {
+    if (Object.prototype.hasOwnProperty.call(map, value)) return map[value];
+    throw new RangeError(`${name} must be one of ${Object.keys(map).join(', ')}; got '${value}'`);
+  }
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0x7fffffff) return value;
+  throw new TypeError(`${name} must be a name of ${Object.keys(map).slice(0, 3).join(', ')}, ... or the driver's number, got ${describe(value)}`);
+}
+
+/** Flags given as a list of names, a single name, or the driver's number. */
+export function checkFlags<M extends Record<string, number>>(value: unknown, map: M, name: string): number {
+  if (Array.isArray(value)) return value.reduce((flags: number, v) => flags | checkEnum(v, map, name), 0);
+  return checkEnum(value, map, name);
+}
+
+/** The names of the flags set in a value (the zero-valued name when none are). */
+export function flagNames<M extends Record<string, number>>(value: number, map: M): Array<keyof M & string> {
+  const names = Object.entries(map).filter(([, bit]) => bit !== 0 && (value & bit) === bit).map(([n]) => n);
+  return names as Array<keyof M & string>;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `'${value.length > 40 ? value.slice(0, 40) + '…' : value}'`;
+  if (typeof value === 'object' || typeof value === 'function') return (value as object).constructor?.name ?? typeof value;
+  return String(value);
+}

@@ -1,0 +1,20 @@
+// State that belongs to one JavaScript environment (the main thread or one
+// worker_thread): constructors of handle classes and the error factory. Driver
+// state is process-wide and lives elsewhere.
+#pragma once
+
+#include <napi.h>
+
+#include <typeindex>
+#include <unordered_map>
+
+namespace cudrv {
+
+struct AddonData {
+  Napi::FunctionReference errorFactory;
+  std::unordered_map<std::type_index, Napi::FunctionReference> constructors;
+};
+
+inline AddonData& addonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }
+
+}  // namespace cudrv

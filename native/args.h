@@ -1,0 +1,80 @@
+// Reading arguments from JavaScript. The TypeScript layer validates first and
+// names parameters the way users see them; these checks are the native layer's
+// own guard, so that nothing that reaches it can misread memory.
+#pragma once
+
+#include <napi.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace cudrv {
+
+[[noreturn]] inline void typeError(Napi::Env env, const char* name, const char* what) {
+  throw Napi::TypeError::New(env, std::string(name) + " must be " + what);
+}
+[[noreturn]] inline void rangeError(Napi::Env env, const char* name, const std::string& what) {
+  throw Napi::RangeError::New(env, std::string(name) + " " + what);
+}
+
+// An integer in [lo, hi], given as a number (or a bigint, where allowed).
+inline int64_t integerArg(Napi::Value v, const char* name, int64_t lo, int64_t hi) {
+  if (v.IsNumber()) {
+    double d = v.As<Napi::Number>().DoubleValue();
+    if (!std::isfinite(d) || std::trunc(d) != d) typeError(v.Env(), name, "an integer");
+    if (d < static_cast<double>(lo) || d > static_cast<double>(hi)) {
+      rangeError(v.Env(), name, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+    }
+    return static_cast<int64_t>(d);
+  }
+  if (v.IsBigInt()) {
+    bool lossless = false;
+    int64_t i = v.As<Napi::BigInt>().Int64Value(&lossless);
+    if (!lossless || i < lo || i > hi) {
+      rangeError(v.Env(), name, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+    }
+    return i;
+  }
+  typeError(v.Env(), name, "an integer");
+}
+
+inline int32_t intArg(Napi::Value v, const char* name) {
+  return static_cast<int32_t>(integerArg(v, name, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()));
+}
+inline uint32_t uintArg(Napi::Value v, const char* name) {
+  return static_cast<uint32_t>(integerArg(v, name, 0, std::numeric_limits<uint32_t>::max()));
+}
+
+// A size or 64-bit unsigned value: a non-negative safe-integer number, or any
+// bigint in [0, 2^64).
+inline uint64_t u64Arg(Napi::Value v, const char* name) {
+  if (v.IsBigInt()) {
+    bool lossless = false;
+    uint64_t u = v.As<Napi::BigInt>().Uint64Value(&lossless);
+    if (!lossless) rangeError(v.Env(), name, "must be between 0 and 2^64-1");
+    return u;
+  }
+  return static_cast<uint64_t>(integerArg(v, name, 0, (int64_t{1} << 53) - 1));
+}
+
+inline bool boolArg(Napi::Value v, const char* name) {
+  if (!v.IsBoolean()) typeError(v.Env(), name, "a boolean");
+  return v.As<Napi::Boolean>().Value();
+}
+
+inline std::string stringArg(Napi::Value v, const char* name) {
+  if (!v.IsString()) typeError(v.Env(), name, "a string");
+  return v.As<Napi::String>().Utf8Value();
+}
+
+inline Napi::Value bigint(Napi::Env env, uint64_t value) { return Napi::BigInt::New(env, value); }
+
+// A pointer-sized handle shown to JavaScript (for logs and comparisons only).
+template <typename T>
+inline Napi::Value handleValue(Napi::Env env, T handle) {
+  return Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(handle)));
+}
+
+}  // namespace cudrv

@@ -1,0 +1,271 @@
+#include "context.h"
+
+#include <map>
+#include <mutex>
+
+#include "args.h"
+#include "release.h"
+
+namespace cudrv {
+
+namespace {
+std::mutex registryMutex;
+std::map<int, std::weak_ptr<ContextBox>> primaries;  // by ordinal, process-wide
+}  // namespace
+
+ContextBox::~ContextBox() {
+  if (!context) return;
+  CUcontext ctx = context;
+  CUdevice dev = device;
+  if (primary) {
+    releaseWhenSafe([dev] { CU_CALL(cuDevicePrimaryCtxRelease, dev); });
+  } else {
+    releaseWhenSafe([ctx] { CU_CALL(cuCtxDestroy, ctx); });
+  }
+}
+
+CUresult setCurrent(CUcontext context) {
+  CUcontext current = nullptr;
+  CUresult r = CU_CALL(cuCtxGetCurrent, &current);
+  if (r != CUDA_SUCCESS || current == context) return r;
+  return CU_CALL(cuCtxSetCurrent, context);
+}
+
+void makeCurrent(Napi::Env env, CUcontext context) {
+  CUcontext current = nullptr;
+  CU_CHECK(env, cuCtxGetCurrent, &current);
+  if (current != context) CU_CHECK(env, cuCtxSetCurrent, context);
+}
+
+CUdevice deviceOf(Napi::Env env, Napi::Value ordinal, const char* param) {
+  requireDriver(env, Fn::cuDeviceGet);
+  int index = intArg(ordinal, param);
+  CUdevice device = 0;
+  CU_CHECK_DETAIL(env, std::string(param) + "=" + std::to_string(index), cuDeviceGet, &device, index);
+  return device;
+}
+
+ContextRef primaryContext(Napi::Env env, int ordinal) {
+  CUdevice device = deviceOf(env, Napi::Number::New(env, ordinal), "ordinal");
+  std::lock_guard<std::mutex> lock(registryMutex);
+  if (ContextRef existing = primaries[ordinal].lock()) return existing;
+  auto box = std::make_shared<ContextBox>();
+  CU_CHECK_DETAIL(env, "device " + std::to_string(ordinal), cuDevicePrimaryCtxRetain, &box->context, device);
+  box->device = device;
+  box->ordinal = ordinal;
+  box->primary = true;
+  primaries[ordinal] = box;
+  return box;
+}
+
+namespace {
+
+bool primaryInUse(int ordinal) {
+  std::lock_guard<std::mutex> lock(registryMutex);
+  auto it = primaries.find(ordinal);
+  return it != primaries.end() && !it->second.expired();
+}
+
+Napi::Value PrimaryContext(const Napi::CallbackInfo& info) {
+  int ordinal = intArg(info[0], "ordinal");
+  return Context::wrap(info.Env(), primaryContext(info.Env(), ordinal));
+}
+
+Napi::Value CreateContext(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CUdevice device = deviceOf(env, info[0], "ordinal");
+  unsigned int flags = uintArg(info[1], "flags");
+  auto box = std::make_shared<ContextBox>();
+  CU_CHECK_DETAIL(env, "device " + std::to_string(intArg(info[0], "ordinal")), cuCtxCreate, &box->context,
+                  nullptr, flags, device);
+  // cuCtxCreate pushed the new context on this thread; the library makes the
+  // right context current for each call, so leave the stack as it was.
+  CUcontext popped = nullptr;
+  CU_CALL(cuCtxPopCurrent, &popped);
+  box->device = device;
+  box->ordinal = intArg(info[0], "ordinal");
+  box->primary = false;
+  return Context::wrap(env, box);
+}
+
+Napi::Value CurrentContext(const Napi::CallbackInfo& info) {
+  requireDriver(info.Env(), Fn::cuCtxGetCurrent);
+  CUcontext current = nullptr;
+  CU_CHECK(info.Env(), cuCtxGetCurrent, &current);
+  return handleValue(info.Env(), current);
+}
+
+Napi::Value PopCurrent(const Napi::CallbackInfo& info) {
+  requireDriver(info.Env(), Fn::cuCtxPopCurrent);
+  CUcontext popped = nullptr;
+  CU_CHECK(info.Env(), cuCtxPopCurrent, &popped);
+  return handleValue(info.Env(), popped);
+}
+
+Napi::Value PrimaryContextState(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CUdevice device = deviceOf(env, info[0], "ordinal");
+  unsigned int flags = 0;
+  int active = 0;
+  CU_CHECK(env, cuDevicePrimaryCtxGetState, device, &flags, &active);
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("flags", flags);
+  out.Set("active", active != 0);
+  return out;
+}
+
+Napi::Value SetPrimaryContextFlags(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CUdevice device = deviceOf(env, info[0], "ordinal");
+  CU_CHECK(env, cuDevicePrimaryCtxSetFlags, device, uintArg(info[1], "flags"));
+  return env.Undefined();
+}
+
+// Destroys every allocation and module of the primary context. Refused while a
+// handle of this library still lives on it: those handles would then point at
+// memory that is gone or, worse, reused.
+Napi::Value ResetPrimaryContext(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CUdevice device = deviceOf(env, info[0], "ordinal");
+  int ordinal = intArg(info[0], "ordinal");
+  if (primaryInUse(ordinal)) {
+    throw Napi::Error::New(env, "the primary context of device " + std::to_string(ordinal) +
+                                    " is still used by live handles (contexts, streams, buffers, ...); "
+                                    "dispose them before resetting it");
+  }
+  CU_CHECK(env, cuDevicePrimaryCtxReset, device);
+  return env.Undefined();
+}
+
+}  // namespace
+
+void Context::init(Napi::Env env, Napi::Object exports) {
+  exports.Set("Context", define(env, {
+      InstanceAccessor("handle", &Context::HandleValue, nullptr),
+      InstanceAccessor("ordinal", &Context::Ordinal, nullptr),
+      InstanceAccessor("isPrimary", &Context::IsPrimary, nullptr),
+      InstanceMethod("makeCurrent", &Context::MakeCurrent),
+      InstanceMethod("pushCurrent", &Context::PushCurrent),
+      InstanceMethod("synchronize", &Context::Synchronize),
+      InstanceMethod("apiVersion", &Context::ApiVersion),
+      InstanceMethod("id", &Context::Id),
+      InstanceMethod("device", &Context::QueryDevice),
+      InstanceMethod("flags", &Context::Flags),
+      InstanceMethod("setFlags", &Context::SetFlags),
+      InstanceMethod("getLimit", &Context::GetLimit),
+      InstanceMethod("setLimit", &Context::SetLimit),
+      InstanceMethod("streamPriorityRange", &Context::StreamPriorityRange),
+      InstanceMethod("resetPersistingL2Cache", &Context::ResetPersistingL2Cache),
+      InstanceMethod("enablePeerAccess", &Context::EnablePeerAccess),
+      InstanceMethod("disablePeerAccess", &Context::DisablePeerAccess),
+  }));
+  exports.Set("primaryContext", Napi::Function::New(env, PrimaryContext));
+  exports.Set("createContext", Napi::Function::New(env, CreateContext));
+  exports.Set("currentContext", Napi::Function::New(env, CurrentContext));
+  exports.Set("popCurrentContext", Napi::Function::New(env, PopCurrent));
+  exports.Set("primaryContextState", Napi::Function::New(env, PrimaryContextState));
+  exports.Set("setPrimaryContextFlags", Napi::Function::New(env, SetPrimaryContextFlags));
+  exports.Set("resetPrimaryContext", Napi::Function::New(env, ResetPrimaryContext));
+}
+
+Napi::Value Context::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().context); }
+Napi::Value Context::Ordinal(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), live().ordinal); }
+Napi::Value Context::IsPrimary(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), live().primary); }
+
+Napi::Value Context::MakeCurrent(const Napi::CallbackInfo& info) {
+  makeCurrent(info.Env(), live().context);
+  return info.Env().Undefined();
+}
+
+Napi::Value Context::PushCurrent(const Napi::CallbackInfo& info) {
+  CU_CHECK(info.Env(), cuCtxPushCurrent, live().context);
+  return info.Env().Undefined();
+}
+
+// Blocks the calling thread until all work in the context is done.
+Napi::Value Context::Synchronize(const Napi::CallbackInfo& info) {
+  CU_CHECK(info.Env(), cuCtxSynchronize_v2, live().context);
+  return info.Env().Undefined();
+}
+
+Napi::Value Context::ApiVersion(const Napi::CallbackInfo& info) {
+  unsigned int version = 0;
+  CU_CHECK(info.Env(), cuCtxGetApiVersion, live().context, &version);
+  return Napi::Number::New(info.Env(), version);
+}
+
+Napi::Value Context::Id(const Napi::CallbackInfo& info) {
+  unsigned long long id = 0;
+  CU_CHECK(info.Env(), cuCtxGetId, live().context, &id);
+  return bigint(info.Env(), id);
+}
+
+// The device as the driver reports it for this context (cuCtxGetDevice_v2).
+Napi::Value Context::QueryDevice(const Napi::CallbackInfo& info) {
+  CUdevice device = 0;
+  CU_CHECK(info.Env(), cuCtxGetDevice_v2, &device, live().context);
+  return Napi::Number::New(info.Env(), device);
+}
+
+// The calls below act on the current context: make this one current first.
+Napi::Value Context::Flags(const Napi::CallbackInfo& info) {
+  makeCurrent(info.Env(), live().context);
+  unsigned int flags = 0;
+  CU_CHECK(info.Env(), cuCtxGetFlags, &flags);
+  return Napi::Number::New(info.Env(), flags);
+}
+
+Napi::Value Context::SetFlags(const Napi::CallbackInfo& info) {
+  unsigned int flags = uintArg(info[0], "flags");
+  makeCurrent(info.Env(), live().context);
+  CU_CHECK(info.Env(), cuCtxSetFlags, flags);
+  return info.Env().Undefined();
+}
+
+Napi::Value Context::GetLimit(const Napi::CallbackInfo& info) {
+  CUlimit limit = static_cast<CUlimit>(uintArg(info[0], "limit"));
+  makeCurrent(info.Env(), live().context);
+  size_t value = 0;
+  CU_CHECK_DETAIL(info.Env(), "limit=" + std::to_string(limit), cuCtxGetLimit, &value, limit);
+  return Napi::Number::New(info.Env(), static_cast<double>(value));
+}
+
+Napi::Value Context::SetLimit(const Napi::CallbackInfo& info) {
+  CUlimit limit = static_cast<CUlimit>(uintArg(info[0], "limit"));
+  uint64_t value = u64Arg(info[1], "value");
+  makeCurrent(info.Env(), live().context);
+  CU_CHECK_DETAIL(info.Env(), "limit=" + std::to_string(limit), cuCtxSetLimit, limit, static_cast<size_t>(value));
+  return info.Env().Undefined();
+}
+
+Napi::Value Context::StreamPriorityRange(const Napi::CallbackInfo& info) {
+  makeCurrent(info.Env(), live().context);
+  int least = 0, greatest = 0;
+  CU_CHECK(info.Env(), cuCtxGetStreamPriorityRange, &least, &greatest);
+  Napi::Object out = Napi::Object::New(info.Env());
+  out.Set("least", least);
+  out.Set("greatest", greatest);
+  return out;
+}
+
+Napi::Value Context::ResetPersistingL2Cache(const Napi::CallbackInfo& info) {
+  makeCurrent(info.Env(), live().context);
+  CU_CHECK(info.Env(), cuCtxResetPersistingL2Cache);
+  return info.Env().Undefined();
+}
+
+Napi::Value Context::EnablePeerAccess(const Napi::CallbackInfo& info) {
+  const ContextRef& peer = Context::from(info[0], "peer");
+  makeCurrent(info.Env(), live().context);
+  CU_CHECK_DETAIL(info.Env(), "peer device " + std::to_string(peer->ordinal), cuCtxEnablePeerAccess, peer->context, 0);
+  return info.Env().Undefined();
+}
+
+Napi::Value Context::DisablePeerAccess(const Napi::CallbackInfo& info) {
+  const ContextRef& peer = Context::from(info[0], "peer");
+  makeCurrent(info.Env(), live().context);
+  CU_CHECK_DETAIL(info.Env(), "peer device " + std::to_string(peer->ordinal), cuCtxDisablePeerAccess, peer->context);
+  return info.Env().Undefined();
+}
+
+}  // namespace cudrv

@@ -1,0 +1,65 @@
+// Contexts: the primary context of each device (retained once, shared by every
+// handle made on it, released when the last of them lets go) and contexts
+// created with cuCtxCreate. Every handle that needs a context holds its box.
+#pragma once
+
+#include <napi.h>
+
+#include <memory>
+
+#include "handle.h"
+
+namespace cudrv {
+
+struct ContextBox {
+  CUcontext context = nullptr;
+  CUdevice device = 0;
+  int ordinal = 0;
+  bool primary = true;
+
+  ContextBox() = default;
+  ContextBox(const ContextBox&) = delete;
+  ContextBox& operator=(const ContextBox&) = delete;
+  ~ContextBox();
+};
+using ContextRef = std::shared_ptr<ContextBox>;
+
+// Makes context current on the calling thread unless it already is.
+CUresult setCurrent(CUcontext context);
+// The same, throwing a CudaError on failure.
+void makeCurrent(Napi::Env env, CUcontext context);
+inline void makeCurrent(Napi::Env env, const ContextRef& ref) { makeCurrent(env, ref->context); }
+
+// The device of a JavaScript ordinal; throws for an invalid one.
+CUdevice deviceOf(Napi::Env env, Napi::Value ordinal, const char* param);
+
+// The retained primary context of a device ordinal.
+ContextRef primaryContext(Napi::Env env, int ordinal);
+
+class Context : public Handle<Context, ContextBox> {
+ public:
+  static constexpr const char* kName = "Context";
+  using Base::Base;
+  static void init(Napi::Env env, Napi::Object exports);
+
+ private:
+  Napi::Value HandleValue(const Napi::CallbackInfo& info);
+  Napi::Value QueryDevice(const Napi::CallbackInfo& info);
+  Napi::Value Ordinal(const Napi::CallbackInfo& info);
+  Napi::Value IsPrimary(const Napi::CallbackInfo& info);
+  Napi::Value MakeCurrent(const Napi::CallbackInfo& info);
+  Napi::Value PushCurrent(const Napi::CallbackInfo& info);
+  Napi::Value Synchronize(const Napi::CallbackInfo& info);
+  Napi::Value ApiVersion(const Napi::CallbackInfo& info);
+  Napi::Value Id(const Napi::CallbackInfo& info);
+  Napi::Value Flags(const Napi::CallbackInfo& info);
+  Napi::Value SetFlags(const Napi::CallbackInfo& info);
+  Napi::Value GetLimit(const Napi::CallbackInfo& info);
+  Napi::Value SetLimit(const Napi::CallbackInfo& info);
+  Napi::Value StreamPriorityRange(const Napi::CallbackInfo& info);
+  Napi::Value ResetPersistingL2Cache(const Napi::CallbackInfo& info);
+  Napi::Value EnablePeerAccess(const Napi::CallbackInfo& info);
+  Napi::Value DisablePeerAccess(const Napi::CallbackInfo& info);
+};
+
+}  // namespace cudrv

@@ -1,0 +1,106 @@
+// Devices: enumeration and queries. A device is named by its ordinal in
+// JavaScript; nothing here needs a context.
+#include "device.h"
+
+#include "args.h"
+#include "context.h"
+
+namespace cudrv {
+
+namespace {
+
+Napi::Value DeviceCount(const Napi::CallbackInfo& info) {
+  requireDriver(info.Env(), Fn::cuDeviceGetCount);
+  int count = 0;
+  CU_CHECK(info.Env(), cuDeviceGetCount, &count);
+  return Napi::Number::New(info.Env(), count);
+}
+
+// The ordinal of the device with this PCI bus id ("0000:65:00.0").
+Napi::Value DeviceByPciBusId(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::string busId = stringArg(info[0], "pciBusId");
+  requireDriver(env, Fn::cuDeviceGetByPCIBusId);
+  CUdevice device = 0;
+  CU_CHECK_DETAIL(env, "pciBusId=" + busId, cuDeviceGetByPCIBusId, &device, busId.c_str());
+  // CUdevice values are ordinals; confirm rather than assume.
+  int count = 0;
+  CU_CHECK(env, cuDeviceGetCount, &count);
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
+    CUdevice candidate = 0;
+    CU_CHECK(env, cuDeviceGet, &candidate, ordinal);
+    if (candidate == device) return Napi::Number::New(env, ordinal);
+  }
+  throw Napi::Error::New(env, "the driver returned a device for " + busId + " that has no ordinal");
+}
+
+Napi::Value DeviceName(const Napi::CallbackInfo& info) {
+  CUdevice device = deviceOf(info.Env(), info[0], "ordinal");
+  char name[256] = {};
+  CU_CHECK(info.Env(), cuDeviceGetName, name, sizeof(name) - 1, device);
+  return Napi::String::New(info.Env(), name);
+}
+
+Napi::Value DeviceUuid(const Napi::CallbackInfo& info) {
+  CUdevice device = deviceOf(info.Env(), info[0], "ordinal");
+  CUuuid uuid;
+  CU_CHECK(info.Env(), cuDeviceGetUuid, &uuid, device);
+  return Napi::Buffer<char>::Copy(info.Env(), uuid.bytes, sizeof(uuid.bytes));
+}
+
+Napi::Value DevicePciBusId(const Napi::CallbackInfo& info) {
+  CUdevice device = deviceOf(info.Env(), info[0], "ordinal");
+  char busId[64] = {};
+  CU_CHECK(info.Env(), cuDeviceGetPCIBusId, busId, sizeof(busId) - 1, device);
+  return Napi::String::New(info.Env(), busId);
+}
+
+Napi::Value DeviceTotalMemory(const Napi::CallbackInfo& info) {
+  CUdevice device = deviceOf(info.Env(), info[0], "ordinal");
+  size_t bytes = 0;
+  CU_CHECK(info.Env(), cuDeviceTotalMem, &bytes, device);
+  return Napi::Number::New(info.Env(), static_cast<double>(bytes));
+}
+
+Napi::Value DeviceAttribute(const Napi::CallbackInfo& info) {
+  CUdevice device = deviceOf(info.Env(), info[0], "ordinal");
+  int attribute = intArg(info[1], "attribute");
+  int value = 0;
+  CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(attribute), cuDeviceGetAttribute, &value,
+                  static_cast<CUdevice_attribute>(attribute), device);
+  return Napi::Number::New(info.Env(), value);
+}
+
+Napi::Value CanAccessPeer(const Napi::CallbackInfo& info) {
+  CUdevice device = deviceOf(info.Env(), info[0], "ordinal");
+  CUdevice peer = deviceOf(info.Env(), info[1], "peer");
+  int can = 0;
+  CU_CHECK(info.Env(), cuDeviceCanAccessPeer, &can, device, peer);
+  return Napi::Boolean::New(info.Env(), can != 0);
+}
+
+Napi::Value P2PAttribute(const Napi::CallbackInfo& info) {
+  CUdevice device = deviceOf(info.Env(), info[0], "ordinal");
+  CUdevice peer = deviceOf(info.Env(), info[1], "peer");
+  int attribute = intArg(info[2], "attribute");
+  int value = 0;
+  CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(attribute), cuDeviceGetP2PAttribute, &value,
+                  static_cast<CUdevice_P2PAttribute>(attribute), device, peer);
+  return Napi::Number::New(info.Env(), value);
+}
+
+}  // namespace
+
+void initDevice(Napi::Env env, Napi::Object exports) {
+  exports.Set("deviceCount", Napi::Function::New(env, DeviceCount));
+  exports.Set("deviceByPciBusId", Napi::Function::New(env, DeviceByPciBusId));
+  exports.Set("deviceName", Napi::Function::New(env, DeviceName));
+  exports.Set("deviceUuid", Napi::Function::New(env, DeviceUuid));
+  exports.Set("devicePciBusId", Napi::Function::New(env, DevicePciBusId));
+  exports.Set("deviceTotalMemory", Napi::Function::New(env, DeviceTotalMemory));
+  exports.Set("deviceAttribute", Napi::Function::New(env, DeviceAttribute));
+  exports.Set("deviceCanAccessPeer", Napi::Function::New(env, CanAccessPeer));
+  exports.Set("deviceP2PAttribute", Napi::Function::New(env, P2PAttribute));
+}
+
+}  // namespace cudrv

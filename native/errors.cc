@@ -1,0 +1,85 @@
+#include "errors.h"
+
+#include "addon_data.h"
+
+namespace cudrv {
+
+namespace {
+
+// kind: "cuda" | "unavailable" | "missing" | "disposed"; the factory picks the class.
+[[noreturn]] void throwFromFactory(Napi::Env env, const char* kind, int code, const std::string& name,
+                                   const std::string& message, const char* call,
+                                   const std::string& detail, int requiredVersion = 0) {
+  AddonData& data = addonData(env);
+  if (data.errorFactory.IsEmpty()) throw Napi::Error::New(env, message);
+  Napi::Value error = data.errorFactory.Call({
+      Napi::String::New(env, kind),
+      Napi::Number::New(env, code),
+      Napi::String::New(env, name),
+      Napi::String::New(env, message),
+      call ? Napi::String::New(env, call) : env.Null(),
+      Napi::String::New(env, detail),
+      Napi::Number::New(env, requiredVersion),
+  });
+  throw Napi::Error(env, error);
+}
+
+std::string versionText(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+
+}  // namespace
+
+void throwCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail) {
+  if (result == kFunctionMissing) {
+    const DriverState& s = driverState();
+    std::string installed = s.driverVersion ? "CUDA " + versionText(s.driverVersion) : "unknown version";
+    throwFromFactory(
+        env, "missing", CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND",
+        std::string(functionName(fn)) + " is not provided by the installed driver (" + installed +
+            "); it needs a driver for CUDA " + versionText(functionVersion(fn)) + " or newer",
+        functionName(fn), detail, functionVersion(fn));
+  }
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (driver.cuGetErrorName) driver.cuGetErrorName(result, &name);
+  if (driver.cuGetErrorString) driver.cuGetErrorString(result, &text);
+  throwFromFactory(env, "cuda", result, name ? name : "", text ? text : "", functionName(fn), detail);
+}
+
+void throwDriverUnavailable(Napi::Env env, Fn fn) {
+  const DriverState& s = driverState();
+  switch (s.stage) {
+    case LoadStage::LibraryMissing:
+      throwFromFactory(env, "unavailable", CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED",
+                       "the NVIDIA driver library could not be loaded (" + s.detail +
+                           "); install the NVIDIA driver, or set CUDA_DRIVER_LIBRARY to the path of libcuda.so.1",
+                       functionName(fn), "library-missing");
+    case LoadStage::NoProcAddress:
+      throwFromFactory(env, "unavailable", CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED",
+                       s.detail + "; install a newer NVIDIA driver", functionName(fn), "driver-too-old");
+    case LoadStage::InitFailed: {
+      const char* name = nullptr;
+      const char* text = nullptr;
+      if (driver.cuGetErrorName) driver.cuGetErrorName(s.initResult, &name);
+      if (driver.cuGetErrorString) driver.cuGetErrorString(s.initResult, &text);
+      std::string why = s.initResult == CUDA_ERROR_NO_DEVICE
+                            ? "no CUDA-capable device is visible (check CUDA_VISIBLE_DEVICES and the driver)"
+                            : std::string("cuInit failed: ") + (text ? text : "unknown error");
+      throwFromFactory(env, "unavailable", s.initResult, name ? name : "", why, functionName(fn), "init-failed");
+    }
+    default:
+      throwFromFactory(env, "unavailable", CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED",
+                       "the driver has not been loaded", functionName(fn), "not-loaded");
+  }
+}
+
+void throwDisposed(Napi::Env env, const char* what) {
+  throwFromFactory(env, "disposed", 0, "", std::string(what) + " has been disposed", nullptr, what);
+}
+
+Napi::Value SetErrorFactory(const Napi::CallbackInfo& info) {
+  if (!info[0].IsFunction()) throw Napi::TypeError::New(info.Env(), "factory must be a function");
+  addonData(info.Env()).errorFactory = Napi::Persistent(info[0].As<Napi::Function>());
+  return info.Env().Undefined();
+}
+
+}  // namespace cudrv

@@ -1,0 +1,95 @@
+// The base of every handle class: a JavaScript object that owns a shared "box"
+// holding the driver handle and whatever its release needs (its context, its
+// pool, ...). dispose() drops the object's reference; the box releases the
+// driver handle when its last holder lets go, so no garbage-collection order can
+// release a parent before a child, and dispose is idempotent by construction.
+#pragma once
+
+#include <napi.h>
+
+#include <memory>
+#include <typeindex>
+#include <vector>
+
+#include "addon_data.h"
+#include "errors.h"
+
+namespace cudrv {
+
+// A per-class tag, so that an argument is checked to be exactly this class before
+// it is unwrapped (prototype tricks cannot pass one handle off as another).
+inline napi_type_tag typeTagFor(const char* name) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (const char* p = name; *p; ++p) h = (h ^ static_cast<unsigned char>(*p)) * 1099511628211ull;
+  return {h, 0x637564612d647276ull};  // "cuda-drv"
+}
+
+template <typename Self, typename Box>
+class Handle : public Napi::ObjectWrap<Self> {
+ public:
+  using Base = Handle<Self, Box>;
+
+  explicit Handle(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Self>(info) {
+    if (info.Length() != 1 || !info[0].IsExternal() || info[0].As<Napi::External<void>>().Data() != token()) {
+      throw Napi::TypeError::New(info.Env(), std::string(Self::kName) + " cannot be constructed directly");
+    }
+  }
+
+  // Defines the JavaScript class with Self's members plus dispose() and `alive`.
+  static Napi::Function define(Napi::Env env,
+                               std::vector<typename Napi::ObjectWrap<Self>::PropertyDescriptor> members) {
+    members.push_back(Napi::ObjectWrap<Self>::InstanceMethod("dispose", &Base::Dispose));
+    members.push_back(Napi::ObjectWrap<Self>::InstanceAccessor("alive", &Base::Alive, nullptr));
+    Napi::Function ctor = Napi::ObjectWrap<Self>::DefineClass(env, Self::kName, members);
+    addonData(env).constructors[typeid(Self)] = Napi::Persistent(ctor);
+    return ctor;
+  }
+
+  // A new JavaScript object owning (a reference to) box.
+  static Napi::Object wrap(Napi::Env env, std::shared_ptr<Box> box) {
+    Napi::Object object =
+        addonData(env).constructors.at(typeid(Self)).New({Napi::External<void>::New(env, token())});
+    static const napi_type_tag tag = typeTagFor(Self::kName);
+    object.TypeTag(&tag);
+    Self::Unwrap(object)->box_ = std::move(box);
+    return object;
+  }
+
+  // The live box behind an argument that must be a Self; TypeError if it is not
+  // one, the disposed error if it was disposed.
+  static const std::shared_ptr<Box>& from(Napi::Value value, const char* param) {
+    static const napi_type_tag tag = typeTagFor(Self::kName);
+    if (!value.IsObject() || !value.As<Napi::Object>().CheckTypeTag(&tag)) {
+      throw Napi::TypeError::New(value.Env(), std::string(param) + " must be a " + Self::kName);
+    }
+    Self* self = Self::Unwrap(value.As<Napi::Object>());
+    if (!self->box_) throwDisposed(value.Env(), Self::kName);
+    return self->box_;
+  }
+
+  // The box, or the disposed error.
+  Box& live() {
+    if (!box_) throwDisposed(this->Env(), Self::kName);
+    return *box_;
+  }
+  const std::shared_ptr<Box>& shared() {
+    live();
+    return box_;
+  }
+
+ protected:
+  std::shared_ptr<Box> box_;
+
+ private:
+  static void* token() {
+    static char marker;
+    return &marker;
+  }
+  Napi::Value Dispose(const Napi::CallbackInfo& info) {
+    box_.reset();
+    return info.Env().Undefined();
+  }
+  Napi::Value Alive(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), box_ != nullptr); }
+};
+
+}  // namespace cudrv

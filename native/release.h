@@ -1,0 +1,25 @@
+// When driver resources are given back. A release (free, destroy, unload) made
+// while a stream capture is active can invalidate the capture, and a garbage
+// collector may run one at any point; so releases wait until no capture begun
+// through this library is active. At process exit they are skipped: the driver
+// reclaims everything, and calling into it while it shuts down is unsafe.
+#pragma once
+
+#include <functional>
+
+namespace cudrv {
+
+// Runs release now, or once the last active capture ends; never at process exit.
+// Releases run on whichever thread ends the last capture; they only call the driver.
+void releaseWhenSafe(std::function<void()> release);
+
+// Bracket every capture the library begins (begin -> end, including failed ends).
+void captureStarted();
+void captureFinished();
+int activeCaptures();
+
+// Called once the main environment is being torn down.
+void markProcessExiting();
+bool processExiting();
+
+}  // namespace cudrv
