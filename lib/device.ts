@@ -1,7 +1,7 @@
 // Devices: found by ordinal, PCI bus id or UUID; their names, attributes and the
 // capabilities a program checks before it relies on a feature.
 import { Context } from './context';
-import { ContextFlag, ContextFlagName, DeviceAttribute, DeviceAttributeName, P2PAttribute, P2PAttributeName } from './generated/enums';
+import { ContextFlag, ContextFlagName, CudaResult, DeviceAttribute, DeviceAttributeName, P2PAttribute, P2PAttributeName } from './generated/enums';
 import { native } from './native';
 import { checkEnum, checkFlags, checkInstance, checkInteger, checkString, flagNames } from './validate';
 
@@ -141,21 +141,31 @@ export class Device {
    */
   attributes(): Partial<Record<DeviceAttributeName, number>> {
     const out: Partial<Record<DeviceAttributeName, number>> = {};
-    for (const [name, value] of Object.entries(DeviceAttribute) as Array<[DeviceAttributeName, number]>) {
-      try {
-        out[name] = native.deviceAttribute(this.ordinal, value);
-      } catch (error) {
-        if ((error as { code?: number }).code !== 1 /* CUDA_ERROR_INVALID_VALUE */) throw error;
-      }
+    for (const name of Object.keys(DeviceAttribute) as DeviceAttributeName[]) {
+      const value = this.#knownAttribute(name);
+      if (value !== undefined) out[name] = value;
     }
     return out;
   }
 
-  /** What this device supports, read once from its attributes. */
+  /** An attribute, or undefined when the installed driver does not know it (CUDA_ERROR_INVALID_VALUE). */
+  #knownAttribute(name: DeviceAttributeName): number | undefined {
+    try {
+      return native.deviceAttribute(this.ordinal, DeviceAttribute[name]);
+    } catch (error) {
+      if ((error as { code?: number }).code === CudaResult.CUDA_ERROR_INVALID_VALUE) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * What this device supports, read once from its attributes. A capability the
+   * installed driver has no attribute for is reported as false.
+   */
   get capabilities(): DeviceCapabilities {
     if (this.#capabilities) return this.#capabilities;
-    const a = (name: DeviceAttributeName) => this.attribute(name) !== 0;
-    const poolTypes = this.attribute('mempoolSupportedHandleTypes');
+    const a = (name: DeviceAttributeName) => (this.#knownAttribute(name) ?? 0) !== 0;
+    const poolTypes = this.#knownAttribute('mempoolSupportedHandleTypes') ?? 0;
     this.#capabilities = Object.freeze({
       virtualMemoryManagement: a('virtualMemoryManagementSupported'),
       posixFileDescriptorHandles: a('handleTypePosixFileDescriptorSupported'),

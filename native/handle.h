@@ -67,8 +67,10 @@ class Handle : public Napi::ObjectWrap<Self> {
     return self->box_;
   }
 
-  // The box, or the disposed error.
+  // The box, or the disposed error. The class check guards methods called with
+  // another handle class as `this` (Function.prototype.call tricks).
   Box& live() {
+    checkClass();
     if (!box_) throwDisposed(this->Env(), Self::kName);
     return *box_;
   }
@@ -78,18 +80,26 @@ class Handle : public Napi::ObjectWrap<Self> {
   }
 
  protected:
+  const void* classId_ = token();
   std::shared_ptr<Box> box_;
 
  private:
+  void checkClass() const {
+    if (classId_ != token()) throw Napi::TypeError::New(this->Env(), std::string("this is not a ") + Self::kName);
+  }
   static void* token() {
     static char marker;
     return &marker;
   }
   Napi::Value Dispose(const Napi::CallbackInfo& info) {
+    checkClass();
     box_.reset();
     return info.Env().Undefined();
   }
-  Napi::Value Alive(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), box_ != nullptr); }
+  Napi::Value Alive(const Napi::CallbackInfo& info) {
+    checkClass();
+    return Napi::Boolean::New(info.Env(), box_ != nullptr);
+  }
 };
 
 }  // namespace cudrv

@@ -1,0 +1,21 @@
+// Three tiers (see README): unit runs anywhere; gpu needs a GPU and is skipped,
+// with the reason printed, where there is none; nodevice checks behaviour with
+// the devices hidden, on a machine that has a driver.
+const project = (name, extra = {}) => ({
+  displayName: name,
+  testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+  testEnvironment: 'node',
+  ...extra,
+});
+
+module.exports = {
+  projects: [
+    project('unit'),
+    project('gpu', { setupFilesAfterEnv: ['<rootDir>/test/helpers/gpu-counters.ts'] }),
+    project('nodevice'),
+  ],
+  globalSetup: '<rootDir>/test/helpers/global-setup.js',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.js',
+  testTimeout: 60000,
+};
