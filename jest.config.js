@@ -5,7 +5,7 @@ const project = (name, extra = {}) => ({
   displayName: name,
   testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/helpers/environment.js',
   ...extra,
 });
 
