@@ -3,13 +3,21 @@
 #include <napi.h>
 
 #include "addon_data.h"
-#include "args.h"
 #include "context.h"
 #include "device.h"
 #include "driver_info.h"
+#include "event.h"
+#include "graph/graph.h"
+#include "js_thread.h"
+#include "memory/memory.h"
 #include "release.h"
+#include "stream.h"
 
 namespace cudrv {
+
+// Module set-up of files without a header of their own.
+void initHostFunctions(Napi::Env env, Napi::Object exports);
+void initCapture(Napi::Env env, Napi::Object exports);
 
 namespace {
 
@@ -27,9 +35,16 @@ Napi::Value MarkMainThread(const Napi::CallbackInfo& info) {
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
+  napi_add_env_cleanup_hook(env, [](void* e) { closeJsThreadChannel(Napi::Env(static_cast<napi_env>(e))); }, env);
   initDriverInfo(env, exports);
   initDevice(env, exports);
   Context::init(env, exports);
+  Stream::init(env, exports);
+  Event::init(env, exports);
+  initMemory(env, exports);
+  initHostFunctions(env, exports);
+  Graph::init(env, exports);
+  initCapture(env, exports);
   exports.Set("markMainThread", Napi::Function::New(env, MarkMainThread));
   return exports;
 }
