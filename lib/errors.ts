@@ -112,6 +112,16 @@ const byCode = new Map<number, CudaErrorClass>([
   [CudaResult.CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, GraphUpdateError],
 ]);
 
+// The last error that broke a stream capture (codes 900, 902-908), so that the
+// CaptureInvalidatedError of the capture's end can name the call that broke it.
+let captureFailures = 0;
+let captureFailure: CaptureError | undefined;
+
+/** @internal How many capture-breaking errors were thrown so far, and the last one. */
+export function lastCaptureFailure(): { count: number; error: CaptureError | undefined } {
+  return { count: captureFailures, error: captureFailure };
+}
+
 native.setErrorFactory((kind, code, name, message, call, detail, requiredVersion) => {
   switch (kind) {
     case 'disposed':
@@ -122,7 +132,12 @@ native.setErrorFactory((kind, code, name, message, call, detail, requiredVersion
       return new FunctionUnavailableError(message, call, detail, requiredVersion);
     default: {
       const ErrorClass = byCode.get(code) ?? CudaError;
-      return new ErrorClass(code, name, message, call, detail);
+      const error = new ErrorClass(code, name, message, call, detail);
+      if (error instanceof CaptureError && !(error instanceof CaptureInvalidatedError)) {
+        captureFailures++;
+        captureFailure = error;
+      }
+      return error;
     }
   }
 });

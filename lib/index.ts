@@ -55,3 +55,31 @@ export {
   type NodeAccesses,
 } from './graph/dataflow';
 export { renderDot, type DotEdge, type DotNode, type DotOptions, type GraphNodeKind } from './graph/dot';
+export { Event, type EventOptions } from './event';
+export { Stream, type StreamMemoryOp, type StreamOptions, type WaitCondition } from './stream';
+export type { AccessPolicyWindow, MemSyncDomainMap, StreamAttributeName, StreamAttributes } from './stream-attributes';
+export type { Bytes, MemoryHandle } from './memory/bytes';
+export {
+  copy,
+  copy2D,
+  copy3D,
+  copy3DBatch,
+  copyBatch,
+  fill,
+  fill2D,
+  type BatchCopy,
+  type CopyOptions,
+  type Copy2DOptions,
+  type Extent3D,
+  type FillOptions,
+  type PitchedOperand,
+} from './memory/copy';
+export { DeviceBuffer, type ManagedRangeAttributes } from './memory/device-buffer';
+export { HostBuffer, type HostAllocOptions, type HostRegisterOptions } from './memory/host-buffer';
+export { addressRange, memoryInfo, pointerAttribute, pointerAttributes, setSyncMemops, type PointerAttributes, type PointerLike } from './memory/info';
+export type { Location } from './memory/location';
+export { MemoryPool, type PoolOptions } from './memory/pool';
+export { type DeviceLike } from './device';
+export { Graph } from './graph/graph';
+export { StreamCapture, type CaptureOptions } from './graph/capture';
+export { discardBatch, prefetchBatch, type ManagedRange } from './memory/managed';

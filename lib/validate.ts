@@ -77,6 +77,12 @@ export function checkFlags<M extends Record<string, number>>(value: unknown, map
   return checkEnum(value, map, name);
 }
 
+/** The name of an enum map's value, or undefined for a value the map lacks. */
+export function nameOfValue<M extends Record<string, number>>(map: M, value: number): (keyof M & string) | undefined {
+  for (const key in map) if (map[key] === value) return key;
+  return undefined;
+}
+
 /** The names of the flags set in a value (the zero-valued name when none are). */
 export function flagNames<M extends Record<string, number>>(value: number, map: M): Array<keyof M & string> {
   const names = Object.entries(map).filter(([, bit]) => bit !== 0 && (value & bit) === bit).map(([n]) => n);
