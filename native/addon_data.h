@@ -5,14 +5,19 @@
 
 #include <napi.h>
 
+#include <memory>
 #include <typeindex>
 #include <unordered_map>
 
 namespace cudrv {
 
+class CancelSignal;
+
 struct AddonData {
   Napi::FunctionReference errorFactory;
   std::unordered_map<std::type_index, Napi::FunctionReference> constructors;
+  // Fired when this environment is torn down, ending its wait threads (wait_thread.h).
+  std::shared_ptr<CancelSignal> teardown;
 };
 
 inline AddonData& addonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }

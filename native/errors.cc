@@ -6,13 +6,14 @@ namespace cudrv {
 
 namespace {
 
-// kind: "cuda" | "unavailable" | "missing" | "disposed"; the factory picks the class.
-[[noreturn]] void throwFromFactory(Napi::Env env, const char* kind, int code, const std::string& name,
-                                   const std::string& message, const char* call,
-                                   const std::string& detail, int requiredVersion = 0) {
+// kind: "cuda" | "unavailable" | "missing" | "disposed" | "system" | "timeout" |
+// "closed" | "protocol"; the factory picks the class.
+Napi::Value buildFromFactory(Napi::Env env, const char* kind, double code, const std::string& name,
+                             const std::string& message, const char* call, const std::string& detail,
+                             int requiredVersion = 0) {
   AddonData& data = addonData(env);
-  if (data.errorFactory.IsEmpty()) throw Napi::Error::New(env, message);
-  Napi::Value error = data.errorFactory.Call({
+  if (data.errorFactory.IsEmpty()) return Napi::Error::New(env, message).Value();
+  return data.errorFactory.Call({
       Napi::String::New(env, kind),
       Napi::Number::New(env, code),
       Napi::String::New(env, name),
@@ -21,6 +22,12 @@ namespace {
       Napi::String::New(env, detail),
       Napi::Number::New(env, requiredVersion),
   });
+}
+
+[[noreturn]] void throwFromFactory(Napi::Env env, const char* kind, int code, const std::string& name,
+                                   const std::string& message, const char* call,
+                                   const std::string& detail, int requiredVersion = 0) {
+  Napi::Value error = buildFromFactory(env, kind, code, name, message, call, detail, requiredVersion);
   throw Napi::Error(env, error);
 }
 
@@ -72,8 +79,30 @@ void throwDriverUnavailable(Napi::Env env, Fn fn) {
   }
 }
 
-void throwDisposed(Napi::Env env, const char* what) {
-  throwFromFactory(env, "disposed", 0, "", std::string(what) + " has been disposed", nullptr, what);
+void throwDisposed(Napi::Env env, const char* what) { throw Napi::Error(env, disposedError(env, what)); }
+
+Napi::Value disposedError(Napi::Env env, const char* what) {
+  return buildFromFactory(env, "disposed", 0, "", std::string(what) + " has been disposed", nullptr, what);
+}
+
+// The TypeScript factory names the errno and words the message (util.getSystemErrorMap).
+Napi::Value systemError(Napi::Env env, int err, const char* syscall, const std::string& detail) {
+  return buildFromFactory(env, "system", err, "", std::string(syscall) + " failed with errno " + std::to_string(err),
+                          syscall, detail);
+}
+
+void throwSystemError(Napi::Env env, int err, const char* syscall, const std::string& detail) {
+  throw Napi::Error(env, systemError(env, err, syscall, detail));
+}
+
+Napi::Value timeoutError(Napi::Env env, const char* operation, int64_t timeoutMs) {
+  return buildFromFactory(env, "timeout", static_cast<double>(timeoutMs), "",
+                          std::string(operation) + " timed out after " + std::to_string(timeoutMs) + " ms",
+                          operation, "");
+}
+
+Napi::Value channelError(Napi::Env env, const char* kind, const char* operation, const std::string& message) {
+  return buildFromFactory(env, kind, 0, "", message, operation, "");
 }
 
 Napi::Value SetErrorFactory(const Napi::CallbackInfo& info) {
