@@ -149,9 +149,10 @@ export class ChannelClosedError extends Error {
 }
 
 /**
- * The peer of an FdChannel sent something that is not a well-formed message
- * (wrong header, too many descriptors, a payload that is not JSON). Whatever
- * descriptors came with it were closed, and the channel was shut down.
+ * The peer of an FdChannel sent something that is not a well-formed message.
+ * Whatever descriptors came with it were closed. A broken frame (wrong header,
+ * more descriptors or bytes than a message may carry) also shuts the channel
+ * down; a payload that is not JSON does not.
  */
 export class ChannelProtocolError extends Error {
   /** The operation that found it: `receive`. */

@@ -236,7 +236,9 @@ export class FdChannel extends Disposable<NativeFdChannel> {
 /**
  * A listening Unix domain socket that accepts {@link FdChannel} connections.
  * Disposing it stops listening, removes its socket file, and rejects a pending
- * accept with a DisposedError; channels already accepted stay open.
+ * accept with a DisposedError; channels already accepted stay open. As with a
+ * net.Server, a pending wait (here or on a channel) keeps the process running;
+ * each one waits on a thread of its own, never on libuv's shared pool.
  */
 export class FdChannelServer extends Disposable<NativeFdChannelServer> {
   /** The longest address, in bytes of UTF-8 (the kernel's sun_path less one). */

@@ -447,6 +447,20 @@ class FdChannel : public Handle<FdChannel, SocketBox> {
   Napi::Value Send(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     SocketRef socket = live().socket;
+    // The descriptors first: reading them may run JavaScript (getters), which
+    // could detach the payload's buffer if its memory were already in hand.
+    if (!info[1].IsArray()) typeError(env, "fds", "an array");
+    Napi::Array fdList = info[1].As<Napi::Array>();
+    if (fdList.Length() > kMaxFds) {
+      rangeError(env, "fds", "must hold at most " + std::to_string(kMaxFds) + " descriptors, got " +
+                                 std::to_string(fdList.Length()));
+    }
+    std::vector<int> given;
+    for (uint32_t i = 0; i < fdList.Length() && i < kMaxFds; ++i) {
+      std::string name = "fds[" + std::to_string(i) + "]";
+      given.push_back(static_cast<int>(integerArg(fdList.Get(i), name.c_str(), 0, std::numeric_limits<int32_t>::max())));
+    }
+    int64_t timeoutMs = timeoutArg(info[2]);
     if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
       typeError(env, "payload", "a Uint8Array");
     }
@@ -455,24 +469,17 @@ class FdChannel : public Handle<FdChannel, SocketBox> {
       rangeError(env, "payload", "must be at most " + std::to_string(kMaxPayloadBytes) + " bytes, got " +
                                      std::to_string(payload.ByteLength()));
     }
-    if (!info[1].IsArray()) typeError(env, "fds", "an array");
-    Napi::Array fdList = info[1].As<Napi::Array>();
-    if (fdList.Length() > kMaxFds) {
-      rangeError(env, "fds", "must hold at most " + std::to_string(kMaxFds) + " descriptors, got " +
-                                 std::to_string(fdList.Length()));
-    }
-    std::vector<int> given;
-    for (uint32_t i = 0; i < fdList.Length(); ++i) {
-      std::string name = "fds[" + std::to_string(i) + "]";
-      given.push_back(static_cast<int>(integerArg(fdList.Get(i), name.c_str(), 0, std::numeric_limits<int32_t>::max())));
-    }
-    int64_t timeoutMs = timeoutArg(info[2]);
+    auto job = std::make_shared<SendJob>();
+    FrameHeader header{kMagic, static_cast<uint32_t>(payload.ByteLength()), static_cast<uint32_t>(given.size())};
+    job->frame.resize(sizeof header + payload.ByteLength());
+    std::memcpy(job->frame.data(), &header, sizeof header);
+    if (payload.ByteLength() > 0) std::memcpy(job->frame.data() + sizeof header, payload.Data(), payload.ByteLength());
+
     if (socket->broken) return rejected(env, channelError(env, "closed", "send", brokenMessage));
     if (socket->sending.exchange(true)) {
       throw Napi::Error::New(env, "a send is already in progress on this FdChannel; await it first");
     }
     try {
-      auto job = std::make_shared<SendJob>();
       for (size_t i = 0; i < given.size(); ++i) {
         UniqueFd copy(fcntl(given[i], F_DUPFD_CLOEXEC, 0));
         if (copy.get() < 0) {
@@ -481,10 +488,6 @@ class FdChannel : public Handle<FdChannel, SocketBox> {
         }
         job->fds.push_back(std::move(copy));
       }
-      FrameHeader header{kMagic, static_cast<uint32_t>(payload.ByteLength()), static_cast<uint32_t>(given.size())};
-      job->frame.resize(sizeof header + payload.ByteLength());
-      std::memcpy(job->frame.data(), &header, sizeof header);
-      if (payload.ByteLength() > 0) std::memcpy(job->frame.data() + sizeof header, payload.Data(), payload.ByteLength());
       return runOnWaitThread(
           env,
           [socket, job, timeoutMs] {

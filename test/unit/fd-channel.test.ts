@@ -515,6 +515,14 @@ describe('arguments and limits', () => {
       throws(() => native.fdChannelListen('x', true, 0), 'RangeError', /^backlog must be between 1 and 65535$/);
       throws(() => native.fdChannelConnect('x', 'yes' as never, 0), 'TypeError', /^abstract must be a boolean$/);
       throws(() => native.fdChannelConnect(7 as never, true, 0), 'TypeError', /^address must be a string$/);
+      // A getter among the descriptors that detaches the payload's buffer: the
+      // payload is read after the descriptors, so what goes out is empty, not freed memory.
+      const payload = new Uint8Array(1024).fill(65);
+      const fds: number[] = [];
+      Object.defineProperty(fds, 0, { enumerable: true, get: () => (structuredClone(payload.buffer, { transfer: [payload.buffer] }), 0) });
+      await n.send(payload, fds, 5000);
+      expect(payload.byteLength).toBe(0);
+      await expect(p.b.receive({ timeoutMs: 5000 })).rejects.toThrow(/the payload is not JSON/);
     } finally {
       p.dispose();
     }
