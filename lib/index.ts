@@ -24,6 +24,8 @@ export {
   CaptureUnsupportedError,
   CaptureWrongThreadError,
   CapturedEventError,
+  ChannelClosedError,
+  ChannelProtocolError,
   CudaError,
   CudaNotSupportedError,
   CudaOutOfMemoryError,
@@ -31,8 +33,21 @@ export {
   DriverUnavailableError,
   FunctionUnavailableError,
   GraphUpdateError,
+  SystemError,
+  TimeoutError,
   resultName,
 } from './errors';
+export {
+  FdChannel,
+  FdChannelServer,
+  FdMessage,
+  ReceivedFd,
+  type FdChannelAcceptOptions,
+  type FdChannelAddress,
+  type FdChannelListenOptions,
+  type FdChannelWaitOptions,
+  type PeerCredentials,
+} from './ipc/fd-channel';
 export * from './generated/enums';
 export {
   criticalPath,

@@ -10,6 +10,7 @@
 #include "graph/graph.h"
 #include "js_thread.h"
 #include "memory/memory.h"
+#include "ipc/fd_channel.h"
 #include "release.h"
 #include "stream.h"
 
@@ -45,6 +46,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   initHostFunctions(env, exports);
   Graph::init(env, exports);
   initCapture(env, exports);
+  initFdChannel(env, exports);
   exports.Set("markMainThread", Napi::Function::New(env, MarkMainThread));
   return exports;
 }
