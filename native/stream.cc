@@ -44,15 +44,17 @@ void StreamBox::handOffPending() {
     return;
   }
   try {
-    submitWait(Napi::Env(env), {[marker] { return CU_CALL(cuEventSynchronize, marker); },
-                                [marker, resources](Napi::Env, CUresult result) {
-                                  CU_CALL(cuEventDestroy, marker);
-                                  if (result != CUDA_SUCCESS) {
-                                    new auto(resources);  // the work may not have finished: keep
-                                    return;
-                                  }
-                                  resources->clear();
-                                }});
+    auto result = std::make_shared<CUresult>(CUDA_SUCCESS);
+    runOffThread(
+        Napi::Env(env), [marker, result] { *result = CU_CALL(cuEventSynchronize, marker); },
+        [marker, resources, result](Napi::Env) {
+          CU_CALL(cuEventDestroy, marker);
+          if (*result != CUDA_SUCCESS) {
+            new auto(resources);  // the work may not have finished: keep
+            return;
+          }
+          resources->clear();
+        });
   } catch (const Napi::Error&) {
     new auto(resources);  // the environment is closing
   }

@@ -6,11 +6,10 @@
 
 #include <cerrno>
 #include <string>
-#include <system_error>
-#include <thread>
 
 #include "addon_data.h"
 #include "errors.h"
+#include "waiter.h"
 
 namespace cudrv {
 
@@ -92,61 +91,30 @@ WaitResult waitFor(int fd, short events, const Deadline& deadline, const CancelS
   }
 }
 
-namespace {
-
-struct WaitJob {
-  std::function<void()> work;
-  std::function<void(Napi::Env, Napi::Promise::Deferred&)> settle;
-  Napi::Promise::Deferred deferred;
-  std::thread thread;
-  std::string failure;  // what work threw (std::bad_alloc, ...), if it threw
-};
-
-void settleOnJsThread(Napi::Env env, Napi::Function, WaitJob* job, void*) {
-  // A null env: the environment is being torn down and job may be gone already.
-  if (static_cast<napi_env>(env) == nullptr) return;
-  try {
-    if (!job->failure.empty()) throw Napi::Error::New(env, job->failure);
-    job->settle(env, job->deferred);
-  } catch (const Napi::Error& e) {
-    job->deferred.Reject(e.Value());
-  } catch (const std::exception& e) {
-    job->deferred.Reject(Napi::Error::New(env, e.what()).Value());
-  }
-}
-
-// Runs on the JavaScript thread once the wait thread has let go of the function
-// (or the environment is torn down, after its cancel signal woke the thread).
-void finishJob(Napi::Env, void*, WaitJob* job) {
-  if (job->thread.joinable()) job->thread.join();
-  delete job;
-}
-
-using Completion = Napi::TypedThreadSafeFunction<WaitJob, void, settleOnJsThread>;
-
-}  // namespace
-
 Napi::Promise runOnWaitThread(Napi::Env env, std::function<void()> work,
                               std::function<void(Napi::Env, Napi::Promise::Deferred&)> settle) {
-  auto job = std::make_unique<WaitJob>(WaitJob{std::move(work), std::move(settle), Napi::Promise::Deferred::New(env), {}, {}});
-  Napi::Promise promise = job->deferred.Promise();
-  Completion done = Completion::New(env, "cuda-driver:wait", 0, 1, job.get(), finishJob);
-  WaitJob* owned = job.release();  // finishJob deletes it from now on
-  try {
-    owned->thread = std::thread([owned, done]() {
-      try {
-        owned->work();
-      } catch (const std::exception& e) {
-        owned->failure = std::string("wait thread: ") + e.what();
-      }
-      // napi_closing: the environment is going away; the function must not be touched again.
-      if (done.BlockingCall() == napi_ok) done.Release();
-    });
-  } catch (const std::system_error& e) {
-    done.Release();
-    throwSystemError(env, e.code().value(), "pthread_create");
-  }
-  return promise;
+  auto deferred = std::make_shared<Napi::Promise::Deferred>(env);
+  auto failure = std::make_shared<std::string>();  // what work threw (std::bad_alloc, ...), if it threw
+  runOffThread(
+      env,
+      [work, failure] {
+        try {
+          work();
+        } catch (const std::exception& e) {
+          *failure = std::string("wait thread: ") + e.what();
+        }
+      },
+      [deferred, settle, failure](Napi::Env env) {
+        try {
+          if (!failure->empty()) throw Napi::Error::New(env, *failure);
+          settle(env, *deferred);
+        } catch (const Napi::Error& e) {
+          deferred->Reject(e.Value());
+        } catch (const std::exception& e) {
+          deferred->Reject(Napi::Error::New(env, e.what()).Value());
+        }
+      });
+  return deferred->Promise();
 }
 
 }  // namespace cudrv
