@@ -194,6 +194,10 @@ export function lastCaptureFailure(): { count: number; error: CaptureError | und
 
 native.setErrorFactory((kind, code, name, message, call, detail, requiredVersion) => {
   switch (kind) {
+    case 'type':
+      return new TypeError(message);
+    case 'range':
+      return new RangeError(message);
     case 'disposed':
       return new DisposedError(detail);
     case 'system':

@@ -142,7 +142,7 @@ export interface NativeDriverStatus {
 
 /** Builds the error the addon throws: see native/errors.cc. */
 export type ErrorFactory = (
-  kind: 'cuda' | 'unavailable' | 'missing' | 'disposed' | 'system' | 'timeout' | 'closed' | 'protocol',
+  kind: 'cuda' | 'unavailable' | 'missing' | 'disposed' | 'system' | 'timeout' | 'closed' | 'protocol' | 'type' | 'range',
   code: number,
   name: string,
   message: string,

@@ -83,6 +83,14 @@ void throwDriverUnavailable(Napi::Env env, Fn fn) {
   }
 }
 
+void throwTypeError(Napi::Env env, const std::string& message) {
+  throw Napi::Error(env, buildFromFactory(env, "type", 0, "", message, nullptr, ""));
+}
+
+void throwRangeError(Napi::Env env, const std::string& message) {
+  throw Napi::Error(env, buildFromFactory(env, "range", 0, "", message, nullptr, ""));
+}
+
 void throwDisposed(Napi::Env env, const char* what) { throw Napi::Error(env, disposedError(env, what)); }
 
 Napi::Value disposedError(Napi::Env env, const char* what) {
@@ -110,7 +118,7 @@ Napi::Value channelError(Napi::Env env, const char* kind, const char* operation,
 }
 
 Napi::Value SetErrorFactory(const Napi::CallbackInfo& info) {
-  if (!info[0].IsFunction()) throw Napi::TypeError::New(info.Env(), "factory must be a function");
+  if (!info[0].IsFunction()) throwTypeError(info.Env(), "factory must be a function");
   addonData(info.Env()).errorFactory = Napi::Persistent(info[0].As<Napi::Function>());
   return info.Env().Undefined();
 }

@@ -46,6 +46,11 @@ inline void requireDriver(Napi::Env env, Fn fn) {
   if (loadDriver().stage != LoadStage::Ready) throwDriverUnavailable(env, fn);
 }
 
+// TypeError / RangeError built by TypeScript, so that they are the realm's own
+// classes there (instanceof works in vm contexts such as jest's too).
+[[noreturn]] void throwTypeError(Napi::Env env, const std::string& message);
+[[noreturn]] void throwRangeError(Napi::Env env, const std::string& message);
+
 // Registers the TypeScript error factory for this environment.
 Napi::Value SetErrorFactory(const Napi::CallbackInfo& info);
 
