@@ -24,9 +24,14 @@ import {
   setSyncMemops,
   Stream,
 } from '../../lib';
+import { expectBytes } from '../helpers/bytes';
 import { describeGpu } from '../helpers/tiers';
 
-const pattern = (n: number, seed = 1) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
+const pattern = (n: number, seed = 1) => {
+  const bytes = new Uint8Array(n);
+  for (let i = 0; i < n; i++) bytes[i] = (i * 31 + seed) & 0xff;
+  return bytes;
+};
 
 describeGpu('device memory', () => {
   test('allocate, write, read back; info and address range', () => {
@@ -38,8 +43,8 @@ describeGpu('device memory', () => {
     expect(memoryInfo().free).toBeLessThanOrEqual(before.free);
     const data = pattern(1 << 24);
     buf.write(data);
-    expect(buf.readSync()).toEqual(data);
-    expect(buf.readSync(Uint8Array, { offset: 100, bytes: 10 })).toEqual(data.subarray(100, 110));
+    expectBytes(buf.readSync(), data);
+    expectBytes(buf.readSync(Uint8Array, { offset: 100, bytes: 10 }), data.subarray(100, 110));
     const range = addressRange(buf, 1000);
     expect(range.base).toBe(buf.address);
     expect(range.size).toBe(1 << 24);
@@ -49,7 +54,7 @@ describeGpu('device memory', () => {
   test('DeviceBuffer.from and typed reads', () => {
     const floats = Float32Array.from({ length: 1000 }, (_, i) => i / 3);
     using buf = DeviceBuffer.from(floats);
-    expect(buf.readSync(Float32Array)).toEqual(floats);
+    expectBytes(buf.readSync(Float32Array), floats);
     expect(() => buf.readSync(Float64Array, { bytes: 12 })).toThrow(RangeError);
   });
 
@@ -64,19 +69,19 @@ describeGpu('device memory', () => {
     copy(b, a); // D->D
     const out = new Uint8Array(n);
     copy(out, b); // D->H (pageable)
-    expect(out).toEqual(data);
+    expectBytes(out, data);
     copy(pinned, a, { stream: s }); // D->H async (pinned)
     await s.synchronize();
-    expect(pinned.view(Uint8Array)).toEqual(data);
+    expectBytes(pinned.view(Uint8Array), data);
     const h2 = new Uint8Array(n);
     copy(h2, pinned); // H->H (cuMemcpy)
-    expect(h2).toEqual(data);
+    expectBytes(h2, data);
     copy(h2, pinned, { stream: s }); // H->H async (cuMemcpyAsync)
     copy(b, pinned, { stream: s, dstOffset: 100, srcOffset: 200, bytes: 50 }); // H->D async
     copy(a, b, { stream: s, dstOffset: 0, srcOffset: 100, bytes: 50 }); // D->D async
     await s.synchronize();
     const check = a.readSync(Uint8Array, { bytes: 50 });
-    expect(check).toEqual(data.subarray(200, 250));
+    expectBytes(check, data.subarray(200, 250));
   });
 
   test('out-of-range copies are RangeErrors and touch nothing', () => {
@@ -143,11 +148,11 @@ describeGpu('device memory', () => {
     copy2D({ memory: pitched, pitch: pitched.pitch }, { memory: host, pitch: width }, width, height);
     const back = new Uint8Array(width * height);
     copy2D({ memory: back, pitch: width }, { memory: pitched, pitch: pitched.pitch }, width, height, { unaligned: true });
-    expect(back).toEqual(host);
+    expectBytes(back, host);
     using pinned = HostBuffer.alloc(width * height);
     copy2D({ memory: pinned, pitch: width }, { memory: pitched, pitch: pitched.pitch }, width, height, { stream: s });
     await s.synchronize();
-    expect(pinned.view(Uint8Array)).toEqual(host);
+    expectBytes(pinned.view(Uint8Array), host);
     expect(() => copy2D({ memory: pitched, pitch: pitched.pitch }, { memory: host, pitch: width }, width, height + 1)).toThrow(RangeError);
     expect(() => copy2D({ memory: pitched, pitch: 10 }, { memory: host, pitch: width }, width, 1)).toThrow(/Pitch/);
   });
@@ -161,7 +166,7 @@ describeGpu('device memory', () => {
     const back = new Uint8Array(w * h * d);
     copy3D({ memory: back, pitch: w }, { memory: dev, pitch: 16, rowsPerSlice: 5 }, { width: w, height: h, depth: d }, { stream: s });
     await s.synchronize();
-    expect(back).toEqual(host);
+    expectBytes(back, host);
 
     using a = DeviceBuffer.from(pattern(256, 7));
     using b = DeviceBuffer.alloc(256);
@@ -172,13 +177,13 @@ describeGpu('device memory', () => {
       { dst: c, src: a, bytes: 256 },
     ], s);
     await s.synchronize();
-    expect(b.readSync()).toEqual(pattern(256, 7));
-    expect(c.readSync()).toEqual(pattern(256, 7));
+    expectBytes(b.readSync(), pattern(256, 7));
+    expectBytes(c.readSync(), pattern(256, 7));
 
     using dst3 = DeviceBuffer.alloc(w * h * d);
     copy3DBatch([{ dst: { memory: dst3, pitch: w }, src: { memory: dev, pitch: 16, rowsPerSlice: 5 }, extent: { width: w, height: h, depth: d } }], s);
     await s.synchronize();
-    expect(dst3.readSync()).toEqual(host);
+    expectBytes(dst3.readSync(), host);
     expect(() => copyBatch([{ dst: b, src: a, bytes: 257 }], s)).toThrow(RangeError);
   });
 

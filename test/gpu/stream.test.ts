@@ -134,18 +134,26 @@ describeGpu('streams', () => {
 
   test('the promise form does not block the event loop', async () => {
     using s = Stream.create();
-    using dev = DeviceBuffer.alloc(256 << 20);
-    // A long queue of fills, then count timer ticks while awaiting it.
-    for (let i = 0; i < 40; i++) fill(dev, i & 0xff, { stream: s });
+    using dev = DeviceBuffer.alloc(1 << 30);
+    // A long queue of GPU work (about 100 GB of fills), then watch the event loop while awaiting it.
+    for (let i = 0; i < 100; i++) fill(dev, i & 0xff, { stream: s });
     let ticks = 0;
-    const timer = setInterval(() => ticks++, 0);
+    let last = process.hrtime.bigint();
+    let longestGapMs = 0;
+    const timer = setInterval(() => {
+      const t = process.hrtime.bigint();
+      longestGapMs = Math.max(longestGapMs, Number(t - last) / 1e6);
+      last = t;
+      ticks++;
+    }, 1);
     const started = process.hrtime.bigint();
     await s.synchronize();
     const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
     clearInterval(timer);
-    // If the wait had blocked the thread, no timer callback could have run during it.
-    if (elapsedMs > 5) expect(ticks).toBeGreaterThan(0);
-    expect(dev.readSync(Uint8Array, { offset: 0, bytes: 1 })[0]).toBe(39);
+    // A blocked thread runs no timers: over a wait this long, some must have run.
+    expect({ elapsedMs: elapsedMs > 10, ticks: ticks > 2 }).toEqual({ elapsedMs: true, ticks: true });
+    expect(longestGapMs).toBeLessThan(elapsedMs);
+    expect(dev.readSync(Uint8Array, { offset: 0, bytes: 1 })[0]).toBe(99);
   });
 
   test('host functions and callbacks run on the JavaScript thread, after the work before them', async () => {
@@ -214,5 +222,6 @@ describeGpu('streams', () => {
     expect(flag.readSync(BigUint64Array)[3]).toBe(9n);
     expect(() => producer.writeValue32(flag, 1, { offset: 2 })).toThrow(/aligned/);
     expect(() => producer.writeValue32(flag, 1, { offset: 64 })).toThrow(RangeError);
+    expect(() => producer.writeValue32(flag, 1, { offset: 62 })).toThrow(/exceeds its 64 bytes/);
   });
 });
