@@ -83,8 +83,38 @@ export class CapturedEventError extends CaptureError {}
 /** 908: the capture was ended or used from the wrong thread. */
 export class CaptureWrongThreadError extends CaptureError {}
 
-/** 910: cuGraphExecUpdate refused the update; the graph layer adds the reason and node. */
-export class GraphUpdateError extends CudaError {}
+/**
+ * 910: cuGraphExecUpdate refused the update. reason is the driver's
+ * CUgraphExecUpdateResult ('topologyChanged', 'parametersChanged', ...); node
+ * the offending node, when the driver names one.
+ */
+export class GraphUpdateError extends CudaError {
+  reason = '';
+  node: unknown;
+
+  constructor(cause: CudaError | number, reasonOrName = '', node?: unknown, call: string | null = 'cuGraphExecUpdate', detail = '') {
+    const code = typeof cause === 'number' ? cause : cause.code;
+    super(code, typeof cause === 'number' ? reasonOrName : cause.name, typeof cause === 'number' ? '' : cause.driverMessage, call, detail);
+    if (typeof cause !== 'number') {
+      this.reason = reasonOrName;
+      this.node = node;
+      this.message = `${this.message} (reason: ${reasonOrName}${node ? `; node: ${node}` : ''})`;
+    }
+  }
+}
+
+/** Instantiation failed; reason is the driver's CUgraphInstantiateResult, node the node it names. */
+export class GraphInstantiateError extends CudaError {
+  readonly reason: string;
+  readonly node: unknown;
+
+  constructor(cause: CudaError, reason: string, node?: unknown) {
+    super(cause.code, cause.name, cause.driverMessage, 'cuGraphInstantiateWithParams');
+    this.reason = reason;
+    this.node = node;
+    this.message = `${this.message} (reason: ${reason}${node ? `; node: ${node}` : ''})`;
+  }
+}
 
 /** A handle was used after dispose(). */
 export class DisposedError extends Error {

@@ -94,9 +94,55 @@ export interface NativeMemoryPool extends NativeHandle {
   getAccess(locationType: number, locationId: number): number;
 }
 
+export type NativeEdgeData = [fromPort: number, toPort: number, type: number];
+
 export interface NativeGraph extends NativeHandle {
   readonly handle: bigint;
   nodeCount(): number;
+  nodes(): NativeGraphNode[];
+  rootNodes(): NativeGraphNode[];
+  edges(): { from: NativeGraphNode[]; to: NativeGraphNode[]; data: NativeEdgeData[] };
+  addEdges(from: NativeGraphNode[], to: NativeGraphNode[], data?: NativeEdgeData[]): void;
+  removeEdges(from: NativeGraphNode[], to: NativeGraphNode[], data?: NativeEdgeData[]): void;
+  clone(): NativeGraph;
+  findInClone(original: NativeGraphNode): NativeGraphNode;
+  debugDotPrint(path: string, flags: number): void;
+  resourceCount(): number;
+}
+
+export interface NativeGraphNode extends NativeHandle {
+  readonly handle: bigint;
+  type(): number;
+  dependencies(): { nodes: NativeGraphNode[]; data: NativeEdgeData[] };
+  dependents(): { nodes: NativeGraphNode[]; data: NativeEdgeData[] };
+  destroy(): void;
+}
+
+export interface NativeGraphAllocation extends NativeHandle {
+  readonly address: bigint;
+  readonly size: number;
+}
+
+export interface NativeGraphExec extends NativeHandle {
+  readonly handle: bigint;
+  flags(): number;
+  launch(stream: NativeStream): void;
+  upload(stream: NativeStream): void;
+  update(graph: NativeGraph): { result: number; error?: Error; node?: NativeGraphNode; fromNode?: bigint };
+  setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
+  setChildGraph(node: NativeGraphNode, graph: NativeGraph): void;
+  setEnabled(node: NativeGraphNode, enabled: boolean): void;
+  isEnabled(node: NativeGraphNode): boolean;
+}
+
+export interface NativeConditionalHandle extends NativeHandle {
+  readonly value: bigint;
+}
+
+export interface NativeUserObject extends NativeHandle {
+  readonly references: number;
+  retain(count: number): void;
+  release(count: number): void;
 }
 
 export interface Pitched2D {
@@ -227,8 +273,21 @@ export interface NativeAddon {
   setSyncMemops(pointer: NativeMemory, enabled: boolean): void;
 
   createGraph(): NativeGraph;
+  addNode(graph: NativeGraph, dependencies: NativeGraphNode[], edgeData: NativeEdgeData[] | undefined,
+    params: Record<string, unknown>, perTypeCall: boolean): { node: NativeGraphNode; allocation?: NativeGraphAllocation; bodies?: NativeGraph[] };
+  setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
+  nodeParams(node: NativeGraphNode): Record<string, unknown> & { type: number };
+  instantiate(graph: NativeGraph, flags: number, uploadStream: NativeStream | undefined, detailed: boolean):
+    NativeGraphExec | { error: Error; result: number; node?: NativeGraphNode };
+  createConditionalHandle(graph: NativeGraph, ordinal: number, defaultValue?: number): NativeConditionalHandle;
+  graphMemoryAttribute(ordinal: number, attribute: number): number;
+  resetGraphMemoryHigh(ordinal: number, attribute: number): void;
+  trimGraphMemory(ordinal: number): void;
+  createUserObject(destructor: () => void): NativeUserObject;
+  graphRetainUserObject(graph: NativeGraph, object: NativeUserObject, count: number, move: boolean): void;
+  graphReleaseUserObject(graph: NativeGraph, object: NativeUserObject, count: number): void;
   beginCapture(stream: NativeStream, mode: number, graph?: NativeGraph): void;
-  endCapture(stream: NativeStream, intoExisting: boolean): NativeGraph | undefined;
+  endCapture(stream: NativeStream, into: NativeGraph | undefined): NativeGraph | undefined;
   captureStatus(stream: NativeStream): number;
   captureInfo(stream: NativeStream): { status: number; id: bigint; graph: bigint; dependencies: number };
   exchangeCaptureMode(mode: number): number;

@@ -19,6 +19,11 @@ namespace cudrv {
 // Module set-up of files without a header of their own.
 void initHostFunctions(Napi::Env env, Napi::Object exports);
 void initCapture(Napi::Env env, Napi::Object exports);
+void initGraphNodes(Napi::Env env, Napi::Object exports);
+void initGraphExec(Napi::Env env, Napi::Object exports);
+void initConditional(Napi::Env env, Napi::Object exports);
+void initGraphMemory(Napi::Env env, Napi::Object exports);
+void initUserObjects(Napi::Env env, Napi::Object exports);
 
 namespace {
 
@@ -45,6 +50,11 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   initMemory(env, exports);
   initHostFunctions(env, exports);
   Graph::init(env, exports);
+  initGraphNodes(env, exports);
+  initGraphExec(env, exports);
+  initConditional(env, exports);
+  initGraphMemory(env, exports);
+  initUserObjects(env, exports);
   initCapture(env, exports);
   initFdChannel(env, exports);
   exports.Set("markMainThread", Napi::Function::New(env, MarkMainThread));

@@ -29,29 +29,35 @@ Napi::Value BeginCapture(const Napi::CallbackInfo& info) {
   }
   stream.capturing = true;
   captureStarted();
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  cuuint64_t id = 0;
+  CU_CALL(cuStreamGetCaptureInfo, stream.stream, &status, &id, nullptr, nullptr, nullptr, nullptr);
+  stream.captureId = id;
   return env.Undefined();
 }
 
-// endCapture(stream, intoExisting) -> the captured Graph (undefined when
-// captured into an existing graph). The capture is over whatever happens; a
-// failed capture's partial graph is destroyed here, once.
+// endCapture(stream, into | undefined) -> the captured Graph (undefined when
+// captured into an existing graph, which now also holds what the work uses).
+// The capture is over whatever happens; a failed capture's partial graph is
+// destroyed here, once.
 Napi::Value EndCapture(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   StreamBox& stream = streamArg(info[0]);
-  bool intoExisting = boolArg(info[1], "intoExisting");
+  const GraphRef* into = info[1].IsUndefined() ? nullptr : &Graph::from(info[1], "into");
   if (!stream.capturing) throw Napi::Error::New(env, "the stream is not capturing");
   CUgraph graph = nullptr;
   CUresult result = CU_CALL(cuStreamEndCapture, stream.stream, &graph);
   stream.capturing = false;
   captureFinished();
+  ResourceBag used = takeCaptured(stream.captureId);
   if (result != CUDA_SUCCESS) {
-    if (graph && !intoExisting) CU_CALL(cuGraphDestroy, graph);
+    if (graph && !into) CU_CALL(cuGraphDestroy, graph);
     throwCudaError(env, result, Fn::cuStreamEndCapture);
   }
-  if (intoExisting) return env.Undefined();
-  auto box = std::make_shared<GraphBox>();
-  box->graph = graph;
-  return Graph::wrap(env, box);
+  GraphRef box = into ? *into : makeGraphBox(env, graph);
+  box->keepAll(env, used);
+  if (into) return env.Undefined();
+  return wrapGraph(env, box);
 }
 
 // captureStatus(stream) -> CUstreamCaptureStatus

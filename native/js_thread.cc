@@ -8,6 +8,7 @@ namespace {
 
 struct Delivery {
   std::function<void(Napi::Env)> work;
+  bool fromTicket;  // counted in pendingDeliveries (a port's posts are not)
 };
 
 void settled(Napi::Env env) {
@@ -21,7 +22,7 @@ void runOnJsThread(napi_env rawEnv, napi_value, void*, void* data) {
   auto* delivery = static_cast<Delivery*>(data);
   if (!rawEnv) return;  // finalizing: leak rather than destroy captures here
   Napi::Env env(rawEnv);
-  settled(env);
+  if (delivery->fromTicket) settled(env);
   Napi::HandleScope scope(env);
   try {
     delivery->work(env);
@@ -31,9 +32,8 @@ void runOnJsThread(napi_env rawEnv, napi_value, void*, void* data) {
   delete delivery;
 }
 
-}  // namespace
-
-JsThreadTicket JsThreadTicket::take(Napi::Env env) {
+// The environment's channel, acquired once more for the caller.
+napi_threadsafe_function channelOf(Napi::Env env) {
   AddonData& addon = addonData(env);
   if (!addon.jsThreadChannel) {
     napi_value name = Napi::String::New(env, "cuda-driver");
@@ -46,12 +46,20 @@ JsThreadTicket JsThreadTicket::take(Napi::Env env) {
   if (napi_acquire_threadsafe_function(addon.jsThreadChannel) != napi_ok) {
     throw Napi::Error::New(env, "the environment is shutting down");
   }
-  if (addon.pendingDeliveries++ == 0) napi_ref_threadsafe_function(env, addon.jsThreadChannel);
-  return JsThreadTicket(addon.jsThreadChannel);
+  return addon.jsThreadChannel;
+}
+
+}  // namespace
+
+JsThreadTicket JsThreadTicket::take(Napi::Env env) {
+  napi_threadsafe_function channel = channelOf(env);
+  AddonData& addon = addonData(env);
+  if (addon.pendingDeliveries++ == 0) napi_ref_threadsafe_function(env, channel);
+  return JsThreadTicket(channel);
 }
 
 void JsThreadTicket::deliver(std::function<void(Napi::Env)> work) {
-  auto* delivery = new Delivery{std::move(work)};
+  auto* delivery = new Delivery{std::move(work), true};
   // The queue is unbounded, so a non-blocking call never fails for lack of room.
   napi_call_threadsafe_function(channel_, delivery, napi_tsfn_nonblocking);
   napi_release_threadsafe_function(channel_, napi_tsfn_release);
@@ -60,6 +68,17 @@ void JsThreadTicket::deliver(std::function<void(Napi::Env)> work) {
 void JsThreadTicket::cancel(Napi::Env env) {
   settled(env);
   napi_release_threadsafe_function(channel_, napi_tsfn_release);
+}
+
+std::shared_ptr<JsThreadPort> JsThreadPort::open(Napi::Env env) {
+  return std::shared_ptr<JsThreadPort>(new JsThreadPort(channelOf(env)));
+}
+
+JsThreadPort::~JsThreadPort() { napi_release_threadsafe_function(channel_, napi_tsfn_release); }
+
+void JsThreadPort::post(std::function<void(Napi::Env)> work) {
+  auto* delivery = new Delivery{std::move(work), false};
+  napi_call_threadsafe_function(channel_, delivery, napi_tsfn_nonblocking);
 }
 
 void closeJsThreadChannel(Napi::Env env) {

@@ -7,6 +7,7 @@
 #include <napi.h>
 
 #include <functional>
+#include <memory>
 
 namespace cudrv {
 
@@ -27,6 +28,27 @@ class JsThreadTicket {
 
  private:
   explicit JsThreadTicket(napi_threadsafe_function channel) : channel_(channel) {}
+  napi_threadsafe_function channel_;
+};
+
+// Repeated deliveries from other threads for as long as the port lives (a
+// graph's host node runs at every launch). Unlike a ticket, an open port does
+// not keep the event loop alive: work queued on the GPU does that only while
+// someone waits for it.
+class JsThreadPort {
+ public:
+  // Opened on the JavaScript thread.
+  static std::shared_ptr<JsThreadPort> open(Napi::Env env);
+  ~JsThreadPort();
+  JsThreadPort(const JsThreadPort&) = delete;
+  JsThreadPort& operator=(const JsThreadPort&) = delete;
+
+  // From any thread, any number of times; never blocks. Dropped (and leaked)
+  // if the environment is closing.
+  void post(std::function<void(Napi::Env)> work);
+
+ private:
+  explicit JsThreadPort(napi_threadsafe_function channel) : channel_(channel) {}
   napi_threadsafe_function channel_;
 };
 

@@ -11,6 +11,7 @@ std::mutex mutex;
 int captures = 0;
 std::vector<std::function<void()>> deferred;
 std::atomic<bool> exiting{false};
+std::atomic<int> capturesOpen{0};  // mirrors captures, read without the lock
 }  // namespace
 
 void releaseWhenSafe(std::function<void()> release) {
@@ -28,6 +29,7 @@ void releaseWhenSafe(std::function<void()> release) {
 void captureStarted() {
   std::lock_guard<std::mutex> lock(mutex);
   ++captures;
+  capturesOpen.store(captures, std::memory_order_relaxed);
 }
 
 void captureFinished() {
@@ -35,6 +37,7 @@ void captureFinished() {
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (captures > 0 && --captures == 0) ready.swap(deferred);
+    capturesOpen.store(captures, std::memory_order_relaxed);
   }
   // Run outside the lock: a release may drop the last reference to another
   // resource, whose own release comes back through releaseWhenSafe.
@@ -47,6 +50,8 @@ int activeCaptures() {
   std::lock_guard<std::mutex> lock(mutex);
   return captures;
 }
+
+bool anyCaptureActive() { return capturesOpen.load(std::memory_order_relaxed) > 0; }
 
 void markProcessExiting() { exiting.store(true, std::memory_order_release); }
 bool processExiting() { return exiting.load(std::memory_order_acquire); }

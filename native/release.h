@@ -17,6 +17,8 @@ void releaseWhenSafe(std::function<void()> release);
 void captureStarted();
 void captureFinished();
 int activeCaptures();
+// A cheap check for hot paths: is any capture begun through the library open?
+bool anyCaptureActive();
 
 // Called once the main environment is being torn down.
 void markProcessExiting();

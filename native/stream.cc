@@ -5,6 +5,7 @@
 
 #include "args.h"
 #include "event.h"
+#include "graph/graph.h"
 #include "memory/memory.h"
 #include "release.h"
 #include "waiter.h"
@@ -58,6 +59,19 @@ void StreamBox::handOffPending() {
   } catch (const Napi::Error&) {
     new auto(resources);  // the environment is closing
   }
+}
+
+// While the stream is part of an active capture (begun on it or on a stream
+// it joined), what the captured work uses belongs to the capture's graph.
+bool StreamBox::keptForCapture(const std::shared_ptr<void>& resource) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  cuuint64_t id = 0;
+  if (CU_CALL(cuStreamGetCaptureInfo, stream, &status, &id, nullptr, nullptr, nullptr, nullptr) != CUDA_SUCCESS ||
+      status != CU_STREAM_CAPTURE_STATUS_ACTIVE) {
+    return false;
+  }
+  keepForCapture(id, resource);
+  return true;
 }
 
 namespace {

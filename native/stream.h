@@ -13,6 +13,7 @@
 
 #include "context.h"
 #include "handle.h"
+#include "release.h"
 
 namespace cudrv {
 
@@ -21,6 +22,7 @@ struct StreamBox {
   ContextRef context;
   bool owned = true;      // false for CU_STREAM_LEGACY / CU_STREAM_PER_THREAD
   bool capturing = false; // a capture the library began is open on it
+  uint64_t captureId = 0; // ... and its id
   napi_env env = nullptr; // the environment whose thread uses it
 
   StreamBox() = default;
@@ -29,9 +31,12 @@ struct StreamBox {
   ~StreamBox();
 
   // Keeps resource alive until work queued from now on is known to be done.
-  // JS thread only; a resource already kept is only re-stamped.
+  // JS thread only; a resource already kept is only re-stamped. While the
+  // stream is capturing, the work goes into a graph instead, and the resource
+  // with it (native/graph/graph.h).
   void keepUntilIdle(std::shared_ptr<void> resource) {
     if (!resource) return;
+    if (anyCaptureActive() && keptForCapture(resource)) return;
     Pending& entry = pending[resource.get()];
     entry.epoch = epoch;
     if (!entry.resource) entry.resource = std::move(resource);
@@ -54,6 +59,7 @@ struct StreamBox {
 
  private:
   void handOffPending();
+  bool keptForCapture(const std::shared_ptr<void>& resource);
 };
 using StreamRef = std::shared_ptr<StreamBox>;
 

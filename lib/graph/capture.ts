@@ -63,7 +63,7 @@ export class StreamCapture implements Disposable {
     if (this.#ended) throw new Error('the capture has already ended');
     this.#ended = true;
     try {
-      const graph = native.endCapture(this.stream.native, this.#into !== undefined);
+      const graph = native.endCapture(this.stream.native, this.#into?.native);
       return this.#into ?? new Graph(graph!);
     } catch (error) {
       throw this.#explain(error);

@@ -1,20 +1,99 @@
-// Graphs: work described once and launched many times.
+// Graphs: work described once and launched many times. Nodes are added with
+// typed parameters, after explicit dependencies or (data-flow building) after
+// whatever earlier nodes touch the memory they read and write; the edges that
+// implies are pruned to the fewest needed. A graph keeps alive everything its
+// nodes use, and so do the executables made from it and their launches.
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
+import type { Event } from '../event';
+import type { KernelArg } from '../kernel/args';
+import type { Kernel } from '../kernel/kernel';
+import type { LaunchShape } from '../kernel/launch-config';
+import type { MemoryHandle } from '../memory/bytes';
 import { native, NativeGraph } from '../native';
+import type { StreamMemoryOp } from '../stream';
+import { checkArray, checkBoolean, checkInstance, checkInteger, checkObject } from '../validate';
+import { criticalPath, CriticalPath, GraphCycleError, levelSets, reaches } from './analysis';
+import { ConditionalHandle } from './conditional';
+import { DataflowTracker } from './dataflow';
+import { DotEdge, DotNode, GraphNodeKind, renderDot } from './dot';
+import { decodeEdge, EdgeData, encodeEdge } from './edge';
+import { GraphExec, InstantiateOptions, instantiateGraph } from './exec';
+import { GraphAllocation } from './memory';
+import { GraphNode } from './node';
+import { accessesOf, encodeNodeParams, NodeParams, NodeTypeName } from './node-params';
+import { UserObject } from './user-object';
+
+/** Where a new node goes: what it runs after, and (data-flow building) what it touches. */
+export interface NodeOptions {
+  /** Nodes this one runs after. */
+  after?: readonly GraphNode[];
+  /** Edge data for each of `after` (programmatic dependencies, ...). */
+  edges?: readonly EdgeData[];
+  /** Memory this node reads (whole buffers or ResourceRanges); copies and fills declare their own. */
+  reads?: readonly object[];
+  /** Memory this node writes. */
+  writes?: readonly object[];
+  /** A name for DOT output and error messages. */
+  label?: string;
+  /**
+   * Use the per-type driver call (cuGraphAddKernelNode, ...) instead of
+   * cuGraphAddNode, as drivers before CUDA 12.3 need. Cannot carry edge data.
+   */
+  perTypeCall?: boolean;
+}
+
+export interface GraphOptions {
+  /**
+   * Infer each node's dependencies from the memory it reads and writes (copies
+   * and fills know theirs; declare a kernel's with reads/writes), keeping only
+   * the edges no other path implies.
+   */
+  dataflow?: boolean;
+}
+
+/** The result of adding a conditional node. */
+export interface ConditionalNode {
+  node: GraphNode;
+  /** The body graphs, owned by the node: build into them. */
+  bodies: Graph[];
+}
+
+const kindOf: Record<NodeTypeName, GraphNodeKind> = {
+  kernel: 'kernel', memcpy: 'memcpy', memset: 'memset', host: 'host', graph: 'child', empty: 'empty',
+  eventWait: 'event-wait', eventRecord: 'event-record', extSemaphoreSignal: 'ext-semaphore-signal',
+  extSemaphoreWait: 'ext-semaphore-wait', memAlloc: 'mem-alloc', memFree: 'mem-free', batchMemOp: 'batch-mem-op',
+  conditional: 'conditional',
+};
 
 export class Graph extends Disposable<NativeGraph> {
+  #dataflow: DataflowTracker<GraphNodeSlot> | undefined;
+  /** Why each data-flow edge exists, by "from to" handle pair, for DOT labels. */
+  readonly #edgeReasons = new Map<string, string>();
+
   /** @internal */
-  constructor(handle: NativeGraph) {
+  constructor(handle: NativeGraph, options: GraphOptions = {}) {
     super(handle);
+    if (options.dataflow) this.#dataflow = new DataflowTracker<GraphNodeSlot>({ nameOf: resourceName });
   }
 
   /** An empty graph (cuGraphCreate). */
-  static create(): Graph {
-    return new Graph(native.createGraph());
+  static create(options: GraphOptions = {}): Graph {
+    checkObject(options, 'options');
+    if (options.dataflow !== undefined) checkBoolean(options.dataflow, 'options.dataflow');
+    return new Graph(native.createGraph(), options);
   }
 
   get handle(): bigint {
     return this.native.handle;
+  }
+
+  /** True for a graph that infers edges from the memory its nodes touch. */
+  get dataflow(): boolean {
+    return this.#dataflow !== undefined;
   }
 
   /** How many nodes the graph has (cuGraphGetNodes). */
@@ -22,7 +101,302 @@ export class Graph extends Disposable<NativeGraph> {
     return this.native.nodeCount();
   }
 
+  /** Adds a node of any kind (cuGraphAddNode, or the per-type call). */
+  addNode(params: NodeParams, options: NodeOptions = {}): GraphNode {
+    return this.#add(params, options).node;
+  }
+
+  /** A kernel launch: `graph.addKernel(kernel, { grid, block }, [arg.ptr(x), arg.u32(n)], { reads: [x] })`. */
+  addKernel(kernel: Kernel, shape: LaunchShape, args: readonly KernelArg[] = [], options: NodeOptions = {}): GraphNode {
+    return this.addNode({ ...shape, type: 'kernel', kernel, args }, options);
+  }
+
+  /** A 1D copy between library memory (default: all of src). */
+  addCopy(dst: MemoryHandle, src: MemoryHandle, copy: { dstOffset?: number; srcOffset?: number; bytes?: number } = {}, options: NodeOptions = {}): GraphNode {
+    return this.addNode({ type: 'memcpy', dst, src, ...copy }, options);
+  }
+
+  /** A fill of target with value in 1-, 2- or 4-byte elements (1D count, or 2D width/height/pitch). */
+  addFill(target: MemoryHandle, value: number,
+    fill: { elementBytes?: 1 | 2 | 4; offset?: number; count?: number; width?: number; height?: number; pitch?: number } = {},
+    options: NodeOptions = {}): GraphNode {
+    return this.addNode({ type: 'memset', target, value, ...fill }, options);
+  }
+
+  /**
+   * A JavaScript callback, run on the JavaScript thread each time a launch
+   * reaches the node. The graph does not wait for it: work after the node may
+   * start before it runs.
+   */
+  addHost(callback: () => void, options: NodeOptions = {}): GraphNode {
+    return this.addNode({ type: 'host', callback }, options);
+  }
+
+  /** Embeds a copy of child (later changes to child do not apply). */
+  addChild(child: Graph, options: NodeOptions = {}): GraphNode {
+    return this.addNode({ type: 'graph', graph: checkInstance(child, Graph, 'child') }, options);
+  }
+
+  /** A node that does nothing: a join point for dependencies. */
+  addEmpty(options: NodeOptions = {}): GraphNode {
+    return this.addNode({ type: 'empty' }, options);
+  }
+
+  addEventRecord(event: Event, options: NodeOptions = {}): GraphNode {
+    return this.addNode({ type: 'eventRecord', event }, options);
+  }
+
+  addEventWait(event: Event, options: NodeOptions = {}): GraphNode {
+    return this.addNode({ type: 'eventWait', event }, options);
+  }
+
+  /**
+   * Allocates memory when a launch reaches the node; valid for nodes after it
+   * until a free node (or, with autoFreeOnLaunch, the next launch).
+   */
+  addAlloc(bytes: number, memory: { device?: DeviceLike; peers?: DeviceLike[] } = {}, options: NodeOptions = {}): { node: GraphNode; allocation: GraphAllocation } {
+    const { node, allocation } = this.#add({ type: 'memAlloc', bytes, ...memory }, options);
+    return { node, allocation: allocation! };
+  }
+
+  /** Frees memory a graph allocated. */
+  addFree(allocation: MemoryHandle, options: NodeOptions = {}): GraphNode {
+    return this.addNode({ type: 'memFree', allocation }, options);
+  }
+
+  /** Stream memory operations (wait/write 32/64-bit values, barriers) as one node. */
+  addMemoryOps(ops: readonly StreamMemoryOp[], options: NodeOptions & { device?: DeviceLike } = {}): GraphNode {
+    return this.addNode({ type: 'batchMemOp', ops, device: options.device }, options);
+  }
+
+  /**
+   * A handle for conditional nodes of this graph. With defaultValue, every
+   * launch starts it at that value; device code sets it with cudaGraphSetConditional.
+   */
+  conditionalHandle(options: { defaultValue?: number; device?: DeviceLike } = {}): ConditionalHandle {
+    checkObject(options, 'options');
+    const value = options.defaultValue === undefined ? undefined : checkInteger(options.defaultValue, 'options.defaultValue', 0, 2 ** 32 - 1);
+    return new ConditionalHandle(native.createConditionalHandle(this.native, ordinalOf(options.device, 'options.device'), value));
+  }
+
+  /** Runs `then` when the handle is non-zero, else `else` (when asked for). */
+  addIf(handle: ConditionalHandle, options: NodeOptions & { withElse?: boolean } = {}): { node: GraphNode; then: Graph; else?: Graph } {
+    const { node, bodies } = this.#conditional(handle, 'if', options.withElse ? 2 : 1, options);
+    return { node, then: bodies[0], else: bodies[1] };
+  }
+
+  /** Runs body again and again while the handle is non-zero (checked before each run). */
+  addWhile(handle: ConditionalHandle, options: NodeOptions = {}): { node: GraphNode; body: Graph } {
+    const { node, bodies } = this.#conditional(handle, 'while', 1, options);
+    return { node, body: bodies[0] };
+  }
+
+  /** Runs cases[handle value], or nothing when the value is out of range. */
+  addSwitch(handle: ConditionalHandle, cases: number, options: NodeOptions = {}): { node: GraphNode; cases: Graph[] } {
+    const { node, bodies } = this.#conditional(handle, 'switch', checkInteger(cases, 'cases', 1, 1024), options);
+    return { node, cases: bodies };
+  }
+
+  #conditional(handle: ConditionalHandle, kind: 'if' | 'while' | 'switch', size: number, options: NodeOptions): ConditionalNode {
+    checkInstance(handle, ConditionalHandle, 'handle');
+    const { node, bodies } = this.#add({ type: 'conditional', handle, kind, size }, options);
+    return { node, bodies: bodies!.map((b) => new Graph(b, { dataflow: this.dataflow })) };
+  }
+
+  #add(params: NodeParams, options: NodeOptions): { node: GraphNode; allocation?: GraphAllocation; bodies?: NativeGraph[] } {
+    checkObject(options, 'options');
+    const encoded = encodeNodeParams(params);
+    const after = checkArray<GraphNode>(options.after ?? [], 'options.after').map((n, i) => checkInstance(n, GraphNode, `options.after[${i}]`));
+    const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
+    if (edges && edges.length !== after.length) throw new RangeError('options.edges must have one entry per options.after node');
+    const perType = options.perTypeCall === undefined ? false : checkBoolean(options.perTypeCall, 'options.perTypeCall');
+
+    let dependencies = after;
+    let edgeData = edges;
+    const tracked = this.#dataflow;
+    const placeholder = new GraphNodeSlot();
+    if (tracked) {
+      const own = accessesOf(params);
+      const reads = [...own.reads, ...checkArray<object>(options.reads ?? [], 'options.reads')];
+      const writes = [...own.writes, ...checkArray<object>(options.writes ?? [], 'options.writes')];
+      const found = tracked.add(placeholder, { reads, writes, after: after.map((n) => slots.get(n) ?? untracked(n)) });
+      dependencies = found.map((d) => d.node.node!);
+      // Edge data given for explicit dependencies follows them; inferred ones are plain.
+      if (edges) edgeData = dependencies.map((d) => edges[after.indexOf(d)] ?? [0, 0, 0]);
+      for (const d of found) placeholder.reasons.push(d.reasons.map((r) => tracked.describe(r)).join(', '));
+    } else if (options.reads !== undefined || options.writes !== undefined) {
+      throw new TypeError('options.reads/writes need a data-flow graph: Graph.create({ dataflow: true })');
+    }
+
+    let result;
+    try {
+      result = native.addNode(this.native, dependencies.map((d) => d.native), edgeData, encoded, perType);
+    } catch (error) {
+      // The tracker has counted this node; an empty node in its place keeps the
+      // graph's order what the tracker believes it is.
+      if (tracked) placeholder.node = GraphNode.of(native.addNode(this.native, dependencies.map((d) => d.native), undefined, { type: 5 }, false).node);
+      throw error;
+    }
+    const node = GraphNode.of(result.node);
+    node.label = options.label;
+    placeholder.node = node;
+    slots.set(node, placeholder);
+    placeholder.reasons.forEach((reason, i) => this.#edgeReasons.set(`${dependencies[i].handle} ${node.handle}`, reason));
+    return {
+      node,
+      allocation: result.allocation ? new GraphAllocation(result.allocation) : undefined,
+      bodies: result.bodies,
+    };
+  }
+
+  /** Adds edges from[i] → to[i]; refuses one that would close a cycle, before the driver sees it. */
+  addEdges(from: readonly GraphNode[], to: readonly GraphNode[], data?: readonly EdgeData[]): void {
+    const f = checkArray<GraphNode>(from, 'from').map((n, i) => checkInstance(n, GraphNode, `from[${i}]`));
+    const t = checkArray<GraphNode>(to, 'to').map((n, i) => checkInstance(n, GraphNode, `to[${i}]`));
+    if (f.length !== t.length) throw new RangeError('from and to must have the same length');
+    const encoded = data === undefined ? undefined : checkArray<EdgeData>(data, 'data').map((e, i) => encodeEdge(e, `data[${i}]`));
+    const topology = this.topology();
+    const index = new Map(topology.nodes.map((n, i) => [n, i]));
+    const edges = [...topology.edges];
+    f.forEach((a, i) => {
+      const from = index.get(a), to = index.get(t[i]);
+      if (from === undefined || to === undefined) throw new TypeError(`edge ${i} names a node of another graph`);
+      if (from === to || reaches(topology.nodes.length, edges, to, from)) {
+        throw new GraphCycleError(cycleThrough(edges, to, from), (k) => topology.nodes[k].toString());
+      }
+      edges.push({ from, to });
+    });
+    this.native.addEdges(f.map((n) => n.native), t.map((n) => n.native), encoded);
+  }
+
+  removeEdges(from: readonly GraphNode[], to: readonly GraphNode[], data?: readonly EdgeData[]): void {
+    const encoded = data === undefined ? undefined : checkArray<EdgeData>(data, 'data').map((e, i) => encodeEdge(e, `data[${i}]`));
+    this.native.removeEdges(checkArray<GraphNode>(from, 'from').map((n) => n.native), checkArray<GraphNode>(to, 'to').map((n) => n.native), encoded);
+  }
+
+  /** Every node (cuGraphGetNodes). */
+  nodes(): GraphNode[] {
+    return this.native.nodes().map(GraphNode.of);
+  }
+
+  /** Nodes without dependencies (cuGraphGetRootNodes). */
+  rootNodes(): GraphNode[] {
+    return this.native.rootNodes().map(GraphNode.of);
+  }
+
+  /** Every edge with its data (cuGraphGetEdges). */
+  edges(): Array<{ from: GraphNode; to: GraphNode; data: Required<EdgeData> }> {
+    const e = this.native.edges();
+    return e.from.map((f, i) => ({ from: GraphNode.of(f), to: GraphNode.of(e.to[i]), data: decodeEdge(e.data[i]) }));
+  }
+
+  /** Nodes numbered 0..n-1 and the edges between them, for the analysis functions. */
+  topology(): { nodes: GraphNode[]; edges: Array<{ from: number; to: number }> } {
+    const nodes = this.nodes();
+    const index = new Map(nodes.map((n, i) => [n, i]));
+    const e = this.native.edges();
+    return { nodes, edges: e.from.map((f, i) => ({ from: index.get(GraphNode.of(f))!, to: index.get(GraphNode.of(e.to[i]))! })) };
+  }
+
+  /** Groups of nodes that may run together: level k holds nodes whose longest path from a root has k edges. */
+  levels(): GraphNode[][] {
+    const { nodes, edges } = this.topology();
+    return levelSets(nodes.length, edges).map((level) => level.map((i) => nodes[i]));
+  }
+
+  /** The longest chain of dependent nodes, optionally weighted (e.g. by measured node time). */
+  criticalPath(weight?: (node: GraphNode) => number): { path: GraphNode[]; length: number } {
+    const { nodes, edges } = this.topology();
+    const result: CriticalPath = criticalPath(nodes.length, edges, weight ? nodes.map(weight) : undefined);
+    return { path: result.path.map((i) => nodes[i]), length: result.length };
+  }
+
+  /** A copy of the graph (cuGraphClone), holding the same resources; find() maps a node to its copy. */
+  clone(): { graph: Graph; find(node: GraphNode): GraphNode } {
+    const graph = new Graph(this.native.clone());
+    return { graph, find: (node) => GraphNode.of(graph.native.findInClone(checkInstance(node, GraphNode, 'node').native)) };
+  }
+
+  /** The driver's own DOT description (cuGraphDebugDotPrint); flags add detail (1: verbose). */
+  debugDot(flags = 0): string {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cuda-driver-dot-')), 'graph.dot');
+    try {
+      this.native.debugDotPrint(file, checkInteger(flags, 'flags', 0, 0xffff));
+      return fs.readFileSync(file, 'utf8');
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  }
+
+  /** Our DOT: readable labels, kinds by shape and colour, data-flow edges labelled with why they exist. */
+  toDot(options: { name?: string; levels?: boolean; direction?: 'TB' | 'LR' } = {}): string {
+    const { nodes, edges } = this.topology();
+    const dotNodes: DotNode[] = nodes.map((n, id) => ({ id, kind: kindOf[n.type] ?? 'empty', label: n.label }));
+    const dotEdges: DotEdge[] = edges.map((e) => ({
+      ...e, label: this.#edgeReasons.get(`${nodes[e.from].handle} ${nodes[e.to].handle}`),
+    }));
+    return renderDot({ nodes: dotNodes, edges: dotEdges }, options);
+  }
+
+  /** Makes an executable (cuGraphInstantiate, or ...WithParams with an upload stream or when it fails). */
+  instantiate(options: InstantiateOptions = {}): GraphExec {
+    return instantiateGraph(this, options);
+  }
+
+  /** Gives the graph references to a user object (move: of the object's own). */
+  retainUserObject(object: UserObject, options: { count?: number; move?: boolean } = {}): void {
+    native.graphRetainUserObject(this.native, checkInstance(object, UserObject, 'object').native,
+      checkInteger(options.count ?? 1, 'options.count', 1, 2 ** 20), options.move === true);
+  }
+
+  /** Releases references this graph took with retainUserObject. */
+  releaseUserObject(object: UserObject, count = 1): void {
+    native.graphReleaseUserObject(this.native, checkInstance(object, UserObject, 'object').native, checkInteger(count, 'count', 1, 2 ** 20));
+  }
+
+  /** How many resources (buffers, kernels, callbacks, ...) the graph keeps alive. */
+  get resourceCount(): number {
+    return this.native.resourceCount();
+  }
+
   override toString(): string {
     return this.disposed ? 'Graph(disposed)' : `Graph(${this.nodeCount} nodes)`;
   }
 }
+
+/** Where the data-flow tracker will find a node once the driver has made it. */
+class GraphNodeSlot {
+  node: GraphNode | undefined;
+  readonly reasons: string[] = [];
+}
+
+const slots = new WeakMap<GraphNode, GraphNodeSlot>();
+
+function untracked(node: GraphNode): never {
+  throw new TypeError(`${node} was not added through this data-flow graph, so it cannot be a dependency here`);
+}
+
+const names = new WeakMap<object, string>();
+let nextName = 0;
+function resourceName(resource: object): string {
+  let name = names.get(resource);
+  if (!name) names.set(resource, (name = `${resource.constructor?.name ?? 'buffer'}#${nextName++}`));
+  return name;
+}
+
+/** One path to → … → from, which an edge from → to would close into a cycle. */
+function cycleThrough(edges: ReadonlyArray<{ from: number; to: number }>, to: number, from: number): number[] {
+  const next = new Map<number, number[]>();
+  for (const e of edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const previous = new Map<number, number>([[to, to]]);
+  const queue = [to];
+  while (queue.length) {
+    const at = queue.shift()!;
+    if (at === from) break;
+    for (const n2 of next.get(at) ?? []) if (!previous.has(n2)) previous.set(n2, at), queue.push(n2);
+  }
+  const path = [from];
+  while (path[0] !== to) path.unshift(previous.get(path[0])!);
+  return path;
+}
+

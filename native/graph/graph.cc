@@ -1,14 +1,151 @@
 #include "graph/graph.h"
 
+#include <mutex>
+#include <string>
+
 #include "args.h"
+#include "js_thread.h"
 #include "release.h"
 
 namespace cudrv {
 
+namespace {
+
+// What a user object points at: the bag, and the way back to the JavaScript thread.
+struct BagHolder {
+  BagRef bag;
+  std::shared_ptr<JsThreadPort> port;
+};
+
+// Called by CUDA, on its own thread, when the last reference is gone.
+void CUDA_CB releaseBag(void* data) {
+  auto* holder = static_cast<BagHolder*>(data);
+  std::shared_ptr<JsThreadPort> port = holder->port;
+  port->post([holder](Napi::Env) { delete holder; });
+}
+
+// Gives the graph its bag, owned by a user object the graph retains.
+void attachBag(Napi::Env env, GraphBox& graph) {
+  auto bag = std::make_shared<ResourceBag>();
+  auto* holder = new BagHolder{bag, JsThreadPort::open(env)};
+  CUuserObject object = nullptr;
+  CUresult r = CU_CALL(cuUserObjectCreate, &object, holder, releaseBag, 1, 0);
+  if (r != CUDA_SUCCESS) {
+    delete holder;
+    throwCudaError(env, r, Fn::cuUserObjectCreate);
+  }
+  // The graph takes over our reference.
+  r = CU_CALL(cuGraphRetainUserObject, graph.graph, object, 1, CU_GRAPH_USER_OBJECT_MOVE);
+  if (r != CUDA_SUCCESS) {
+    CU_CALL(cuUserObjectRelease, object, 1);
+    throwCudaError(env, r, Fn::cuGraphRetainUserObject);
+  }
+  graph.bag = std::move(bag);
+}
+
+std::mutex capturedMutex;
+std::unordered_map<uint64_t, ResourceBag> captured;  // by capture id
+
+}  // namespace
+
 GraphBox::~GraphBox() {
-  if (!graph) return;
+  if (!owned || !graph) return;
   CUgraph g = graph;
   releaseWhenSafe([g] { CU_CALL(cuGraphDestroy, g); });
+}
+
+void GraphBox::keep(Napi::Env env, std::shared_ptr<void> resource) {
+  if (!resource) return;
+  GraphBox& owner = root();
+  if (!owner.bag) attachBag(env, owner);
+  owner.bag->add(std::move(resource));
+}
+
+void GraphBox::keepAll(Napi::Env env, const ResourceBag& resources) {
+  for (const auto& item : resources.items) keep(env, item);
+}
+
+void keepForCapture(uint64_t captureId, std::shared_ptr<void> resource) {
+  std::lock_guard<std::mutex> lock(capturedMutex);
+  captured[captureId].add(std::move(resource));
+}
+
+ResourceBag takeCaptured(uint64_t captureId) {
+  std::lock_guard<std::mutex> lock(capturedMutex);
+  auto it = captured.find(captureId);
+  if (it == captured.end()) return {};
+  ResourceBag bag = std::move(it->second);
+  captured.erase(it);
+  return bag;
+}
+
+GraphRef makeGraphBox(Napi::Env env, CUgraph graph, GraphRef parent) {
+  auto box = std::make_shared<GraphBox>();
+  box->graph = graph;
+  box->env = env;
+  box->owned = parent == nullptr;
+  box->parent = std::move(parent);
+  return box;
+}
+
+Napi::Object wrapGraph(Napi::Env env, const GraphRef& graph) { return Graph::wrap(env, graph); }
+
+NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node) {
+  std::weak_ptr<NodeBox>& slot = graph->nodes[node];
+  if (NodeRef existing = slot.lock()) return existing;
+  auto box = std::make_shared<NodeBox>();
+  box->node = node;
+  box->graph = graph;
+  slot = box;
+  return box;
+}
+
+// The same JavaScript object for a node every time, so that nodes compare
+// (and key maps) by identity.
+Napi::Object wrapNode(Napi::Env env, const NodeRef& node) {
+  if (node->wrapper) {
+    napi_value existing = nullptr;
+    if (napi_get_reference_value(env, node->wrapper, &existing) == napi_ok && existing) {
+      return Napi::Object(env, existing);
+    }
+    napi_delete_reference(env, node->wrapper);
+    node->wrapper = nullptr;
+  }
+  Napi::Object object = GraphNode::wrap(env, node);
+  node->env = env;
+  napi_create_reference(env, object, 0, &node->wrapper);
+  return object;
+}
+
+const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph) {
+  const NodeRef& node = GraphNode::from(value, param);
+  if (!node->alive) throwTypeError(value.Env(), std::string(param) + " was destroyed (GraphNode.destroy)");
+  if (graph && node->graph.get() != graph) throwTypeError(value.Env(), std::string(param) + " belongs to another graph");
+  return node;
+}
+
+Dependencies dependenciesArg(Napi::Env env, Napi::Value nodes, Napi::Value edges, const GraphBox& graph) {
+  Dependencies deps;
+  if (nodes.IsUndefined() || nodes.IsNull()) return deps;
+  if (!nodes.IsArray()) throwTypeError(env, "dependencies must be an array of GraphNodes");
+  Napi::Array list = nodes.As<Napi::Array>();
+  for (uint32_t i = 0; i < list.Length(); ++i) deps.nodes.push_back(nodeArg(list[i], "dependency", &graph)->node);
+  if (edges.IsUndefined() || edges.IsNull()) return deps;
+  if (!edges.IsArray() || edges.As<Napi::Array>().Length() != list.Length()) {
+    throwTypeError(env, "edge data must be an array with one entry per dependency");
+  }
+  Napi::Array data = edges.As<Napi::Array>();
+  for (uint32_t i = 0; i < data.Length(); ++i) {
+    Napi::Value entry = data[i];
+    if (!entry.IsArray()) throwTypeError(env, "each edge's data must be [fromPort, toPort, type]");
+    Napi::Array e = entry.As<Napi::Array>();
+    CUgraphEdgeData edge{};
+    edge.from_port = static_cast<unsigned char>(integerArg(e[0u], "fromPort", 0, 255));
+    edge.to_port = static_cast<unsigned char>(integerArg(e[1u], "toPort", 0, 255));
+    edge.type = static_cast<unsigned char>(integerArg(e[2u], "type", 0, 255));
+    deps.edges.push_back(edge);
+  }
+  return deps;
 }
 
 namespace {
@@ -16,9 +153,43 @@ namespace {
 Napi::Value CreateGraph(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuGraphCreate);
-  auto box = std::make_shared<GraphBox>();
-  CU_CHECK(env, cuGraphCreate, &box->graph, 0);
-  return Graph::wrap(env, box);
+  CUgraph graph = nullptr;
+  CU_CHECK(env, cuGraphCreate, &graph, 0);
+  return wrapGraph(env, makeGraphBox(env, graph));
+}
+
+// The nodes a listing call returns, as JavaScript objects.
+Napi::Array nodeArray(Napi::Env env, const GraphRef& graph, const std::vector<CUgraphNode>& nodes) {
+  Napi::Array out = Napi::Array::New(env, nodes.size());
+  for (uint32_t i = 0; i < nodes.size(); ++i) out.Set(i, wrapNode(env, nodeBoxOf(graph, nodes[i])));
+  return out;
+}
+
+Napi::Array edgeDataArray(Napi::Env env, const std::vector<CUgraphEdgeData>& edges) {
+  Napi::Array out = Napi::Array::New(env, edges.size());
+  for (uint32_t i = 0; i < edges.size(); ++i) {
+    Napi::Array e = Napi::Array::New(env, 3);
+    e.Set(0u, edges[i].from_port);
+    e.Set(1u, edges[i].to_port);
+    e.Set(2u, edges[i].type);
+    out.Set(i, e);
+  }
+  return out;
+}
+
+// Both edge lists of cuGraphAddDependencies / cuGraphRemoveDependencies:
+// (graph, from[], to[], edgeData[] | undefined).
+struct EdgeList {
+  std::vector<CUgraphNode> from, to;
+  std::vector<CUgraphEdgeData> data;
+};
+
+EdgeList edgeListArg(const Napi::CallbackInfo& info, const GraphBox& graph) {
+  Napi::Env env = info.Env();
+  Dependencies from = dependenciesArg(env, info[0], info[2], graph);
+  Dependencies to = dependenciesArg(env, info[1], Napi::Value(), graph);
+  if (from.nodes.size() != to.nodes.size()) throwRangeError(env, "from and to must have the same length");
+  return {std::move(from.nodes), std::move(to.nodes), std::move(from.edges)};
 }
 
 }  // namespace
@@ -27,8 +198,18 @@ void Graph::init(Napi::Env env, Napi::Object exports) {
   exports.Set("Graph", define(env, {
       InstanceAccessor("handle", &Graph::HandleValue, nullptr),
       InstanceMethod("nodeCount", &Graph::NodeCount),
+      InstanceMethod("nodes", &Graph::Nodes),
+      InstanceMethod("rootNodes", &Graph::RootNodes),
+      InstanceMethod("edges", &Graph::Edges),
+      InstanceMethod("addEdges", &Graph::AddEdges),
+      InstanceMethod("removeEdges", &Graph::RemoveEdges),
+      InstanceMethod("clone", &Graph::Clone),
+      InstanceMethod("findInClone", &Graph::FindInClone),
+      InstanceMethod("debugDotPrint", &Graph::DebugDotPrint),
+      InstanceMethod("resourceCount", &Graph::ResourceCount),
   }));
   exports.Set("createGraph", Napi::Function::New(env, CreateGraph));
+  GraphNode::init(env, exports);
 }
 
 Napi::Value Graph::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().graph); }
@@ -37,6 +218,158 @@ Napi::Value Graph::NodeCount(const Napi::CallbackInfo& info) {
   size_t count = 0;
   CU_CHECK(info.Env(), cuGraphGetNodes, live().graph, nullptr, &count);
   return Napi::Number::New(info.Env(), static_cast<double>(count));
+}
+
+Napi::Value Graph::Nodes(const Napi::CallbackInfo& info) {
+  const GraphRef& graph = shared();
+  size_t count = 0;
+  CU_CHECK(info.Env(), cuGraphGetNodes, graph->graph, nullptr, &count);
+  std::vector<CUgraphNode> nodes(count);
+  CU_CHECK(info.Env(), cuGraphGetNodes, graph->graph, nodes.data(), &count);
+  nodes.resize(count);
+  return nodeArray(info.Env(), graph, nodes);
+}
+
+Napi::Value Graph::RootNodes(const Napi::CallbackInfo& info) {
+  const GraphRef& graph = shared();
+  size_t count = 0;
+  CU_CHECK(info.Env(), cuGraphGetRootNodes, graph->graph, nullptr, &count);
+  std::vector<CUgraphNode> nodes(count);
+  CU_CHECK(info.Env(), cuGraphGetRootNodes, graph->graph, nodes.data(), &count);
+  nodes.resize(count);
+  return nodeArray(info.Env(), graph, nodes);
+}
+
+// edges() -> {from: GraphNode[], to: GraphNode[], data: [fromPort, toPort, type][]}
+Napi::Value Graph::Edges(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const GraphRef& graph = shared();
+  size_t count = 0;
+  CU_CHECK(env, cuGraphGetEdges, graph->graph, nullptr, nullptr, nullptr, &count);
+  std::vector<CUgraphNode> from(count), to(count);
+  std::vector<CUgraphEdgeData> data(count);
+  CU_CHECK(env, cuGraphGetEdges, graph->graph, from.data(), to.data(), data.data(), &count);
+  from.resize(count);
+  to.resize(count);
+  data.resize(count);
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("from", nodeArray(env, graph, from));
+  out.Set("to", nodeArray(env, graph, to));
+  out.Set("data", edgeDataArray(env, data));
+  return out;
+}
+
+Napi::Value Graph::AddEdges(const Napi::CallbackInfo& info) {
+  GraphBox& graph = live();
+  EdgeList edges = edgeListArg(info, graph);
+  CU_CHECK(info.Env(), cuGraphAddDependencies, graph.graph, edges.from.data(), edges.to.data(),
+           edges.data.empty() ? nullptr : edges.data.data(), edges.from.size());
+  return info.Env().Undefined();
+}
+
+Napi::Value Graph::RemoveEdges(const Napi::CallbackInfo& info) {
+  GraphBox& graph = live();
+  EdgeList edges = edgeListArg(info, graph);
+  CU_CHECK(info.Env(), cuGraphRemoveDependencies, graph.graph, edges.from.data(), edges.to.data(),
+           edges.data.empty() ? nullptr : edges.data.data(), edges.from.size());
+  return info.Env().Undefined();
+}
+
+// clone() -> a new graph with the same nodes, holding the same resources.
+Napi::Value Graph::Clone(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  GraphBox& graph = live();
+  CUgraph clone = nullptr;
+  CU_CHECK(env, cuGraphClone, &clone, graph.graph);
+  GraphRef box = makeGraphBox(env, clone);
+  if (graph.root().bag) box->keepAll(env, *graph.root().bag);
+  return wrapGraph(env, box);
+}
+
+// findInClone(originalNode): this graph is the clone.
+Napi::Value Graph::FindInClone(const Napi::CallbackInfo& info) {
+  const GraphRef& clone = shared();
+  const NodeRef& original = nodeArg(info[0], "node");
+  CUgraphNode found = nullptr;
+  CU_CHECK(info.Env(), cuGraphNodeFindInClone, &found, original->node, clone->graph);
+  return wrapNode(info.Env(), nodeBoxOf(clone, found));
+}
+
+// debugDotPrint(path, flags): the driver writes its DOT description to path.
+Napi::Value Graph::DebugDotPrint(const Napi::CallbackInfo& info) {
+  GraphBox& graph = live();
+  std::string path = stringArg(info[0], "path");
+  CU_CHECK_DETAIL(info.Env(), "path=" + path, cuGraphDebugDotPrint, graph.graph, path.c_str(), uintArg(info[1], "flags"));
+  return info.Env().Undefined();
+}
+
+// How many resources the graph keeps alive (for tests and diagnostics).
+Napi::Value Graph::ResourceCount(const Napi::CallbackInfo& info) {
+  GraphBox& root = live().root();
+  return Napi::Number::New(info.Env(), root.bag ? static_cast<double>(root.bag->items.size()) : 0);
+}
+
+void GraphNode::init(Napi::Env env, Napi::Object exports) {
+  exports.Set("GraphNode", define(env, {
+      InstanceAccessor("handle", &GraphNode::HandleValue, nullptr),
+      InstanceMethod("type", &GraphNode::Type),
+      InstanceMethod("dependencies", &GraphNode::Dependencies),
+      InstanceMethod("dependents", &GraphNode::Dependents),
+      InstanceMethod("destroy", &GraphNode::Destroy),
+  }));
+}
+
+Napi::Value GraphNode::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().node); }
+
+Napi::Value GraphNode::Type(const Napi::CallbackInfo& info) {
+  const NodeRef& node = nodeArg(Value(), "node");
+  CUgraphNodeType type;
+  CU_CHECK(info.Env(), cuGraphNodeGetType, node->node, &type);
+  return Napi::Number::New(info.Env(), type);
+}
+
+namespace {
+
+// {nodes, data} from cuGraphNodeGetDependencies / cuGraphNodeGetDependentNodes.
+template <typename Query>
+Napi::Value neighbours(Napi::Env env, const NodeRef& node, Query query) {
+  size_t count = 0;
+  query(node->node, nullptr, nullptr, &count);
+  std::vector<CUgraphNode> nodes(count);
+  std::vector<CUgraphEdgeData> data(count);
+  query(node->node, nodes.data(), data.data(), &count);
+  nodes.resize(count);
+  data.resize(count);
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("nodes", nodeArray(env, node->graph, nodes));
+  out.Set("data", edgeDataArray(env, data));
+  return out;
+}
+
+}  // namespace
+
+Napi::Value GraphNode::Dependencies(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return neighbours(env, nodeArg(Value(), "node"), [env](CUgraphNode n, CUgraphNode* out, CUgraphEdgeData* d, size_t* c) {
+    CU_CHECK(env, cuGraphNodeGetDependencies, n, out, d, c);
+  });
+}
+
+Napi::Value GraphNode::Dependents(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return neighbours(env, nodeArg(Value(), "node"), [env](CUgraphNode n, CUgraphNode* out, CUgraphEdgeData* d, size_t* c) {
+    CU_CHECK(env, cuGraphNodeGetDependentNodes, n, out, d, c);
+  });
+}
+
+// destroy(): removes the node (and its edges) from its graph; this object and
+// every other reference to the node become unusable.
+Napi::Value GraphNode::Destroy(const Napi::CallbackInfo& info) {
+  const NodeRef& node = nodeArg(Value(), "node");
+  CU_CHECK(info.Env(), cuGraphDestroyNode, node->node);
+  node->alive = false;
+  node->graph->nodes.erase(node->node);
+  return info.Env().Undefined();
 }
 
 }  // namespace cudrv

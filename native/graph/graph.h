@@ -1,21 +1,78 @@
-// Graphs (CUgraph): built node by node or captured from streams.
+// Graphs (CUgraph), their nodes, and what keeps the resources they use alive.
+//
+// Every resource a graph's nodes use (buffers, kernels and their code, events,
+// host callbacks, child graphs) goes into the graph's ResourceBag. The bag is
+// owned by a CUDA user object that the graph retains; the driver passes that
+// reference on to every executable instantiated from the graph and lets go of
+// it only when the graph, those executables and every launch of them are done.
+// Its destructor runs on a CUDA thread, so it only posts the bag back to the
+// JavaScript thread, where it is dropped.
 #pragma once
 
 #include <napi.h>
 
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "context.h"
 #include "handle.h"
 
 namespace cudrv {
 
+struct ResourceBag {
+  std::vector<std::shared_ptr<void>> items;
+  std::unordered_set<const void*> present;
+
+  void add(std::shared_ptr<void> resource) {
+    if (resource && present.insert(resource.get()).second) items.push_back(std::move(resource));
+  }
+  void addAll(const ResourceBag& other) {
+    for (const auto& item : other.items) add(item);
+  }
+};
+using BagRef = std::shared_ptr<ResourceBag>;
+
+struct NodeBox;
+
 struct GraphBox {
   CUgraph graph = nullptr;
+  bool owned = true;                    // false: a child or conditional body graph its parent owns
+  std::shared_ptr<GraphBox> parent;     // keeps the owner of a graph that is not owned alive
+  napi_env env = nullptr;
+  BagRef bag;                           // created with the first resource
+  std::unordered_map<CUgraphNode, std::weak_ptr<NodeBox>> nodes;  // one box per node
 
   GraphBox() = default;
   GraphBox(const GraphBox&) = delete;
   GraphBox& operator=(const GraphBox&) = delete;
   ~GraphBox();
+
+  // Keeps resource alive for as long as this graph (or its root graph) or work
+  // made from it may use it.
+  void keep(Napi::Env env, std::shared_ptr<void> resource);
+  void keepAll(Napi::Env env, const ResourceBag& resources);
+  // The graph whose bag and user object hold the resources of this one.
+  GraphBox& root() { return parent ? parent->root() : *this; }
 };
 using GraphRef = std::shared_ptr<GraphBox>;
+
+struct NodeBox {
+  CUgraphNode node = nullptr;
+  GraphRef graph;     // nodes belong to their graph, which lives while a node is referenced
+  bool alive = true;  // false once destroyed with cuGraphDestroyNode
+  napi_env env = nullptr;
+  napi_ref wrapper = nullptr;  // weak: the node's one JavaScript object, while it lives
+
+  NodeBox() = default;
+  NodeBox(const NodeBox&) = delete;
+  NodeBox& operator=(const NodeBox&) = delete;
+  ~NodeBox() {
+    if (wrapper) napi_delete_reference(env, wrapper);
+  }
+};
+using NodeRef = std::shared_ptr<NodeBox>;
 
 class Graph : public Handle<Graph, GraphBox> {
  public:
@@ -26,6 +83,50 @@ class Graph : public Handle<Graph, GraphBox> {
  private:
   Napi::Value HandleValue(const Napi::CallbackInfo& info);
   Napi::Value NodeCount(const Napi::CallbackInfo& info);
+  Napi::Value Nodes(const Napi::CallbackInfo& info);
+  Napi::Value RootNodes(const Napi::CallbackInfo& info);
+  Napi::Value Edges(const Napi::CallbackInfo& info);
+  Napi::Value AddEdges(const Napi::CallbackInfo& info);
+  Napi::Value RemoveEdges(const Napi::CallbackInfo& info);
+  Napi::Value Clone(const Napi::CallbackInfo& info);
+  Napi::Value FindInClone(const Napi::CallbackInfo& info);
+  Napi::Value DebugDotPrint(const Napi::CallbackInfo& info);
+  Napi::Value ResourceCount(const Napi::CallbackInfo& info);
 };
+
+class GraphNode : public Handle<GraphNode, NodeBox> {
+ public:
+  static constexpr const char* kName = "GraphNode";
+  using Base::Base;
+  static void init(Napi::Env env, Napi::Object exports);
+
+ private:
+  Napi::Value HandleValue(const Napi::CallbackInfo& info);
+  Napi::Value Type(const Napi::CallbackInfo& info);
+  Napi::Value Dependencies(const Napi::CallbackInfo& info);
+  Napi::Value Dependents(const Napi::CallbackInfo& info);
+  Napi::Value Destroy(const Napi::CallbackInfo& info);
+};
+
+// A graph box owning (or, with a parent, naming) a CUgraph.
+GraphRef makeGraphBox(Napi::Env env, CUgraph graph, GraphRef parent = nullptr);
+Napi::Object wrapGraph(Napi::Env env, const GraphRef& graph);
+
+// The one JavaScript-visible box of a node of graph (made on first sight).
+NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node);
+Napi::Object wrapNode(Napi::Env env, const NodeRef& node);
+// A live node argument; it must belong to graph when graph is given.
+const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph = nullptr);
+
+// Reads [node, ...] and, when given, [[fromPort, toPort, type], ...] (edge data).
+struct Dependencies {
+  std::vector<CUgraphNode> nodes;
+  std::vector<CUgraphEdgeData> edges;  // empty: no edge data
+};
+Dependencies dependenciesArg(Napi::Env env, Napi::Value nodes, Napi::Value edges, const GraphBox& graph);
+
+// The resources captured into a capture sequence (see StreamBox::keepUntilIdle).
+void keepForCapture(uint64_t captureId, std::shared_ptr<void> resource);
+ResourceBag takeCaptured(uint64_t captureId);
 
 }  // namespace cudrv

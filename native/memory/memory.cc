@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "args.h"
+#include "graph/node_params.h"
 #include "memory/device_buffer.h"
 #include "memory/host_buffer.h"
 #include "memory/pool.h"
@@ -20,6 +21,7 @@ void checkRange(Napi::Env env, const char* param, uint64_t offset, uint64_t byte
 MemoryRef memoryOf(Napi::Value value) {
   if (auto* device = DeviceBuffer::tryFrom(value)) return *device;
   if (auto* host = HostBuffer::tryFrom(value)) return *host;
+  if (auto* allocation = GraphAllocation::tryFrom(value)) return *allocation;
   return nullptr;
 }
 

@@ -1,0 +1,17 @@
+// Conditional handles: the values that steer a graph's if, while and switch
+// nodes. Device code sets one with cudaGraphSetConditional(handle, value); pass
+// it to a kernel as arg.u64(handle.value).
+import { Disposable } from '../disposable';
+import type { NativeConditionalHandle } from '../native';
+
+export class ConditionalHandle extends Disposable<NativeConditionalHandle> {
+  /** @internal Use graph.conditionalHandle(). */
+  constructor(handle: NativeConditionalHandle) {
+    super(handle);
+  }
+
+  /** The cudaGraphConditionalHandle value device code receives. */
+  get value(): bigint {
+    return this.native.value;
+  }
+}

@@ -1,0 +1,142 @@
+// Executable graphs: instantiated once, launched many times. Whole-graph
+// update says why it was refused (the driver's reason and the node); per-node
+// updates change one node of the executable; nodes can be disabled and re-enabled.
+import { CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
+import { Disposable } from '../disposable';
+import { native, NativeGraph, NativeGraphExec } from '../native';
+import { Stream, streamNative } from '../stream';
+import { checkBoolean, checkInstance, checkObject, nameOfValue } from '../validate';
+import type { Graph } from './graph';
+import { GraphNode } from './node';
+import { encodeNodeParams, NodeParams } from './node-params';
+
+export interface InstantiateOptions {
+  /** Free memory the graph allocated and did not free before each new launch. */
+  autoFreeOnLaunch?: boolean;
+  /** Upload the executable to the device on this stream while instantiating. */
+  upload?: Stream;
+  /** Make it launchable from device code (section 4.2.6). */
+  deviceLaunch?: boolean;
+  /** Honour the priority launch attribute of kernel nodes. */
+  useNodePriority?: boolean;
+}
+
+const instantiateResults = {
+  success: 0, error: 1, invalidStructure: 2, nodeOperationNotSupported: 3, multipleContextsNotSupported: 4, conditionalHandleUnused: 5,
+};
+const updateResults = {
+  success: 0, error: 1, topologyChanged: 2, nodeTypeChanged: 3, functionChanged: 4, parametersChanged: 5, notSupported: 6,
+  unsupportedFunctionChange: 7, attributesChanged: 8,
+};
+
+function graphNative(graph: Graph, name: string): NativeGraph {
+  const handle = (graph as { native?: NativeGraph } | null)?.native;
+  if (!handle || typeof handle !== 'object') throw new TypeError(`${name} must be a Graph`);
+  return handle;
+}
+
+/** @internal Graph.instantiate. */
+export function instantiateGraph(graph: Graph, options: InstantiateOptions): GraphExec {
+  checkObject(options, 'options');
+  let flags = 0;
+  if (options.autoFreeOnLaunch !== undefined && checkBoolean(options.autoFreeOnLaunch, 'options.autoFreeOnLaunch')) flags |= 1;
+  if (options.upload !== undefined) flags |= 2;
+  if (options.deviceLaunch !== undefined && checkBoolean(options.deviceLaunch, 'options.deviceLaunch')) flags |= 4;
+  if (options.useNodePriority !== undefined && checkBoolean(options.useNodePriority, 'options.useNodePriority')) flags |= 8;
+  const upload = options.upload === undefined ? undefined : streamNative(options.upload, 'options.upload');
+  if (upload === undefined) {
+    try {
+      return new GraphExec(native.instantiate(graph.native, flags, undefined, false) as NativeGraphExec);
+    } catch (error) {
+      if (!(error instanceof CudaError)) throw error;
+      // Ask again, through the call that says why and where.
+    }
+  }
+  const result = native.instantiate(graph.native, flags, upload, true);
+  if (!('error' in result)) return new GraphExec(result as NativeGraphExec);
+  const reason = nameOfValue(instantiateResults, result.result) ?? `result ${result.result}`;
+  throw new GraphInstantiateError(result.error as CudaError, reason, result.node ? GraphNode.of(result.node) : undefined);
+}
+
+export class GraphExec extends Disposable<NativeGraphExec> {
+  /** @internal */
+  constructor(handle: NativeGraphExec) {
+    super(handle);
+  }
+
+  get handle(): bigint {
+    return this.native.handle;
+  }
+
+  /** The flags it was instantiated with (cuGraphExecGetFlags). */
+  get flags(): { autoFreeOnLaunch: boolean; upload: boolean; deviceLaunch: boolean; useNodePriority: boolean } {
+    const f = this.native.flags();
+    return { autoFreeOnLaunch: (f & 1) !== 0, upload: (f & 2) !== 0, deviceLaunch: (f & 4) !== 0, useNodePriority: (f & 8) !== 0 };
+  }
+
+  /** Queues a launch on stream (cuGraphLaunch). */
+  launch(stream: Stream): void {
+    this.native.launch(streamNative(stream));
+  }
+
+  /** Launches on stream and resolves when it completes, without blocking the event loop. */
+  async run(stream: Stream): Promise<void> {
+    this.launch(stream);
+    await stream.synchronize();
+  }
+
+  /** Uploads the executable ahead of its first launch (cuGraphUpload). */
+  upload(stream: Stream): void {
+    this.native.upload(streamNative(stream));
+  }
+
+  /**
+   * Updates the executable to run graph's nodes (same topology; cuGraphExecUpdate).
+   * Throws GraphUpdateError with the driver's reason and the offending node when refused.
+   */
+  update(graph: Graph): void {
+    const result = this.native.update(graphNative(graph, 'graph'));
+    if (!result.error) return;
+    const reason = nameOfValue(updateResults, result.result) ?? `result ${result.result}`;
+    throw new GraphUpdateError(result.error as CudaError, reason, result.node ? GraphNode.of(result.node) : undefined);
+  }
+
+  /**
+   * Updates from graph when the driver allows it, else instantiates graph anew
+   * (disposing this executable). Returns the executable to use from now on.
+   */
+  updateOrReinstantiate(graph: Graph, options: InstantiateOptions = {}): GraphExec {
+    try {
+      this.update(graph);
+      return this;
+    } catch (error) {
+      if (!(error instanceof GraphUpdateError)) throw error;
+      const replacement = graph.instantiate(options);
+      this.dispose();
+      return replacement;
+    }
+  }
+
+  /** New parameters for one node of this executable only (perTypeCall: cuGraphExec*NodeSetParams). */
+  setParams(node: GraphNode, params: NodeParams, options: { perTypeCall?: boolean } = {}): void {
+    this.native.setNodeParams(checkInstance(node, GraphNode, 'node').native, encodeNodeParams(params), options.perTypeCall === true);
+  }
+
+  /** The child graph node now runs a copy of child (same topology). */
+  setChildGraph(node: GraphNode, child: Graph): void {
+    this.native.setChildGraph(checkInstance(node, GraphNode, 'node').native, graphNative(child, 'child'));
+  }
+
+  /** Enables or disables a node of this executable (a disabled node does nothing when launched). */
+  setEnabled(node: GraphNode, enabled: boolean): void {
+    this.native.setEnabled(checkInstance(node, GraphNode, 'node').native, checkBoolean(enabled, 'enabled'));
+  }
+
+  isEnabled(node: GraphNode): boolean {
+    return this.native.isEnabled(checkInstance(node, GraphNode, 'node').native);
+  }
+
+  override toString(): string {
+    return this.disposed ? 'GraphExec(disposed)' : `GraphExec(0x${this.handle.toString(16)})`;
+  }
+}

@@ -1,0 +1,259 @@
+// Typed parameters of every node kind a graph can hold, checked and encoded
+// for the native layer (native/graph/node_params.cc), which checks the memory
+// ranges again before the driver sees a pointer.
+import { DeviceLike, ordinalOf } from '../device';
+import type { Event } from '../event';
+import { StreamMemoryOperation, StreamMemoryBarrier, StreamWaitValueFlag, StreamWriteValueFlag } from '../generated/enums';
+import { argLayout, ArgType, KernelArg, writeArg } from '../kernel/args';
+import { Kernel } from '../kernel/kernel';
+import { encodeLaunchShape, LaunchShape } from '../kernel/launch-config';
+import { MemoryHandle, memoryNative } from '../memory/bytes';
+import type { NativeGraph, NativeMemory } from '../native';
+import type { StreamMemoryOp } from '../stream';
+import { checkArray, checkEnum, checkInstance, checkInteger, checkObject, checkSize } from '../validate';
+import type { ConditionalHandle } from './conditional';
+import type { Graph } from './graph';
+
+/** CUgraphNodeType values. */
+export const NodeType = {
+  kernel: 0, memcpy: 1, memset: 2, host: 3, graph: 4, empty: 5, eventWait: 6, eventRecord: 7,
+  extSemaphoreSignal: 8, extSemaphoreWait: 9, memAlloc: 10, memFree: 11, batchMemOp: 12, conditional: 13,
+} as const;
+export type NodeTypeName = keyof typeof NodeType;
+
+/** A kernel launch: the kernel, its launch shape and its typed arguments. */
+export interface KernelNodeParams extends LaunchShape {
+  type: 'kernel';
+  kernel: Kernel;
+  args?: readonly KernelArg[];
+  /** The device a library kernel runs on (default 0; a module's function runs in its module's context). */
+  device?: DeviceLike;
+}
+
+/** A 1D copy between library memory (device, pinned host, managed). */
+export interface CopyNodeParams {
+  type: 'memcpy';
+  dst: MemoryHandle;
+  src: MemoryHandle;
+  dstOffset?: number;
+  srcOffset?: number;
+  /** Default: the rest of src. */
+  bytes?: number;
+}
+
+/** A fill of 1-, 2- or 4-byte elements, 1D (count) or 2D (width, height, pitch). */
+export interface FillNodeParams {
+  type: 'memset';
+  target: MemoryHandle;
+  value: number;
+  elementBytes?: 1 | 2 | 4;
+  offset?: number;
+  /** 1D: elements to write (default: to the end). */
+  count?: number;
+  /** 2D: elements per row, rows, and bytes between rows. */
+  width?: number;
+  height?: number;
+  pitch?: number;
+}
+
+/** A JavaScript callback, called on the JavaScript thread each time a launch reaches the node. */
+export interface HostNodeParams {
+  type: 'host';
+  callback: () => void;
+}
+
+export interface ChildGraphNodeParams {
+  type: 'graph';
+  /** Cloned into the node: later changes to it do not affect this graph. */
+  graph: Graph;
+}
+
+export interface EmptyNodeParams {
+  type: 'empty';
+}
+
+export interface EventNodeParams {
+  type: 'eventRecord' | 'eventWait';
+  event: Event;
+}
+
+export interface AllocNodeParams {
+  type: 'memAlloc';
+  bytes: number;
+  device?: DeviceLike;
+  /** Other devices that may access the memory. */
+  peers?: DeviceLike[];
+}
+
+export interface FreeNodeParams {
+  type: 'memFree';
+  /** A GraphAllocation of this or another graph, or stream-ordered memory. */
+  allocation: MemoryHandle;
+}
+
+export interface MemoryOpsNodeParams {
+  type: 'batchMemOp';
+  ops: readonly StreamMemoryOp[];
+  /** The device whose context runs barrier-only batches (default 0). */
+  device?: DeviceLike;
+}
+
+export interface ConditionalNodeParams {
+  type: 'conditional';
+  handle: ConditionalHandle;
+  kind: 'if' | 'while' | 'switch';
+  /** Body graphs: 1 for while, 1 or 2 (else) for if, the case count for switch. */
+  size: number;
+}
+
+export type NodeParams =
+  | KernelNodeParams
+  | CopyNodeParams
+  | FillNodeParams
+  | HostNodeParams
+  | ChildGraphNodeParams
+  | EmptyNodeParams
+  | EventNodeParams
+  | AllocNodeParams
+  | FreeNodeParams
+  | MemoryOpsNodeParams
+  | ConditionalNodeParams;
+
+/** What the native layer takes: `type` as CUgraphNodeType, handles as native objects. */
+export type EncodedNodeParams = Record<string, unknown> & { type: number };
+
+const conditionKinds = { if: 0, while: 1, switch: 2 };
+const waitConditions = { geq: StreamWaitValueFlag.geq, eq: StreamWaitValueFlag.eq, and: StreamWaitValueFlag.and, nor: StreamWaitValueFlag.nor };
+
+function nativeOf<T>(value: unknown, name: string, what: string): T {
+  const handle = (value as { native?: T } | null)?.native;
+  if (!handle || typeof handle !== 'object') throw new TypeError(`${name} must be a ${what}`);
+  return handle;
+}
+
+/** The memory resources a node reads and writes, as the data-flow builder sees them. */
+export interface NodeAccesses {
+  reads: object[];
+  writes: object[];
+}
+
+export function encodeKernel(p: KernelNodeParams): EncodedNodeParams {
+  const kernel = checkInstance(p.kernel, Kernel, 'params.kernel');
+  const args = checkArray<KernelArg>(p.args ?? [], 'params.args');
+  const types: ArgType[] = args.map((a, i) => {
+    if (!(a instanceof KernelArg)) throw new TypeError(`params.args[${i}] must be made with arg.*()`);
+    return a.type;
+  });
+  const layout = argLayout(kernel.name, kernel.params, types);
+  const bytes = new Uint8Array(layout.bytes);
+  const view = new DataView(bytes.buffer);
+  const owners: NativeMemory[] = [];
+  args.forEach((a, i) => {
+    const memory = writeArg(view, bytes, layout.slots[i], a.value, `params.args[${i}]`);
+    if (memory) owners.push(memory.native);
+  });
+  const ordinal = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(p.device, 'params.device');
+  return { type: NodeType.kernel, kernel: kernel.native, config: encodeLaunchShape(p), args: bytes, owners, ordinal };
+}
+
+/** Checks params and encodes them for the native layer. */
+export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
+  checkObject(params, 'params');
+  switch (params.type) {
+    case 'kernel':
+      return encodeKernel(params);
+    case 'memcpy': {
+      const srcOffset = checkSize(params.srcOffset ?? 0, 'params.srcOffset');
+      const src = memoryNative(params.src, 'params.src');
+      const bytes = params.bytes === undefined ? Math.max(0, params.src.size - srcOffset) : checkSize(params.bytes, 'params.bytes');
+      return { type: NodeType.memcpy, dst: memoryNative(params.dst, 'params.dst'), dstOffset: checkSize(params.dstOffset ?? 0, 'params.dstOffset'), src, srcOffset, bytes };
+    }
+    case 'memset': {
+      const element = params.elementBytes ?? 1;
+      if (element !== 1 && element !== 2 && element !== 4) throw new RangeError('params.elementBytes must be 1, 2 or 4');
+      const target = memoryNative(params.target, 'params.target');
+      const offset = checkSize(params.offset ?? 0, 'params.offset');
+      const twoD = params.height !== undefined && params.height > 1;
+      const width = twoD ? checkSize(params.width, 'params.width')
+        : params.count !== undefined ? checkSize(params.count, 'params.count') : Math.floor(Math.max(0, params.target.size - offset) / element);
+      return {
+        type: NodeType.memset, target, offset, value: checkInteger(params.value, 'params.value', 0, 2 ** (8 * element) - 1),
+        elementBytes: element, width, height: twoD ? checkSize(params.height, 'params.height') : 1,
+        pitch: twoD ? checkSize(params.pitch, 'params.pitch') : width * element,
+      };
+    }
+    case 'host':
+      if (typeof params.callback !== 'function') throw new TypeError('params.callback must be a function');
+      return { type: NodeType.host, callback: params.callback };
+    case 'graph':
+      return { type: NodeType.graph, graph: nativeOf<NativeGraph>(params.graph, 'params.graph', 'Graph') };
+    case 'empty':
+      return { type: NodeType.empty };
+    case 'eventRecord':
+    case 'eventWait':
+      return { type: NodeType[params.type], event: nativeOf(params.event, 'params.event', 'Event') };
+    case 'memAlloc':
+      return {
+        type: NodeType.memAlloc, bytes: checkSize(params.bytes, 'params.bytes'), ordinal: ordinalOf(params.device, 'params.device'),
+        peers: checkArray<DeviceLike>(params.peers ?? [], 'params.peers').map((d, i) => ordinalOf(d, `params.peers[${i}]`)),
+      };
+    case 'memFree':
+      return { type: NodeType.memFree, allocation: memoryNative(params.allocation, 'params.allocation') };
+    case 'batchMemOp':
+      return { type: NodeType.batchMemOp, ops: encodeMemoryOps(params.ops), ordinal: ordinalOf(params.device, 'params.device') };
+    case 'conditional':
+      return {
+        type: NodeType.conditional, handle: nativeOf(params.handle, 'params.handle', 'ConditionalHandle'),
+        kind: checkEnum(params.kind, conditionKinds, 'params.kind'), size: checkInteger(params.size, 'params.size', 1, 1024),
+      };
+    default:
+      throw new RangeError(`params.type must be one of kernel, memcpy, memset, host, graph, empty, eventRecord, eventWait, memAlloc, memFree, batchMemOp, conditional`);
+  }
+}
+
+function encodeMemoryOps(ops: readonly StreamMemoryOp[]): Array<[number, NativeMemory | undefined, number, number | bigint, number]> {
+  return checkArray<StreamMemoryOp>(ops, 'params.ops').map((o, i) => {
+    checkObject(o, `params.ops[${i}]`);
+    switch (o.op) {
+      case 'waitValue32':
+      case 'waitValue64':
+        return [StreamMemoryOperation[o.op], memoryNative(o.target, `params.ops[${i}].target`), checkSize(o.offset ?? 0, `params.ops[${i}].offset`),
+          o.op === 'waitValue64' ? BigInt(o.value) : checkInteger(o.value, `params.ops[${i}].value`, 0, 2 ** 32 - 1),
+          checkEnum(o.condition ?? 'geq', waitConditions, `params.ops[${i}].condition`) | (o.flush ? StreamWaitValueFlag.flush : 0)];
+      case 'writeValue32':
+      case 'writeValue64':
+        return [StreamMemoryOperation[o.op], memoryNative(o.target, `params.ops[${i}].target`), checkSize(o.offset ?? 0, `params.ops[${i}].offset`),
+          o.op === 'writeValue64' ? BigInt(o.value) : checkInteger(o.value, `params.ops[${i}].value`, 0, 2 ** 32 - 1),
+          o.noMemoryBarrier ? StreamWriteValueFlag.noMemoryBarrier : 0];
+      case 'barrier':
+        return [StreamMemoryOperation.barrier, undefined, 0, 0, checkEnum(o.scope ?? 'sys', StreamMemoryBarrier, `params.ops[${i}].scope`)];
+      case 'flushRemoteWrites':
+        return [StreamMemoryOperation.flushRemoteWrites, undefined, 0, 0, 0];
+      default:
+        throw new RangeError(`params.ops[${i}].op is not a stream memory operation`);
+    }
+  });
+}
+
+/** The memory a node's parameters read and write, for data-flow building. */
+export function accessesOf(params: NodeParams): NodeAccesses {
+  switch (params.type) {
+    case 'memcpy':
+      return { reads: [params.src], writes: [params.dst] };
+    case 'memset':
+      return { reads: [], writes: [params.target] };
+    case 'memFree':
+      return { reads: [], writes: [params.allocation] };
+    case 'batchMemOp': {
+      const reads: object[] = [];
+      const writes: object[] = [];
+      for (const o of params.ops) {
+        if (o.op.startsWith('wait')) reads.push((o as { target: object }).target);
+        else if (o.op.startsWith('write')) writes.push((o as { target: object }).target);
+      }
+      return { reads, writes };
+    }
+    default:
+      return { reads: [], writes: [] };
+  }
+}

@@ -1,0 +1,75 @@
+// Nodes of a graph. A node object stays usable while its graph lives; after
+// destroy() it (and every other reference to the node) throws.
+import { Disposable } from '../disposable';
+import type { NativeEdgeData, NativeGraphNode } from '../native';
+import { native } from '../native';
+import { nameOfValue } from '../validate';
+import { EdgeData, decodeEdge } from './edge';
+import { encodeNodeParams, NodeParams, NodeType, NodeTypeName } from './node-params';
+
+const wrappers = new WeakMap<NativeGraphNode, GraphNode>();
+
+export class GraphNode extends Disposable<NativeGraphNode> {
+  /** A short name for DOT output and messages; set by the builder, or by you. */
+  label: string | undefined;
+
+  /** @internal Use GraphNode.of(). */
+  constructor(handle: NativeGraphNode) {
+    super(handle);
+  }
+
+  /** @internal The one wrapper of a native node. */
+  static of(handle: NativeGraphNode): GraphNode {
+    let node = wrappers.get(handle);
+    if (!node) wrappers.set(handle, (node = new GraphNode(handle)));
+    return node;
+  }
+
+  get handle(): bigint {
+    return this.native.handle;
+  }
+
+  /** The node's kind (cuGraphNodeGetType). */
+  get type(): NodeTypeName {
+    const type = this.native.type();
+    return nameOfValue(NodeType, type) ?? (`type ${type}` as NodeTypeName);
+  }
+
+  /** The nodes this one runs after, with each edge's data. */
+  dependencies(): Array<{ node: GraphNode; edge: EdgeData }> {
+    return neighbours(this.native.dependencies());
+  }
+
+  /** The nodes that run after this one. */
+  dependents(): Array<{ node: GraphNode; edge: EdgeData }> {
+    return neighbours(this.native.dependents());
+  }
+
+  /** What the driver holds for this node (cuGraph*NodeGetParams), per type. */
+  params(): Record<string, unknown> & { type: NodeTypeName } {
+    const raw = native.nodeParams(this.native);
+    return { ...raw, type: nameOfValue(NodeType, raw.type) ?? ('unknown' as NodeTypeName) };
+  }
+
+  /**
+   * New parameters for this node in its graph (not in executables made before:
+   * use GraphExec.setParams for those). perTypeCall uses the per-type setter
+   * (cuGraphKernelNodeSetParams, ...) instead of cuGraphNodeSetParams.
+   */
+  setParams(params: NodeParams, options: { perTypeCall?: boolean } = {}): void {
+    native.setNodeParams(this.native, encodeNodeParams(params), options.perTypeCall === true);
+  }
+
+  /** Removes the node and its edges from the graph (cuGraphDestroyNode). */
+  destroy(): void {
+    this.native.destroy();
+  }
+
+  override toString(): string {
+    return this.disposed ? 'GraphNode(disposed)' : `GraphNode(${this.label ?? this.type})`;
+  }
+}
+
+function neighbours(list: { nodes: NativeGraphNode[]; data: NativeEdgeData[] }): Array<{ node: GraphNode; edge: EdgeData }> {
+  return list.nodes.map((n, i) => ({ node: GraphNode.of(n), edge: decodeEdge(list.data[i]) }));
+}

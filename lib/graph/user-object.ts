@@ -1,0 +1,33 @@
+// CUDA user objects: a destructor that runs (on the JavaScript thread) once the
+// last reference is gone, references being held by this object, by graphs, by
+// executables made from them and by launches still in flight.
+import { Disposable } from '../disposable';
+import { native, NativeUserObject } from '../native';
+import { checkInteger } from '../validate';
+
+export class UserObject extends Disposable<NativeUserObject> {
+  /** @internal */
+  constructor(handle: NativeUserObject) {
+    super(handle);
+  }
+
+  /** A user object with one reference, held by this object (cuUserObjectCreate). */
+  static create(destructor: () => void): UserObject {
+    if (typeof destructor !== 'function') throw new TypeError('destructor must be a function');
+    return new UserObject(native.createUserObject(destructor));
+  }
+
+  /** References this object holds (dispose() releases them). */
+  get references(): number {
+    return this.native.references;
+  }
+
+  retain(count = 1): void {
+    this.native.retain(checkInteger(count, 'count', 1, 2 ** 20));
+  }
+
+  /** Releases references this object holds; never more than it holds. */
+  release(count = 1): void {
+    this.native.release(checkInteger(count, 'count', 1, 2 ** 20));
+  }
+}

@@ -1,0 +1,66 @@
+// Conditional nodes (if/else, while, switch) and the handles that steer them:
+// a handle belongs to one graph, starts each launch at its default value (when
+// asked) and is set from device code with cudaGraphSetConditional.
+#include "args.h"
+#include "graph/node_params.h"
+
+namespace cudrv {
+
+struct ConditionalHandleBox {
+  CUgraphConditionalHandle handle = 0;
+  GraphRef graph;
+  ContextRef context;
+};
+
+class ConditionalHandle : public Handle<ConditionalHandle, ConditionalHandleBox> {
+ public:
+  static constexpr const char* kName = "ConditionalHandle";
+  using Base::Base;
+  static void init(Napi::Env env, Napi::Object exports) {
+    exports.Set("ConditionalHandle", define(env, {InstanceAccessor("value", &ConditionalHandle::Value, nullptr)}));
+  }
+
+ private:
+  // The 64-bit value device code receives as its cudaGraphConditionalHandle argument.
+  Napi::Value Value(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().handle); }
+};
+
+namespace {
+
+// createConditionalHandle(graph, ordinal, defaultValue | undefined)
+Napi::Value CreateConditionalHandle(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const GraphRef& graph = Graph::from(info[0], "graph");
+  auto box = std::make_shared<ConditionalHandleBox>();
+  box->graph = graph;
+  box->context = primaryContext(env, intArg(info[1], "ordinal"));
+  unsigned int flags = info[2].IsUndefined() ? 0 : CU_GRAPH_COND_ASSIGN_DEFAULT;
+  unsigned int value = info[2].IsUndefined() ? 0 : uintArg(info[2], "defaultValue");
+  CU_CHECK(env, cuGraphConditionalHandleCreate, &box->handle, graph->graph, box->context->context, value, flags);
+  return ConditionalHandle::wrap(env, box);
+}
+
+}  // namespace
+
+// {handle, kind: CUgraphConditionalNodeType, size}
+void buildConditional(Napi::Env env, Napi::Object p, NodeParams& out, GraphBox* graph) {
+  const auto& handle = ConditionalHandle::from(p.Get("handle"), "handle");
+  if (graph && &handle->graph->root() != &graph->root()) {
+    throwTypeError(env, "handle was created for another graph");
+  }
+  CUDA_CONDITIONAL_NODE_PARAMS& c = out.params.conditional;
+  c.handle = handle->handle;
+  c.type = static_cast<CUgraphConditionalNodeType>(uintArg(p.Get("kind"), "kind"));
+  c.size = uintArg(p.Get("size"), "size");
+  if (c.size == 0 || c.size > 1024) throwRangeError(env, "size must be between 1 and 1024");
+  c.ctx = handle->context->context;
+  out.context = c.ctx;
+  out.uses = {handle};
+}
+
+void initConditional(Napi::Env env, Napi::Object exports) {
+  ConditionalHandle::init(env, exports);
+  exports.Set("createConditionalHandle", Napi::Function::New(env, CreateConditionalHandle));
+}
+
+}  // namespace cudrv

@@ -1,0 +1,49 @@
+// The memory graphs allocate (memory nodes): per-device usage and trimming.
+#include "args.h"
+#include "context.h"
+
+namespace cudrv {
+
+namespace {
+
+// graphMemoryAttribute(ordinal, attribute) -> bytes (cuDeviceGetGraphMemAttribute)
+Napi::Value GraphMemoryAttribute(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CUdevice device = deviceOf(env, info[0], "ordinal");
+  auto attribute = static_cast<CUgraphMem_attribute>(uintArg(info[1], "attribute"));
+  if (attribute > CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH) throwRangeError(env, "attribute is not a graph memory attribute");
+  cuuint64_t value = 0;
+  CU_CHECK(env, cuDeviceGetGraphMemAttribute, device, attribute, &value);
+  return Napi::Number::New(env, static_cast<double>(value));
+}
+
+// resetGraphMemoryHigh(ordinal, attribute): only the high watermarks can be set, to 0.
+Napi::Value ResetGraphMemoryHigh(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CUdevice device = deviceOf(env, info[0], "ordinal");
+  auto attribute = static_cast<CUgraphMem_attribute>(uintArg(info[1], "attribute"));
+  if (attribute != CU_GRAPH_MEM_ATTR_USED_MEM_HIGH && attribute != CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH) {
+    throwRangeError(env, "only the high watermarks can be reset");
+  }
+  cuuint64_t zero = 0;
+  CU_CHECK(env, cuDeviceSetGraphMemAttribute, device, attribute, &zero);
+  return env.Undefined();
+}
+
+// trimGraphMemory(ordinal): gives memory graphs hold but do not use back to the system.
+Napi::Value TrimGraphMemory(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CUdevice device = deviceOf(env, info[0], "ordinal");
+  CU_CHECK(env, cuDeviceGraphMemTrim, device);
+  return env.Undefined();
+}
+
+}  // namespace
+
+void initGraphMemory(Napi::Env env, Napi::Object exports) {
+  exports.Set("graphMemoryAttribute", Napi::Function::New(env, GraphMemoryAttribute));
+  exports.Set("resetGraphMemoryHigh", Napi::Function::New(env, ResetGraphMemoryHigh));
+  exports.Set("trimGraphMemory", Napi::Function::New(env, TrimGraphMemory));
+}
+
+}  // namespace cudrv

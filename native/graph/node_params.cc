@@ -1,0 +1,223 @@
+#include "graph/node_params.h"
+
+#include <cstring>
+
+#include "args.h"
+#include "event.h"
+#include "js_thread.h"
+#include "memory/device_buffer.h"
+
+namespace cudrv {
+
+namespace {
+
+Napi::Value field(Napi::Object params, const char* name) { return params.Get(name); }
+uint64_t sizeField(Napi::Object params, const char* name) { return u64Arg(params.Get(name), name); }
+
+// A host node's callback: called by CUDA on its own thread at every launch, it
+// only posts the call to the JavaScript thread.
+struct HostNodeCall {
+  Napi::FunctionReference callback;
+  std::shared_ptr<JsThreadPort> port;
+};
+
+void CUDA_CB runHostNode(void* data) {
+  auto* call = static_cast<HostNodeCall*>(data);
+  // The call object lives in the graph's resource bag, which is released (through
+  // this same queue, so after this) only once no launch can run the node again.
+  call->port->post([call](Napi::Env) { call->callback.Call({}); });
+}
+
+void buildMemcpy(Napi::Env env, Napi::Object p, NodeParams& out) {
+  uint64_t bytes = sizeField(p, "bytes");
+  Span dst = deviceSpanOf(field(p, "dst"), "dst", sizeField(p, "dstOffset"), bytes);
+  Span src = deviceSpanOf(field(p, "src"), "src", sizeField(p, "srcOffset"), bytes);
+  if (bytes == 0) throwRangeError(env, "a copy node must move at least one byte");
+  CUDA_MEMCPY3D& c = out.params.memcpy.copyParams;
+  auto side = [](const Span& s, CUmemorytype& type, const void** host, CUdeviceptr& device) {
+    type = s.kind == MemoryKind::Host && !s.device ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_UNIFIED;
+    *host = s.host;
+    device = s.address();
+  };
+  const void* dstHost = nullptr;
+  side(dst, c.dstMemoryType, &dstHost, c.dstDevice);
+  c.dstHost = const_cast<void*>(dstHost);
+  side(src, c.srcMemoryType, &c.srcHost, c.srcDevice);
+  c.WidthInBytes = bytes;
+  c.Height = 1;
+  c.Depth = 1;
+  out.context = (dst.owner->context ? dst.owner->context : src.owner->context)->context;
+  out.params.memcpy.copyCtx = out.context;
+  out.uses = {dst.owner, src.owner};
+}
+
+void buildMemset(Napi::Env env, Napi::Object p, NodeParams& out) {
+  unsigned int element = uintArg(field(p, "elementBytes"), "elementBytes");
+  if (element != 1 && element != 2 && element != 4) throwRangeError(env, "elementBytes must be 1, 2 or 4");
+  uint64_t width = sizeField(p, "width"), height = sizeField(p, "height");
+  uint64_t pitch = height > 1 ? sizeField(p, "pitch") : width * element;
+  if (width == 0 || height == 0) throwRangeError(env, "a fill node must write at least one element");
+  if (width > pitch / element) throwRangeError(env, "pitch must hold width elements");
+  uint64_t extent = 0;
+  if (__builtin_mul_overflow(height - 1, pitch, &extent) || __builtin_add_overflow(extent, width * element, &extent)) {
+    throwRangeError(env, "region is too large");
+  }
+  Span target = deviceSpanOf(field(p, "target"), "target", sizeField(p, "offset"), extent);
+  if (target.device == 0) throwTypeError(env, "target must be memory the device can reach");
+  if (target.device % element != 0 || pitch % element != 0) {
+    throwRangeError(env, "the target address and pitch must be aligned to elementBytes");
+  }
+  CUDA_MEMSET_NODE_PARAMS_v2& m = out.params.memset;
+  m.dst = target.device;
+  m.pitch = pitch;
+  m.value = uintArg(field(p, "value"), "value");
+  m.elementSize = element;
+  m.width = width;
+  m.height = height;
+  out.context = target.owner->context->context;
+  m.ctx = out.context;
+  out.uses = {target.owner};
+}
+
+void buildHost(Napi::Env env, Napi::Object p, NodeParams& out) {
+  Napi::Value callback = field(p, "callback");
+  if (!callback.IsFunction()) throwTypeError(env, "callback must be a function");
+  auto call = std::make_shared<HostNodeCall>();
+  call->callback = Napi::Persistent(callback.As<Napi::Function>());
+  call->port = JsThreadPort::open(env);
+  out.params.host.fn = runHostNode;
+  out.params.host.userData = call.get();
+  out.uses = {call};
+}
+
+void buildEvent(Napi::Object p, NodeParams& out, bool record) {
+  const EventRef& event = Event::from(field(p, "event"), "event");
+  if (record) out.params.eventRecord.event = event->event;
+  else out.params.eventWait.event = event->event;
+  out.uses = {event};
+}
+
+void buildMemAlloc(Napi::Env env, Napi::Object p, NodeParams& out) {
+  int ordinal = intArg(field(p, "ordinal"), "ordinal");
+  ContextRef context = primaryContext(env, ordinal);
+  CUDA_MEM_ALLOC_NODE_PARAMS_v2& a = out.params.alloc;
+  a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  a.poolProps.location.id = ordinal;
+  a.bytesize = sizeField(p, "bytes");
+  if (a.bytesize == 0) throwRangeError(env, "bytes must be at least 1");
+  Napi::Value peers = field(p, "peers");
+  if (peers.IsArray()) {
+    Napi::Array list = peers.As<Napi::Array>();
+    for (uint32_t i = 0; i < list.Length(); ++i) {
+      CUmemAccessDesc desc{};
+      desc.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+      desc.location.id = intArg(list[i], "peer");
+      desc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+      out.access.push_back(desc);
+    }
+  }
+  a.accessDescs = out.access.empty() ? nullptr : out.access.data();
+  a.accessDescCount = out.access.size();
+  out.context = context->context;
+  out.uses = {context};
+}
+
+void buildMemFree(Napi::Env env, Napi::Object p, NodeParams& out) {
+  Span allocation = deviceSpanOf(field(p, "allocation"), "allocation", 0, 0);
+  if (allocation.device == 0) throwTypeError(env, "allocation must be device memory");
+  out.params.free.dptr = allocation.device;
+}
+
+// ops: [[operation, target, offset, value, flags], ...] as for Stream.batchMemoryOps.
+void buildBatchMemOp(Napi::Env env, Napi::Object p, NodeParams& out) {
+  Napi::Value ops = field(p, "ops");
+  if (!ops.IsArray()) throwTypeError(env, "ops must be an array");
+  Napi::Array list = ops.As<Napi::Array>();
+  if (list.Length() == 0 || list.Length() > 256) throwRangeError(env, "ops must hold 1 to 256 operations");
+  ContextRef context;
+  for (uint32_t i = 0; i < list.Length(); ++i) {
+    Napi::Value entry = list[i];
+    if (!entry.IsArray()) throwTypeError(env, "each operation must be an array");
+    Napi::Array op = entry.As<Napi::Array>();
+    CUstreamBatchMemOpParams m;
+    std::memset(&m, 0, sizeof(m));
+    m.operation = static_cast<CUstreamBatchMemOpType>(uintArg(op[0u], "operation"));
+    unsigned int flags = uintArg(op[4u], "flags");
+    switch (m.operation) {
+      case CU_STREAM_MEM_OP_WAIT_VALUE_32:
+      case CU_STREAM_MEM_OP_WRITE_VALUE_32:
+      case CU_STREAM_MEM_OP_WAIT_VALUE_64:
+      case CU_STREAM_MEM_OP_WRITE_VALUE_64: {
+        bool wide = m.operation == CU_STREAM_MEM_OP_WAIT_VALUE_64 || m.operation == CU_STREAM_MEM_OP_WRITE_VALUE_64;
+        Span word = deviceSpanOf(op[1u], "target", u64Arg(op[2u], "offset"), wide ? 8 : 4);
+        if (word.device == 0 || word.device % (wide ? 8 : 4) != 0) {
+          throwRangeError(env, "a memory operation's target must be device-reachable and aligned to its width");
+        }
+        m.waitValue.address = word.device;
+        if (wide) m.waitValue.value64 = u64Arg(op[3u], "value");
+        else m.waitValue.value = uintArg(op[3u], "value");
+        m.waitValue.flags = flags;
+        if (!context) context = word.owner->context;
+        out.uses.push_back(word.owner);
+        break;
+      }
+      case CU_STREAM_MEM_OP_BARRIER:
+        m.memoryBarrier.flags = flags;
+        break;
+      case CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES:
+        m.flushRemoteWrites.flags = flags;
+        break;
+      default:
+        throwRangeError(env, "operation " + std::to_string(m.operation) + " is not a stream memory operation");
+    }
+    out.memOps.push_back(m);
+  }
+  if (!context) context = primaryContext(env, intArg(field(p, "ordinal"), "ordinal"));
+  out.context = context->context;
+  out.params.memOp.ctx = out.context;
+  out.params.memOp.count = static_cast<unsigned int>(out.memOps.size());
+  out.params.memOp.paramArray = out.memOps.data();
+  out.params.memOp.flags = 0;
+  out.uses.push_back(context);
+}
+
+void buildChildGraph(Napi::Object p, NodeParams& out) {
+  const GraphRef& child = Graph::from(field(p, "graph"), "graph");
+  out.params.graph.graph = child->graph;
+  out.params.graph.ownership = CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE;
+  out.uses = {child};
+}
+
+}  // namespace
+
+// Conditional handles and nodes, and kernel nodes, live in files of their own.
+void buildConditional(Napi::Env env, Napi::Object params, NodeParams& out, GraphBox* graph);
+void buildKernelNode(Napi::Env env, Napi::Object params, NodeParams& out);
+
+std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value value, GraphBox* graph) {
+  if (!value.IsObject()) throwTypeError(env, "params must be an object");
+  Napi::Object p = value.As<Napi::Object>();
+  auto out = std::make_unique<NodeParams>();
+  std::memset(&out->params, 0, sizeof(out->params));
+  out->params.type = static_cast<CUgraphNodeType>(uintArg(field(p, "type"), "type"));
+  switch (out->params.type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL: buildKernelNode(env, p, *out); break;
+    case CU_GRAPH_NODE_TYPE_MEMCPY: buildMemcpy(env, p, *out); break;
+    case CU_GRAPH_NODE_TYPE_MEMSET: buildMemset(env, p, *out); break;
+    case CU_GRAPH_NODE_TYPE_HOST: buildHost(env, p, *out); break;
+    case CU_GRAPH_NODE_TYPE_GRAPH: buildChildGraph(p, *out); break;
+    case CU_GRAPH_NODE_TYPE_EMPTY: break;
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: buildEvent(p, *out, false); break;
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD: buildEvent(p, *out, true); break;
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC: buildMemAlloc(env, p, *out); break;
+    case CU_GRAPH_NODE_TYPE_MEM_FREE: buildMemFree(env, p, *out); break;
+    case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP: buildBatchMemOp(env, p, *out); break;
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL: buildConditional(env, p, *out, graph); break;
+    default:
+      throwRangeError(env, "node type " + std::to_string(out->params.type) + " cannot be built by this library");
+  }
+  return out;
+}
+
+}  // namespace cudrv

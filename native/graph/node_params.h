@@ -1,0 +1,66 @@
+// A graph node's parameters, built from the object lib/graph/node-params.ts
+// encodes, in the form cuGraphAddNode / cuGraphNodeSetParams /
+// cuGraphExecNodeSetParams take, plus the per-type structures of the older
+// per-type calls, and the resources the node uses.
+#pragma once
+
+#include <napi.h>
+
+#include <memory>
+#include <vector>
+
+#include "graph/graph.h"
+#include "memory/memory.h"
+
+namespace cudrv {
+
+struct NodeParams {
+  CUgraphNodeParams params{};
+  CUcontext context = nullptr;  // the context copies, fills and alloc nodes work in
+  // Storage the driver structures point into, kept until the call is made.
+  std::vector<CUstreamBatchMemOpParams> memOps;
+  std::vector<CUmemAccessDesc> access;
+  std::vector<CUgraph> bodies;             // conditional node: the body graphs the driver makes
+  std::vector<unsigned char> kernelArgs;   // kernel node: the packed arguments
+  std::vector<void*> kernelArgPointers;    // ... and pointers to each, at the parameter offsets
+  void* kernelExtra[5] = {};
+  size_t kernelArgBytes = 0;
+  std::shared_ptr<void> kernel;            // kernel node: the kernel (and so its code)
+  std::vector<std::shared_ptr<void>> uses; // resources the node uses, to keep alive
+
+  NodeParams() = default;
+  NodeParams(const NodeParams&) = delete;
+  NodeParams& operator=(const NodeParams&) = delete;
+};
+
+// params.type is a CUgraphNodeType; the rest depends on it (lib/graph/node-params.ts).
+// graph is the graph the node is or will be in (for graph-owned pieces such as
+// conditional handles), or null when updating an executable.
+std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value params, GraphBox* graph);
+
+// The parameters of an existing node, read back from the driver.
+Napi::Value readNodeParams(Napi::Env env, const NodeRef& node);
+
+// Memory that a graph's memory-allocation node hands out: valid while the graph
+// has allocated it (between the allocation and free nodes, or until freed
+// outside the graph); the driver, not this box, frees it.
+struct GraphAllocationBox : MemoryBox {
+  NodeRef node;  // the allocation node (and so its graph)
+};
+
+class GraphAllocation : public Handle<GraphAllocation, GraphAllocationBox> {
+ public:
+  static constexpr const char* kName = "GraphAllocation";
+  using Base::Base;
+  static void init(Napi::Env env, Napi::Object exports);
+
+ private:
+  Napi::Value Address(const Napi::CallbackInfo& info);
+  Napi::Value Size(const Napi::CallbackInfo& info);
+};
+
+Napi::Object wrapGraphAllocation(Napi::Env env, const std::shared_ptr<GraphAllocationBox>& allocation);
+
+void initGraphNodes(Napi::Env env, Napi::Object exports);
+
+}  // namespace cudrv

@@ -1,0 +1,133 @@
+// CUDA user objects, usable directly: an object with a JavaScript destructor
+// that runs once the last reference (held here, by graphs, by executables or by
+// launches in flight) is gone. References are counted here so that JavaScript
+// can never release one it does not hold.
+#include <unordered_map>
+
+#include "args.h"
+#include "graph/graph.h"
+#include "js_thread.h"
+#include "release.h"
+
+namespace cudrv {
+
+namespace {
+
+struct Destructor {
+  Napi::FunctionReference callback;
+  std::shared_ptr<JsThreadPort> port;
+};
+
+void CUDA_CB runDestructor(void* data) {
+  auto* destructor = static_cast<Destructor*>(data);
+  std::shared_ptr<JsThreadPort> port = destructor->port;
+  port->post([destructor](Napi::Env) {
+    std::unique_ptr<Destructor> owned(destructor);
+    owned->callback.Call({});
+  });
+}
+
+struct UserObjectBox {
+  CUuserObject object = nullptr;
+  unsigned int references = 0;  // held by this box
+  std::unordered_map<CUgraph, unsigned int> graphReferences;  // held by graphs through this box
+
+  ~UserObjectBox() {
+    if (!object || references == 0) return;
+    CUuserObject o = object;
+    unsigned int n = references;
+    releaseWhenSafe([o, n] { CU_CALL(cuUserObjectRelease, o, n); });
+  }
+};
+
+class UserObject : public Handle<UserObject, UserObjectBox> {
+ public:
+  static constexpr const char* kName = "UserObject";
+  using Base::Base;
+  static void init(Napi::Env env, Napi::Object exports) {
+    exports.Set("UserObject", define(env, {
+        InstanceAccessor("references", &UserObject::References, nullptr),
+        InstanceMethod("retain", &UserObject::Retain),
+        InstanceMethod("release", &UserObject::Release),
+    }));
+  }
+
+ private:
+  Napi::Value References(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), live().references); }
+
+  Napi::Value Retain(const Napi::CallbackInfo& info) {
+    UserObjectBox& box = live();
+    unsigned int count = uintArg(info[0], "count");
+    if (count == 0 || count > 1u << 20) throwRangeError(info.Env(), "count must be between 1 and 2^20");
+    CU_CHECK(info.Env(), cuUserObjectRetain, box.object, count);
+    box.references += count;
+    return info.Env().Undefined();
+  }
+
+  Napi::Value Release(const Napi::CallbackInfo& info) {
+    UserObjectBox& box = live();
+    unsigned int count = uintArg(info[0], "count");
+    if (count == 0 || count > box.references) {
+      throwRangeError(info.Env(), "count must be between 1 and the " + std::to_string(box.references) + " references held");
+    }
+    CU_CHECK(info.Env(), cuUserObjectRelease, box.object, count);
+    box.references -= count;
+    return info.Env().Undefined();
+  }
+};
+
+// createUserObject(destructor): one reference, held by the new object.
+Napi::Value CreateUserObject(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  requireDriver(env, Fn::cuUserObjectCreate);
+  if (!info[0].IsFunction()) throwTypeError(env, "destructor must be a function");
+  auto* destructor = new Destructor{Napi::Persistent(info[0].As<Napi::Function>()), JsThreadPort::open(env)};
+  auto box = std::make_shared<UserObjectBox>();
+  CUresult r = CU_CALL(cuUserObjectCreate, &box->object, destructor, runDestructor, 1, 0);
+  if (r != CUDA_SUCCESS) {
+    delete destructor;
+    throwCudaError(env, r, Fn::cuUserObjectCreate);
+  }
+  box->references = 1;
+  return UserObject::wrap(env, box);
+}
+
+// graphRetainUserObject(graph, object, count, move): the graph takes count new
+// references, or (move) count of the object's own.
+Napi::Value GraphRetainUserObject(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const GraphRef& graph = Graph::from(info[0], "graph");
+  UserObjectBox& object = *UserObject::from(info[1], "object");
+  unsigned int count = uintArg(info[2], "count");
+  bool move = boolArg(info[3], "move");
+  if (count == 0 || (move && count > object.references)) throwRangeError(env, "count exceeds the references the object holds");
+  CU_CHECK(env, cuGraphRetainUserObject, graph->graph, object.object, count, move ? CU_GRAPH_USER_OBJECT_MOVE : 0);
+  if (move) object.references -= count;
+  object.graphReferences[graph->graph] += count;
+  graph->keep(env, UserObject::from(info[1], "object"));
+  return env.Undefined();
+}
+
+// graphReleaseUserObject(graph, object, count): only references the graph took here.
+Napi::Value GraphReleaseUserObject(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const GraphRef& graph = Graph::from(info[0], "graph");
+  UserObjectBox& object = *UserObject::from(info[1], "object");
+  unsigned int count = uintArg(info[2], "count");
+  unsigned int& held = object.graphReferences[graph->graph];
+  if (count == 0 || count > held) throwRangeError(env, "the graph holds " + std::to_string(held) + " references to the object");
+  CU_CHECK(env, cuGraphReleaseUserObject, graph->graph, object.object, count);
+  held -= count;
+  return env.Undefined();
+}
+
+}  // namespace
+
+void initUserObjects(Napi::Env env, Napi::Object exports) {
+  UserObject::init(env, exports);
+  exports.Set("createUserObject", Napi::Function::New(env, CreateUserObject));
+  exports.Set("graphRetainUserObject", Napi::Function::New(env, GraphRetainUserObject));
+  exports.Set("graphReleaseUserObject", Napi::Function::New(env, GraphReleaseUserObject));
+}
+
+}  // namespace cudrv
