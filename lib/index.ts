@@ -34,3 +34,14 @@ export {
   resultName,
 } from './errors';
 export * from './generated/enums';
+export {
+  compile,
+  compileAsync,
+  CompiledProgram,
+  CompileError,
+  nvrtcStatus,
+  NvrtcUnavailableError,
+  type CompileOptions,
+  type CompileOutput,
+  type NvrtcStatus,
+} from './kernel/compile';

@@ -50,6 +50,37 @@ export type ErrorFactory = (
   requiredVersion: number,
 ) => Error;
 
+export interface NativeNvrtcStatus {
+  available: boolean;
+  libraryPath: string;
+  detail: string;
+  version?: [major: number, minor: number];
+  supportedArchs?: number[];
+}
+
+/** A compile as native/nvrtc/program.cc reads it. */
+export interface NativeCompileRequest {
+  source: string;
+  name: string;
+  headerNames: string[];
+  headerSources: string[];
+  options: string[];
+  nameExpressions: string[];
+  output: 'ptx' | 'cubin';
+}
+
+/** What a compile did; `code` only when stage is 'done'. */
+export interface NativeCompileOutcome {
+  stage: 'unavailable' | 'create' | 'name-expression' | 'compile' | 'lowered-name' | 'output' | 'done';
+  result: number;
+  resultName: string;
+  log: string;
+  code?: Buffer;
+  loweredNames: Array<[expression: string, lowered: string]>;
+  libraryPath: string;
+  detail: string;
+}
+
 export interface NativeAddon {
   readonly headerVersion: number;
   setErrorFactory(factory: ErrorFactory): void;
@@ -79,6 +110,10 @@ export interface NativeAddon {
   primaryContextState(ordinal: number): { flags: number; active: boolean };
   setPrimaryContextFlags(ordinal: number, flags: number): void;
   resetPrimaryContext(ordinal: number): void;
+
+  nvrtcStatus(): NativeNvrtcStatus;
+  nvrtcCompile(request: NativeCompileRequest): NativeCompileOutcome;
+  nvrtcCompileAsync(request: NativeCompileRequest): Promise<NativeCompileOutcome>;
 }
 
 export const native: NativeAddon = bindings('cuda_driver');

@@ -7,6 +7,7 @@
 #include "context.h"
 #include "device.h"
 #include "driver_info.h"
+#include "nvrtc/program.h"
 #include "release.h"
 
 namespace cudrv {
@@ -30,6 +31,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   initDriverInfo(env, exports);
   initDevice(env, exports);
   Context::init(env, exports);
+  initNvrtc(env, exports);
   exports.Set("markMainThread", Napi::Function::New(env, MarkMainThread));
   return exports;
 }

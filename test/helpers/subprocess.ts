@@ -35,12 +35,20 @@ ${body}`;
 
 /** Builds test/fixtures/fake-libcuda.c (once per source version) and returns its path. */
 export function fakeDriver(variant: 'normal' | 'no-proc-address' = 'normal'): string {
-  const source = path.resolve(__dirname, '../fixtures/fake-libcuda.c');
+  return buildFixture('fake-libcuda.c', variant, variant === 'no-proc-address' ? ['-DFAKE_NO_PROC_ADDRESS'] : []);
+}
+
+/** Builds test/fixtures/fake-libnvrtc.c (once per source version) and returns its path. */
+export function fakeNvrtc(variant: 'normal' | 'incomplete' = 'normal'): string {
+  return buildFixture('fake-libnvrtc.c', variant, variant === 'incomplete' ? ['-DFAKE_NVRTC_INCOMPLETE'] : []);
+}
+
+function buildFixture(file: string, variant: string, defines: string[]): string {
+  const source = path.resolve(__dirname, '../fixtures', file);
   const stamp = fs.statSync(source).mtimeMs.toString(36);
-  const out = path.join(os.tmpdir(), `cuda-driver-fake-${variant}-${stamp}.so`);
+  const out = path.join(os.tmpdir(), `cuda-driver-${path.basename(file, '.c')}-${variant}-${stamp}.so`);
   if (!fs.existsSync(out)) {
     const tmp = `${out}.${process.pid}`;
-    const defines = variant === 'no-proc-address' ? ['-DFAKE_NO_PROC_ADDRESS'] : [];
     execFileSync('cc', ['-shared', '-fPIC', '-O1', ...defines, '-o', tmp, source]);
     fs.renameSync(tmp, out);
   }
