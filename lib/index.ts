@@ -45,3 +45,8 @@ export {
   type CompileOutput,
   type NvrtcStatus,
 } from './kernel/compile';
+export { type CodeImage, type DeviceVariable, type JitOptions } from './kernel/code-load';
+export { Kernel, type BlockSizeOptions, type KernelParam, type OccupancyOptions } from './kernel/kernel';
+export { type Dim3, type LaunchShape } from './kernel/launch-config';
+export { Library, type LibraryLoadOptions } from './kernel/library';
+export { Module, type ModuleLoadOptions } from './kernel/module';

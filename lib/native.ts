@@ -29,6 +29,63 @@ export interface NativeContext extends NativeHandle {
   disablePeerAccess(peer: NativeContext): void;
 }
 
+export interface NativeDeviceVariable {
+  address: bigint;
+  size: number;
+}
+
+export interface NativeJitOptions {
+  maxRegisters?: number;
+  optimizationLevel?: number;
+  generateDebugInfo?: boolean;
+  generateLineInfo?: boolean;
+  logVerbose?: boolean;
+}
+
+export interface NativeLibrary extends NativeHandle {
+  readonly handle: bigint;
+  readonly jitLog: string;
+  kernel(name: string): NativeKernel;
+  kernelCount(): number;
+  kernels(): NativeKernel[];
+  global(name: string, context: NativeContext): NativeDeviceVariable;
+  managed(name: string): NativeDeviceVariable;
+  unifiedFunction(symbol: string): bigint;
+  module(context: NativeContext): NativeModule;
+  /** How many streams the library holds for launches that may still run (for tests). */
+  heldStreams(): number;
+}
+
+export interface NativeModule extends NativeHandle {
+  readonly handle: bigint;
+  readonly jitLog: string;
+  readonly ownedByLibrary: boolean;
+  function(name: string): NativeKernel;
+  functionCount(): number;
+  functions(): NativeKernel[];
+  global(name: string): NativeDeviceVariable;
+  heldStreams(): number;
+}
+
+export interface NativeKernel extends NativeHandle {
+  readonly handle: bigint;
+  readonly name: string;
+  readonly isLibraryKernel: boolean;
+  /** [offset, size] per parameter, or null when the driver cannot say. */
+  params(): Array<[offset: number, size: number]> | null;
+  getAttribute(attribute: number, device: number): number;
+  setAttribute(attribute: number, value: number, device: number): void;
+  /** context: null for a module's function (its own context is used). */
+  isLoaded(context: NativeContext | null): boolean;
+  load(context: NativeContext | null): void;
+  maxActiveBlocksPerMultiprocessor(context: NativeContext | null, blockSize: number, dynamicSharedMemory: number, flags: number): number;
+  maxPotentialBlockSize(context: NativeContext | null, dynamicSharedMemory: number | ((blockSize: number) => number),
+    blockSizeLimit: number, flags: number): { minGridSize: number; blockSize: number };
+  availableDynamicSharedMemoryPerBlock(context: NativeContext | null, blocks: number, blockSize: number): number;
+  maxPotentialClusterSize(context: NativeContext | null, config: Int32Array): number;
+  maxActiveClusters(context: NativeContext | null, config: Int32Array): number;
+}
+
 export interface NativeDriverStatus {
   stage: 'not-loaded' | 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready';
   libraryPath: string;
@@ -110,6 +167,11 @@ export interface NativeAddon {
   primaryContextState(ordinal: number): { flags: number; active: boolean };
   setPrimaryContextFlags(ordinal: number, flags: number): void;
   resetPrimaryContext(ordinal: number): void;
+
+  loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): NativeLibrary;
+  loadLibraryFile(path: string, jit: NativeJitOptions | undefined): NativeLibrary;
+  loadModuleData(context: NativeContext, code: Uint8Array, jit: NativeJitOptions | undefined): NativeModule;
+  moduleLoadingMode(): 'eager' | 'lazy';
 
   nvrtcStatus(): NativeNvrtcStatus;
   nvrtcCompile(request: NativeCompileRequest): NativeCompileOutcome;

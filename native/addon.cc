@@ -7,6 +7,9 @@
 #include "context.h"
 #include "device.h"
 #include "driver_info.h"
+#include "kernel.h"
+#include "library.h"
+#include "module.h"
 #include "nvrtc/program.h"
 #include "release.h"
 
@@ -32,6 +35,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   initDevice(env, exports);
   Context::init(env, exports);
   initNvrtc(env, exports);
+  Library::init(env, exports);
+  Module::init(env, exports);
+  Kernel::init(env, exports);
   exports.Set("markMainThread", Napi::Function::New(env, MarkMainThread));
   return exports;
 }

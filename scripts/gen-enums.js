@@ -19,6 +19,7 @@ const ENUMS = [
   ['CUdevice_P2PAttribute', 'P2PAttribute', 'CU_DEVICE_P2P_ATTRIBUTE_', 'camel'],
   ['CUlimit', 'ContextLimit', 'CU_LIMIT_', 'camel'],
   ['CUctx_flags', 'ContextFlag', 'CU_CTX_', 'camel'],
+  ['CUfunction_attribute', 'FunctionAttribute', 'CU_FUNC_ATTRIBUTE_', 'camel'],
 ];
 
 const camel = (s) => s.toLowerCase().replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
