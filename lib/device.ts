@@ -250,6 +250,17 @@ export class Device {
   }
 }
 
+/** Something that names a device: a Device, an ordinal, or nothing (device 0). */
+export type DeviceLike = Device | number | undefined;
+
+/** The ordinal of a DeviceLike, checked. */
+export function ordinalOf(device: DeviceLike, name = 'device'): number {
+  if (device === undefined) return 0;
+  if (device instanceof Device) return device.ordinal;
+  if (typeof device !== 'number') throw new TypeError(`${name} must be a Device or an ordinal`);
+  return Device.get(device).ordinal;
+}
+
 function formatUuid(bytes: Uint8Array): string {
   const hex = Buffer.from(bytes).toString('hex');
   return `GPU-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;

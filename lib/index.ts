@@ -35,6 +35,27 @@ export {
 } from './errors';
 export * from './generated/enums';
 export {
+  criticalPath,
+  GraphCycleError,
+  levelSets,
+  reaches,
+  topologicalOrder,
+  transitiveReduction,
+  type CriticalPath,
+  type GraphEdge,
+} from './graph/analysis';
+export {
+  DataflowTracker,
+  ResourceRange,
+  type DataflowDependency,
+  type DataflowEdge,
+  type DataflowTrackerOptions,
+  type DependencyReason,
+  type HazardKind,
+  type NodeAccesses,
+} from './graph/dataflow';
+export { renderDot, type DotEdge, type DotNode, type DotOptions, type GraphNodeKind } from './graph/dot';
+export {
   compile,
   compileAsync,
   CompiledProgram,

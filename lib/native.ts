@@ -29,6 +29,85 @@ export interface NativeContext extends NativeHandle {
   disablePeerAccess(peer: NativeContext): void;
 }
 
+export interface NativeStream extends NativeHandle {
+  readonly handle: bigint;
+  readonly ordinal: number;
+  query(): boolean;
+  synchronize(): void;
+  synchronizeAsync(): Promise<void>;
+  waitEvent(event: NativeEvent, flags: number): void;
+  flags(): number;
+  priority(): number;
+  id(): bigint;
+  contextHandle(viaV2?: boolean): bigint;
+  device(): number;
+  getAttribute(attribute: number): Buffer;
+  setAttribute(attribute: number, value: Uint8Array): void;
+  copyAttributesFrom(source: NativeStream): void;
+  attachMemory(buffer: NativeMemory, flags: number): void;
+  waitValue(target: NativeMemory, offset: number, value: number | bigint, flags: number, is64: boolean): void;
+  writeValue(target: NativeMemory, offset: number, value: number | bigint, flags: number, is64: boolean): void;
+  batchMemoryOps(ops: Array<[number, NativeMemory | undefined, number, number | bigint, number]>, flags: number): void;
+  pendingResources(): number;
+}
+
+export interface NativeEvent extends NativeHandle {
+  readonly handle: bigint;
+  readonly flags: number;
+  record(stream: NativeStream, flags?: number): void;
+  query(): boolean;
+  synchronize(): void;
+  synchronizeAsync(): Promise<void>;
+  elapsedTime(end: NativeEvent): number;
+}
+
+export interface NativeDeviceBuffer extends NativeHandle {
+  readonly address: bigint;
+  readonly size: number;
+  readonly pitch: number;
+  readonly ordinal: number;
+  readonly allocation: 'plain' | 'pitched' | 'stream-ordered' | 'managed';
+}
+
+export interface NativeHostBuffer extends NativeHandle {
+  readonly address: bigint;
+  readonly size: number;
+  readonly flags: number;
+  readonly registered: boolean;
+  devicePointer(): bigint;
+  view(): ArrayBuffer | ArrayBufferView;
+}
+
+/** Any memory handle the native layer accepts as an operand. */
+export type NativeMemory = NativeDeviceBuffer | NativeHostBuffer;
+/** An operand of a copy: a memory handle or JavaScript bytes. */
+export type NativeBytes = NativeMemory | ArrayBuffer | ArrayBufferView;
+
+export interface NativeMemoryPool extends NativeHandle {
+  readonly handle: bigint;
+  readonly ordinal: number;
+  readonly owned: boolean;
+  getAttribute(attribute: number): number | bigint;
+  setAttribute(attribute: number, value: number | bigint): void;
+  trimTo(minBytesToKeep: number): void;
+  setAccess(entries: Array<[locationType: number, locationId: number, flags: number]>): void;
+  getAccess(locationType: number, locationId: number): number;
+}
+
+export interface NativeGraph extends NativeHandle {
+  readonly handle: bigint;
+  nodeCount(): number;
+}
+
+export interface Pitched2D {
+  dst: NativeBytes; dstOffset: number; dstPitch: number;
+  src: NativeBytes; srcOffset: number; srcPitch: number;
+  width: number; height: number;
+}
+export interface Pitched3D extends Pitched2D {
+  dstHeight: number; srcHeight: number; depth: number;
+}
+
 export interface NativeDeviceVariable {
   address: bigint;
   size: number;
@@ -52,8 +131,6 @@ export interface NativeLibrary extends NativeHandle {
   managed(name: string): NativeDeviceVariable;
   unifiedFunction(symbol: string): bigint;
   module(context: NativeContext): NativeModule;
-  /** How many streams the library holds for launches that may still run (for tests). */
-  heldStreams(): number;
 }
 
 export interface NativeModule extends NativeHandle {
@@ -64,7 +141,6 @@ export interface NativeModule extends NativeHandle {
   functionCount(): number;
   functions(): NativeKernel[];
   global(name: string): NativeDeviceVariable;
-  heldStreams(): number;
 }
 
 export interface NativeKernel extends NativeHandle {
@@ -168,6 +244,57 @@ export interface NativeAddon {
   setPrimaryContextFlags(ordinal: number, flags: number): void;
   resetPrimaryContext(ordinal: number): void;
 
+  Stream: unknown;
+  createStream(ordinal: number, flags: number, priority?: number): NativeStream;
+  specialStream(ordinal: number, perThread: boolean): NativeStream;
+  launchHostFunction(stream: NativeStream, callback: () => void): void;
+  addStreamCallback(stream: NativeStream, callback: (error: Error | null) => void): void;
+
+  createEvent(ordinal: number, flags: number): NativeEvent;
+
+  allocate(ordinal: number, bytes: number): NativeDeviceBuffer;
+  allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number): NativeDeviceBuffer;
+  allocateManaged(ordinal: number, bytes: number, flags: number): NativeDeviceBuffer;
+  allocateAsync(bytes: number, stream: NativeStream, pool?: NativeMemoryPool): NativeDeviceBuffer;
+  allocateHost(ordinal: number, bytes: number, flags: number): NativeHostBuffer;
+  registerHost(ordinal: number, buffer: ArrayBuffer | ArrayBufferView, flags: number): NativeHostBuffer;
+
+  createPool(locationType: number, locationId: number, allocationType: number, handleTypes: number, maxSize: number): NativeMemoryPool;
+  devicePool(ordinal: number, current: boolean): NativeMemoryPool;
+  setDevicePool(ordinal: number, pool: NativeMemoryPool): void;
+  locationPool(locationType: number, locationId: number, allocationType: number, current: boolean): NativeMemoryPool;
+  setLocationPool(locationType: number, locationId: number, allocationType: number, pool: NativeMemoryPool): void;
+
+  memcpy(dst: NativeBytes, dstOffset: number, src: NativeBytes, srcOffset: number, bytes: number, stream?: NativeStream): void;
+  memcpy2D(params: Pitched2D, stream: NativeStream | undefined, unaligned: boolean): void;
+  memcpy3D(params: Pitched3D, stream?: NativeStream): void;
+  memcpyBatch(copies: Array<[NativeMemory, number, NativeMemory, number, number]>, stream: NativeStream): void;
+  memcpy3DBatch(copies: Pitched3D[], stream: NativeStream): void;
+  memset(target: NativeMemory, offset: number, value: number, count: number, elementBytes: number, stream?: NativeStream): void;
+  memset2D(target: NativeMemory, offset: number, pitch: number, value: number, width: number, height: number,
+    elementBytes: number, stream?: NativeStream): void;
+
+  prefetch(buffer: NativeMemory, offset: number, bytes: number, locationType: number, locationId: number, flags: number,
+    stream: NativeStream): void;
+  advise(buffer: NativeMemory, offset: number, bytes: number, advice: number, locationType: number, locationId: number): void;
+  rangeAttribute(buffer: NativeMemory, offset: number, bytes: number, attribute: number, slots: number): Int32Array;
+  rangeAttributes(buffer: NativeMemory, offset: number, bytes: number, attributes: number[]): number[];
+  prefetchBatch(ranges: Array<[NativeMemory, number, number]>, locationType: number, locationId: number, flags: number,
+    stream: NativeStream, discardFirst: boolean): void;
+  discardBatch(ranges: Array<[NativeMemory, number, number]>, flags: number, stream: NativeStream): void;
+
+  memoryInfo(ordinal: number): { free: number; total: number };
+  addressRange(pointer: NativeMemory | bigint, offset?: number): { base: bigint; size: number };
+  pointerAttribute(pointer: NativeMemory | bigint, offset: number | undefined, attribute: number): Buffer;
+  pointerAttributes(pointer: NativeMemory | bigint, offset: number | undefined, attributes: number[]): Buffer;
+  setSyncMemops(pointer: NativeMemory, enabled: boolean): void;
+
+  createGraph(): NativeGraph;
+  beginCapture(stream: NativeStream, mode: number, graph?: NativeGraph): void;
+  endCapture(stream: NativeStream, intoExisting: boolean): NativeGraph | undefined;
+  captureStatus(stream: NativeStream): number;
+  captureInfo(stream: NativeStream): { status: number; id: bigint; graph: bigint; dependencies: number };
+  exchangeCaptureMode(mode: number): number;
   loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): NativeLibrary;
   loadLibraryFile(path: string, jit: NativeJitOptions | undefined): NativeLibrary;
   loadModuleData(context: NativeContext, code: Uint8Array, jit: NativeJitOptions | undefined): NativeModule;

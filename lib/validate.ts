@@ -21,6 +21,29 @@ export function checkSize(value: unknown, name: string): number {
   return checkInteger(value, name, 0);
 }
 
+/** A finite number in [min, max] (a weight, a duration). */
+export function checkNumber(value: unknown, name: string, min = -Number.MAX_VALUE, max = Number.MAX_VALUE): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new TypeError(`${name} must be a finite number, got ${describe(value)}`);
+  }
+  if (value < min || value > max) throw new RangeError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+/** An array (a list parameter); its elements are checked by the caller. */
+export function checkArray<T = unknown>(value: unknown, name: string): readonly T[] {
+  if (!Array.isArray(value)) throw new TypeError(`${name} must be an array, got ${describe(value)}`);
+  return value as readonly T[];
+}
+
+/** An object (or function) used for its identity, e.g. a resource a node reads. */
+export function checkObject(value: unknown, name: string): object {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+    throw new TypeError(`${name} must be an object, got ${describe(value)}`);
+  }
+  return value;
+}
+
 export function checkString(value: unknown, name: string): string {
   if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describe(value)}`);
   return value;

@@ -3,17 +3,25 @@
 #include <napi.h>
 
 #include "addon_data.h"
-#include "args.h"
 #include "context.h"
 #include "device.h"
 #include "driver_info.h"
+#include "event.h"
+#include "graph/graph.h"
+#include "js_thread.h"
+#include "memory/memory.h"
 #include "kernel.h"
 #include "library.h"
 #include "module.h"
 #include "nvrtc/program.h"
 #include "release.h"
+#include "stream.h"
 
 namespace cudrv {
+
+// Module set-up of files without a header of their own.
+void initHostFunctions(Napi::Env env, Napi::Object exports);
+void initCapture(Napi::Env env, Napi::Object exports);
 
 namespace {
 
@@ -31,9 +39,16 @@ Napi::Value MarkMainThread(const Napi::CallbackInfo& info) {
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
+  napi_add_env_cleanup_hook(env, [](void* e) { closeJsThreadChannel(Napi::Env(static_cast<napi_env>(e))); }, env);
   initDriverInfo(env, exports);
   initDevice(env, exports);
   Context::init(env, exports);
+  Stream::init(env, exports);
+  Event::init(env, exports);
+  initMemory(env, exports);
+  initHostFunctions(env, exports);
+  Graph::init(env, exports);
+  initCapture(env, exports);
   initNvrtc(env, exports);
   Library::init(env, exports);
   Module::init(env, exports);

@@ -13,6 +13,9 @@ namespace cudrv {
 struct AddonData {
   Napi::FunctionReference errorFactory;
   std::unordered_map<std::type_index, Napi::FunctionReference> constructors;
+  // Work handed back to this environment's thread (native/js_thread.cc).
+  napi_threadsafe_function jsThreadChannel = nullptr;
+  int pendingDeliveries = 0;
 };
 
 inline AddonData& addonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }

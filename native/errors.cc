@@ -7,12 +7,12 @@ namespace cudrv {
 namespace {
 
 // kind: "cuda" | "unavailable" | "missing" | "disposed"; the factory picks the class.
-[[noreturn]] void throwFromFactory(Napi::Env env, const char* kind, int code, const std::string& name,
-                                   const std::string& message, const char* call,
-                                   const std::string& detail, int requiredVersion = 0) {
+Napi::Value fromFactory(Napi::Env env, const char* kind, int code, const std::string& name,
+                        const std::string& message, const char* call, const std::string& detail,
+                        int requiredVersion = 0) {
   AddonData& data = addonData(env);
-  if (data.errorFactory.IsEmpty()) throw Napi::Error::New(env, message);
-  Napi::Value error = data.errorFactory.Call({
+  if (data.errorFactory.IsEmpty()) return Napi::Error::New(env, message).Value();
+  return data.errorFactory.Call({
       Napi::String::New(env, kind),
       Napi::Number::New(env, code),
       Napi::String::New(env, name),
@@ -21,18 +21,23 @@ namespace {
       Napi::String::New(env, detail),
       Napi::Number::New(env, requiredVersion),
   });
-  throw Napi::Error(env, error);
+}
+
+[[noreturn]] void throwFromFactory(Napi::Env env, const char* kind, int code, const std::string& name,
+                                   const std::string& message, const char* call,
+                                   const std::string& detail, int requiredVersion = 0) {
+  throw Napi::Error(env, fromFactory(env, kind, code, name, message, call, detail, requiredVersion));
 }
 
 std::string versionText(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
 
 }  // namespace
 
-void throwCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail) {
+Napi::Value makeCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail) {
   if (result == kFunctionMissing) {
     const DriverState& s = driverState();
     std::string installed = s.driverVersion ? "CUDA " + versionText(s.driverVersion) : "unknown version";
-    throwFromFactory(
+    return fromFactory(
         env, "missing", CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND",
         std::string(functionName(fn)) + " is not provided by the installed driver (" + installed +
             "); it needs a driver for CUDA " + versionText(functionVersion(fn)) + " or newer",
@@ -42,7 +47,11 @@ void throwCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& de
   const char* text = nullptr;
   if (driver.cuGetErrorName) driver.cuGetErrorName(result, &name);
   if (driver.cuGetErrorString) driver.cuGetErrorString(result, &text);
-  throwFromFactory(env, "cuda", result, name ? name : "", text ? text : "", functionName(fn), detail);
+  return fromFactory(env, "cuda", result, name ? name : "", text ? text : "", functionName(fn), detail);
+}
+
+void throwCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail) {
+  throw Napi::Error(env, makeCudaError(env, result, fn, detail));
 }
 
 void throwDriverUnavailable(Napi::Env env, Fn fn) {

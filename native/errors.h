@@ -14,6 +14,8 @@ namespace cudrv {
 // Throws a CudaError for a failed call. detail names the handle or argument that
 // matters ("device 0", "bytes=4096"), or is empty.
 [[noreturn]] void throwCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail = {});
+// The same error as a value, e.g. to reject a promise.
+Napi::Value makeCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail = {});
 
 // Throws the error that says why the driver cannot be used (library missing,
 // cuInit failed, ...). Call only when loadDriver() is not Ready.

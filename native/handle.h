@@ -58,13 +58,19 @@ class Handle : public Napi::ObjectWrap<Self> {
   // The live box behind an argument that must be a Self; TypeError if it is not
   // one, the disposed error if it was disposed.
   static const std::shared_ptr<Box>& from(Napi::Value value, const char* param) {
+    const std::shared_ptr<Box>* box = tryFrom(value);
+    if (!box) throw Napi::TypeError::New(value.Env(), std::string(param) + " must be a " + Self::kName);
+    return *box;
+  }
+
+  // The same for an argument that may be one of several classes: nullptr when
+  // it is not a Self; still the disposed error when it is a disposed one.
+  static const std::shared_ptr<Box>* tryFrom(Napi::Value value) {
     static const napi_type_tag tag = typeTagFor(Self::kName);
-    if (!value.IsObject() || !value.As<Napi::Object>().CheckTypeTag(&tag)) {
-      throw Napi::TypeError::New(value.Env(), std::string(param) + " must be a " + Self::kName);
-    }
+    if (!value.IsObject() || !value.As<Napi::Object>().CheckTypeTag(&tag)) return nullptr;
     Self* self = Self::Unwrap(value.As<Napi::Object>());
     if (!self->box_) throwDisposed(value.Env(), Self::kName);
-    return self->box_;
+    return &self->box_;
   }
 
   // The box, or the disposed error. The class check guards methods called with
@@ -80,6 +86,10 @@ class Handle : public Napi::ObjectWrap<Self> {
   }
 
  protected:
+  // Called by dispose() while the box is still held; a class hides it to let go
+  // of JavaScript-visible things first (views, ...).
+  void disposing() {}
+
   const void* classId_ = token();
   std::shared_ptr<Box> box_;
 
@@ -93,6 +103,7 @@ class Handle : public Napi::ObjectWrap<Self> {
   }
   Napi::Value Dispose(const Napi::CallbackInfo& info) {
     checkClass();
+    if (box_) static_cast<Self*>(this)->disposing();
     box_.reset();
     return info.Env().Undefined();
   }

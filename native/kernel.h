@@ -40,8 +40,6 @@ struct KernelBox {
   CUfunction launchable() const { return function ? function : reinterpret_cast<CUfunction>(kernel); }
   // The one context a module's function runs in; null for a library's kernel.
   CUcontext context() const { return module ? module->context->context : nullptr; }
-  // Where launches are noted, so that the code outlives the work.
-  StreamUses& launches() const { return module ? module->launchTracker() : library->launches; }
 };
 using KernelRef = std::shared_ptr<KernelBox>;
 

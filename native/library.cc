@@ -7,13 +7,14 @@
 #include "code_load.h"
 #include "kernel.h"
 #include "module.h"
+#include "release.h"
 
 namespace cudrv {
 
 LibraryBox::~LibraryBox() {
   if (!library) return;
   CUlibrary handle = library;
-  launches.releaseAfterWork([handle] { CU_CALL(cuLibraryUnload, handle); });
+  releaseWhenSafe([handle] { CU_CALL(cuLibraryUnload, handle); });
 }
 
 namespace {
@@ -65,7 +66,6 @@ void Library::init(Napi::Env env, Napi::Object exports) {
       InstanceMethod("managed", &Library::Managed),
       InstanceMethod("unifiedFunction", &Library::UnifiedFunction),
       InstanceMethod("module", &Library::Module),
-      InstanceMethod("heldStreams", &Library::HeldStreams),
   }));
   exports.Set("loadLibraryData", Napi::Function::New(env, LoadLibraryData));
   exports.Set("loadLibraryFile", Napi::Function::New(env, LoadLibraryFile));
@@ -138,10 +138,6 @@ Napi::Value Library::Module(const Napi::CallbackInfo& info) {
   box->context = context;
   box->library = shared();
   return Module::wrap(env, box);
-}
-
-Napi::Value Library::HeldStreams(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().launches.heldStreams()));
 }
 
 }  // namespace cudrv

@@ -1,7 +1,8 @@
 // Libraries (cuLibrary*): code loaded once for every context, whose kernels
 // (CUkernel) are context-independent. The box is shared by the Library handle,
-// its kernels and modules, prepared launches and graph executables; the library
-// is unloaded when the last of them lets go and the work launched from it is done.
+// its kernels and modules, prepared launches, graph executables and the streams
+// that ran its kernels (StreamBox::keepUntilIdle): the library is unloaded when
+// the last of them lets go, so never under work still running its code.
 #pragma once
 
 #include <napi.h>
@@ -10,14 +11,12 @@
 #include <string>
 
 #include "handle.h"
-#include "stream_uses.h"
 
 namespace cudrv {
 
 struct LibraryBox {
   CUlibrary library = nullptr;
   std::string jitLog;  // what the JIT said while loading (PTX), or ''
-  StreamUses launches;
 
   LibraryBox() = default;
   LibraryBox(const LibraryBox&) = delete;
@@ -42,7 +41,6 @@ class Library : public Handle<Library, LibraryBox> {
   Napi::Value Managed(const Napi::CallbackInfo& info);
   Napi::Value UnifiedFunction(const Napi::CallbackInfo& info);
   Napi::Value Module(const Napi::CallbackInfo& info);
-  Napi::Value HeldStreams(const Napi::CallbackInfo& info);
 };
 
 }  // namespace cudrv

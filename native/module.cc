@@ -5,6 +5,7 @@
 #include "args.h"
 #include "code_load.h"
 #include "kernel.h"
+#include "release.h"
 
 namespace cudrv {
 
@@ -14,7 +15,7 @@ ModuleBox::~ModuleBox() {
   CUcontext ctx = context->context;
   // The lambda holds the context's box, so the context outlives the unload.
   ContextRef keep = context;
-  launches.releaseAfterWork([handle, ctx, keep] {
+  releaseWhenSafe([handle, ctx, keep] {
     if (setCurrent(ctx) == CUDA_SUCCESS) CU_CALL(cuModuleUnload, handle);
   });
 }
@@ -59,7 +60,6 @@ void Module::init(Napi::Env env, Napi::Object exports) {
       InstanceMethod("functionCount", &Module::FunctionCount),
       InstanceMethod("functions", &Module::Functions),
       InstanceMethod("global", &Module::Global),
-      InstanceMethod("heldStreams", &Module::HeldStreams),
   }));
   exports.Set("loadModuleData", Napi::Function::New(env, LoadModuleData));
   exports.Set("moduleLoadingMode", Napi::Function::New(env, ModuleLoadingMode));
@@ -112,10 +112,6 @@ Napi::Value Module::Global(const Napi::CallbackInfo& info) {
   size_t bytes = 0;
   CU_CHECK_DETAIL(env, name, cuModuleGetGlobal, &address, &bytes, m.module, name.c_str());
   return variableSpan(env, address, bytes);
-}
-
-Napi::Value Module::HeldStreams(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().launchTracker().heldStreams()));
 }
 
 }  // namespace cudrv

@@ -1,7 +1,8 @@
 // Modules (cuModule*): code loaded into one context, whose functions
 // (CUfunction) belong to that context. A module is either loaded here (and
-// unloaded when its last holder lets go and the work launched from it is done)
-// or a library's module for one context, which the library owns.
+// unloaded when its last holder lets go: handles, launches in flight through
+// StreamBox::keepUntilIdle, graph executables) or a library's module for one
+// context, which the library owns.
 #pragma once
 
 #include <napi.h>
@@ -12,7 +13,6 @@
 #include "context.h"
 #include "handle.h"
 #include "library.h"
-#include "stream_uses.h"
 
 namespace cudrv {
 
@@ -21,10 +21,6 @@ struct ModuleBox {
   ContextRef context;
   LibraryRef library;  // set when the module is a library's: the library unloads it
   std::string jitLog;
-  StreamUses launches;  // unused for a library's module: launches are noted on the library
-
-  // Where launches of this module's functions are noted.
-  StreamUses& launchTracker() { return library ? library->launches : launches; }
 
   ModuleBox() = default;
   ModuleBox(const ModuleBox&) = delete;
@@ -47,7 +43,6 @@ class Module : public Handle<Module, ModuleBox> {
   Napi::Value FunctionCount(const Napi::CallbackInfo& info);
   Napi::Value Functions(const Napi::CallbackInfo& info);
   Napi::Value Global(const Napi::CallbackInfo& info);
-  Napi::Value HeldStreams(const Napi::CallbackInfo& info);
 };
 
 }  // namespace cudrv

@@ -461,6 +461,377 @@ export const ContextFlag = {
 /** A name of {@link ContextFlag}. */
 export type ContextFlagName = keyof typeof ContextFlag;
 
+/** The driver's CUstream_flags values by name. */
+export const StreamFlag = {
+  /** Default stream flag */
+  default: 0,
+  /** Stream does not synchronize with stream 0 (the NULL stream) */
+  nonBlocking: 1,
+} as const;
+/** A name of {@link StreamFlag}. */
+export type StreamFlagName = keyof typeof StreamFlag;
+
+/** The driver's CUevent_flags values by name. */
+export const EventFlag = {
+  /** Default event flag */
+  default: 0,
+  /** Event uses blocking synchronization */
+  blockingSync: 1,
+  /** Event will not record timing data */
+  disableTiming: 2,
+  /** Event is suitable for interprocess use. CU_EVENT_DISABLE_TIMING must be set */
+  interprocess: 4,
+} as const;
+/** A name of {@link EventFlag}. */
+export type EventFlagName = keyof typeof EventFlag;
+
+/** The driver's CUevent_record_flags values by name. */
+export const EventRecordFlag = {
+  /** Default event record flag */
+  default: 0,
+  /** When using stream capture, create an event record node instead of the default behavior.  This flag is invalid when used outside of capture. */
+  external: 1,
+} as const;
+/** A name of {@link EventRecordFlag}. */
+export type EventRecordFlagName = keyof typeof EventRecordFlag;
+
+/** The driver's CUevent_wait_flags values by name. */
+export const EventWaitFlag = {
+  /** Default event wait flag */
+  default: 0,
+  /** When using stream capture, create an event wait node instead of the default behavior.  This flag is invalid when used outside of capture. */
+  external: 1,
+} as const;
+/** A name of {@link EventWaitFlag}. */
+export type EventWaitFlagName = keyof typeof EventWaitFlag;
+
+/** The driver's CUstreamWaitValue_flags values by name. */
+export const StreamWaitValueFlag = {
+  /** Wait until (int32_t)(*addr - value) >= 0 (or int64_t for 64 bit values). Note this is a cyclic comparison which ignores wraparound. (Default behavior.) */
+  geq: 0,
+  /** Wait until *addr == value. */
+  eq: 1,
+  /** Wait until (*addr & value) != 0. */
+  and: 2,
+  /** Wait until ~(*addr | value) != 0. Support for this operation can be queried with cuDeviceGetAttribute() and CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR. */
+  nor: 3,
+  /** Follow the wait operation with a flush of outstanding remote writes. This means that, if a remote write operation is guaranteed to have reached the device before the wait can be satisfied, that write is guaranteed to be visible to downstream device work. The device is permitted to reorder remote writes internally. For example, this flag would be required if two remote writes arrive in a defined order, the wait is satisfied by the second write, and downstream work needs to observe the first write. Support for this operation is restricted to selected platforms and can be queried with CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES. */
+  flush: 1073741824,
+} as const;
+/** A name of {@link StreamWaitValueFlag}. */
+export type StreamWaitValueFlagName = keyof typeof StreamWaitValueFlag;
+
+/** The driver's CUstreamWriteValue_flags values by name. */
+export const StreamWriteValueFlag = {
+  /** Default behavior */
+  default: 0,
+  /** Permits the write to be reordered with writes which were issued before it, as a performance optimization. Normally, cuStreamWriteValue32 will provide a memory fence before the write, which has similar semantics to __threadfence_system() but is scoped to the stream rather than a CUDA thread. This flag is not supported in the v2 API. */
+  noMemoryBarrier: 1,
+} as const;
+/** A name of {@link StreamWriteValueFlag}. */
+export type StreamWriteValueFlagName = keyof typeof StreamWriteValueFlag;
+
+/** The driver's CUstreamBatchMemOpType values by name. */
+export const StreamMemoryOperation = {
+  /** Represents a cuStreamWaitValue32 operation */
+  waitValue32: 1,
+  /** Represents a cuStreamWriteValue32 operation */
+  writeValue32: 2,
+  /** Represents a cuStreamWaitValue64 operation */
+  waitValue64: 4,
+  /** Represents a cuStreamWriteValue64 operation */
+  writeValue64: 5,
+  /** Insert a memory barrier of the specified type */
+  barrier: 6,
+  /** This has the same effect as CU_STREAM_WAIT_VALUE_FLUSH, but as a standalone operation. */
+  flushRemoteWrites: 3,
+} as const;
+/** A name of {@link StreamMemoryOperation}. */
+export type StreamMemoryOperationName = keyof typeof StreamMemoryOperation;
+
+/** The driver's CUstreamMemoryBarrier_flags values by name. */
+export const StreamMemoryBarrier = {
+  /** System-wide memory barrier. */
+  sys: 0,
+  /** Limit memory barrier scope to the GPU. */
+  gpu: 1,
+} as const;
+/** A name of {@link StreamMemoryBarrier}. */
+export type StreamMemoryBarrierName = keyof typeof StreamMemoryBarrier;
+
+/** The driver's CUstreamCaptureMode values by name. */
+export const CaptureMode = {
+  global: 0,
+  threadLocal: 1,
+  relaxed: 2,
+} as const;
+/** A name of {@link CaptureMode}. */
+export type CaptureModeName = keyof typeof CaptureMode;
+
+/** The driver's CUstreamCaptureStatus values by name. */
+export const CaptureStatus = {
+  /** Stream is not capturing */
+  none: 0,
+  /** Stream is actively capturing */
+  active: 1,
+  /** Stream is part of a capture sequence that has been invalidated, but not terminated */
+  invalidated: 2,
+} as const;
+/** A name of {@link CaptureStatus}. */
+export type CaptureStatusName = keyof typeof CaptureStatus;
+
+/** The driver's CUstreamUpdateCaptureDependencies_flags values by name. */
+export const CaptureDependencyUpdate = {
+  /** Add new nodes to the dependency set */
+  addCaptureDependencies: 0,
+  /** Replace the dependency set with the new nodes */
+  setCaptureDependencies: 1,
+} as const;
+/** A name of {@link CaptureDependencyUpdate}. */
+export type CaptureDependencyUpdateName = keyof typeof CaptureDependencyUpdate;
+
+/** The driver's CUlaunchAttributeID values by name. */
+export const LaunchAttribute = {
+  /** Ignored entry, for convenient composition */
+  ignore: 0,
+  /** Valid for streams, graph nodes, launches. See CUlaunchAttributeValueaccessPolicyWindow. */
+  accessPolicyWindow: 1,
+  /** Valid for graph nodes, launches. See CUlaunchAttributeValuecooperative. */
+  cooperative: 2,
+  /** Valid for streams. See CUlaunchAttributeValuesyncPolicy. */
+  synchronizationPolicy: 3,
+  /** Valid for graph nodes, launches. See CUlaunchAttributeValueclusterDim. */
+  clusterDimension: 4,
+  /** Valid for graph nodes, launches. See CUlaunchAttributeValueclusterSchedulingPolicyPreference. */
+  clusterSchedulingPolicyPreference: 5,
+  /** Valid for launches. Setting CUlaunchAttributeValueprogrammaticStreamSerializationAllowed to non-0 signals that the kernel will use programmatic means to resolve its stream dependency, so that the CUDA runtime should opportunistically allow the grid's execution to overlap with the previous kernel in the stream, if that kernel requests the overlap. The dependent launches can choose to wait on the dependency using the programmatic sync (cudaGridDependencySynchronize() or equivalent PTX instructions). */
+  programmaticStreamSerialization: 6,
+  /** Valid for launches. Set CUlaunchAttributeValueprogrammaticEvent to record the event. Event recorded through this launch attribute is guaranteed to only trigger after all block in the associated kernel trigger the event. A block can trigger the event through PTX launchdep.release or CUDA builtin function cudaTriggerProgrammaticLaunchCompletion(). A trigger can also be inserted at the beginning of each block's execution if triggerAtBlockStart is set to non-0. The dependent launches can choose to wait on the dependency using the programmatic sync (cudaGridDependencySynchronize() or equivalent PTX instructions). Note that dependents (including the CPU thread calling cuEventSynchronize()) are not guaranteed to observe the release precisely when it is released.  For example, cuEventSynchronize() may only observe the event trigger long after the associated kernel has completed. This recording type is primarily meant for establishing programmatic dependency between device tasks. Note also this type of dependency allows, but does not guarantee, concurrent execution of tasks. <br> The event supplied must not be an interprocess or interop event. The event must disable timing (i.e. must be created with the CU_EVENT_DISABLE_TIMING flag set). */
+  programmaticEvent: 7,
+  /** Valid for streams, graph nodes, launches. See CUlaunchAttributeValuepriority. */
+  priority: 8,
+  /** Valid for streams, graph nodes, launches. See CUlaunchAttributeValuememSyncDomainMap. */
+  memSyncDomainMap: 9,
+  /** Valid for streams, graph nodes, launches. See CUlaunchAttributeValuememSyncDomain. */
+  memSyncDomain: 10,
+  /** Valid for graph nodes, launches. Set CUlaunchAttributeValuepreferredClusterDim to allow the kernel launch to specify a preferred substitute cluster dimension. Blocks may be grouped according to either the dimensions specified with this attribute (grouped into a "preferred substitute cluster"), or the one specified with CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION attribute (grouped into a "regular cluster"). The cluster dimensions of a "preferred substitute cluster" shall be an integer multiple greater than zero of the regular cluster dimensions. The device will attempt - on a best-effort basis - to group thread blocks into preferred clusters over grouping them into regular clusters. When it deems necessary (primarily when the device temporarily runs out of physical resources to launch the larger preferred clusters), the device may switch to launch the regular clusters instead to attempt to utilize as much of the physical device resources as possible. <br> Each type of cluster will have its enumeration / coordinate setup as if the grid consists solely of its type of cluster. For example, if the preferred substitute cluster dimensions double the regular cluster dimensions, there might be simultaneously a regular cluster indexed at (1,0,0), and a preferred cluster indexed at (1,0,0). In this example, the preferred substitute cluster (1,0,0) replaces regular clusters (2,0,0) and (3,0,0) and groups their blocks. <br> This attribute will only take effect when a regular cluster dimension has been specified. The preferred substitute cluster dimension must be an integer multiple greater than zero of the regular cluster dimension and must divide the grid. It must also be no more than `maxBlocksPerCluster`, if it is set in the kernel's `__launch_bounds__`. Otherwise it must be less than the maximum value the driver can support. Otherwise, setting this attribute to a value physically unable to fit on any particular device is permitted. */
+  preferredClusterDimension: 11,
+  /** Valid for launches. Set CUlaunchAttributeValuelaunchCompletionEvent to record the event. <br> Nominally, the event is triggered once all blocks of the kernel have begun execution. Currently this is a best effort. If a kernel B has a launch completion dependency on a kernel A, B may wait until A is complete. Alternatively, blocks of B may begin before all blocks of A have begun, for example if B can claim execution resources unavailable to A (e.g. they run on different GPUs) or if B is a higher priority than A. Exercise caution if such an ordering inversion could lead to deadlock. <br> A launch completion event is nominally similar to a programmatic event with \c triggerAtBlockStart set except that it is not visible to \c cudaGridDependencySynchronize() and can be used with compute capability less than 9.0. <br> The event supplied must not be an interprocess or interop event. The event must disable timing (i.e. must be created with the CU_EVENT_DISABLE_TIMING flag set). */
+  launchCompletionEvent: 12,
+  /** Valid for graph nodes, launches. This attribute is graphs-only, and passing it to a launch in a non-capturing stream will result in an error. <br> CUlaunchAttributeValuedeviceUpdatableKernelNodedeviceUpdatable can only be set to 0 or 1. Setting the field to 1 indicates that the corresponding kernel node should be device-updatable. On success, a handle will be returned via CUlaunchAttributeValuedeviceUpdatableKernelNodedevNode which can be passed to the various device-side update functions to update the node's kernel parameters from within another kernel. For more information on the types of device updates that can be made, as well as the relevant limitations thereof, see cudaGraphKernelNodeUpdatesApply. <br> Nodes which are device-updatable have additional restrictions compared to regular kernel nodes. Firstly, device-updatable nodes cannot be removed from their graph via cuGraphDestroyNode. Additionally, once opted-in to this functionality, a node cannot opt out, and any attempt to set the deviceUpdatable attribute to 0 will result in an error. Device-updatable kernel nodes also cannot have their attributes copied to/from another kernel node via cuGraphKernelNodeCopyAttributes. Graphs containing one or more device-updatable nodes also do not allow multiple instantiation, and neither the graph nor its instantiated version can be passed to cuGraphExecUpdate. <br> If a graph contains device-updatable nodes and updates those nodes from the device from within the graph, the graph must be uploaded with cuGraphUpload before it is launched. For such a graph, if host-side executable graph updates are made to the device-updatable nodes, the graph must be uploaded before it is launched again. */
+  deviceUpdatableKernelNode: 13,
+  /** Valid for launches. On devices where the L1 cache and shared memory use the same hardware resources, setting CUlaunchAttributeValuesharedMemCarveout to a percentage between 0-100 signals the CUDA driver to set the shared memory carveout preference, in percent of the total shared memory for that kernel launch. This attribute takes precedence over CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT. This is only a hint, and the CUDA driver can choose a different configuration if required for the launch. */
+  preferredSharedMemoryCarveout: 14,
+  /** Valid for streams, graph nodes, launches. This attribute is a hint to the CUDA runtime that the launch should attempt to make the kernel maximize its NVLINK utilization. <br> When possible to honor this hint, CUDA will assume each block in the grid launch will carry out an even amount of NVLINK traffic, and make a best-effort attempt to adjust the kernel launch based on that assumption. <br> This attribute is a hint only. CUDA makes no functional or performance guarantee. Its applicability can be affected by many different factors, including driver version (i.e. CUDA doesn't guarantee the performance characteristics will be maintained between driver versions or a driver update could alter or regress previously observed perf characteristics.) It also doesn't guarantee a successful result, i.e. applying the attribute may not improve the performance of either the targeted kernel or the encapsulating application. <br> Valid values for CUlaunchAttributeValuenvlinkUtilCentricScheduling are 0 (disabled) and 1 (enabled). */
+  nvlinkUtilCentricScheduling: 16,
+} as const;
+/** A name of {@link LaunchAttribute}. */
+export type LaunchAttributeName = keyof typeof LaunchAttribute;
+
+/** The driver's CUaccessProperty values by name. */
+export const AccessProperty = {
+  /** Normal cache persistence. */
+  normal: 0,
+  /** Streaming access is less likely to persit from cache. */
+  streaming: 1,
+  /** Persisting access is more likely to persist in cache. */
+  persisting: 2,
+} as const;
+/** A name of {@link AccessProperty}. */
+export type AccessPropertyName = keyof typeof AccessProperty;
+
+/** The driver's CUsynchronizationPolicy values by name. */
+export const SynchronizationPolicy = {
+  auto: 1,
+  spin: 2,
+  yield: 3,
+  blockingSync: 4,
+} as const;
+/** A name of {@link SynchronizationPolicy}. */
+export type SynchronizationPolicyName = keyof typeof SynchronizationPolicy;
+
+/** The driver's CUmemAttach_flags values by name. */
+export const MemoryAttach = {
+  /** Memory can be accessed by any stream on any device */
+  global: 1,
+  /** Memory cannot be accessed by any stream on any device */
+  host: 2,
+  /** Memory can only be accessed by a single stream on the associated device */
+  single: 4,
+} as const;
+/** A name of {@link MemoryAttach}. */
+export type MemoryAttachName = keyof typeof MemoryAttach;
+
+/** The driver's CUmem_advise values by name. */
+export const MemoryAdvice = {
+  /** Data will mostly be read and only occasionally be written to */
+  setReadMostly: 1,
+  /** Undo the effect of CU_MEM_ADVISE_SET_READ_MOSTLY */
+  unsetReadMostly: 2,
+  /** Set the preferred location for the data as the specified device */
+  setPreferredLocation: 3,
+  /** Clear the preferred location for the data */
+  unsetPreferredLocation: 4,
+  /** Data will be accessed by the specified device, so prevent page faults as much as possible */
+  setAccessedBy: 5,
+  /** Let the Unified Memory subsystem decide on the page faulting policy for the specified device */
+  unsetAccessedBy: 6,
+} as const;
+/** A name of {@link MemoryAdvice}. */
+export type MemoryAdviceName = keyof typeof MemoryAdvice;
+
+/** The driver's CUmem_range_attribute values by name. */
+export const RangeAttribute = {
+  /** Whether the range will mostly be read and only occasionally be written to */
+  readMostly: 1,
+  /** The preferred location of the range */
+  preferredLocation: 2,
+  /** Memory range has CU_MEM_ADVISE_SET_ACCESSED_BY set for specified device */
+  accessedBy: 3,
+  /** The last location to which the range was prefetched */
+  lastPrefetchLocation: 4,
+  /** The preferred location type of the range */
+  preferredLocationType: 5,
+  /** The preferred location id of the range */
+  preferredLocationId: 6,
+  /** The last location type to which the range was prefetched */
+  lastPrefetchLocationType: 7,
+  /** The last location id to which the range was prefetched */
+  lastPrefetchLocationId: 8,
+} as const;
+/** A name of {@link RangeAttribute}. */
+export type RangeAttributeName = keyof typeof RangeAttribute;
+
+/** The driver's CUpointer_attribute values by name. */
+export const PointerAttribute = {
+  /** The CUcontext on which a pointer was allocated or registered */
+  context: 1,
+  /** The CUmemorytype describing the physical location of a pointer */
+  memoryType: 2,
+  /** The address at which a pointer's memory may be accessed on the device */
+  devicePointer: 3,
+  /** The address at which a pointer's memory may be accessed on the host */
+  hostPointer: 4,
+  /** A pair of tokens for use with the nv-p2p.h Linux kernel interface */
+  p2pTokens: 5,
+  /** Synchronize every synchronous memory operation initiated on this region */
+  syncMemops: 6,
+  /** A process-wide unique ID for an allocated memory region */
+  bufferId: 7,
+  /** Indicates if the pointer points to managed memory */
+  isManaged: 8,
+  /** A device ordinal of a device on which a pointer was allocated or registered */
+  deviceOrdinal: 9,
+  /** 1 if this pointer maps to an allocation that is suitable for cudaIpcGetMemHandle, 0 otherwise * */
+  isLegacyCudaIpcCapable: 10,
+  /** Starting address for this requested pointer */
+  rangeStartAddr: 11,
+  /** Size of the address range for this requested pointer */
+  rangeSize: 12,
+  /** 1 if this pointer is in a valid address range that is mapped to a backing allocation, 0 otherwise * */
+  mapped: 13,
+  /** Bitmask of allowed CUmemAllocationHandleType for this allocation * */
+  allowedHandleTypes: 14,
+  /** 1 if the memory this pointer is referencing can be used with the GPUDirect RDMA API * */
+  isGpuDirectRdmaCapable: 15,
+  /** Returns the access flags the device associated with the current context has on the corresponding memory referenced by the pointer given */
+  accessFlags: 16,
+  /** Returns the mempool handle for the allocation if it was allocated from a mempool. Otherwise returns NULL. * */
+  mempoolHandle: 17,
+  /** Size of the actual underlying mapping that the pointer belongs to * */
+  mappingSize: 18,
+  /** The start address of the mapping that the pointer belongs to * */
+  mappingBaseAddr: 19,
+  /** A process-wide unique id corresponding to the physical allocation the pointer belongs to * */
+  memoryBlockId: 20,
+  /** Returns in  *data a boolean that indicates whether the pointer points to memory that is capable to be used for hardware accelerated decompression. */
+  isHwDecompressCapable: 21,
+} as const;
+/** A name of {@link PointerAttribute}. */
+export type PointerAttributeName = keyof typeof PointerAttribute;
+
+/** The driver's CUmemorytype values by name. */
+export const MemoryType = {
+  /** Host memory */
+  host: 1,
+  /** Device memory */
+  device: 2,
+  /** Array memory */
+  array: 3,
+  /** Unified device or host memory */
+  unified: 4,
+} as const;
+/** A name of {@link MemoryType}. */
+export type MemoryTypeName = keyof typeof MemoryType;
+
+/** The driver's CUmemPool_attribute values by name. */
+export const PoolAttribute = {
+  reuseFollowEventDependencies: 1,
+  reuseAllowOpportunistic: 2,
+  reuseAllowInternalDependencies: 3,
+  releaseThreshold: 4,
+  reservedMemCurrent: 5,
+  reservedMemHigh: 6,
+  usedMemCurrent: 7,
+  usedMemHigh: 8,
+} as const;
+/** A name of {@link PoolAttribute}. */
+export type PoolAttributeName = keyof typeof PoolAttribute;
+
+/** The driver's CUmemAllocationHandleType values by name. */
+export const MemoryHandleType = {
+  /** Does not allow any export mechanism. > */
+  none: 0,
+  /** Allows a file descriptor to be used for exporting. Permitted only on POSIX systems. (int) */
+  posixFileDescriptor: 1,
+  /** Allows a Win32 NT handle to be used for exporting. (HANDLE) */
+  win32: 2,
+  /** Allows a Win32 KMT handle to be used for exporting. (D3DKMT_HANDLE) */
+  win32Kmt: 4,
+  /** Allows a fabric handle to be used for exporting. (CUmemFabricHandle) */
+  fabric: 8,
+} as const;
+/** A name of {@link MemoryHandleType}. */
+export type MemoryHandleTypeName = keyof typeof MemoryHandleType;
+
+/** The driver's CUmemLocationType values by name. */
+export const MemoryLocationType = {
+  invalid: 0,
+  /** Location is unspecified. This is used when creating a managed memory pool to indicate no preferred location for the pool */
+  none: 0,
+  /** Location is a device location, thus id is a device ordinal */
+  device: 1,
+  /** Location is host, id is ignored */
+  host: 2,
+  /** Location is a host NUMA node, thus id is a host NUMA node id */
+  hostNuma: 3,
+  /** Location is a host NUMA node of the current thread, id is ignored */
+  hostNumaCurrent: 4,
+} as const;
+/** A name of {@link MemoryLocationType}. */
+export type MemoryLocationTypeName = keyof typeof MemoryLocationType;
+
+/** The driver's CUmemAllocationType values by name. */
+export const MemoryAllocationType = {
+  invalid: 0,
+  pinned: 1,
+  managed: 2,
+} as const;
+/** A name of {@link MemoryAllocationType}. */
+export type MemoryAllocationTypeName = keyof typeof MemoryAllocationType;
+
+/** The driver's CUmemAccess_flags values by name. */
+export const MemoryAccess = {
+  /** Default, make the address range not accessible */
+  none: 0,
+  /** Make the address range read accessible */
+  read: 1,
+  /** Make the address range read-write accessible */
+  readwrite: 3,
+} as const;
+/** A name of {@link MemoryAccess}. */
+export type MemoryAccessName = keyof typeof MemoryAccess;
+
 /** The driver's CUfunction_attribute values by name. */
 export const FunctionAttribute = {
   maxThreadsPerBlock: 0,

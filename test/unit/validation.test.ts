@@ -1,6 +1,6 @@
 // Bad arguments are refused with a TypeError or RangeError naming the parameter,
 // before the driver is called; the raw addon refuses them too, without crashing.
-import { checkEnum, checkFlags, checkInteger, checkSize, flagNames } from '../../lib/validate';
+import { checkArray, checkEnum, checkFlags, checkInteger, checkNumber, checkObject, checkSize, flagNames } from '../../lib/validate';
 import { ContextFlag, DeviceAttribute } from '../../lib/generated/enums';
 import { fakeDriver, runScript } from '../helpers/subprocess';
 
@@ -24,6 +24,19 @@ describe('argument checks', () => {
     expect(() => checkSize(2 ** 60, 'bytes')).toThrow(RangeError);
     expect(() => checkSize(0.5, 'bytes')).toThrow(TypeError);
     expect(() => checkSize(null, 'bytes')).toThrow(/bytes must be an integer, got null/);
+  });
+
+  test('finite numbers, arrays and objects', () => {
+    expect(checkNumber(0.5, 'weight', 0)).toBe(0.5);
+    expect(() => checkNumber(Infinity, 'weight')).toThrow(new TypeError('weight must be a finite number, got Infinity'));
+    expect(() => checkNumber(-1, 'weight', 0)).toThrow(RangeError);
+    expect(checkArray([1], 'list')).toEqual([1]);
+    expect(() => checkArray('ab', 'list')).toThrow(new TypeError("list must be an array, got 'ab'"));
+    const resource = {};
+    expect(checkObject(resource, 'resource')).toBe(resource);
+    expect(checkObject(Map, 'resource')).toBe(Map);
+    expect(() => checkObject(null, 'resource')).toThrow(new TypeError('resource must be an object, got null'));
+    expect(() => checkObject(1n, 'resource')).toThrow(TypeError);
   });
 
   test('enums by name or number; flags by list', () => {

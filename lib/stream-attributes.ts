@@ -1,0 +1,119 @@
+// Stream attributes: typed values encoded to and decoded from the driver's
+// 64-byte CUstreamAttrValue union (the native layer moves the bytes only).
+import { AccessProperty, AccessPropertyName, LaunchAttribute, SynchronizationPolicy, SynchronizationPolicyName } from './generated/enums';
+import { checkEnum, checkInteger, checkNumber, checkSize } from './validate';
+
+export const ATTRIBUTE_VALUE_BYTES = 64;
+
+/** An L2 persistence window (cuda.h: CUaccessPolicyWindow). */
+export interface AccessPolicyWindow {
+  /** Start address of the window (a device address; the driver may align it). */
+  base: bigint;
+  /** Size of the window in bytes. */
+  bytes: number;
+  /** Fraction of accesses in the window that get hitProp, 0..1. */
+  hitRatio: number;
+  hitProp: AccessPropertyName;
+  missProp: AccessPropertyName;
+}
+
+/** Which memory-synchronization domain work uses, and the map for remote domains. */
+export interface MemSyncDomainMap {
+  default: number;
+  remote: number;
+}
+
+export interface StreamAttributes {
+  accessPolicyWindow: AccessPolicyWindow;
+  synchronizationPolicy: SynchronizationPolicyName;
+  priority: number;
+  memSyncDomainMap: MemSyncDomainMap;
+  memSyncDomain: number;
+}
+export type StreamAttributeName = keyof StreamAttributes;
+
+const ids: Record<StreamAttributeName, number> = {
+  accessPolicyWindow: LaunchAttribute.accessPolicyWindow,
+  synchronizationPolicy: LaunchAttribute.synchronizationPolicy,
+  priority: LaunchAttribute.priority,
+  memSyncDomainMap: LaunchAttribute.memSyncDomainMap,
+  memSyncDomain: LaunchAttribute.memSyncDomain,
+};
+
+const nameOf = <M extends Record<string, number>>(map: M, value: number): keyof M & string => {
+  const found = Object.entries(map).find(([, v]) => v === value);
+  if (!found) throw new RangeError(`the driver returned an unknown value ${value}`);
+  return found[0];
+};
+
+/** The driver's id of a stream attribute. */
+export function streamAttributeId(name: StreamAttributeName): number {
+  if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(ids, name)) {
+    throw new RangeError(`attribute must be one of ${Object.keys(ids).join(', ')}; got ${String(name)}`);
+  }
+  return ids[name];
+}
+
+export function encodeStreamAttribute<K extends StreamAttributeName>(name: K, value: StreamAttributes[K]): Uint8Array {
+  const bytes = new Uint8Array(ATTRIBUTE_VALUE_BYTES);
+  const view = new DataView(bytes.buffer);
+  switch (name) {
+    case 'accessPolicyWindow': {
+      const w = value as AccessPolicyWindow;
+      if (typeof w !== 'object' || w === null) throw new TypeError('accessPolicyWindow must be an object');
+      if (typeof w.base !== 'bigint' || w.base < 0n) throw new TypeError('accessPolicyWindow.base must be a non-negative bigint');
+      view.setBigUint64(0, w.base, true);
+      view.setBigUint64(8, BigInt(checkSize(w.bytes, 'accessPolicyWindow.bytes')), true);
+      const ratio = checkNumber(w.hitRatio, 'accessPolicyWindow.hitRatio');
+      if (ratio < 0 || ratio > 1) throw new RangeError('accessPolicyWindow.hitRatio must be between 0 and 1');
+      view.setFloat32(16, ratio, true);
+      view.setUint32(20, checkEnum(w.hitProp, AccessProperty, 'accessPolicyWindow.hitProp'), true);
+      view.setUint32(24, checkEnum(w.missProp, AccessProperty, 'accessPolicyWindow.missProp'), true);
+      break;
+    }
+    case 'synchronizationPolicy':
+      view.setUint32(0, checkEnum(value, SynchronizationPolicy, 'synchronizationPolicy'), true);
+      break;
+    case 'priority':
+      view.setInt32(0, checkInteger(value, 'priority', -(2 ** 31), 2 ** 31 - 1), true);
+      break;
+    case 'memSyncDomainMap': {
+      const m = value as MemSyncDomainMap;
+      if (typeof m !== 'object' || m === null) throw new TypeError('memSyncDomainMap must be an object');
+      view.setUint8(0, checkInteger(m.default, 'memSyncDomainMap.default', 0, 255));
+      view.setUint8(1, checkInteger(m.remote, 'memSyncDomainMap.remote', 0, 255));
+      break;
+    }
+    case 'memSyncDomain':
+      view.setUint32(0, checkInteger(value, 'memSyncDomain', 0, 2 ** 32 - 1), true);
+      break;
+    default:
+      streamAttributeId(name);
+  }
+  return bytes;
+}
+
+export function decodeStreamAttribute<K extends StreamAttributeName>(name: K, bytes: Uint8Array): StreamAttributes[K] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const decode = (): StreamAttributes[StreamAttributeName] => {
+    switch (name) {
+      case 'accessPolicyWindow':
+        return {
+          base: view.getBigUint64(0, true),
+          bytes: Number(view.getBigUint64(8, true)),
+          hitRatio: view.getFloat32(16, true),
+          hitProp: nameOf(AccessProperty, view.getUint32(20, true)),
+          missProp: nameOf(AccessProperty, view.getUint32(24, true)),
+        };
+      case 'synchronizationPolicy':
+        return nameOf(SynchronizationPolicy, view.getUint32(0, true));
+      case 'priority':
+        return view.getInt32(0, true);
+      case 'memSyncDomainMap':
+        return { default: view.getUint8(0), remote: view.getUint8(1) };
+      default:
+        return view.getUint32(0, true);
+    }
+  };
+  return decode() as StreamAttributes[K];
+}

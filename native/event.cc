@@ -1,0 +1,87 @@
+#include "event.h"
+
+#include "args.h"
+#include "release.h"
+#include "stream.h"
+#include "waiter.h"
+
+namespace cudrv {
+
+EventBox::~EventBox() {
+  if (!event) return;
+  CUevent e = event;
+  releaseWhenSafe([e] { CU_CALL(cuEventDestroy, e); });
+}
+
+namespace {
+
+// createEvent(ordinal, flags)
+Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto box = std::make_shared<EventBox>();
+  box->context = primaryContext(env, intArg(info[0], "ordinal"));
+  box->flags = uintArg(info[1], "flags");
+  makeCurrent(env, box->context);
+  CU_CHECK_DETAIL(env, "flags=" + std::to_string(box->flags), cuEventCreate, &box->event, box->flags);
+  return Event::wrap(env, box);
+}
+
+}  // namespace
+
+void Event::init(Napi::Env env, Napi::Object exports) {
+  exports.Set("Event", define(env, {
+      InstanceAccessor("handle", &Event::HandleValue, nullptr),
+      InstanceAccessor("flags", &Event::Flags, nullptr),
+      InstanceMethod("record", &Event::Record),
+      InstanceMethod("query", &Event::Query),
+      InstanceMethod("synchronize", &Event::Synchronize),
+      InstanceMethod("synchronizeAsync", &Event::SynchronizeAsync),
+      InstanceMethod("elapsedTime", &Event::ElapsedTime),
+  }));
+  exports.Set("createEvent", Napi::Function::New(env, CreateEvent));
+}
+
+Napi::Value Event::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().event); }
+Napi::Value Event::Flags(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), live().flags); }
+
+// record(stream, flags | undefined): cuEventRecord, or cuEventRecordWithFlags when flags are given.
+Napi::Value Event::Record(const Napi::CallbackInfo& info) {
+  EventBox& box = live();
+  StreamBox& stream = streamArg(info[0]);
+  if (info[1].IsUndefined()) {
+    CU_CHECK(info.Env(), cuEventRecord, box.event, stream.stream);
+  } else {
+    CU_CHECK(info.Env(), cuEventRecordWithFlags, box.event, stream.stream, uintArg(info[1], "flags"));
+  }
+  return info.Env().Undefined();
+}
+
+// True when the work before the last record has completed (or nothing was recorded).
+Napi::Value Event::Query(const Napi::CallbackInfo& info) {
+  CUresult r = CU_CALL(cuEventQuery, live().event);
+  if (r == CUDA_ERROR_NOT_READY) return Napi::Boolean::New(info.Env(), false);
+  if (r != CUDA_SUCCESS) throwCudaError(info.Env(), r, Fn::cuEventQuery);
+  return Napi::Boolean::New(info.Env(), true);
+}
+
+Napi::Value Event::Synchronize(const Napi::CallbackInfo& info) {
+  CU_CHECK(info.Env(), cuEventSynchronize, live().event);
+  return info.Env().Undefined();
+}
+
+Napi::Value Event::SynchronizeAsync(const Napi::CallbackInfo& info) {
+  EventRef box = shared();
+  return waitPromise(info.Env(), [box] { return CU_CALL(cuEventSynchronize, box->event); }, Fn::cuEventSynchronize, "");
+}
+
+// elapsedTime(end): milliseconds from this event to end. The driver's error
+// stands; lib/ explains the usual causes.
+Napi::Value Event::ElapsedTime(const Napi::CallbackInfo& info) {
+  EventBox& box = live();
+  const EventRef& end = Event::from(info[0], "end");
+  float ms = 0;
+  CU_CHECK(info.Env(), cuEventElapsedTime, &ms, box.event, end->event);
+  return Napi::Number::New(info.Env(), ms);
+}
+
+}  // namespace cudrv

@@ -1,0 +1,287 @@
+// Copies between any two of: device buffers, page-locked host buffers, managed
+// memory and JavaScript buffers. Every operand's range is checked against its
+// memory before the driver sees a pointer.
+#include <cstring>
+#include <vector>
+
+#include "args.h"
+#include "memory/memory.h"
+#include "stream.h"
+
+namespace cudrv {
+
+namespace {
+
+// The stream of an async copy, or nullptr for a synchronous one.
+StreamBox* optionalStream(Napi::Value value) { return value.IsUndefined() ? nullptr : &streamArg(value); }
+
+// Work that runs later must keep the memory it touches.
+void keep(StreamBox* stream, const Span& a, const Span& b) {
+  if (!stream) return;
+  if (a.owner) stream->keepUntilIdle(a.owner);
+  if (b.owner) stream->keepUntilIdle(b.owner);
+}
+
+// The context synchronous copies run under: that of a device-side operand.
+void makeCopyContextCurrent(Napi::Env env, StreamBox* stream, const Span& dst, const Span& src) {
+  if (stream) makeCurrent(env, stream->context);
+  else if (dst.owner && dst.owner->context) makeCurrent(env, dst.owner->context);
+  else if (src.owner && src.owner->context) makeCurrent(env, src.owner->context);
+}
+
+void refuseOverlap(Napi::Env env, const Span& dst, const Span& src) {
+  if (!dst.owner || dst.owner != src.owner) return;
+  CUdeviceptr d = dst.address(), s = src.address();
+  if (d < s + src.bytes && s < d + dst.bytes) {
+    throw Napi::RangeError::New(env, "source and destination ranges of one buffer overlap");
+  }
+}
+
+// memcpy(dst, dstOffset, src, srcOffset, bytes, stream | undefined)
+Napi::Value Memcpy(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  uint64_t bytes = u64Arg(info[4], "bytes");
+  Span dst = spanOf(info[0], "dst", u64Arg(info[1], "dstOffset"), bytes);
+  Span src = spanOf(info[2], "src", u64Arg(info[3], "srcOffset"), bytes);
+  StreamBox* stream = optionalStream(info[5]);
+  if (bytes == 0) return env.Undefined();
+  refuseOverlap(env, dst, src);
+  makeCopyContextCurrent(env, stream, dst, src);
+  CUstream s = stream ? stream->stream : nullptr;
+  const bool unified = dst.kind == MemoryKind::Unified || src.kind == MemoryKind::Unified ||
+                       (dst.kind == MemoryKind::Host && src.kind == MemoryKind::Host);
+  if (unified) {
+    if (stream) CU_CHECK(env, cuMemcpyAsync, dst.address(), src.address(), bytes, s);
+    else CU_CHECK(env, cuMemcpy, dst.address(), src.address(), bytes);
+  } else if (dst.kind == MemoryKind::Device && src.kind == MemoryKind::Host) {
+    if (stream) CU_CHECK(env, cuMemcpyHtoDAsync, dst.device, src.host, bytes, s);
+    else CU_CHECK(env, cuMemcpyHtoD, dst.device, src.host, bytes);
+  } else if (dst.kind == MemoryKind::Host && src.kind == MemoryKind::Device) {
+    if (stream) CU_CHECK(env, cuMemcpyDtoHAsync, dst.host, src.device, bytes, s);
+    else CU_CHECK(env, cuMemcpyDtoH, dst.host, src.device, bytes);
+  } else if (dst.owner->context == src.owner->context) {
+    if (stream) CU_CHECK(env, cuMemcpyDtoDAsync, dst.device, src.device, bytes, s);
+    else CU_CHECK(env, cuMemcpyDtoD, dst.device, src.device, bytes);
+  } else {
+    CUcontext dc = dst.owner->context->context, sc = src.owner->context->context;
+    if (stream) CU_CHECK(env, cuMemcpyPeerAsync, dst.device, dc, src.device, sc, bytes, s);
+    else CU_CHECK(env, cuMemcpyPeer, dst.device, dc, src.device, sc, bytes);
+  }
+  keep(stream, dst, src);
+  return env.Undefined();
+}
+
+uint64_t field(Napi::Object params, const char* name) { return u64Arg(params.Get(name), name); }
+
+CUmemorytype memoryType(const Span& span) {
+  switch (span.kind) {
+    case MemoryKind::Device: return CU_MEMORYTYPE_DEVICE;
+    case MemoryKind::Unified: return CU_MEMORYTYPE_UNIFIED;
+    default: return CU_MEMORYTYPE_HOST;
+  }
+}
+
+// The bytes a pitched region touches from its first byte: rows of `width`
+// bytes, `pitch` apart, `rows` per slice, `depth` slices.
+uint64_t pitchedExtent(Napi::Env env, const char* side, uint64_t width, uint64_t height, uint64_t depth,
+                       uint64_t pitch, uint64_t rowsPerSlice) {
+  if (width == 0 || height == 0 || depth == 0) return 0;
+  if (pitch < width) throw Napi::RangeError::New(env, std::string(side) + "Pitch must be at least the width");
+  if (rowsPerSlice < height) throw Napi::RangeError::New(env, std::string(side) + "Height must be at least the height");
+  // Checked arithmetic: a huge pitch or depth must not wrap around.
+  uint64_t rows = 0, bytes = 0;
+  if (__builtin_mul_overflow(depth - 1, rowsPerSlice, &rows) || __builtin_add_overflow(rows, height - 1, &rows) ||
+      __builtin_mul_overflow(rows, pitch, &bytes) || __builtin_add_overflow(bytes, width, &bytes)) {
+    throw Napi::RangeError::New(env, std::string(side) + " region is too large");
+  }
+  return bytes;
+}
+
+template <typename Params>
+void setSide(Params& p, bool isDst, const Span& span, uint64_t pitch) {
+  if (isDst) {
+    p.dstMemoryType = memoryType(span);
+    p.dstHost = span.host;
+    p.dstDevice = span.device ? span.device : span.address();
+    p.dstPitch = pitch;
+  } else {
+    p.srcMemoryType = memoryType(span);
+    p.srcHost = span.host;
+    p.srcDevice = span.device ? span.device : span.address();
+    p.srcPitch = pitch;
+  }
+}
+
+// memcpy2D({dst, dstOffset, dstPitch, src, srcOffset, srcPitch, width, height}, stream | undefined, unaligned)
+Napi::Value Memcpy2D(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsObject()) throw Napi::TypeError::New(env, "params must be an object");
+  Napi::Object params = info[0].As<Napi::Object>();
+  uint64_t width = field(params, "width"), height = field(params, "height");
+  uint64_t dstPitch = field(params, "dstPitch"), srcPitch = field(params, "srcPitch");
+  Span dst = spanOf(params.Get("dst"), "dst", field(params, "dstOffset"),
+                    pitchedExtent(env, "dst", width, height, 1, dstPitch, height));
+  Span src = spanOf(params.Get("src"), "src", field(params, "srcOffset"),
+                    pitchedExtent(env, "src", width, height, 1, srcPitch, height));
+  StreamBox* stream = optionalStream(info[1]);
+  bool unaligned = boolArg(info[2], "unaligned");
+  if (width == 0 || height == 0) return env.Undefined();
+  refuseOverlap(env, dst, src);
+  CUDA_MEMCPY2D p;
+  std::memset(&p, 0, sizeof(p));
+  setSide(p, true, dst, dstPitch);
+  setSide(p, false, src, srcPitch);
+  p.WidthInBytes = width;
+  p.Height = height;
+  makeCopyContextCurrent(env, stream, dst, src);
+  if (stream) CU_CHECK(env, cuMemcpy2DAsync, &p, stream->stream);
+  else if (unaligned) CU_CHECK(env, cuMemcpy2DUnaligned, &p);
+  else CU_CHECK(env, cuMemcpy2D, &p);
+  keep(stream, dst, src);
+  return env.Undefined();
+}
+
+// memcpy3D({dst, dstOffset, dstPitch, dstHeight, src, ..., width, height, depth}, stream | undefined).
+// Operands of different contexts go through cuMemcpy3DPeer(Async).
+Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsObject()) throw Napi::TypeError::New(env, "params must be an object");
+  Napi::Object params = info[0].As<Napi::Object>();
+  uint64_t width = field(params, "width"), height = field(params, "height"), depth = field(params, "depth");
+  uint64_t dstPitch = field(params, "dstPitch"), srcPitch = field(params, "srcPitch");
+  uint64_t dstRows = field(params, "dstHeight"), srcRows = field(params, "srcHeight");
+  Span dst = spanOf(params.Get("dst"), "dst", field(params, "dstOffset"),
+                    pitchedExtent(env, "dst", width, height, depth, dstPitch, dstRows));
+  Span src = spanOf(params.Get("src"), "src", field(params, "srcOffset"),
+                    pitchedExtent(env, "src", width, height, depth, srcPitch, srcRows));
+  StreamBox* stream = optionalStream(info[1]);
+  if (width == 0 || height == 0 || depth == 0) return env.Undefined();
+  refuseOverlap(env, dst, src);
+  makeCopyContextCurrent(env, stream, dst, src);
+  const bool peer = dst.owner && src.owner && dst.kind == MemoryKind::Device && src.kind == MemoryKind::Device &&
+                    dst.owner->context != src.owner->context;
+  if (peer) {
+    CUDA_MEMCPY3D_PEER p;
+    std::memset(&p, 0, sizeof(p));
+    setSide(p, true, dst, dstPitch);
+    setSide(p, false, src, srcPitch);
+    p.dstHeight = dstRows;
+    p.srcHeight = srcRows;
+    p.dstContext = dst.owner->context->context;
+    p.srcContext = src.owner->context->context;
+    p.WidthInBytes = width;
+    p.Height = height;
+    p.Depth = depth;
+    if (stream) CU_CHECK(env, cuMemcpy3DPeerAsync, &p, stream->stream);
+    else CU_CHECK(env, cuMemcpy3DPeer, &p);
+  } else {
+    CUDA_MEMCPY3D p;
+    std::memset(&p, 0, sizeof(p));
+    setSide(p, true, dst, dstPitch);
+    setSide(p, false, src, srcPitch);
+    p.dstHeight = dstRows;
+    p.srcHeight = srcRows;
+    p.WidthInBytes = width;
+    p.Height = height;
+    p.Depth = depth;
+    if (stream) CU_CHECK(env, cuMemcpy3DAsync, &p, stream->stream);
+    else CU_CHECK(env, cuMemcpy3D, &p);
+  }
+  keep(stream, dst, src);
+  return env.Undefined();
+}
+
+// memcpyBatch([[dst, dstOffset, src, srcOffset, bytes], ...], stream): one
+// cuMemcpyBatchAsync, sources read in stream order. Library memory only.
+Napi::Value MemcpyBatch(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsArray()) throw Napi::TypeError::New(env, "copies must be an array");
+  Napi::Array copies = info[0].As<Napi::Array>();
+  StreamBox& stream = streamArg(info[1]);
+  size_t count = copies.Length();
+  if (count == 0 || count > 65536) throw Napi::RangeError::New(env, "copies must hold 1 to 65536 entries");
+  std::vector<CUdeviceptr> dsts(count), srcs(count);
+  std::vector<size_t> sizes(count);
+  std::vector<Span> spans;
+  spans.reserve(2 * count);
+  for (uint32_t i = 0; i < count; ++i) {
+    Napi::Value entry = copies[i];
+    if (!entry.IsArray()) throw Napi::TypeError::New(env, "each copy must be an array");
+    Napi::Array c = entry.As<Napi::Array>();
+    uint64_t bytes = u64Arg(c[4u], "bytes");
+    if (bytes == 0) throw Napi::RangeError::New(env, "a batched copy must move at least one byte");
+    spans.push_back(deviceSpanOf(c[0u], "dst", u64Arg(c[1u], "dstOffset"), bytes));
+    spans.push_back(deviceSpanOf(c[2u], "src", u64Arg(c[3u], "srcOffset"), bytes));
+    refuseOverlap(env, spans[2 * i], spans[2 * i + 1]);
+    dsts[i] = spans[2 * i].address();
+    srcs[i] = spans[2 * i + 1].address();
+    sizes[i] = bytes;
+  }
+  CUmemcpyAttributes attributes;
+  std::memset(&attributes, 0, sizeof(attributes));
+  attributes.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+  size_t attributeIndex = 0;
+  makeCurrent(env, stream.context);
+  CU_CHECK(env, cuMemcpyBatchAsync, dsts.data(), srcs.data(), sizes.data(), count, &attributes, &attributeIndex, 1,
+           stream.stream);
+  for (const Span& span : spans) stream.keepUntilIdle(span.owner);
+  return env.Undefined();
+}
+
+// memcpy3DBatch([{dst, dstOffset, dstPitch, dstHeight, src, ..., width, height, depth}, ...], stream)
+// through cuMemcpy3DBatchAsync. Pitches and extents in bytes. Library memory only.
+Napi::Value Memcpy3DBatch(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsArray()) throw Napi::TypeError::New(env, "copies must be an array");
+  Napi::Array copies = info[0].As<Napi::Array>();
+  StreamBox& stream = streamArg(info[1]);
+  size_t count = copies.Length();
+  if (count == 0 || count > 65536) throw Napi::RangeError::New(env, "copies must hold 1 to 65536 entries");
+  std::vector<CUDA_MEMCPY3D_BATCH_OP> ops(count);
+  std::vector<Span> spans;
+  spans.reserve(2 * count);
+  for (uint32_t i = 0; i < count; ++i) {
+    Napi::Value entry = copies[i];
+    if (!entry.IsObject()) throw Napi::TypeError::New(env, "each copy must be an object");
+    Napi::Object params = entry.As<Napi::Object>();
+    uint64_t width = field(params, "width"), height = field(params, "height"), depth = field(params, "depth");
+    if (width == 0 || height == 0 || depth == 0) throw Napi::RangeError::New(env, "width, height and depth must not be 0");
+    uint64_t dstPitch = field(params, "dstPitch"), srcPitch = field(params, "srcPitch");
+    uint64_t dstRows = field(params, "dstHeight"), srcRows = field(params, "srcHeight");
+    spans.push_back(deviceSpanOf(params.Get("dst"), "dst", field(params, "dstOffset"),
+                                 pitchedExtent(env, "dst", width, height, depth, dstPitch, dstRows)));
+    spans.push_back(deviceSpanOf(params.Get("src"), "src", field(params, "srcOffset"),
+                                 pitchedExtent(env, "src", width, height, depth, srcPitch, srcRows)));
+    const Span& dst = spans[2 * i];
+    const Span& src = spans[2 * i + 1];
+    refuseOverlap(env, dst, src);
+    CUDA_MEMCPY3D_BATCH_OP& op = ops[i];
+    std::memset(&op, 0, sizeof(op));
+    op.dst.type = CU_MEMCPY_OPERAND_TYPE_POINTER;
+    op.dst.op.ptr.ptr = dst.address();
+    op.dst.op.ptr.rowLength = dstPitch;
+    op.dst.op.ptr.layerHeight = dstRows;
+    op.src.type = CU_MEMCPY_OPERAND_TYPE_POINTER;
+    op.src.op.ptr.ptr = src.address();
+    op.src.op.ptr.rowLength = srcPitch;
+    op.src.op.ptr.layerHeight = srcRows;
+    op.extent = {width, height, depth};
+    op.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+  }
+  makeCurrent(env, stream.context);
+  CU_CHECK(env, cuMemcpy3DBatchAsync, count, ops.data(), 0, stream.stream);
+  for (const Span& span : spans) stream.keepUntilIdle(span.owner);
+  return env.Undefined();
+}
+
+}  // namespace
+
+void initCopy(Napi::Env env, Napi::Object exports) {
+  exports.Set("memcpy", Napi::Function::New(env, Memcpy));
+  exports.Set("memcpy2D", Napi::Function::New(env, Memcpy2D));
+  exports.Set("memcpy3D", Napi::Function::New(env, Memcpy3D));
+  exports.Set("memcpyBatch", Napi::Function::New(env, MemcpyBatch));
+  exports.Set("memcpy3DBatch", Napi::Function::New(env, Memcpy3DBatch));
+}
+
+}  // namespace cudrv

@@ -1,0 +1,128 @@
+#include "memory/device_buffer.h"
+
+#include "args.h"
+#include "memory/pool.h"
+#include "release.h"
+
+namespace cudrv {
+
+DeviceMemoryBox::~DeviceMemoryBox() {
+  if (!device) return;
+  CUdeviceptr ptr = device;
+  if (allocation == Allocation::StreamOrdered) {
+    // Freed in stream order, after the work queued on its release stream.
+    StreamRef stream = releaseStream;
+    releaseWhenSafe([ptr, stream] { CU_CALL(cuMemFreeAsync, ptr, stream->stream); });
+  } else {
+    ContextRef ctx = context;
+    releaseWhenSafe([ptr, ctx] {
+      if (setCurrent(ctx->context) == CUDA_SUCCESS) CU_CALL(cuMemFree, ptr);
+    });
+  }
+}
+
+namespace {
+
+std::shared_ptr<DeviceMemoryBox> newDeviceBox(Napi::Env env, int ordinal) {
+  auto box = std::make_shared<DeviceMemoryBox>();
+  box->context = primaryContext(env, ordinal);
+  makeCurrent(env, box->context);
+  return box;
+}
+
+// allocate(ordinal, bytes)
+Napi::Value Allocate(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  int ordinal = intArg(info[0], "ordinal");
+  uint64_t bytes = u64Arg(info[1], "bytes");
+  auto box = newDeviceBox(env, ordinal);
+  CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAlloc, &box->device, bytes);
+  box->size = bytes;
+  return DeviceBuffer::wrap(env, box);
+}
+
+// allocatePitched(ordinal, widthBytes, height, elementBytes): rows padded to the pitch the driver picks.
+Napi::Value AllocatePitched(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  int ordinal = intArg(info[0], "ordinal");
+  uint64_t width = u64Arg(info[1], "widthBytes");
+  uint64_t height = u64Arg(info[2], "height");
+  unsigned int element = uintArg(info[3], "elementBytes");
+  auto box = newDeviceBox(env, ordinal);
+  size_t pitch = 0;
+  CU_CHECK_DETAIL(env, "width=" + std::to_string(width) + " height=" + std::to_string(height), cuMemAllocPitch,
+                  &box->device, &pitch, width, height, element);
+  box->allocation = DeviceMemoryBox::Allocation::Pitched;
+  box->pitch = pitch;
+  box->size = pitch * height;
+  return DeviceBuffer::wrap(env, box);
+}
+
+// allocateManaged(ordinal, bytes, flags)
+Napi::Value AllocateManaged(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  int ordinal = intArg(info[0], "ordinal");
+  uint64_t bytes = u64Arg(info[1], "bytes");
+  unsigned int flags = uintArg(info[2], "flags");
+  auto box = newDeviceBox(env, ordinal);
+  CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocManaged, &box->device, bytes, flags);
+  box->allocation = DeviceMemoryBox::Allocation::Managed;
+  box->kind = MemoryKind::Unified;
+  box->size = bytes;
+  return DeviceBuffer::wrap(env, box);
+}
+
+// allocateAsync(bytes, stream, pool | undefined): stream-ordered; freed on the same stream.
+Napi::Value AllocateAsync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  uint64_t bytes = u64Arg(info[0], "bytes");
+  const StreamRef& stream = Stream::from(info[1], "stream");
+  auto box = std::make_shared<DeviceMemoryBox>();
+  box->context = stream->context;
+  makeCurrent(env, box->context);
+  if (info[2].IsUndefined()) {
+    CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocAsync, &box->device, bytes, stream->stream);
+  } else {
+    const PoolRef& pool = MemoryPool::from(info[2], "pool");
+    box->pool = pool;
+    CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocFromPoolAsync, &box->device, bytes, pool->pool,
+                    stream->stream);
+  }
+  box->allocation = DeviceMemoryBox::Allocation::StreamOrdered;
+  box->releaseStream = stream;
+  box->size = bytes;
+  return DeviceBuffer::wrap(env, box);
+}
+
+}  // namespace
+
+void DeviceBuffer::init(Napi::Env env, Napi::Object exports) {
+  exports.Set("DeviceBuffer", define(env, {
+      InstanceAccessor("address", &DeviceBuffer::Address, nullptr),
+      InstanceAccessor("size", &DeviceBuffer::Size, nullptr),
+      InstanceAccessor("pitch", &DeviceBuffer::Pitch, nullptr),
+      InstanceAccessor("ordinal", &DeviceBuffer::Ordinal, nullptr),
+      InstanceAccessor("allocation", &DeviceBuffer::AllocationKind, nullptr),
+  }));
+  exports.Set("allocate", Napi::Function::New(env, Allocate));
+  exports.Set("allocatePitched", Napi::Function::New(env, AllocatePitched));
+  exports.Set("allocateManaged", Napi::Function::New(env, AllocateManaged));
+  exports.Set("allocateAsync", Napi::Function::New(env, AllocateAsync));
+}
+
+Napi::Value DeviceBuffer::Address(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().device); }
+Napi::Value DeviceBuffer::Size(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(live().size));
+}
+Napi::Value DeviceBuffer::Pitch(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(live().pitch));
+}
+Napi::Value DeviceBuffer::Ordinal(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), live().context->ordinal);
+}
+Napi::Value DeviceBuffer::AllocationKind(const Napi::CallbackInfo& info) {
+  static const char* names[] = {"plain", "pitched", "stream-ordered", "managed"};
+  return Napi::String::New(info.Env(), names[static_cast<int>(live().allocation)]);
+}
+
+}  // namespace cudrv

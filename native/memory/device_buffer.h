@@ -1,0 +1,36 @@
+// Device memory: cuMemAlloc, pitched, stream-ordered (from a pool) and managed.
+#pragma once
+
+#include <napi.h>
+
+#include "handle.h"
+#include "memory/memory.h"
+#include "stream.h"
+
+namespace cudrv {
+
+struct DeviceMemoryBox : MemoryBox {
+  enum class Allocation { Plain, Pitched, StreamOrdered, Managed };
+  Allocation allocation = Allocation::Plain;
+  size_t pitch = 0;             // pitched: bytes per row
+  StreamRef releaseStream;      // stream-ordered: the free is queued here
+  std::shared_ptr<void> pool;   // stream-ordered from an explicit pool: keeps it alive
+
+  ~DeviceMemoryBox() override;
+};
+
+class DeviceBuffer : public Handle<DeviceBuffer, DeviceMemoryBox> {
+ public:
+  static constexpr const char* kName = "DeviceBuffer";
+  using Base::Base;
+  static void init(Napi::Env env, Napi::Object exports);
+
+ private:
+  Napi::Value Address(const Napi::CallbackInfo& info);
+  Napi::Value Size(const Napi::CallbackInfo& info);
+  Napi::Value Pitch(const Napi::CallbackInfo& info);
+  Napi::Value Ordinal(const Napi::CallbackInfo& info);
+  Napi::Value AllocationKind(const Napi::CallbackInfo& info);
+};
+
+}  // namespace cudrv

@@ -1,0 +1,67 @@
+// What every kind of memory the library hands out has in common, and how an
+// operation finds the bytes it reads or writes from a JavaScript argument,
+// bounds-checked before the driver sees a pointer.
+#pragma once
+
+#include <napi.h>
+
+#include <memory>
+
+#include "context.h"
+
+namespace cudrv {
+
+enum class MemoryKind {
+  Device,   // device memory: reached through CUdeviceptr only
+  Host,     // host memory (pinned or a JavaScript buffer): reached through a host pointer
+  Unified,  // managed memory: one address valid on both sides, copied with cuMemcpy
+};
+
+// The base of every memory box (device buffers, pinned host memory, ...).
+struct MemoryBox {
+  MemoryBox() = default;
+  MemoryBox(const MemoryBox&) = delete;
+  MemoryBox& operator=(const MemoryBox&) = delete;
+  virtual ~MemoryBox() = default;
+
+  MemoryKind kind = MemoryKind::Device;
+  CUdeviceptr device = 0;  // device address (0 for host memory not mapped to the device)
+  void* host = nullptr;    // host address (nullptr for device memory)
+  size_t size = 0;
+  ContextRef context;      // the context the memory belongs to (null for JavaScript buffers)
+};
+using MemoryRef = std::shared_ptr<MemoryBox>;
+
+// A checked byte range of some memory.
+struct Span {
+  MemoryKind kind = MemoryKind::Host;
+  CUdeviceptr device = 0;
+  void* host = nullptr;
+  size_t bytes = 0;
+  MemoryRef owner;  // null for JavaScript buffers (pageable memory the driver copies synchronously)
+
+  CUdeviceptr address() const { return device ? device : reinterpret_cast<CUdeviceptr>(host); }
+};
+
+// Throws a RangeError unless [offset, offset + bytes) lies within size.
+void checkRange(Napi::Env env, const char* param, uint64_t offset, uint64_t bytes, uint64_t size);
+
+// The memory behind a library handle (DeviceBuffer, HostBuffer, ...), or null
+// when value is not one.
+MemoryRef memoryOf(Napi::Value value);
+
+// [offset, offset + bytes) of a memory handle or of a JavaScript ArrayBuffer,
+// typed array, DataView or Buffer. bytes == UINT64_MAX means "to the end".
+Span spanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t bytes);
+
+// A span of a memory handle only (device-reachable memory; JavaScript buffers refused).
+Span deviceSpanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t bytes);
+
+// Module set-up of every memory file (memory.cc calls the others).
+void initMemory(Napi::Env env, Napi::Object exports);
+void initCopy(Napi::Env env, Napi::Object exports);
+void initMemset(Napi::Env env, Napi::Object exports);
+void initManaged(Napi::Env env, Napi::Object exports);
+void initMemoryInfo(Napi::Env env, Napi::Object exports);
+
+}  // namespace cudrv

@@ -1,0 +1,202 @@
+#include "memory/pool.h"
+
+#include <cstring>
+#include <vector>
+
+#include "args.h"
+#include "release.h"
+
+namespace cudrv {
+
+PoolBox::~PoolBox() {
+  if (!owned || !pool) return;
+  // Outstanding allocations keep their pool box alive; the driver also defers
+  // the release until the pool's frees have completed.
+  CUmemoryPool p = pool;
+  releaseWhenSafe([p] { CU_CALL(cuMemPoolDestroy, p); });
+}
+
+namespace {
+
+CUmemLocation locationArg(Napi::Value type, Napi::Value id) {
+  CUmemLocation location;
+  location.type = static_cast<CUmemLocationType>(uintArg(type, "locationType"));
+  location.id = intArg(id, "locationId");
+  return location;
+}
+
+// The context a pool's calls run under: its device's primary context (device 0 for host pools).
+ContextRef poolContext(Napi::Env env, const CUmemLocation& location) {
+  return primaryContext(env, location.type == CU_MEM_LOCATION_TYPE_DEVICE ? location.id : 0);
+}
+
+Napi::Value wrapPool(Napi::Env env, CUmemoryPool pool, ContextRef context, bool owned) {
+  auto box = std::make_shared<PoolBox>();
+  box->pool = pool;
+  box->context = std::move(context);
+  box->owned = owned;
+  return MemoryPool::wrap(env, box);
+}
+
+// createPool(locationType, locationId, allocationType, handleTypes, maxSize)
+Napi::Value CreatePool(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  requireDriver(env, Fn::cuMemPoolCreate);
+  CUmemPoolProps props;
+  std::memset(&props, 0, sizeof(props));
+  props.location = locationArg(info[0], info[1]);
+  props.allocType = static_cast<CUmemAllocationType>(uintArg(info[2], "allocationType"));
+  props.handleTypes = static_cast<CUmemAllocationHandleType>(uintArg(info[3], "handleTypes"));
+  props.maxSize = u64Arg(info[4], "maxSize");
+  ContextRef context = poolContext(env, props.location);
+  makeCurrent(env, context);
+  CUmemoryPool pool = nullptr;
+  CU_CHECK(env, cuMemPoolCreate, &pool, &props);
+  return wrapPool(env, pool, std::move(context), true);
+}
+
+// devicePool(ordinal, current): the device's default pool, or its current one.
+Napi::Value DevicePool(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CUdevice device = deviceOf(env, info[0], "ordinal");
+  CUmemoryPool pool = nullptr;
+  if (boolArg(info[1], "current")) {
+    CU_CHECK(env, cuDeviceGetMemPool, &pool, device);
+  } else {
+    CU_CHECK(env, cuDeviceGetDefaultMemPool, &pool, device);
+  }
+  return wrapPool(env, pool, primaryContext(env, intArg(info[0], "ordinal")), false);
+}
+
+// setDevicePool(ordinal, pool): the pool cuMemAllocAsync uses on the device from now on.
+Napi::Value SetDevicePool(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CUdevice device = deviceOf(env, info[0], "ordinal");
+  CU_CHECK(env, cuDeviceSetMemPool, device, MemoryPool::from(info[1], "pool")->pool);
+  return env.Undefined();
+}
+
+// locationPool(locationType, locationId, allocationType, current): cuMemGetDefaultMemPool / cuMemGetMemPool.
+Napi::Value LocationPool(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  requireDriver(env, Fn::cuMemGetMemPool);
+  CUmemLocation location = locationArg(info[0], info[1]);
+  auto type = static_cast<CUmemAllocationType>(uintArg(info[2], "allocationType"));
+  CUmemoryPool pool = nullptr;
+  if (boolArg(info[3], "current")) {
+    CU_CHECK(env, cuMemGetMemPool, &pool, &location, type);
+  } else {
+    CU_CHECK(env, cuMemGetDefaultMemPool, &pool, &location, type);
+  }
+  return wrapPool(env, pool, poolContext(env, location), false);
+}
+
+// setLocationPool(locationType, locationId, allocationType, pool): cuMemSetMemPool.
+Napi::Value SetLocationPool(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  requireDriver(env, Fn::cuMemSetMemPool);
+  CUmemLocation location = locationArg(info[0], info[1]);
+  auto type = static_cast<CUmemAllocationType>(uintArg(info[2], "allocationType"));
+  CU_CHECK(env, cuMemSetMemPool, &location, type, MemoryPool::from(info[3], "pool")->pool);
+  return env.Undefined();
+}
+
+CUmemPool_attribute poolAttributeArg(Napi::Value value) {
+  auto attribute = static_cast<CUmemPool_attribute>(uintArg(value, "attribute"));
+  if (attribute < CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES || attribute > CU_MEMPOOL_ATTR_USED_MEM_HIGH) {
+    throw Napi::RangeError::New(value.Env(), "attribute is not a memory pool attribute");
+  }
+  return attribute;
+}
+
+// Sizes are 64-bit; the reuse switches are ints.
+bool is64BitAttribute(CUmemPool_attribute attribute) { return attribute >= CU_MEMPOOL_ATTR_RELEASE_THRESHOLD; }
+
+}  // namespace
+
+void MemoryPool::init(Napi::Env env, Napi::Object exports) {
+  exports.Set("MemoryPool", define(env, {
+      InstanceAccessor("handle", &MemoryPool::HandleValue, nullptr),
+      InstanceAccessor("ordinal", &MemoryPool::Ordinal, nullptr),
+      InstanceAccessor("owned", &MemoryPool::IsOwned, nullptr),
+      InstanceMethod("getAttribute", &MemoryPool::GetAttribute),
+      InstanceMethod("setAttribute", &MemoryPool::SetAttribute),
+      InstanceMethod("trimTo", &MemoryPool::TrimTo),
+      InstanceMethod("setAccess", &MemoryPool::SetAccess),
+      InstanceMethod("getAccess", &MemoryPool::GetAccess),
+  }));
+  exports.Set("createPool", Napi::Function::New(env, CreatePool));
+  exports.Set("devicePool", Napi::Function::New(env, DevicePool));
+  exports.Set("setDevicePool", Napi::Function::New(env, SetDevicePool));
+  exports.Set("locationPool", Napi::Function::New(env, LocationPool));
+  exports.Set("setLocationPool", Napi::Function::New(env, SetLocationPool));
+}
+
+Napi::Value MemoryPool::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().pool); }
+Napi::Value MemoryPool::Ordinal(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), live().context->ordinal);
+}
+Napi::Value MemoryPool::IsOwned(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), live().owned); }
+
+// getAttribute(attr): reuse flags as numbers (0/1), sizes as bigints.
+Napi::Value MemoryPool::GetAttribute(const Napi::CallbackInfo& info) {
+  PoolBox& box = live();
+  CUmemPool_attribute attribute = poolAttributeArg(info[0]);
+  if (is64BitAttribute(attribute)) {
+    cuuint64_t value = 0;
+    CU_CHECK(info.Env(), cuMemPoolGetAttribute, box.pool, attribute, &value);
+    return bigint(info.Env(), value);
+  }
+  int value = 0;
+  CU_CHECK(info.Env(), cuMemPoolGetAttribute, box.pool, attribute, &value);
+  return Napi::Number::New(info.Env(), value);
+}
+
+Napi::Value MemoryPool::SetAttribute(const Napi::CallbackInfo& info) {
+  PoolBox& box = live();
+  CUmemPool_attribute attribute = poolAttributeArg(info[0]);
+  if (is64BitAttribute(attribute)) {
+    cuuint64_t value = u64Arg(info[1], "value");
+    CU_CHECK(info.Env(), cuMemPoolSetAttribute, box.pool, attribute, &value);
+  } else {
+    int value = intArg(info[1], "value");
+    CU_CHECK(info.Env(), cuMemPoolSetAttribute, box.pool, attribute, &value);
+  }
+  return info.Env().Undefined();
+}
+
+Napi::Value MemoryPool::TrimTo(const Napi::CallbackInfo& info) {
+  PoolBox& box = live();
+  CU_CHECK(info.Env(), cuMemPoolTrimTo, box.pool, u64Arg(info[0], "minBytesToKeep"));
+  return info.Env().Undefined();
+}
+
+// setAccess([[locationType, locationId, flags], ...]) in one cuMemPoolSetAccess call.
+Napi::Value MemoryPool::SetAccess(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  PoolBox& box = live();
+  if (!info[0].IsArray()) throw Napi::TypeError::New(env, "entries must be an array");
+  Napi::Array entries = info[0].As<Napi::Array>();
+  if (entries.Length() > 1024) throw Napi::RangeError::New(env, "too many access entries");
+  std::vector<CUmemAccessDesc> map(entries.Length());
+  for (uint32_t i = 0; i < entries.Length(); ++i) {
+    Napi::Value entry = entries[i];
+    if (!entry.IsArray()) throw Napi::TypeError::New(env, "each access entry must be an array");
+    Napi::Array e = entry.As<Napi::Array>();
+    map[i].location = locationArg(e[0u], e[1u]);
+    map[i].flags = static_cast<CUmemAccess_flags>(uintArg(e[2u], "flags"));
+  }
+  CU_CHECK(env, cuMemPoolSetAccess, box.pool, map.data(), map.size());
+  return env.Undefined();
+}
+
+// getAccess(locationType, locationId) -> flags
+Napi::Value MemoryPool::GetAccess(const Napi::CallbackInfo& info) {
+  PoolBox& box = live();
+  CUmemLocation location = locationArg(info[0], info[1]);
+  CUmemAccess_flags flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+  CU_CHECK(info.Env(), cuMemPoolGetAccess, &flags, box.pool, &location);
+  return Napi::Number::New(info.Env(), flags);
+}
+
+}  // namespace cudrv

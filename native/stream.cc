@@ -1,0 +1,370 @@
+#include "stream.h"
+
+#include <cstring>
+#include <vector>
+
+#include "args.h"
+#include "event.h"
+#include "memory/memory.h"
+#include "release.h"
+#include "waiter.h"
+
+namespace cudrv {
+
+StreamBox::~StreamBox() {
+  if (processExiting()) return;  // releases are skipped from here on; the driver reclaims everything
+  if (capturing) {
+    // A capture left open: end it, so the stream is usable and the partial graph freed once.
+    CUgraph graph = nullptr;
+    CU_CALL(cuStreamEndCapture, stream, &graph);
+    if (graph) CU_CALL(cuGraphDestroy, graph);
+    captureFinished();
+  }
+  if (!pending.empty()) handOffPending();
+  if (owned && stream) {
+    CUstream s = stream;
+    releaseWhenSafe([s] { CU_CALL(cuStreamDestroy, s); });
+  }
+}
+
+// The stream is going away with work in flight: record an event behind that
+// work, and let go of what it uses only once a wait thread has seen the event.
+// If anything fails, the resources are leaked rather than freed under the GPU.
+void StreamBox::handOffPending() {
+  auto resources = std::make_shared<std::unordered_map<const void*, Pending>>(std::move(pending));
+  CUevent marker = nullptr;
+  if (setCurrent(context->context) != CUDA_SUCCESS ||
+      CU_CALL(cuEventCreate, &marker, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
+    new auto(resources);
+    return;
+  }
+  if (CU_CALL(cuEventRecord, marker, stream) != CUDA_SUCCESS) {
+    CU_CALL(cuEventDestroy, marker);
+    new auto(resources);
+    return;
+  }
+  try {
+    submitWait(Napi::Env(env), {[marker] { return CU_CALL(cuEventSynchronize, marker); },
+                                [marker, resources](Napi::Env, CUresult result) {
+                                  CU_CALL(cuEventDestroy, marker);
+                                  if (result != CUDA_SUCCESS) {
+                                    new auto(resources);  // the work may not have finished: keep
+                                    return;
+                                  }
+                                  resources->clear();
+                                }});
+  } catch (const Napi::Error&) {
+    new auto(resources);  // the environment is closing
+  }
+}
+
+namespace {
+
+StreamRef newStreamBox(Napi::Env env, int ordinal) {
+  auto box = std::make_shared<StreamBox>();
+  box->context = primaryContext(env, ordinal);
+  box->env = env;
+  return box;
+}
+
+// createStream(ordinal, flags, priority | undefined)
+Napi::Value CreateStream(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  int ordinal = intArg(info[0], "ordinal");
+  unsigned int flags = uintArg(info[1], "flags");
+  StreamRef box = newStreamBox(env, ordinal);
+  makeCurrent(env, box->context);
+  if (info[2].IsUndefined()) {
+    CU_CHECK(env, cuStreamCreate, &box->stream, flags);
+  } else {
+    int priority = intArg(info[2], "priority");
+    CU_CHECK_DETAIL(env, "priority=" + std::to_string(priority), cuStreamCreateWithPriority, &box->stream, flags,
+                    priority);
+  }
+  return Stream::wrap(env, box);
+}
+
+// specialStream(ordinal, perThread): the legacy or the calling thread's
+// per-thread default stream of the device's primary context. Nobody owns it.
+Napi::Value SpecialStream(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  StreamRef box = newStreamBox(env, intArg(info[0], "ordinal"));
+  box->stream = boolArg(info[1], "perThread") ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
+  box->owned = false;
+  return Stream::wrap(env, box);
+}
+
+// The memory-operation target: a 4- or 8-byte word of device-reachable memory.
+Span wordOf(Napi::Env env, Napi::Value target, Napi::Value offset, size_t width) {
+  Span span = deviceSpanOf(target, "target", u64Arg(offset, "offset"), width);
+  if (span.device == 0) throw Napi::TypeError::New(env, "target must be memory the device can reach (device, managed or mapped host memory)");
+  if (span.device % width != 0) {
+    throw Napi::RangeError::New(env, "target address must be " + std::to_string(width) + "-byte aligned");
+  }
+  return span;
+}
+
+}  // namespace
+
+void Stream::init(Napi::Env env, Napi::Object exports) {
+  exports.Set("Stream", define(env, {
+      InstanceAccessor("handle", &Stream::HandleValue, nullptr),
+      InstanceAccessor("ordinal", &Stream::Ordinal, nullptr),
+      InstanceMethod("query", &Stream::Query),
+      InstanceMethod("synchronize", &Stream::Synchronize),
+      InstanceMethod("synchronizeAsync", &Stream::SynchronizeAsync),
+      InstanceMethod("waitEvent", &Stream::WaitEvent),
+      InstanceMethod("flags", &Stream::Flags),
+      InstanceMethod("priority", &Stream::Priority),
+      InstanceMethod("id", &Stream::Id),
+      InstanceMethod("contextHandle", &Stream::ContextHandle),
+      InstanceMethod("device", &Stream::DeviceOf),
+      InstanceMethod("getAttribute", &Stream::GetAttribute),
+      InstanceMethod("setAttribute", &Stream::SetAttribute),
+      InstanceMethod("copyAttributesFrom", &Stream::CopyAttributesFrom),
+      InstanceMethod("attachMemory", &Stream::AttachMemory),
+      InstanceMethod("waitValue", &Stream::WaitValue),
+      InstanceMethod("writeValue", &Stream::WriteValue),
+      InstanceMethod("batchMemoryOps", &Stream::BatchMemoryOps),
+      InstanceMethod("pendingResources", &Stream::PendingResources),
+  }));
+  exports.Set("createStream", Napi::Function::New(env, CreateStream));
+  exports.Set("specialStream", Napi::Function::New(env, SpecialStream));
+}
+
+Napi::Value Stream::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().stream); }
+Napi::Value Stream::Ordinal(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), live().context->ordinal);
+}
+
+// True when all work queued so far has completed.
+Napi::Value Stream::Query(const Napi::CallbackInfo& info) {
+  StreamBox& box = live();
+  uint64_t covered = box.markWait();
+  CUresult r = CU_CALL(cuStreamQuery, box.stream);
+  if (r == CUDA_ERROR_NOT_READY) return Napi::Boolean::New(info.Env(), false);
+  if (r != CUDA_SUCCESS) throwCudaError(info.Env(), r, Fn::cuStreamQuery);
+  box.completedThrough(covered);
+  return Napi::Boolean::New(info.Env(), true);
+}
+
+// Blocks the JavaScript thread until the stream's work is done.
+Napi::Value Stream::Synchronize(const Napi::CallbackInfo& info) {
+  StreamBox& box = live();
+  uint64_t covered = box.markWait();
+  CU_CHECK(info.Env(), cuStreamSynchronize, box.stream);
+  box.completedThrough(covered);
+  return info.Env().Undefined();
+}
+
+// A promise for the completion of the work queued so far. Streams nobody owns
+// (legacy, per-thread) are waited through an event recorded here: the
+// per-thread stream is this thread's, and wait threads never touch the legacy stream.
+Napi::Value Stream::SynchronizeAsync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  StreamRef box = shared();
+  uint64_t covered = box->markWait();
+  auto onSuccess = [box, covered] { box->completedThrough(covered); };
+  if (box->owned) {
+    CUstream s = box->stream;
+    return waitPromise(env, [s] { return CU_CALL(cuStreamSynchronize, s); }, Fn::cuStreamSynchronize, "",
+                       onSuccess);
+  }
+  makeCurrent(env, box->context);
+  CUevent marker = nullptr;
+  CU_CHECK(env, cuEventCreate, &marker, CU_EVENT_DISABLE_TIMING);
+  CUresult recorded = CU_CALL(cuEventRecord, marker, box->stream);
+  if (recorded != CUDA_SUCCESS) {
+    CU_CALL(cuEventDestroy, marker);
+    throwCudaError(env, recorded, Fn::cuEventRecord);
+  }
+  return waitPromise(env, [marker] { return CU_CALL(cuEventSynchronize, marker); }, Fn::cuEventSynchronize, "",
+                     [marker, onSuccess] {
+                       CU_CALL(cuEventDestroy, marker);
+                       onSuccess();
+                     });
+}
+
+// waitEvent(event, flags): later work on this stream waits for the event.
+Napi::Value Stream::WaitEvent(const Napi::CallbackInfo& info) {
+  StreamBox& box = live();
+  const EventRef& event = Event::from(info[0], "event");
+  unsigned int flags = uintArg(info[1], "flags");
+  CU_CHECK(info.Env(), cuStreamWaitEvent, box.stream, event->event, flags);
+  return info.Env().Undefined();
+}
+
+Napi::Value Stream::Flags(const Napi::CallbackInfo& info) {
+  unsigned int flags = 0;
+  CU_CHECK(info.Env(), cuStreamGetFlags, live().stream, &flags);
+  return Napi::Number::New(info.Env(), flags);
+}
+
+Napi::Value Stream::Priority(const Napi::CallbackInfo& info) {
+  int priority = 0;
+  CU_CHECK(info.Env(), cuStreamGetPriority, live().stream, &priority);
+  return Napi::Number::New(info.Env(), priority);
+}
+
+Napi::Value Stream::Id(const Napi::CallbackInfo& info) {
+  unsigned long long id = 0;
+  CU_CHECK(info.Env(), cuStreamGetId, live().stream, &id);
+  return bigint(info.Env(), id);
+}
+
+// contextHandle(viaV2): the stream's context as the driver reports it, through
+// cuStreamGetCtx or (viaV2) cuStreamGetCtx_v2, which also knows green contexts.
+Napi::Value Stream::ContextHandle(const Napi::CallbackInfo& info) {
+  StreamBox& box = live();
+  makeCurrent(info.Env(), box.context);
+  CUcontext ctx = nullptr;
+  if (info.Length() > 0 && boolArg(info[0], "viaV2")) {
+    CUgreenCtx green = nullptr;
+    CU_CHECK(info.Env(), cuStreamGetCtx_v2, box.stream, &ctx, &green);
+  } else {
+    CU_CHECK(info.Env(), cuStreamGetCtx, box.stream, &ctx);
+  }
+  return handleValue(info.Env(), ctx);
+}
+
+Napi::Value Stream::DeviceOf(const Napi::CallbackInfo& info) {
+  StreamBox& box = live();
+  makeCurrent(info.Env(), box.context);
+  CUdevice device = 0;
+  CU_CHECK(info.Env(), cuStreamGetDevice, box.stream, &device);
+  return Napi::Number::New(info.Env(), device);
+}
+
+// getAttribute(id) -> the CUstreamAttrValue union's bytes; lib/ decodes them.
+Napi::Value Stream::GetAttribute(const Napi::CallbackInfo& info) {
+  StreamBox& box = live();
+  unsigned int id = uintArg(info[0], "attribute");
+  CUstreamAttrValue value;
+  std::memset(&value, 0, sizeof(value));
+  CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuStreamGetAttribute, box.stream,
+                  static_cast<CUstreamAttrID>(id), &value);
+  return Napi::Buffer<char>::Copy(info.Env(), reinterpret_cast<const char*>(&value), sizeof(value));
+}
+
+// setAttribute(id, bytes): bytes is the encoded CUstreamAttrValue union.
+Napi::Value Stream::SetAttribute(const Napi::CallbackInfo& info) {
+  StreamBox& box = live();
+  unsigned int id = uintArg(info[0], "attribute");
+  if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array ||
+      info[1].As<Napi::Uint8Array>().ByteLength() != sizeof(CUstreamAttrValue)) {
+    throw Napi::TypeError::New(info.Env(), "value must be a Uint8Array of " + std::to_string(sizeof(CUstreamAttrValue)) + " bytes");
+  }
+  CUstreamAttrValue value;
+  std::memcpy(&value, info[1].As<Napi::Uint8Array>().Data(), sizeof(value));
+  CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuStreamSetAttribute, box.stream,
+                  static_cast<CUstreamAttrID>(id), &value);
+  return info.Env().Undefined();
+}
+
+Napi::Value Stream::CopyAttributesFrom(const Napi::CallbackInfo& info) {
+  StreamBox& box = live();
+  const StreamRef& source = Stream::from(info[0], "source");
+  CU_CHECK(info.Env(), cuStreamCopyAttributes, box.stream, source->stream);
+  return info.Env().Undefined();
+}
+
+// attachMemory(managedBuffer, flags): cuStreamAttachMemAsync for the whole allocation.
+Napi::Value Stream::AttachMemory(const Napi::CallbackInfo& info) {
+  StreamBox& box = live();
+  MemoryRef memory = memoryOf(info[0]);
+  if (!memory || memory->kind != MemoryKind::Unified) {
+    throw Napi::TypeError::New(info.Env(), "buffer must be managed memory (DeviceBuffer.allocManaged)");
+  }
+  unsigned int flags = uintArg(info[1], "flags");
+  CU_CHECK(info.Env(), cuStreamAttachMemAsync, box.stream, memory->device, 0, flags);
+  box.keepUntilIdle(memory);
+  return info.Env().Undefined();
+}
+
+// waitValue(target, offset, value, flags, is64)
+Napi::Value Stream::WaitValue(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  StreamBox& box = live();
+  bool wide = boolArg(info[4], "is64");
+  Span word = wordOf(env, info[0], info[1], wide ? 8 : 4);
+  unsigned int flags = uintArg(info[3], "flags");
+  if (wide) {
+    CU_CHECK(env, cuStreamWaitValue64, box.stream, word.device, u64Arg(info[2], "value"), flags);
+  } else {
+    CU_CHECK(env, cuStreamWaitValue32, box.stream, word.device, uintArg(info[2], "value"), flags);
+  }
+  box.keepUntilIdle(word.owner);
+  return env.Undefined();
+}
+
+// writeValue(target, offset, value, flags, is64)
+Napi::Value Stream::WriteValue(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  StreamBox& box = live();
+  bool wide = boolArg(info[4], "is64");
+  Span word = wordOf(env, info[0], info[1], wide ? 8 : 4);
+  unsigned int flags = uintArg(info[3], "flags");
+  if (wide) {
+    CU_CHECK(env, cuStreamWriteValue64, box.stream, word.device, u64Arg(info[2], "value"), flags);
+  } else {
+    CU_CHECK(env, cuStreamWriteValue32, box.stream, word.device, uintArg(info[2], "value"), flags);
+  }
+  box.keepUntilIdle(word.owner);
+  return env.Undefined();
+}
+
+// batchMemoryOps(ops, flags): ops is an array of [operation, target, offset, value, flags]
+// (target/offset/value unused for barriers and remote-write flushes).
+Napi::Value Stream::BatchMemoryOps(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  StreamBox& box = live();
+  if (!info[0].IsArray()) throw Napi::TypeError::New(env, "ops must be an array");
+  Napi::Array ops = info[0].As<Napi::Array>();
+  if (ops.Length() == 0 || ops.Length() > 256) throw Napi::RangeError::New(env, "ops must hold 1 to 256 operations");
+  std::vector<CUstreamBatchMemOpParams> params(ops.Length());
+  std::vector<MemoryRef> owners;
+  for (uint32_t i = 0; i < ops.Length(); ++i) {
+    Napi::Value entry = ops[i];
+    if (!entry.IsArray()) throw Napi::TypeError::New(env, "each operation must be an array");
+    Napi::Array op = entry.As<Napi::Array>();
+    CUstreamBatchMemOpParams& p = params[i];
+    std::memset(&p, 0, sizeof(p));
+    p.operation = static_cast<CUstreamBatchMemOpType>(uintArg(op[0u], "operation"));
+    unsigned int flags = uintArg(op[4u], "flags");
+    switch (p.operation) {
+      case CU_STREAM_MEM_OP_WAIT_VALUE_32:
+      case CU_STREAM_MEM_OP_WRITE_VALUE_32:
+      case CU_STREAM_MEM_OP_WAIT_VALUE_64:
+      case CU_STREAM_MEM_OP_WRITE_VALUE_64: {
+        bool wide = p.operation == CU_STREAM_MEM_OP_WAIT_VALUE_64 || p.operation == CU_STREAM_MEM_OP_WRITE_VALUE_64;
+        Span word = wordOf(env, op[1u], op[2u], wide ? 8 : 4);
+        // waitValue and writeValue share their layout.
+        p.waitValue.address = word.device;
+        if (wide) p.waitValue.value64 = u64Arg(op[3u], "value");
+        else p.waitValue.value = uintArg(op[3u], "value");
+        p.waitValue.flags = flags;
+        owners.push_back(word.owner);
+        break;
+      }
+      case CU_STREAM_MEM_OP_BARRIER:
+        p.memoryBarrier.flags = flags;
+        break;
+      case CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES:
+        p.flushRemoteWrites.flags = flags;
+        break;
+      default:
+        throw Napi::RangeError::New(env, "operation " + std::to_string(p.operation) + " is not a stream memory operation");
+    }
+  }
+  CU_CHECK(env, cuStreamBatchMemOp, box.stream, static_cast<unsigned int>(params.size()), params.data(),
+           uintArg(info[1], "flags"));
+  for (auto& owner : owners) box.keepUntilIdle(owner);
+  return env.Undefined();
+}
+
+// How many resources the stream keeps alive for work in flight (for tests and diagnostics).
+Napi::Value Stream::PendingResources(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(live().pending.size()));
+}
+
+}  // namespace cudrv

@@ -1,0 +1,93 @@
+// Streams. A StreamBox owns a CUstream (or names the legacy or per-thread
+// default stream, which nobody owns) and the context it lives in. It also keeps
+// alive the resources that work queued on it still uses (pinned buffers of an
+// async copy, a module whose kernel was launched, ...) until the library knows
+// the stream is idle: after a synchronize, a query that finds it idle, or an
+// awaited completion.
+#pragma once
+
+#include <napi.h>
+
+#include <memory>
+#include <unordered_map>
+
+#include "context.h"
+#include "handle.h"
+
+namespace cudrv {
+
+struct StreamBox {
+  CUstream stream = nullptr;
+  ContextRef context;
+  bool owned = true;      // false for CU_STREAM_LEGACY / CU_STREAM_PER_THREAD
+  bool capturing = false; // a capture the library began is open on it
+  napi_env env = nullptr; // the environment whose thread uses it
+
+  StreamBox() = default;
+  StreamBox(const StreamBox&) = delete;
+  StreamBox& operator=(const StreamBox&) = delete;
+  ~StreamBox();
+
+  // Keeps resource alive until work queued from now on is known to be done.
+  // JS thread only; a resource already kept is only re-stamped.
+  void keepUntilIdle(std::shared_ptr<void> resource) {
+    if (!resource) return;
+    Pending& entry = pending[resource.get()];
+    entry.epoch = epoch;
+    if (!entry.resource) entry.resource = std::move(resource);
+  }
+  // Starts a wait: work queued before this point is what the wait covers.
+  uint64_t markWait() { return epoch++; }
+  // Work queued up to `covered` (a markWait() result) has completed.
+  void completedThrough(uint64_t covered) {
+    for (auto it = pending.begin(); it != pending.end();) {
+      it = it->second.epoch <= covered ? pending.erase(it) : std::next(it);
+    }
+  }
+
+  struct Pending {
+    std::shared_ptr<void> resource;
+    uint64_t epoch = 0;
+  };
+  std::unordered_map<const void*, Pending> pending;
+  uint64_t epoch = 0;
+
+ private:
+  void handOffPending();
+};
+using StreamRef = std::shared_ptr<StreamBox>;
+
+class Stream : public Handle<Stream, StreamBox> {
+ public:
+  static constexpr const char* kName = "Stream";
+  using Base::Base;
+  static void init(Napi::Env env, Napi::Object exports);
+
+ private:
+  Napi::Value HandleValue(const Napi::CallbackInfo& info);
+  Napi::Value Ordinal(const Napi::CallbackInfo& info);
+  Napi::Value Query(const Napi::CallbackInfo& info);
+  Napi::Value Synchronize(const Napi::CallbackInfo& info);
+  Napi::Value SynchronizeAsync(const Napi::CallbackInfo& info);
+  Napi::Value WaitEvent(const Napi::CallbackInfo& info);
+  Napi::Value Flags(const Napi::CallbackInfo& info);
+  Napi::Value Priority(const Napi::CallbackInfo& info);
+  Napi::Value Id(const Napi::CallbackInfo& info);
+  Napi::Value ContextHandle(const Napi::CallbackInfo& info);
+  Napi::Value DeviceOf(const Napi::CallbackInfo& info);
+  Napi::Value GetAttribute(const Napi::CallbackInfo& info);
+  Napi::Value SetAttribute(const Napi::CallbackInfo& info);
+  Napi::Value CopyAttributesFrom(const Napi::CallbackInfo& info);
+  Napi::Value AttachMemory(const Napi::CallbackInfo& info);
+  Napi::Value WaitValue(const Napi::CallbackInfo& info);
+  Napi::Value WriteValue(const Napi::CallbackInfo& info);
+  Napi::Value BatchMemoryOps(const Napi::CallbackInfo& info);
+  Napi::Value PendingResources(const Napi::CallbackInfo& info);
+};
+
+// The stream argument of an async operation: a live Stream.
+inline StreamBox& streamArg(Napi::Value value, const char* param = "stream") {
+  return *Stream::from(value, param);
+}
+
+}  // namespace cudrv

@@ -1,0 +1,87 @@
+#include "waiter.h"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "errors.h"
+#include "js_thread.h"
+
+namespace cudrv {
+
+namespace {
+
+struct Task {
+  WaitJob job;
+  JsThreadTicket ticket;
+};
+
+// Process-wide pool of wait threads: grows while every thread is busy (each
+// wait blocks its thread); idle threads stay for the next wait.
+class WaitPool {
+ public:
+  void submit(Task task) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back(std::move(task));
+    if (idle_ == 0) {
+      std::thread([this] { run(); }).detach();
+    } else {
+      ready_.notify_one();
+    }
+  }
+
+ private:
+  void run() {
+    // Waits from this thread must not invalidate a global capture elsewhere.
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    CU_CALL(cuThreadExchangeStreamCaptureMode, &mode);
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      ++idle_;
+      ready_.wait(lock, [this] { return !queue_.empty(); });
+      --idle_;
+      Task task = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
+      CUresult result = task.job.wait();
+      // The whole job travels back, so what its functions hold is released on
+      // the JavaScript thread, never here.
+      task.ticket.deliver([job = std::move(task.job), result](Napi::Env env) { job.done(env, result); });
+      lock.lock();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<Task> queue_;
+  int idle_ = 0;
+};
+
+WaitPool& pool() {
+  // Never destroyed: detached threads may still use it at process exit.
+  static WaitPool* instance = new WaitPool();
+  return *instance;
+}
+
+}  // namespace
+
+void submitWait(Napi::Env env, WaitJob job) {
+  pool().submit({std::move(job), JsThreadTicket::take(env)});
+}
+
+Napi::Promise waitPromise(Napi::Env env, std::function<CUresult()> wait, Fn fn, std::string detail,
+                          std::function<void()> onSuccess) {
+  auto deferred = std::make_shared<Napi::Promise::Deferred>(env);
+  submitWait(env, {std::move(wait), [deferred, fn, detail, onSuccess](Napi::Env env, CUresult result) {
+                     if (result != CUDA_SUCCESS) {
+                       deferred->Reject(makeCudaError(env, result, fn, detail));
+                       return;
+                     }
+                     if (onSuccess) onSuccess();
+                     deferred->Resolve(env.Undefined());
+                   }});
+  return deferred->Promise();
+}
+
+}  // namespace cudrv
