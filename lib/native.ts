@@ -160,6 +160,16 @@ export interface NativeKernel extends NativeHandle {
   availableDynamicSharedMemoryPerBlock(context: NativeContext | null, blocks: number, blockSize: number): number;
   maxPotentialClusterSize(context: NativeContext | null, config: Int32Array): number;
   maxActiveClusters(context: NativeContext | null, config: Int32Array): number;
+  launch(stream: NativeStream, config: Int32Array, args: Uint8Array, owners: NativeHandle[] | undefined): void;
+  /** bytes: the packed size, used only when the driver cannot report the layout. */
+  prepare(stream: NativeStream, config: Int32Array, bytes: number): NativePreparedLaunch;
+}
+
+export interface NativePreparedLaunch extends NativeHandle {
+  /** The parameter buffer (native memory) the arguments are written into. */
+  readonly arguments: ArrayBuffer;
+  setOwner(index: number, memory: NativeHandle | null): void;
+  launch(): void;
 }
 
 export interface NativeDriverStatus {

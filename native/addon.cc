@@ -11,6 +11,7 @@
 #include "js_thread.h"
 #include "memory/memory.h"
 #include "kernel.h"
+#include "launch.h"
 #include "library.h"
 #include "module.h"
 #include "nvrtc/program.h"
@@ -53,6 +54,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   Library::init(env, exports);
   Module::init(env, exports);
   Kernel::init(env, exports);
+  PreparedLaunch::init(env, exports);
   exports.Set("markMainThread", Napi::Function::New(env, MarkMainThread));
   return exports;
 }

@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "args.h"
+#include "launch.h"
 #include "launch_config.h"
 
 namespace cudrv {
@@ -79,6 +80,8 @@ void Kernel::init(Napi::Env env, Napi::Object exports) {
       InstanceMethod("availableDynamicSharedMemoryPerBlock", &Kernel::AvailableDynamicSharedMemoryPerBlock),
       InstanceMethod("maxPotentialClusterSize", &Kernel::MaxPotentialClusterSize),
       InstanceMethod("maxActiveClusters", &Kernel::MaxActiveClusters),
+      InstanceMethod("launch", &Kernel::Launch),
+      InstanceMethod("prepare", &Kernel::Prepare),
   }));
 }
 
@@ -280,5 +283,8 @@ Napi::Value Kernel::MaxActiveClusters(const Napi::CallbackInfo& info) {
   CU_CHECK_DETAIL(env, live().name, cuOccupancyMaxActiveClusters, &clusters, live().launchable(), &plan.config);
   return Napi::Number::New(env, clusters);
 }
+
+Napi::Value Kernel::Launch(const Napi::CallbackInfo& info) { return launchKernel(info, shared()); }
+Napi::Value Kernel::Prepare(const Napi::CallbackInfo& info) { return prepareLaunch(info, shared()); }
 
 }  // namespace cudrv

@@ -6,8 +6,10 @@ import { Device } from '../device';
 import { Disposable } from '../disposable';
 import { FunctionAttribute, FunctionAttributeName } from '../generated/enums';
 import { NativeKernel } from '../native';
+import { argLayout, ArgLayout, ArgType, ArgValue, KernelArg, MemoryHandle, writeArg } from './args';
+import { PreparedLaunch } from './prepared-launch';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkSize } from '../validate';
-import { encodeLaunchShape, LaunchShape } from './launch-config';
+import { encodeLaunchShape, LaunchConfig, launchStream, LaunchShape } from './launch-config';
 
 /** Where one parameter lives in the kernel's parameter buffer, as the driver reports it. */
 export interface KernelParam {
@@ -35,6 +37,10 @@ export class Kernel extends Disposable<NativeKernel> {
   /** The context of a module's function; undefined for a library's kernel. */
   readonly context: Context | undefined;
   #params: readonly KernelParam[] | null | undefined;
+  // Reused by plain launches: the parameter buffer and the encoded configuration.
+  #scratch = new Uint8Array(64);
+  #scratchView = new DataView(this.#scratch.buffer);
+  readonly #config = new Int32Array(14);
 
   /** @internal */
   constructor(handle: NativeKernel, context?: Context) {
@@ -134,6 +140,45 @@ export class Kernel extends Disposable<NativeKernel> {
   /** How many clusters of the shape's cluster dimension can be resident at once. */
   maxActiveClusters(shape: LaunchShape, options: { context?: Context } = {}): number {
     return this.native.maxActiveClusters(this.#queryContext(options.context), encodeLaunchShape(shape));
+  }
+
+  /**
+   * Queues the kernel on config.stream with typed arguments, checked against
+   * the kernel's parameters first: `kernel.launch({ grid, block, stream }, [arg.ptr(x), arg.u32(n)])`.
+   * For launches repeated many times, prepare() once and launch that.
+   */
+  launch(config: LaunchConfig, args: readonly KernelArg[] = []): void {
+    const stream = launchStream(config);
+    if (!Array.isArray(args)) throw new TypeError('args must be an array of arg.*() values');
+    const types: ArgType[] = new Array(args.length);
+    for (let i = 0; i < args.length; i++) {
+      if (!(args[i] instanceof KernelArg)) throw new TypeError(`args[${i}] must be made with arg.*() (arg.f32(1.5), arg.ptr(buffer), ...)`);
+      types[i] = args[i].type;
+    }
+    const layout = argLayout(this.name, this.params, types);
+    if (this.#scratch.length < layout.bytes) {
+      this.#scratch = new Uint8Array(Math.max(layout.bytes, this.#scratch.length * 2));
+      this.#scratchView = new DataView(this.#scratch.buffer);
+    }
+    let owners: MemoryHandle['native'][] | undefined;
+    for (let i = 0; i < args.length; i++) {
+      const memory = writeArg(this.#scratchView, this.#scratch, layout.slots[i], args[i].value, `args[${i}]`);
+      if (memory) (owners ??= []).push(memory.native);
+    }
+    this.native.launch(stream, encodeLaunchShape(config, this.#config), this.#scratch.subarray(0, layout.bytes), owners);
+  }
+
+  /**
+   * Fixes the stream, configuration and argument types for repeated launches;
+   * the types are checked against the kernel's parameters here, once. Values
+   * (optional here) are set in place with set() and used by every launch() after.
+   */
+  prepare(config: LaunchConfig, types: readonly ArgType[], values?: readonly ArgValue[]): PreparedLaunch {
+    const stream = launchStream(config);
+    const layout: ArgLayout = argLayout(this.name, this.params, types);
+    const prepared = new PreparedLaunch(this, this.native.prepare(stream, encodeLaunchShape(config), layout.bytes), layout);
+    if (values !== undefined) prepared.setAll(values);
+    return prepared;
   }
 
   #ordinal(device: Device | undefined): number {

@@ -1,7 +1,9 @@
 // Launch configurations: grid, block, dynamic shared memory and the launch
 // attributes, checked here and encoded into one Int32Array that the native
 // layer reads without property lookups (native/launch_config.h mirrors the slots).
-import { checkBoolean, checkInteger } from '../validate';
+import { Disposable } from '../disposable';
+import { NativeStream } from '../native';
+import { checkBoolean, checkInteger, checkInstance } from '../validate';
 
 /** A dimension: a count, [x, y?, z?], or { x, y?, z? }; missing parts are 1. */
 export type Dim3 = number | readonly [number, number?, number?] | { readonly x: number; readonly y?: number; readonly z?: number };
@@ -22,6 +24,14 @@ export interface LaunchShape {
   priority?: number;
   /** Lets this kernel start before the previous one in the stream finishes, where that one allows it. */
   programmaticStreamSerialization?: boolean;
+}
+
+/** The stream a launch is queued on (a Stream). */
+export type LaunchStream = Disposable<NativeStream>;
+
+/** A launch: its shape and its stream. */
+export interface LaunchConfig extends LaunchShape {
+  stream: LaunchStream;
 }
 
 /** Slots of the encoded configuration (native/launch_config.h, LaunchConfigSlot). */
@@ -53,6 +63,12 @@ export function encodeLaunchShape(shape: LaunchShape, out: Int32Array = new Int3
   out[S.programmaticStreamSerialization] = shape.programmaticStreamSerialization !== undefined &&
     checkBoolean(shape.programmaticStreamSerialization, 'config.programmaticStreamSerialization') ? 1 : 0;
   return out;
+}
+
+/** The native stream of a launch configuration. */
+export function launchStream(config: LaunchConfig): NativeStream {
+  if (config === null || typeof config !== 'object') throw new TypeError('config must be an object');
+  return checkInstance(config.stream, Disposable, 'config.stream').native;
 }
 
 function writeDim3(dim: Dim3, name: string, out: Int32Array, at: number, min: number): void {
