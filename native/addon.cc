@@ -32,6 +32,9 @@ namespace {
 void onMainEnvironmentExit(void*) { markProcessExiting(); }
 
 Napi::Value MarkMainThread(const Napi::CallbackInfo& info) {
+  AddonData& data = addonData(info.Env());
+  if (data.mainThreadMarked) return info.Env().Undefined();
+  data.mainThreadMarked = true;
   napi_add_env_cleanup_hook(info.Env(), onMainEnvironmentExit, nullptr);
   return info.Env().Undefined();
 }
@@ -39,8 +42,13 @@ Napi::Value MarkMainThread(const Napi::CallbackInfo& info) {
 }  // namespace
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
-  env.SetInstanceData(new AddonData());
-  napi_add_env_cleanup_hook(env, [](void* e) { closeJsThreadChannel(Napi::Env(static_cast<napi_env>(e))); }, env);
+  // A module registry that is reset (jest's, per test file) loads the addon
+  // again into the same environment: keep its data and hooks (Node refuses a
+  // cleanup hook twice); the classes are defined anew below.
+  if (!env.GetInstanceData<AddonData>()) {
+    env.SetInstanceData(new AddonData());
+    napi_add_env_cleanup_hook(env, [](void* e) { closeJsThreadChannel(Napi::Env(static_cast<napi_env>(e))); }, env);
+  }
   initDriverInfo(env, exports);
   initDevice(env, exports);
   Context::init(env, exports);

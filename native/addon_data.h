@@ -16,6 +16,7 @@ struct AddonData {
   // Work handed back to this environment's thread (native/js_thread.cc).
   napi_threadsafe_function jsThreadChannel = nullptr;
   int pendingDeliveries = 0;
+  bool mainThreadMarked = false;
 };
 
 inline AddonData& addonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }

@@ -8,6 +8,17 @@ namespace {
 constexpr size_t kLogBytes = 64 * 1024;
 }
 
+std::vector<char> codeImage(Napi::Value value, const char* name) {
+  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+    typeError(value.Env(), name, "a Uint8Array");
+  }
+  Napi::Uint8Array bytes = value.As<Napi::Uint8Array>();
+  if (bytes.ByteLength() == 0) rangeError(value.Env(), name, "must not be empty");
+  std::vector<char> code(bytes.Data(), bytes.Data() + bytes.ByteLength());
+  code.push_back('\0');
+  return code;
+}
+
 Napi::Object variableSpan(Napi::Env env, CUdeviceptr address, size_t bytes) {
   Napi::Object out = Napi::Object::New(env);
   out.Set("address", bigint(env, address));
