@@ -1,5 +1,7 @@
 // Errors. Every failed driver call becomes a CudaError (or a subclass callers
 // branch on); the addon builds them through the factory registered here.
+import { constants } from 'os';
+import { getSystemErrorMap } from 'util';
 import { CudaResult } from './generated/enums';
 import { native } from './native';
 
@@ -95,6 +97,74 @@ export class DisposedError extends Error {
   }
 }
 
+/** An operating-system call failed (a socket call of an FdChannel, ...). */
+export class SystemError extends Error {
+  /** The errno name, e.g. `ECONNREFUSED` (as in Node's own system errors). */
+  readonly code: string;
+  /** The errno value, positive as in C (Node's own errors carry it negated). */
+  readonly errno: number;
+  /** The call that failed, e.g. `connect`. */
+  readonly syscall: string;
+  /** The argument or object that matters (`path=/tmp/s`, `fds[2]=17`), or ''. */
+  readonly detail: string;
+
+  constructor(errno: number, syscall: string, detail = '') {
+    const known = getSystemErrorMap().get(-errno);
+    const code = known?.[0] ?? Object.entries(constants.errno).find(([, value]) => value === errno)?.[0] ?? `E${errno}`;
+    const description = known?.[1] ?? `errno ${errno}`;
+    super(`${syscall}${detail ? ` (${detail})` : ''}: ${code}: ${description}`);
+    this.name = 'SystemError';
+    this.code = code;
+    this.errno = errno;
+    this.syscall = syscall;
+    this.detail = detail;
+  }
+}
+
+/** A wait ran out of time. */
+export class TimeoutError extends Error {
+  /** What timed out, e.g. `accept`, `receive`. */
+  readonly operation: string;
+  /** The time it was given, in milliseconds. */
+  readonly timeoutMs: number;
+
+  constructor(operation: string, timeoutMs: number) {
+    super(`${operation} timed out after ${timeoutMs} ms`);
+    this.name = 'TimeoutError';
+    this.operation = operation;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The peer of an FdChannel closed the connection (or died), or the channel was shut down. */
+export class ChannelClosedError extends Error {
+  /** What found the channel closed: `send` or `receive`. */
+  readonly operation: string;
+
+  constructor(operation: string, message: string) {
+    super(`${operation}: ${message}`);
+    this.name = 'ChannelClosedError';
+    this.operation = operation;
+  }
+}
+
+/**
+ * The peer of an FdChannel sent something that is not a well-formed message.
+ * Whatever descriptors came with it were closed. A broken frame (wrong header,
+ * more descriptors or bytes than a message may carry) also shuts the channel
+ * down; a payload that is not JSON does not.
+ */
+export class ChannelProtocolError extends Error {
+  /** The operation that found it: `receive`. */
+  readonly operation: string;
+
+  constructor(operation: string, message: string) {
+    super(`${operation}: ${message}`);
+    this.name = 'ChannelProtocolError';
+    this.operation = operation;
+  }
+}
+
 type CudaErrorClass = new (code: number, name: string, message: string, call: string | null, detail?: string) => CudaError;
 
 const byCode = new Map<number, CudaErrorClass>([
@@ -112,17 +182,44 @@ const byCode = new Map<number, CudaErrorClass>([
   [CudaResult.CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, GraphUpdateError],
 ]);
 
+// The last error that broke a stream capture (codes 900, 902-908), so that the
+// CaptureInvalidatedError of the capture's end can name the call that broke it.
+let captureFailures = 0;
+let captureFailure: CaptureError | undefined;
+
+/** @internal How many capture-breaking errors were thrown so far, and the last one. */
+export function lastCaptureFailure(): { count: number; error: CaptureError | undefined } {
+  return { count: captureFailures, error: captureFailure };
+}
+
 native.setErrorFactory((kind, code, name, message, call, detail, requiredVersion) => {
   switch (kind) {
+    case 'type':
+      return new TypeError(message);
+    case 'range':
+      return new RangeError(message);
     case 'disposed':
       return new DisposedError(detail);
+    case 'system':
+      return new SystemError(code, call ?? '', detail);
+    case 'timeout':
+      return new TimeoutError(call ?? '', code);
+    case 'closed':
+      return new ChannelClosedError(call ?? '', message);
+    case 'protocol':
+      return new ChannelProtocolError(call ?? '', message);
     case 'unavailable':
       return new DriverUnavailableError(code, name, message, call, detail);
     case 'missing':
       return new FunctionUnavailableError(message, call, detail, requiredVersion);
     default: {
       const ErrorClass = byCode.get(code) ?? CudaError;
-      return new ErrorClass(code, name, message, call, detail);
+      const error = new ErrorClass(code, name, message, call, detail);
+      if (error instanceof CaptureError && !(error instanceof CaptureInvalidatedError)) {
+        captureFailures++;
+        captureFailure = error;
+      }
+      return error;
     }
   }
 });

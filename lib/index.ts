@@ -24,6 +24,8 @@ export {
   CaptureUnsupportedError,
   CaptureWrongThreadError,
   CapturedEventError,
+  ChannelClosedError,
+  ChannelProtocolError,
   CudaError,
   CudaNotSupportedError,
   CudaOutOfMemoryError,
@@ -31,8 +33,21 @@ export {
   DriverUnavailableError,
   FunctionUnavailableError,
   GraphUpdateError,
+  SystemError,
+  TimeoutError,
   resultName,
 } from './errors';
+export {
+  FdChannel,
+  FdChannelServer,
+  FdMessage,
+  ReceivedFd,
+  type FdChannelAcceptOptions,
+  type FdChannelAddress,
+  type FdChannelListenOptions,
+  type FdChannelWaitOptions,
+  type PeerCredentials,
+} from './ipc/fd-channel';
 export * from './generated/enums';
 export {
   criticalPath,
@@ -55,6 +70,34 @@ export {
   type NodeAccesses,
 } from './graph/dataflow';
 export { renderDot, type DotEdge, type DotNode, type DotOptions, type GraphNodeKind } from './graph/dot';
+export { Event, type EventOptions } from './event';
+export { Stream, type StreamMemoryOp, type StreamOptions, type WaitCondition } from './stream';
+export type { AccessPolicyWindow, MemSyncDomainMap, StreamAttributeName, StreamAttributes } from './stream-attributes';
+export type { Bytes, MemoryHandle } from './memory/bytes';
+export {
+  copy,
+  copy2D,
+  copy3D,
+  copy3DBatch,
+  copyBatch,
+  fill,
+  fill2D,
+  type BatchCopy,
+  type CopyOptions,
+  type Copy2DOptions,
+  type Extent3D,
+  type FillOptions,
+  type PitchedOperand,
+} from './memory/copy';
+export { DeviceBuffer, type ManagedRangeAttributes } from './memory/device-buffer';
+export { HostBuffer, type HostAllocOptions, type HostRegisterOptions } from './memory/host-buffer';
+export { addressRange, memoryInfo, pointerAttribute, pointerAttributes, setSyncMemops, type PointerAttributes, type PointerLike } from './memory/info';
+export type { Location } from './memory/location';
+export { MemoryPool, type PoolOptions } from './memory/pool';
+export { type DeviceLike } from './device';
+export { Graph } from './graph/graph';
+export { StreamCapture, type CaptureOptions } from './graph/capture';
+export { discardBatch, prefetchBatch, type ManagedRange } from './memory/managed';
 export {
   compile,
   compileAsync,
@@ -68,7 +111,7 @@ export {
 } from './kernel/compile';
 export { type CodeImage, type DeviceVariable, type JitOptions } from './kernel/code-load';
 export { Kernel, type BlockSizeOptions, type KernelParam, type OccupancyOptions } from './kernel/kernel';
-export { type Dim3, type LaunchConfig, type LaunchShape, type LaunchStream } from './kernel/launch-config';
+export { type Dim3, type LaunchConfig, type LaunchShape } from './kernel/launch-config';
 export { Library, type LibraryLoadOptions } from './kernel/library';
 export { Module, type ModuleLoadOptions } from './kernel/module';
 export {
@@ -80,7 +123,6 @@ export {
   type ArgType,
   type ArgValue,
   type BytesType,
-  type MemoryHandle,
   type PointerValue,
   type ScalarType,
 } from './kernel/args';

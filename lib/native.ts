@@ -108,6 +108,28 @@ export interface Pitched3D extends Pitched2D {
   dstHeight: number; srcHeight: number; depth: number;
 }
 
+/** The credentials of the process at the other end of a socket (SO_PEERCRED). */
+export interface NativePeerCredentials {
+  pid: number;
+  uid: number;
+  gid: number;
+}
+
+export interface NativeReceivedFd extends NativeHandle {
+  readonly fd: number;
+  take(): number;
+}
+
+export interface NativeFdChannel extends NativeHandle {
+  peer(): NativePeerCredentials;
+  send(payload: Uint8Array, fds: number[], timeoutMs: number): Promise<void>;
+  receive(timeoutMs: number): Promise<{ payload: Buffer; fds: NativeReceivedFd[] }>;
+}
+
+export interface NativeFdChannelServer extends NativeHandle {
+  accept(timeoutMs: number, peerUid: number): Promise<NativeFdChannel>;
+}
+
 export interface NativeDeviceVariable {
   address: bigint;
   size: number;
@@ -184,7 +206,7 @@ export interface NativeDriverStatus {
 
 /** Builds the error the addon throws: see native/errors.cc. */
 export type ErrorFactory = (
-  kind: 'cuda' | 'unavailable' | 'missing' | 'disposed',
+  kind: 'cuda' | 'unavailable' | 'missing' | 'disposed' | 'system' | 'timeout' | 'closed' | 'protocol' | 'type' | 'range',
   code: number,
   name: string,
   message: string,
@@ -305,6 +327,10 @@ export interface NativeAddon {
   captureStatus(stream: NativeStream): number;
   captureInfo(stream: NativeStream): { status: number; id: bigint; graph: bigint; dependencies: number };
   exchangeCaptureMode(mode: number): number;
+  readonly fdChannelLimits: { maxPayloadBytes: number; maxFds: number; maxAddressBytes: number };
+  /** timeoutMs -1: no timeout (also for connect and the channel's calls). */
+  fdChannelListen(address: string, abstract: boolean, backlog: number): NativeFdChannelServer;
+  fdChannelConnect(address: string, abstract: boolean, timeoutMs: number): Promise<NativeFdChannel>;
   loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): NativeLibrary;
   loadLibraryFile(path: string, jit: NativeJitOptions | undefined): NativeLibrary;
   loadModuleData(context: NativeContext, code: Uint8Array, jit: NativeJitOptions | undefined): NativeModule;

@@ -1,7 +1,7 @@
 // Stream attributes: typed values encoded to and decoded from the driver's
 // 64-byte CUstreamAttrValue union (the native layer moves the bytes only).
 import { AccessProperty, AccessPropertyName, LaunchAttribute, SynchronizationPolicy, SynchronizationPolicyName } from './generated/enums';
-import { checkEnum, checkInteger, checkNumber, checkSize } from './validate';
+import { checkEnum, checkInteger, checkNumber, checkSize, nameOfValue } from './validate';
 
 export const ATTRIBUTE_VALUE_BYTES = 64;
 
@@ -41,9 +41,9 @@ const ids: Record<StreamAttributeName, number> = {
 };
 
 const nameOf = <M extends Record<string, number>>(map: M, value: number): keyof M & string => {
-  const found = Object.entries(map).find(([, v]) => v === value);
-  if (!found) throw new RangeError(`the driver returned an unknown value ${value}`);
-  return found[0];
+  const name = nameOfValue(map, value);
+  if (name === undefined) throw new RangeError(`the driver returned an unknown value ${value}`);
+  return name;
 };
 
 /** The driver's id of a stream attribute. */

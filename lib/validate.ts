@@ -44,6 +44,20 @@ export function checkObject(value: unknown, name: string): object {
   return value;
 }
 
+/**
+ * A timeout in milliseconds: a non-negative number (fractions round up) or
+ * Infinity; undefined means Infinity. Returns -1 for "no timeout", as the
+ * native layer takes it.
+ */
+export function checkTimeout(value: unknown, name: string): number {
+  if (value === undefined || value === Infinity) return -1;
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    throw new TypeError(`${name} must be a number of milliseconds or Infinity, got ${describe(value)}`);
+  }
+  if (value < 0 || value > 0x7fffffff) throw new RangeError(`${name} must be between 0 and ${0x7fffffff} ms or Infinity, got ${value}`);
+  return Math.ceil(value);
+}
+
 export function checkString(value: unknown, name: string): string {
   if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describe(value)}`);
   return value;
@@ -82,6 +96,12 @@ export function checkEnum<M extends Record<string, number>>(value: unknown, map:
 export function checkFlags<M extends Record<string, number>>(value: unknown, map: M, name: string): number {
   if (Array.isArray(value)) return value.reduce((flags: number, v) => flags | checkEnum(v, map, name), 0);
   return checkEnum(value, map, name);
+}
+
+/** The name of an enum map's value, or undefined for a value the map lacks. */
+export function nameOfValue<M extends Record<string, number>>(map: M, value: number): (keyof M & string) | undefined {
+  for (const key in map) if (map[key] === value) return key;
+  return undefined;
 }
 
 /** The names of the flags set in a value (the zero-valued name when none are). */

@@ -10,6 +10,7 @@
 #include "graph/graph.h"
 #include "js_thread.h"
 #include "memory/memory.h"
+#include "ipc/fd_channel.h"
 #include "kernel.h"
 #include "launch.h"
 #include "library.h"
@@ -58,6 +59,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   initHostFunctions(env, exports);
   Graph::init(env, exports);
   initCapture(env, exports);
+  initFdChannel(env, exports);
   initNvrtc(env, exports);
   Library::init(env, exports);
   Module::init(env, exports);

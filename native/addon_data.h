@@ -5,10 +5,13 @@
 
 #include <napi.h>
 
+#include <memory>
 #include <typeindex>
 #include <unordered_map>
 
 namespace cudrv {
+
+class CancelSignal;
 
 struct AddonData {
   Napi::FunctionReference errorFactory;
@@ -16,6 +19,8 @@ struct AddonData {
   // Work handed back to this environment's thread (native/js_thread.cc).
   napi_threadsafe_function jsThreadChannel = nullptr;
   int pendingDeliveries = 0;
+  // Fired when this environment is torn down, ending its wait threads (wait_thread.h).
+  std::shared_ptr<CancelSignal> teardown;
   bool mainThreadMarked = false;
 };
 

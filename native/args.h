@@ -10,13 +10,15 @@
 #include <limits>
 #include <string>
 
+#include "errors.h"
+
 namespace cudrv {
 
 [[noreturn]] inline void typeError(Napi::Env env, const char* name, const char* what) {
-  throw Napi::TypeError::New(env, std::string(name) + " must be " + what);
+  throwTypeError(env, std::string(name) + " must be " + what);
 }
 [[noreturn]] inline void rangeError(Napi::Env env, const char* name, const std::string& what) {
-  throw Napi::RangeError::New(env, std::string(name) + " " + what);
+  throwRangeError(env, std::string(name) + " " + what);
 }
 
 // An integer in [lo, hi], given as a number (or a bigint, where allowed).

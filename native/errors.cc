@@ -6,10 +6,11 @@ namespace cudrv {
 
 namespace {
 
-// kind: "cuda" | "unavailable" | "missing" | "disposed"; the factory picks the class.
-Napi::Value fromFactory(Napi::Env env, const char* kind, int code, const std::string& name,
-                        const std::string& message, const char* call, const std::string& detail,
-                        int requiredVersion = 0) {
+// kind: "cuda" | "unavailable" | "missing" | "disposed" | "system" | "timeout" |
+// "closed" | "protocol"; the factory picks the class.
+Napi::Value buildFromFactory(Napi::Env env, const char* kind, double code, const std::string& name,
+                             const std::string& message, const char* call, const std::string& detail,
+                             int requiredVersion = 0) {
   AddonData& data = addonData(env);
   if (data.errorFactory.IsEmpty()) return Napi::Error::New(env, message).Value();
   return data.errorFactory.Call({
@@ -26,7 +27,8 @@ Napi::Value fromFactory(Napi::Env env, const char* kind, int code, const std::st
 [[noreturn]] void throwFromFactory(Napi::Env env, const char* kind, int code, const std::string& name,
                                    const std::string& message, const char* call,
                                    const std::string& detail, int requiredVersion = 0) {
-  throw Napi::Error(env, fromFactory(env, kind, code, name, message, call, detail, requiredVersion));
+  Napi::Value error = buildFromFactory(env, kind, code, name, message, call, detail, requiredVersion);
+  throw Napi::Error(env, error);
 }
 
 std::string versionText(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
@@ -37,7 +39,7 @@ Napi::Value makeCudaError(Napi::Env env, CUresult result, Fn fn, const std::stri
   if (result == kFunctionMissing) {
     const DriverState& s = driverState();
     std::string installed = s.driverVersion ? "CUDA " + versionText(s.driverVersion) : "unknown version";
-    return fromFactory(
+    return buildFromFactory(
         env, "missing", CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND",
         std::string(functionName(fn)) + " is not provided by the installed driver (" + installed +
             "); it needs a driver for CUDA " + versionText(functionVersion(fn)) + " or newer",
@@ -47,7 +49,7 @@ Napi::Value makeCudaError(Napi::Env env, CUresult result, Fn fn, const std::stri
   const char* text = nullptr;
   if (driver.cuGetErrorName) driver.cuGetErrorName(result, &name);
   if (driver.cuGetErrorString) driver.cuGetErrorString(result, &text);
-  return fromFactory(env, "cuda", result, name ? name : "", text ? text : "", functionName(fn), detail);
+  return buildFromFactory(env, "cuda", result, name ? name : "", text ? text : "", functionName(fn), detail);
 }
 
 void throwCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail) {
@@ -81,12 +83,42 @@ void throwDriverUnavailable(Napi::Env env, Fn fn) {
   }
 }
 
-void throwDisposed(Napi::Env env, const char* what) {
-  throwFromFactory(env, "disposed", 0, "", std::string(what) + " has been disposed", nullptr, what);
+void throwTypeError(Napi::Env env, const std::string& message) {
+  throw Napi::Error(env, buildFromFactory(env, "type", 0, "", message, nullptr, ""));
+}
+
+void throwRangeError(Napi::Env env, const std::string& message) {
+  throw Napi::Error(env, buildFromFactory(env, "range", 0, "", message, nullptr, ""));
+}
+
+void throwDisposed(Napi::Env env, const char* what) { throw Napi::Error(env, disposedError(env, what)); }
+
+Napi::Value disposedError(Napi::Env env, const char* what) {
+  return buildFromFactory(env, "disposed", 0, "", std::string(what) + " has been disposed", nullptr, what);
+}
+
+// The TypeScript factory names the errno and words the message (util.getSystemErrorMap).
+Napi::Value systemError(Napi::Env env, int err, const char* syscall, const std::string& detail) {
+  return buildFromFactory(env, "system", err, "", std::string(syscall) + " failed with errno " + std::to_string(err),
+                          syscall, detail);
+}
+
+void throwSystemError(Napi::Env env, int err, const char* syscall, const std::string& detail) {
+  throw Napi::Error(env, systemError(env, err, syscall, detail));
+}
+
+Napi::Value timeoutError(Napi::Env env, const char* operation, int64_t timeoutMs) {
+  return buildFromFactory(env, "timeout", static_cast<double>(timeoutMs), "",
+                          std::string(operation) + " timed out after " + std::to_string(timeoutMs) + " ms",
+                          operation, "");
+}
+
+Napi::Value channelError(Napi::Env env, const char* kind, const char* operation, const std::string& message) {
+  return buildFromFactory(env, kind, 0, "", message, operation, "");
 }
 
 Napi::Value SetErrorFactory(const Napi::CallbackInfo& info) {
-  if (!info[0].IsFunction()) throw Napi::TypeError::New(info.Env(), "factory must be a function");
+  if (!info[0].IsFunction()) throwTypeError(info.Env(), "factory must be a function");
   addonData(info.Env()).errorFactory = Napi::Persistent(info[0].As<Napi::Function>());
   return info.Env().Undefined();
 }

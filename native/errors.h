@@ -5,6 +5,7 @@
 
 #include <napi.h>
 
+#include <cstdint>
 #include <string>
 
 #include "driver/call.h"
@@ -23,12 +24,32 @@ Napi::Value makeCudaError(Napi::Env env, CUresult result, Fn fn, const std::stri
 
 // Throws the error for a handle used after dispose().
 [[noreturn]] void throwDisposed(Napi::Env env, const char* what);
+// The same error, built without throwing (to reject a promise with).
+Napi::Value disposedError(Napi::Env env, const char* what);
+
+// An operating-system call that failed with errno err (a SystemError); detail
+// names the argument or object that matters ("path=/tmp/x", "fds[2]=17"), or is empty.
+Napi::Value systemError(Napi::Env env, int err, const char* syscall, const std::string& detail = {});
+[[noreturn]] void throwSystemError(Napi::Env env, int err, const char* syscall, const std::string& detail = {});
+
+// A wait that ran out of time (a TimeoutError); operation is "accept", "receive", ...
+Napi::Value timeoutError(Napi::Env env, const char* operation, int64_t timeoutMs);
+
+// Errors of a descriptor channel that are not errnos: kind is "closed" (the peer
+// went away; ChannelClosedError) or "protocol" (the peer broke the message format;
+// ChannelProtocolError).
+Napi::Value channelError(Napi::Env env, const char* kind, const char* operation, const std::string& message);
 
 // Loads the driver if needed; throws unless it is usable. Every entry point that
 // reaches the driver without a live handle starts with this.
 inline void requireDriver(Napi::Env env, Fn fn) {
   if (loadDriver().stage != LoadStage::Ready) throwDriverUnavailable(env, fn);
 }
+
+// TypeError / RangeError built by TypeScript, so that they are the realm's own
+// classes there (instanceof works in vm contexts such as jest's too).
+[[noreturn]] void throwTypeError(Napi::Env env, const std::string& message);
+[[noreturn]] void throwRangeError(Napi::Env env, const std::string& message);
 
 // Registers the TypeScript error factory for this environment.
 Napi::Value SetErrorFactory(const Napi::CallbackInfo& info);

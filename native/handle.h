@@ -31,7 +31,7 @@ class Handle : public Napi::ObjectWrap<Self> {
 
   explicit Handle(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Self>(info) {
     if (info.Length() != 1 || !info[0].IsExternal() || info[0].As<Napi::External<void>>().Data() != token()) {
-      throw Napi::TypeError::New(info.Env(), std::string(Self::kName) + " cannot be constructed directly");
+      throwTypeError(info.Env(), std::string(Self::kName) + " cannot be constructed directly");
     }
   }
 
@@ -59,7 +59,7 @@ class Handle : public Napi::ObjectWrap<Self> {
   // one, the disposed error if it was disposed.
   static const std::shared_ptr<Box>& from(Napi::Value value, const char* param) {
     const std::shared_ptr<Box>* box = tryFrom(value);
-    if (!box) throw Napi::TypeError::New(value.Env(), std::string(param) + " must be a " + Self::kName);
+    if (!box) throwTypeError(value.Env(), std::string(param) + " must be a " + Self::kName);
     return *box;
   }
 
@@ -95,7 +95,7 @@ class Handle : public Napi::ObjectWrap<Self> {
 
  private:
   void checkClass() const {
-    if (classId_ != token()) throw Napi::TypeError::New(this->Env(), std::string("this is not a ") + Self::kName);
+    if (classId_ != token()) throwTypeError(this->Env(), std::string("this is not a ") + Self::kName);
   }
   static void* token() {
     static char marker;

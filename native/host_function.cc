@@ -41,7 +41,7 @@ void refuseCapturing(Napi::Env env, StreamBox& stream) {
 }
 
 std::unique_ptr<HostCall> hostCall(Napi::Env env, Napi::Value callback, bool withStatus) {
-  if (!callback.IsFunction()) throw Napi::TypeError::New(env, "callback must be a function");
+  if (!callback.IsFunction()) throwTypeError(env, "callback must be a function");
   return std::unique_ptr<HostCall>(
       new HostCall{Napi::Persistent(callback.As<Napi::Function>()), JsThreadTicket::take(env), withStatus});
 }

@@ -44,15 +44,17 @@ void StreamBox::handOffPending() {
     return;
   }
   try {
-    submitWait(Napi::Env(env), {[marker] { return CU_CALL(cuEventSynchronize, marker); },
-                                [marker, resources](Napi::Env, CUresult result) {
-                                  CU_CALL(cuEventDestroy, marker);
-                                  if (result != CUDA_SUCCESS) {
-                                    new auto(resources);  // the work may not have finished: keep
-                                    return;
-                                  }
-                                  resources->clear();
-                                }});
+    auto result = std::make_shared<CUresult>(CUDA_SUCCESS);
+    runOffThread(
+        Napi::Env(env), [marker, result] { *result = CU_CALL(cuEventSynchronize, marker); },
+        [marker, resources, result](Napi::Env) {
+          CU_CALL(cuEventDestroy, marker);
+          if (*result != CUDA_SUCCESS) {
+            new auto(resources);  // the work may not have finished: keep
+            return;
+          }
+          resources->clear();
+        });
   } catch (const Napi::Error&) {
     new auto(resources);  // the environment is closing
   }
@@ -97,9 +99,9 @@ Napi::Value SpecialStream(const Napi::CallbackInfo& info) {
 // The memory-operation target: a 4- or 8-byte word of device-reachable memory.
 Span wordOf(Napi::Env env, Napi::Value target, Napi::Value offset, size_t width) {
   Span span = deviceSpanOf(target, "target", u64Arg(offset, "offset"), width);
-  if (span.device == 0) throw Napi::TypeError::New(env, "target must be memory the device can reach (device, managed or mapped host memory)");
+  if (span.device == 0) throwTypeError(env, "target must be memory the device can reach (device, managed or mapped host memory)");
   if (span.device % width != 0) {
-    throw Napi::RangeError::New(env, "target address must be " + std::to_string(width) + "-byte aligned");
+    throwRangeError(env, "target address must be " + std::to_string(width) + "-byte aligned");
   }
   return span;
 }
@@ -252,7 +254,7 @@ Napi::Value Stream::SetAttribute(const Napi::CallbackInfo& info) {
   unsigned int id = uintArg(info[0], "attribute");
   if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array ||
       info[1].As<Napi::Uint8Array>().ByteLength() != sizeof(CUstreamAttrValue)) {
-    throw Napi::TypeError::New(info.Env(), "value must be a Uint8Array of " + std::to_string(sizeof(CUstreamAttrValue)) + " bytes");
+    throwTypeError(info.Env(), "value must be a Uint8Array of " + std::to_string(sizeof(CUstreamAttrValue)) + " bytes");
   }
   CUstreamAttrValue value;
   std::memcpy(&value, info[1].As<Napi::Uint8Array>().Data(), sizeof(value));
@@ -273,7 +275,7 @@ Napi::Value Stream::AttachMemory(const Napi::CallbackInfo& info) {
   StreamBox& box = live();
   MemoryRef memory = memoryOf(info[0]);
   if (!memory || memory->kind != MemoryKind::Unified) {
-    throw Napi::TypeError::New(info.Env(), "buffer must be managed memory (DeviceBuffer.allocManaged)");
+    throwTypeError(info.Env(), "buffer must be managed memory (DeviceBuffer.allocManaged)");
   }
   unsigned int flags = uintArg(info[1], "flags");
   CU_CHECK(info.Env(), cuStreamAttachMemAsync, box.stream, memory->device, 0, flags);
@@ -318,14 +320,14 @@ Napi::Value Stream::WriteValue(const Napi::CallbackInfo& info) {
 Napi::Value Stream::BatchMemoryOps(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   StreamBox& box = live();
-  if (!info[0].IsArray()) throw Napi::TypeError::New(env, "ops must be an array");
+  if (!info[0].IsArray()) throwTypeError(env, "ops must be an array");
   Napi::Array ops = info[0].As<Napi::Array>();
-  if (ops.Length() == 0 || ops.Length() > 256) throw Napi::RangeError::New(env, "ops must hold 1 to 256 operations");
+  if (ops.Length() == 0 || ops.Length() > 256) throwRangeError(env, "ops must hold 1 to 256 operations");
   std::vector<CUstreamBatchMemOpParams> params(ops.Length());
   std::vector<MemoryRef> owners;
   for (uint32_t i = 0; i < ops.Length(); ++i) {
     Napi::Value entry = ops[i];
-    if (!entry.IsArray()) throw Napi::TypeError::New(env, "each operation must be an array");
+    if (!entry.IsArray()) throwTypeError(env, "each operation must be an array");
     Napi::Array op = entry.As<Napi::Array>();
     CUstreamBatchMemOpParams& p = params[i];
     std::memset(&p, 0, sizeof(p));
@@ -353,7 +355,7 @@ Napi::Value Stream::BatchMemoryOps(const Napi::CallbackInfo& info) {
         p.flushRemoteWrites.flags = flags;
         break;
       default:
-        throw Napi::RangeError::New(env, "operation " + std::to_string(p.operation) + " is not a stream memory operation");
+        throwRangeError(env, "operation " + std::to_string(p.operation) + " is not a stream memory operation");
     }
   }
   CU_CHECK(env, cuStreamBatchMemOp, box.stream, static_cast<unsigned int>(params.size()), params.data(),

@@ -2,6 +2,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -13,7 +14,8 @@ namespace cudrv {
 namespace {
 
 struct Task {
-  WaitJob job;
+  std::function<void()> work;
+  std::function<void(Napi::Env)> done;
   JsThreadTicket ticket;
 };
 
@@ -34,6 +36,7 @@ class WaitPool {
  private:
   void run() {
     // Waits from this thread must not invalidate a global capture elsewhere.
+    // (Without a loaded driver this is a no-op: the table entry is empty.)
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
     CU_CALL(cuThreadExchangeStreamCaptureMode, &mode);
     std::unique_lock<std::mutex> lock(mutex_);
@@ -44,10 +47,10 @@ class WaitPool {
       Task task = std::move(queue_.front());
       queue_.pop_front();
       lock.unlock();
-      CUresult result = task.job.wait();
-      // The whole job travels back, so what its functions hold is released on
-      // the JavaScript thread, never here.
-      task.ticket.deliver([job = std::move(task.job), result](Napi::Env env) { job.done(env, result); });
+      task.work();
+      // The functions travel back, so what they hold is released on the
+      // JavaScript thread, never here.
+      task.ticket.deliver([work = std::move(task.work), done = std::move(task.done)](Napi::Env env) { done(env); });
       lock.lock();
     }
   }
@@ -66,21 +69,24 @@ WaitPool& pool() {
 
 }  // namespace
 
-void submitWait(Napi::Env env, WaitJob job) {
-  pool().submit({std::move(job), JsThreadTicket::take(env)});
+void runOffThread(Napi::Env env, std::function<void()> work, std::function<void(Napi::Env)> done) {
+  pool().submit({std::move(work), std::move(done), JsThreadTicket::take(env)});
 }
 
 Napi::Promise waitPromise(Napi::Env env, std::function<CUresult()> wait, Fn fn, std::string detail,
                           std::function<void()> onSuccess) {
   auto deferred = std::make_shared<Napi::Promise::Deferred>(env);
-  submitWait(env, {std::move(wait), [deferred, fn, detail, onSuccess](Napi::Env env, CUresult result) {
-                     if (result != CUDA_SUCCESS) {
-                       deferred->Reject(makeCudaError(env, result, fn, detail));
-                       return;
-                     }
-                     if (onSuccess) onSuccess();
-                     deferred->Resolve(env.Undefined());
-                   }});
+  auto result = std::make_shared<CUresult>(CUDA_SUCCESS);
+  runOffThread(
+      env, [wait, result] { *result = wait(); },
+      [deferred, result, fn, detail, onSuccess](Napi::Env env) {
+        if (*result != CUDA_SUCCESS) {
+          deferred->Reject(makeCudaError(env, *result, fn, detail));
+          return;
+        }
+        if (onSuccess) onSuccess();
+        deferred->Resolve(env.Undefined());
+      });
   return deferred->Promise();
 }
 

@@ -1,7 +1,7 @@
-// Waiting for the GPU without blocking Node. A blocking driver wait
-// (cuStreamSynchronize, cuEventSynchronize) runs on one of the library's own
-// wait threads, never libuv's pool (fs and dns need it), and its result comes
-// back to the JavaScript thread of the environment that asked.
+// Blocking work off the JavaScript thread. A blocking call (cuStreamSynchronize,
+// cuEventSynchronize, waiting on a socket) runs on one of the library's own
+// wait threads, never libuv's small shared pool (fs, dns and crypto need it),
+// and what follows runs on the JavaScript thread of the environment that asked.
 //
 // Wait threads put themselves in relaxed capture mode, so a wait never
 // invalidates a global-mode capture running on the JavaScript thread.
@@ -10,22 +10,16 @@
 #include <napi.h>
 
 #include <functional>
-#include <memory>
 #include <string>
 
 #include "driver/call.h"
 
 namespace cudrv {
 
-struct WaitJob {
-  // Runs on a wait thread: the blocking call, returning its result.
-  std::function<CUresult()> wait;
-  // Runs on the JavaScript thread afterwards (never if the environment is gone).
-  // Must not throw.
-  std::function<void(Napi::Env, CUresult)> done;
-};
-
-void submitWait(Napi::Env env, WaitJob job);
+// Runs work on a wait thread, then done on env's JavaScript thread (never, if
+// env is torn down first). done must not throw. What both hold is released on
+// the JavaScript thread.
+void runOffThread(Napi::Env env, std::function<void()> work, std::function<void(Napi::Env)> done);
 
 // A promise that resolves (to undefined) when wait succeeds, after onSuccess ran
 // on the JavaScript thread, and rejects with a CudaError naming fn otherwise.

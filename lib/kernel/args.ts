@@ -2,8 +2,9 @@
 // bits, f32, f64, a pointer, or raw bytes for a struct) and is laid out at the
 // offset the driver reports for its parameter. A count or size that does not
 // match the kernel is a KernelArgumentError before anything is launched.
-import { Disposable } from '../disposable';
-import { NativeHandle } from '../native';
+import type { MemoryHandle } from '../memory/bytes';
+import { DeviceBuffer } from '../memory/device-buffer';
+import { HostBuffer } from '../memory/host-buffer';
 import { checkInteger } from '../validate';
 import type { KernelParam } from './kernel';
 
@@ -17,12 +18,10 @@ export interface BytesType {
 export type ArgType = ScalarType | BytesType;
 
 /**
- * Memory a pointer argument can name: a DeviceBuffer, or a HostBuffer the
- * device can reach (its device pointer is passed).
+ * A pointer: a DeviceBuffer (its address), a HostBuffer the device can reach
+ * (its device pointer), a device address, or null.
  */
-export type MemoryHandle = Disposable<NativeHandle & { readonly address: bigint; devicePointer?(): bigint }>;
-/** A pointer: memory, a device address, or null. */
-export type PointerValue = MemoryHandle | bigint | null;
+export type PointerValue = DeviceBuffer | HostBuffer | bigint | null;
 export type ArgValue = number | bigint | PointerValue | ArrayBufferView;
 
 /** One typed argument of a launch; make them with {@link arg}. */
@@ -212,11 +211,13 @@ function writePointer(view: DataView, offset: number, value: unknown, name: stri
     view.setBigUint64(offset, value, true);
     return null;
   }
-  if (value instanceof Disposable && typeof (value.native as { address?: unknown }).address === 'bigint') {
-    const memory = value as MemoryHandle;
-    const { native } = memory;
-    view.setBigUint64(offset, typeof native.devicePointer === 'function' ? native.devicePointer() : native.address, true);
-    return memory;
+  if (value instanceof DeviceBuffer) {
+    view.setBigUint64(offset, value.address, true);
+    return value;
   }
-  throw new TypeError(`${name} must be a DeviceBuffer (or other memory handle), a bigint address or null`);
+  if (value instanceof HostBuffer) {
+    view.setBigUint64(offset, value.devicePointer, true);
+    return value;
+  }
+  throw new TypeError(`${name} must be a DeviceBuffer, a HostBuffer, a bigint address or null`);
 }

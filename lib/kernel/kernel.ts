@@ -6,7 +6,8 @@ import { Device } from '../device';
 import { Disposable } from '../disposable';
 import { FunctionAttribute, FunctionAttributeName } from '../generated/enums';
 import { NativeKernel } from '../native';
-import { argLayout, ArgLayout, ArgType, ArgValue, KernelArg, MemoryHandle, writeArg } from './args';
+import type { NativeMemory } from '../native';
+import { argLayout, ArgLayout, ArgType, ArgValue, KernelArg, writeArg } from './args';
 import { PreparedLaunch } from './prepared-launch';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkSize } from '../validate';
 import { encodeLaunchShape, LaunchConfig, launchStream, LaunchShape } from './launch-config';
@@ -160,7 +161,7 @@ export class Kernel extends Disposable<NativeKernel> {
       this.#scratch = new Uint8Array(Math.max(layout.bytes, this.#scratch.length * 2));
       this.#scratchView = new DataView(this.#scratch.buffer);
     }
-    let owners: MemoryHandle['native'][] | undefined;
+    let owners: NativeMemory[] | undefined;
     for (let i = 0; i < args.length; i++) {
       const memory = writeArg(this.#scratchView, this.#scratch, layout.slots[i], args[i].value, `args[${i}]`);
       if (memory) (owners ??= []).push(memory.native);

@@ -1,9 +1,9 @@
 // Launch configurations: grid, block, dynamic shared memory and the launch
 // attributes, checked here and encoded into one Int32Array that the native
 // layer reads without property lookups (native/launch_config.h mirrors the slots).
-import { Disposable } from '../disposable';
 import { NativeStream } from '../native';
-import { checkBoolean, checkInteger, checkInstance } from '../validate';
+import { Stream, streamNative } from '../stream';
+import { checkBoolean, checkInteger } from '../validate';
 
 /** A dimension: a count, [x, y?, z?], or { x, y?, z? }; missing parts are 1. */
 export type Dim3 = number | readonly [number, number?, number?] | { readonly x: number; readonly y?: number; readonly z?: number };
@@ -26,12 +26,9 @@ export interface LaunchShape {
   programmaticStreamSerialization?: boolean;
 }
 
-/** The stream a launch is queued on (a Stream). */
-export type LaunchStream = Disposable<NativeStream>;
-
 /** A launch: its shape and its stream. */
 export interface LaunchConfig extends LaunchShape {
-  stream: LaunchStream;
+  stream: Stream;
 }
 
 /** Slots of the encoded configuration (native/launch_config.h, LaunchConfigSlot). */
@@ -68,7 +65,7 @@ export function encodeLaunchShape(shape: LaunchShape, out: Int32Array = new Int3
 /** The native stream of a launch configuration. */
 export function launchStream(config: LaunchConfig): NativeStream {
   if (config === null || typeof config !== 'object') throw new TypeError('config must be an object');
-  return checkInstance(config.stream, Disposable, 'config.stream').native;
+  return streamNative(config.stream, 'config.stream');
 }
 
 function writeDim3(dim: Dim3, name: string, out: Int32Array, at: number, min: number): void {

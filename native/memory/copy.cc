@@ -33,7 +33,7 @@ void refuseOverlap(Napi::Env env, const Span& dst, const Span& src) {
   if (!dst.owner || dst.owner != src.owner) return;
   CUdeviceptr d = dst.address(), s = src.address();
   if (d < s + src.bytes && s < d + dst.bytes) {
-    throw Napi::RangeError::New(env, "source and destination ranges of one buffer overlap");
+    throwRangeError(env, "source and destination ranges of one buffer overlap");
   }
 }
 
@@ -86,13 +86,13 @@ CUmemorytype memoryType(const Span& span) {
 uint64_t pitchedExtent(Napi::Env env, const char* side, uint64_t width, uint64_t height, uint64_t depth,
                        uint64_t pitch, uint64_t rowsPerSlice) {
   if (width == 0 || height == 0 || depth == 0) return 0;
-  if (pitch < width) throw Napi::RangeError::New(env, std::string(side) + "Pitch must be at least the width");
-  if (rowsPerSlice < height) throw Napi::RangeError::New(env, std::string(side) + "Height must be at least the height");
+  if (pitch < width) throwRangeError(env, std::string(side) + "Pitch must be at least the width");
+  if (rowsPerSlice < height) throwRangeError(env, std::string(side) + "Height must be at least the height");
   // Checked arithmetic: a huge pitch or depth must not wrap around.
   uint64_t rows = 0, bytes = 0;
   if (__builtin_mul_overflow(depth - 1, rowsPerSlice, &rows) || __builtin_add_overflow(rows, height - 1, &rows) ||
       __builtin_mul_overflow(rows, pitch, &bytes) || __builtin_add_overflow(bytes, width, &bytes)) {
-    throw Napi::RangeError::New(env, std::string(side) + " region is too large");
+    throwRangeError(env, std::string(side) + " region is too large");
   }
   return bytes;
 }
@@ -115,7 +115,7 @@ void setSide(Params& p, bool isDst, const Span& span, uint64_t pitch) {
 // memcpy2D({dst, dstOffset, dstPitch, src, srcOffset, srcPitch, width, height}, stream | undefined, unaligned)
 Napi::Value Memcpy2D(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!info[0].IsObject()) throw Napi::TypeError::New(env, "params must be an object");
+  if (!info[0].IsObject()) throwTypeError(env, "params must be an object");
   Napi::Object params = info[0].As<Napi::Object>();
   uint64_t width = field(params, "width"), height = field(params, "height");
   uint64_t dstPitch = field(params, "dstPitch"), srcPitch = field(params, "srcPitch");
@@ -145,7 +145,7 @@ Napi::Value Memcpy2D(const Napi::CallbackInfo& info) {
 // Operands of different contexts go through cuMemcpy3DPeer(Async).
 Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!info[0].IsObject()) throw Napi::TypeError::New(env, "params must be an object");
+  if (!info[0].IsObject()) throwTypeError(env, "params must be an object");
   Napi::Object params = info[0].As<Napi::Object>();
   uint64_t width = field(params, "width"), height = field(params, "height"), depth = field(params, "depth");
   uint64_t dstPitch = field(params, "dstPitch"), srcPitch = field(params, "srcPitch");
@@ -195,21 +195,21 @@ Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
 // cuMemcpyBatchAsync, sources read in stream order. Library memory only.
 Napi::Value MemcpyBatch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!info[0].IsArray()) throw Napi::TypeError::New(env, "copies must be an array");
+  if (!info[0].IsArray()) throwTypeError(env, "copies must be an array");
   Napi::Array copies = info[0].As<Napi::Array>();
   StreamBox& stream = streamArg(info[1]);
   size_t count = copies.Length();
-  if (count == 0 || count > 65536) throw Napi::RangeError::New(env, "copies must hold 1 to 65536 entries");
+  if (count == 0 || count > 65536) throwRangeError(env, "copies must hold 1 to 65536 entries");
   std::vector<CUdeviceptr> dsts(count), srcs(count);
   std::vector<size_t> sizes(count);
   std::vector<Span> spans;
   spans.reserve(2 * count);
   for (uint32_t i = 0; i < count; ++i) {
     Napi::Value entry = copies[i];
-    if (!entry.IsArray()) throw Napi::TypeError::New(env, "each copy must be an array");
+    if (!entry.IsArray()) throwTypeError(env, "each copy must be an array");
     Napi::Array c = entry.As<Napi::Array>();
     uint64_t bytes = u64Arg(c[4u], "bytes");
-    if (bytes == 0) throw Napi::RangeError::New(env, "a batched copy must move at least one byte");
+    if (bytes == 0) throwRangeError(env, "a batched copy must move at least one byte");
     spans.push_back(deviceSpanOf(c[0u], "dst", u64Arg(c[1u], "dstOffset"), bytes));
     spans.push_back(deviceSpanOf(c[2u], "src", u64Arg(c[3u], "srcOffset"), bytes));
     refuseOverlap(env, spans[2 * i], spans[2 * i + 1]);
@@ -232,20 +232,20 @@ Napi::Value MemcpyBatch(const Napi::CallbackInfo& info) {
 // through cuMemcpy3DBatchAsync. Pitches and extents in bytes. Library memory only.
 Napi::Value Memcpy3DBatch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!info[0].IsArray()) throw Napi::TypeError::New(env, "copies must be an array");
+  if (!info[0].IsArray()) throwTypeError(env, "copies must be an array");
   Napi::Array copies = info[0].As<Napi::Array>();
   StreamBox& stream = streamArg(info[1]);
   size_t count = copies.Length();
-  if (count == 0 || count > 65536) throw Napi::RangeError::New(env, "copies must hold 1 to 65536 entries");
+  if (count == 0 || count > 65536) throwRangeError(env, "copies must hold 1 to 65536 entries");
   std::vector<CUDA_MEMCPY3D_BATCH_OP> ops(count);
   std::vector<Span> spans;
   spans.reserve(2 * count);
   for (uint32_t i = 0; i < count; ++i) {
     Napi::Value entry = copies[i];
-    if (!entry.IsObject()) throw Napi::TypeError::New(env, "each copy must be an object");
+    if (!entry.IsObject()) throwTypeError(env, "each copy must be an object");
     Napi::Object params = entry.As<Napi::Object>();
     uint64_t width = field(params, "width"), height = field(params, "height"), depth = field(params, "depth");
-    if (width == 0 || height == 0 || depth == 0) throw Napi::RangeError::New(env, "width, height and depth must not be 0");
+    if (width == 0 || height == 0 || depth == 0) throwRangeError(env, "width, height and depth must not be 0");
     uint64_t dstPitch = field(params, "dstPitch"), srcPitch = field(params, "srcPitch");
     uint64_t dstRows = field(params, "dstHeight"), srcRows = field(params, "srcHeight");
     spans.push_back(deviceSpanOf(params.Get("dst"), "dst", field(params, "dstOffset"),

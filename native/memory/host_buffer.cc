@@ -36,7 +36,7 @@ Napi::Value AllocateHost(const Napi::CallbackInfo& info) {
   int ordinal = intArg(info[0], "ordinal");
   uint64_t bytes = u64Arg(info[1], "bytes");
   unsigned int flags = uintArg(info[2], "flags");
-  if (bytes == 0) throw Napi::RangeError::New(env, "bytes must be at least 1");
+  if (bytes == 0) throwRangeError(env, "bytes must be at least 1");
   auto box = std::make_shared<HostMemoryBox>();
   box->kind = MemoryKind::Host;
   box->context = primaryContext(env, ordinal);
@@ -58,8 +58,8 @@ Napi::Value RegisterHost(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int ordinal = intArg(info[0], "ordinal");
   Span span = spanOf(info[1], "buffer", 0, UINT64_MAX);
-  if (span.owner) throw Napi::TypeError::New(env, "buffer must be an ArrayBuffer, typed array, DataView or Buffer");
-  if (span.bytes == 0) throw Napi::RangeError::New(env, "buffer must not be empty");
+  if (span.owner) throwTypeError(env, "buffer must be an ArrayBuffer, typed array, DataView or Buffer");
+  if (span.bytes == 0) throwRangeError(env, "buffer must not be empty");
   unsigned int flags = uintArg(info[2], "flags");
   auto box = std::make_shared<HostMemoryBox>();
   box->kind = MemoryKind::Host;

@@ -33,7 +33,7 @@ CUdeviceptr addressArg(Napi::Value value, Napi::Value offset, MemoryRef* owner) 
     return (memory->device ? memory->device : reinterpret_cast<CUdeviceptr>(memory->host)) + off;
   }
   if (value.IsBigInt()) return u64Arg(value, "pointer");
-  throw Napi::TypeError::New(value.Env(), "pointer must be a DeviceBuffer, HostBuffer or bigint address");
+  throwTypeError(value.Env(), "pointer must be a DeviceBuffer, HostBuffer or bigint address");
 }
 
 void makeOwnerCurrent(Napi::Env env, const MemoryRef& owner) {
@@ -78,10 +78,10 @@ Napi::Value PointerAttributes(const Napi::CallbackInfo& info) {
   requireDriver(env, Fn::cuPointerGetAttributes);
   MemoryRef owner;
   CUdeviceptr address = addressArg(info[0], info[1], &owner);
-  if (!info[2].IsArray()) throw Napi::TypeError::New(env, "attributes must be an array");
+  if (!info[2].IsArray()) throwTypeError(env, "attributes must be an array");
   Napi::Array list = info[2].As<Napi::Array>();
   unsigned int n = list.Length();
-  if (n == 0 || n > 64) throw Napi::RangeError::New(env, "attributes must hold 1 to 64 entries");
+  if (n == 0 || n > 64) throwRangeError(env, "attributes must hold 1 to 64 entries");
   std::vector<CUpointer_attribute> attributes(n);
   std::vector<unsigned char> values(n * kAttributeBytes, 0);
   std::vector<void*> data(n);
@@ -98,7 +98,7 @@ Napi::Value PointerAttributes(const Napi::CallbackInfo& info) {
 Napi::Value SetSyncMemops(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   MemoryRef memory = memoryOf(info[0]);
-  if (!memory || memory->device == 0) throw Napi::TypeError::New(env, "pointer must be a DeviceBuffer");
+  if (!memory || memory->device == 0) throwTypeError(env, "pointer must be a DeviceBuffer");
   unsigned int enabled = boolArg(info[1], "enabled") ? 1 : 0;
   makeCurrent(env, memory->context);
   CU_CHECK(env, cuPointerSetAttribute, &enabled, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, memory->device);

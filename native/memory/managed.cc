@@ -12,7 +12,7 @@ namespace {
 
 Span managedSpan(Napi::Env env, Napi::Value target, Napi::Value offset, Napi::Value bytes) {
   Span span = deviceSpanOf(target, "buffer", u64Arg(offset, "offset"), u64Arg(bytes, "bytes"));
-  if (span.kind != MemoryKind::Unified) throw Napi::TypeError::New(env, "buffer must be managed memory");
+  if (span.kind != MemoryKind::Unified) throwTypeError(env, "buffer must be managed memory");
   return span;
 }
 
@@ -54,7 +54,7 @@ Napi::Value RangeAttribute(const Napi::CallbackInfo& info) {
   Span span = managedSpan(env, info[0], info[1], info[2]);
   auto attribute = static_cast<CUmem_range_attribute>(uintArg(info[3], "attribute"));
   uint32_t slots = uintArg(info[4], "slots");
-  if (slots == 0 || slots > 1024) throw Napi::RangeError::New(env, "slots must be between 1 and 1024");
+  if (slots == 0 || slots > 1024) throwRangeError(env, "slots must be between 1 and 1024");
   Napi::Int32Array out = Napi::Int32Array::New(env, slots);
   makeCurrent(env, span.owner->context);
   CU_CHECK_DETAIL(env, "attribute=" + std::to_string(attribute), cuMemRangeGetAttribute, out.Data(),
@@ -66,10 +66,10 @@ Napi::Value RangeAttribute(const Napi::CallbackInfo& info) {
 Napi::Value RangeAttributes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Span span = managedSpan(env, info[0], info[1], info[2]);
-  if (!info[3].IsArray()) throw Napi::TypeError::New(env, "attributes must be an array");
+  if (!info[3].IsArray()) throwTypeError(env, "attributes must be an array");
   Napi::Array list = info[3].As<Napi::Array>();
   size_t n = list.Length();
-  if (n == 0 || n > 64) throw Napi::RangeError::New(env, "attributes must hold 1 to 64 entries");
+  if (n == 0 || n > 64) throwRangeError(env, "attributes must hold 1 to 64 entries");
   std::vector<CUmem_range_attribute> attributes(n);
   std::vector<int32_t> values(n, 0);
   std::vector<void*> data(n);
@@ -93,13 +93,13 @@ struct Ranges {
 
 // [[buffer, offset, bytes], ...] of managed memory
 Ranges rangesArg(Napi::Env env, Napi::Value value) {
-  if (!value.IsArray()) throw Napi::TypeError::New(env, "ranges must be an array");
+  if (!value.IsArray()) throwTypeError(env, "ranges must be an array");
   Napi::Array list = value.As<Napi::Array>();
-  if (list.Length() == 0 || list.Length() > 65536) throw Napi::RangeError::New(env, "ranges must hold 1 to 65536 entries");
+  if (list.Length() == 0 || list.Length() > 65536) throwRangeError(env, "ranges must hold 1 to 65536 entries");
   Ranges ranges;
   for (uint32_t i = 0; i < list.Length(); ++i) {
     Napi::Value entry = list[i];
-    if (!entry.IsArray()) throw Napi::TypeError::New(env, "each range must be an array");
+    if (!entry.IsArray()) throwTypeError(env, "each range must be an array");
     Napi::Array r = entry.As<Napi::Array>();
     Span span = managedSpan(env, r[0u], r[1u], r[2u]);
     ranges.pointers.push_back(span.device);

@@ -11,7 +11,7 @@ namespace cudrv {
 
 void checkRange(Napi::Env env, const char* param, uint64_t offset, uint64_t bytes, uint64_t size) {
   if (offset > size || bytes > size - offset) {
-    throw Napi::RangeError::New(env, std::string(param) + ": range [" + std::to_string(offset) + ", " +
+    throwRangeError(env, std::string(param) + ": range [" + std::to_string(offset) + ", " +
                                          std::to_string(offset) + "+" + std::to_string(bytes) +
                                          ") exceeds its " + std::to_string(size) + " bytes");
   }
@@ -41,7 +41,7 @@ Span resolve(MemoryRef memory, Napi::Value value, const char* param, uint64_t of
 
 Span deviceSpanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t bytes) {
   MemoryRef memory = memoryOf(value);
-  if (!memory) throw Napi::TypeError::New(value.Env(), std::string(param) + " must be a DeviceBuffer or HostBuffer");
+  if (!memory) throwTypeError(value.Env(), std::string(param) + " must be a DeviceBuffer or HostBuffer");
   return resolve(std::move(memory), value, param, offset, bytes);
 }
 
@@ -62,7 +62,7 @@ Span spanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t byte
     data = static_cast<char*>(view.ArrayBuffer().Data()) + view.ByteOffset();
     length = view.ByteLength();
   } else {
-    throw Napi::TypeError::New(value.Env(), std::string(param) +
+    throwTypeError(value.Env(), std::string(param) +
                                                 " must be a DeviceBuffer, HostBuffer, ArrayBuffer, typed array, DataView or Buffer");
   }
   if (bytes == std::numeric_limits<uint64_t>::max()) bytes = offset <= length ? length - offset : 0;

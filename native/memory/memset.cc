@@ -11,21 +11,21 @@ namespace {
 unsigned int elementArg(Napi::Value value) {
   unsigned int element = uintArg(value, "elementBytes");
   if (element != 1 && element != 2 && element != 4) {
-    throw Napi::RangeError::New(value.Env(), "elementBytes must be 1, 2 or 4");
+    throwRangeError(value.Env(), "elementBytes must be 1, 2 or 4");
   }
   return element;
 }
 
 void checkAligned(Napi::Env env, CUdeviceptr address, uint64_t pitch, unsigned int element) {
   if (address % element != 0 || pitch % element != 0) {
-    throw Napi::RangeError::New(env, "a " + std::to_string(element * 8) + "-bit fill needs " +
+    throwRangeError(env, "a " + std::to_string(element * 8) + "-bit fill needs " +
                                          std::to_string(element) + "-byte aligned addresses and pitch");
   }
 }
 
 Span fillTarget(Napi::Env env, Napi::Value target, uint64_t offset, uint64_t bytes) {
   Span span = deviceSpanOf(target, "target", offset, bytes);
-  if (span.device == 0) throw Napi::TypeError::New(env, "target must be memory the device can reach");
+  if (span.device == 0) throwTypeError(env, "target must be memory the device can reach");
   return span;
 }
 
@@ -34,7 +34,7 @@ Napi::Value Memset(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   unsigned int element = elementArg(info[4]);
   uint64_t count = u64Arg(info[3], "count");
-  if (count > UINT64_MAX / element) throw Napi::RangeError::New(env, "count is too large");
+  if (count > UINT64_MAX / element) throwRangeError(env, "count is too large");
   Span span = fillTarget(env, info[0], u64Arg(info[1], "offset"), count * element);
   uint32_t value = uintArg(info[2], "value");
   StreamBox* stream = info[5].IsUndefined() ? nullptr : &streamArg(info[5]);
@@ -67,9 +67,9 @@ Napi::Value Memset2D(const Napi::CallbackInfo& info) {
   uint32_t value = uintArg(info[3], "value");
   uint64_t extent = 0;
   if (width != 0 && height != 0) {
-    if (width > pitch / element) throw Napi::RangeError::New(env, "pitch must hold width elements");
+    if (width > pitch / element) throwRangeError(env, "pitch must hold width elements");
     if (__builtin_mul_overflow(height - 1, pitch, &extent) || __builtin_add_overflow(extent, width * element, &extent)) {
-      throw Napi::RangeError::New(env, "region is too large");
+      throwRangeError(env, "region is too large");
     }
   }
   Span span = fillTarget(env, info[0], u64Arg(info[1], "offset"), extent);

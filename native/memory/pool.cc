@@ -104,7 +104,7 @@ Napi::Value SetLocationPool(const Napi::CallbackInfo& info) {
 CUmemPool_attribute poolAttributeArg(Napi::Value value) {
   auto attribute = static_cast<CUmemPool_attribute>(uintArg(value, "attribute"));
   if (attribute < CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES || attribute > CU_MEMPOOL_ATTR_USED_MEM_HIGH) {
-    throw Napi::RangeError::New(value.Env(), "attribute is not a memory pool attribute");
+    throwRangeError(value.Env(), "attribute is not a memory pool attribute");
   }
   return attribute;
 }
@@ -175,13 +175,13 @@ Napi::Value MemoryPool::TrimTo(const Napi::CallbackInfo& info) {
 Napi::Value MemoryPool::SetAccess(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   PoolBox& box = live();
-  if (!info[0].IsArray()) throw Napi::TypeError::New(env, "entries must be an array");
+  if (!info[0].IsArray()) throwTypeError(env, "entries must be an array");
   Napi::Array entries = info[0].As<Napi::Array>();
-  if (entries.Length() > 1024) throw Napi::RangeError::New(env, "too many access entries");
+  if (entries.Length() > 1024) throwRangeError(env, "too many access entries");
   std::vector<CUmemAccessDesc> map(entries.Length());
   for (uint32_t i = 0; i < entries.Length(); ++i) {
     Napi::Value entry = entries[i];
-    if (!entry.IsArray()) throw Napi::TypeError::New(env, "each access entry must be an array");
+    if (!entry.IsArray()) throwTypeError(env, "each access entry must be an array");
     Napi::Array e = entry.As<Napi::Array>();
     map[i].location = locationArg(e[0u], e[1u]);
     map[i].flags = static_cast<CUmemAccess_flags>(uintArg(e[2u], "flags"));

@@ -1,6 +1,6 @@
 // Running package code in a fresh Node process: the driver loads once per
 // process, so each loader scenario (no library, old driver, no device) needs its own.
-import { execFileSync, spawnSync } from 'child_process';
+import { ChildProcess, execFileSync, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -21,35 +21,70 @@ export interface ScriptResult {
  * `report(value)` function that sends a JSON value back.
  */
 export function runScript(body: string, env: Record<string, string | undefined> = {}, args: string[] = []): ScriptResult {
-  const script = `const cuda = require(${JSON.stringify(distPath)});
-const report = (v) => process.stdout.write('\\n@@' + JSON.stringify(v, (k, x) => typeof x === 'bigint' ? x.toString() : x) + '\\n');
-${body}`;
-  const r = spawnSync(process.execPath, [...args, '-e', script], {
+  const r = spawnSync(process.execPath, [...args, '-e', scriptSource(body)], {
     encoding: 'utf8',
     env: { ...process.env, ...env },
     timeout: 60000,
   });
-  const line = r.stdout.split('\n').find((l) => l.startsWith('@@'));
-  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, report: line ? JSON.parse(line.slice(2)) : undefined };
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, report: parseReport(r.stdout) };
+}
+
+/** A script started with startScript: the process, and its result once it has exited. */
+export interface StartedScript {
+  child: ChildProcess;
+  result: Promise<ScriptResult>;
+}
+
+/** runScript without waiting: the test talks to the running process meanwhile. */
+export function startScript(body: string, env: Record<string, string | undefined> = {}, args: string[] = []): StartedScript {
+  const child = spawn(process.execPath, [...args, '-e', scriptSource(body)], { env: { ...process.env, ...env }, timeout: 60000 });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const result = new Promise<ScriptResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr, report: parseReport(stdout) }));
+  });
+  return { child, result };
+}
+
+function scriptSource(body: string): string {
+  return `const cuda = require(${JSON.stringify(distPath)});
+const report = (v) => process.stdout.write('\\n@@' + JSON.stringify(v, (k, x) => typeof x === 'bigint' ? x.toString() : x) + '\\n');
+${body}`;
+}
+
+function parseReport(stdout: string): any {
+  const line = stdout.split('\n').find((l) => l.startsWith('@@'));
+  return line ? JSON.parse(line.slice(2)) : undefined;
 }
 
 /** Builds test/fixtures/fake-libcuda.c (once per source version) and returns its path. */
 export function fakeDriver(variant: 'normal' | 'no-proc-address' = 'normal'): string {
-  return buildFixture('fake-libcuda.c', variant, variant === 'no-proc-address' ? ['-DFAKE_NO_PROC_ADDRESS'] : []);
+  const defines = variant === 'no-proc-address' ? ['-DFAKE_NO_PROC_ADDRESS'] : [];
+  return buildFixture('fake-libcuda.c', `fake-${variant}`, '.so', ['-shared', '-fPIC', ...defines]);
 }
 
 /** Builds test/fixtures/fake-libnvrtc.c (once per source version) and returns its path. */
 export function fakeNvrtc(variant: 'normal' | 'incomplete' = 'normal'): string {
-  return buildFixture('fake-libnvrtc.c', variant, variant === 'incomplete' ? ['-DFAKE_NVRTC_INCOMPLETE'] : []);
+  const defines = variant === 'incomplete' ? ['-DFAKE_NVRTC_INCOMPLETE'] : [];
+  return buildFixture('fake-libnvrtc.c', `fake-nvrtc-${variant}`, '.so', ['-shared', '-fPIC', ...defines]);
 }
 
-function buildFixture(file: string, variant: string, defines: string[]): string {
+/** Builds test/fixtures/fd-flood.c, a program that breaks the descriptor channel's rules. */
+export function fdFlood(): string {
+  return buildFixture('fd-flood.c', 'fd-flood', '', []);
+}
+
+// Compiles a C fixture once per source version, into the temporary directory.
+function buildFixture(file: string, name: string, suffix: string, flags: string[]): string {
   const source = path.resolve(__dirname, '../fixtures', file);
   const stamp = fs.statSync(source).mtimeMs.toString(36);
-  const out = path.join(os.tmpdir(), `cuda-driver-${path.basename(file, '.c')}-${variant}-${stamp}.so`);
+  const out = path.join(os.tmpdir(), `cuda-driver-${name}-${stamp}${suffix}`);
   if (!fs.existsSync(out)) {
     const tmp = `${out}.${process.pid}`;
-    execFileSync('cc', ['-shared', '-fPIC', '-O1', ...defines, '-o', tmp, source]);
+    execFileSync('cc', [...flags, '-O1', '-o', tmp, source]);
     fs.renameSync(tmp, out);
   }
   return out;

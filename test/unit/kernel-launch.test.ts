@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { distPath, fakeDriver, runScript } from '../helpers/subprocess';
+import { fakeDriver, runScript } from '../helpers/subprocess';
 
 const image = [
   'FAKE',
@@ -15,12 +15,8 @@ const image = [
   'global counter 4',
 ].join('\n');
 
-// A stream for the tests until lib/ has a Stream class of its own to use here.
 const prelude = `
-  const { native } = require(${JSON.stringify(path.join(distPath, 'native'))});
-  const { Disposable } = require(${JSON.stringify(path.join(distPath, 'disposable'))});
-  class TestStream extends Disposable {}
-  const newStream = () => new TestStream(native.createStream(0, 1));
+  const newStream = () => cuda.Stream.create();
   const fs = require('fs');
   const log = () => fs.readFileSync(process.env.FAKE_CUDA_LOG, 'utf8').split('\\n')
     .filter((l) => l && !/^(retain|release)$/.test(l));
@@ -141,7 +137,7 @@ describe('launches', () => {
     expect(r.untyped).toMatchObject({ type: 'TypeError', message: expect.stringContaining('args[0] must be made with arg.*()') });
     expect(r.prepare).toMatchObject({ type: 'KernelArgumentError', index: -1 });
     expect(r.value).toMatchObject({ type: 'RangeError' });
-    expect(r.noStream).toMatchObject({ type: 'TypeError', message: expect.stringContaining('config.stream must be a Disposable') });
+    expect(r.noStream).toMatchObject({ type: 'TypeError', message: 'config.stream must be a Stream' });
     expect(r.log).toEqual([]);
   });
 
@@ -229,7 +225,7 @@ describe('launches', () => {
       prepared.launch();
       kernel.dispose(); lib.dispose(); prepared.dispose(); prepared.kernel.dispose();
       const out = { pending: stream.native.pendingResources(), beforeSync: log().filter((l) => l.includes('unload')) };
-      stream.native.synchronize();
+      stream.synchronizeSync();
       out.afterSync = log().filter((l) => l.includes('unload'));
       out.pendingAfter = stream.native.pendingResources();
       const idle = cuda.Library.load(image);
@@ -237,6 +233,22 @@ describe('launches', () => {
       out.unlaunched = log().filter((l) => l.includes('unload')).length;
       report(out);`);
     expect(r).toEqual({ pending: 2, beforeSync: [], afterSync: ['library unload'], pendingAfter: 0, unlaunched: 2 });
+  });
+
+  test('an awaited synchronization releases it too', () => {
+    const r = run(`
+      (async () => {
+        const stream = newStream();
+        const lib = cuda.Library.load(image);
+        const kernel = lib.kernel('empty');
+        kernel.launch({ grid: 1, block: 1, stream });
+        kernel.dispose();
+        lib.dispose();
+        const before = log().filter((l) => l.includes('unload')).length;
+        await stream.synchronize();
+        report({ before, after: log().filter((l) => l.includes('unload')), pending: stream.native.pendingResources() });
+      })();`);
+    expect(r).toEqual({ before: 0, after: ['library unload'], pending: 0 });
   });
 
   test('without the driver\'s parameter layout (before CUDA 12.4): C\'s rules, the buffer passed whole', () => {

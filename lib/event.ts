@@ -1,0 +1,107 @@
+// Events: markers recorded into streams, to order streams against each other,
+// wait for a point in a stream, or time the work between two points.
+import { DeviceLike, ordinalOf } from './device';
+import { Disposable } from './disposable';
+import { CudaError } from './errors';
+import { EventFlag } from './generated/enums';
+import { native, NativeEvent } from './native';
+import type { Stream } from './stream';
+import { checkBoolean, checkObject } from './validate';
+
+export interface EventOptions {
+  device?: DeviceLike;
+  /** Record timestamps, for elapsedTime (default false: cheaper to record and query). */
+  timing?: boolean;
+  /** synchronize() on this event yields the CPU instead of spinning. */
+  blockingSync?: boolean;
+  /** Shareable with other processes (needs timing off). */
+  interprocess?: boolean;
+}
+
+export class Event extends Disposable<NativeEvent> {
+  /** @internal */
+  constructor(handle: NativeEvent) {
+    super(handle);
+  }
+
+  static create(options: EventOptions = {}): Event {
+    checkObject(options, 'options');
+    const timing = options.timing === undefined ? false : checkBoolean(options.timing, 'options.timing');
+    let flags = timing ? 0 : EventFlag.disableTiming;
+    if (options.blockingSync !== undefined && checkBoolean(options.blockingSync, 'options.blockingSync')) flags |= EventFlag.blockingSync;
+    if (options.interprocess !== undefined && checkBoolean(options.interprocess, 'options.interprocess')) {
+      if (timing) throw new RangeError('an interprocess event cannot record timing: leave options.timing off');
+      flags |= EventFlag.interprocess;
+    }
+    return new Event(native.createEvent(ordinalOf(options.device, 'options.device'), flags));
+  }
+
+  get handle(): bigint {
+    return this.native.handle;
+  }
+
+  get timing(): boolean {
+    return (this.native.flags & EventFlag.disableTiming) === 0;
+  }
+
+  get interprocess(): boolean {
+    return (this.native.flags & EventFlag.interprocess) !== 0;
+  }
+
+  /**
+   * Records the event at the current end of stream (cuEventRecord;
+   * cuEventRecordWithFlags when external, for use across graph boundaries).
+   */
+  record(stream: Stream, options: { external?: boolean } = {}): this {
+    const handle = (stream as { native?: unknown } | null)?.native;
+    if (!handle) throw new TypeError('stream must be a Stream');
+    this.native.record(stream.native, options.external === undefined ? undefined : checkBoolean(options.external, 'external') ? 1 : 0);
+    return this;
+  }
+
+  /** True once the work before the last record has completed (or nothing was recorded). */
+  query(): boolean {
+    return this.native.query();
+  }
+
+  /** Resolves once the recorded work has completed, without blocking the event loop. */
+  synchronize(): Promise<void> {
+    return this.native.synchronizeAsync();
+  }
+
+  /** Blocks the JavaScript thread until the recorded work has completed. */
+  synchronizeSync(): void {
+    this.native.synchronize();
+  }
+
+  /**
+   * Milliseconds between this event and end, both recorded and completed. When
+   * it cannot be computed the error says why (a CudaError with the driver's code).
+   */
+  elapsedTime(end: Event): number {
+    if (!(end instanceof Event)) throw new TypeError('end must be an Event');
+    try {
+      return this.native.elapsedTime(end.native);
+    } catch (error) {
+      throw explainElapsed(error, this, end);
+    }
+  }
+
+  override toString(): string {
+    return this.disposed ? 'Event(disposed)' : `Event(0x${this.handle.toString(16)})`;
+  }
+}
+
+function explainElapsed(error: unknown, start: Event, end: Event): unknown {
+  if (!(error instanceof CudaError)) return error;
+  let why: string | undefined;
+  if (!start.timing || !end.timing) {
+    why = `${!start.timing ? 'the start event' : 'the end event'} was created without timing: create both with Event.create({ timing: true })`;
+  } else if (error.name === 'CUDA_ERROR_NOT_READY') {
+    why = 'the events have not both completed yet: await end.synchronize() first';
+  } else if (error.name === 'CUDA_ERROR_INVALID_HANDLE') {
+    why = 'an event has not been recorded yet: record both on a stream first';
+  }
+  if (why) error.message = `${error.message} (${why})`;
+  return error;
+}

@@ -1,0 +1,117 @@
+// Capturing stream work into a graph. A capture is a scope that always ends:
+// `using capture = stream.beginCapture()` ends it when the block exits, and
+// stream.capture(fn) ends it even when fn throws. A capture the driver
+// invalidated becomes a typed error naming the call that broke it; its partial
+// graph is destroyed exactly once and the stream is usable again.
+import { CaptureInvalidatedError, lastCaptureFailure } from '../errors';
+import { CaptureMode, CaptureModeName, CaptureStatus, CaptureStatusName } from '../generated/enums';
+import { native } from '../native';
+import type { Stream } from '../stream';
+import { checkEnum, checkInstance, checkObject, nameOfValue } from '../validate';
+import { Graph } from './graph';
+
+export interface CaptureOptions {
+  /**
+   * Which other calls the capture forbids (see cuStreamBeginCapture):
+   * 'threadLocal' (default) forbids unsafe calls on this thread, 'global' on
+   * every thread, 'relaxed' none.
+   */
+  mode?: CaptureModeName;
+  /** Capture into this existing graph (cuStreamBeginCaptureToGraph) instead of a new one. */
+  into?: Graph;
+}
+
+
+export class StreamCapture implements Disposable {
+  readonly stream: Stream;
+  readonly #into: Graph | undefined;
+  readonly #failuresBefore: number;
+  #ended = false;
+
+  /** @internal Use stream.beginCapture(). */
+  constructor(stream: Stream, options: CaptureOptions = {}) {
+    checkObject(options, 'options');
+    const mode = checkEnum(options.mode ?? 'threadLocal', CaptureMode, 'options.mode');
+    this.#into = options.into === undefined ? undefined : checkInstance(options.into, Graph, 'options.into');
+    this.stream = stream;
+    this.#failuresBefore = lastCaptureFailure().count;
+    native.beginCapture(stream.native, mode, this.#into?.native);
+  }
+
+  /** True until end() (or disposal) ended the capture. */
+  get active(): boolean {
+    return !this.#ended;
+  }
+
+  /** The driver's view: 'active', 'invalidated' (an error broke it; end() will throw), or 'none'. */
+  get status(): CaptureStatusName {
+    return this.stream.captureStatus;
+  }
+
+  /** The capture's id and how many nodes the next captured work will depend on. */
+  info(): { status: CaptureStatusName; id: bigint; dependencies: number } {
+    const i = native.captureInfo(this.stream.native);
+    return { status: nameOfValue(CaptureStatus, i.status) ?? 'none', id: i.id, dependencies: i.dependencies };
+  }
+
+  /**
+   * Ends the capture and returns the graph (the `into` graph when given). If
+   * the capture was invalidated, throws CaptureInvalidatedError naming the call
+   * that broke it; the stream is usable again either way.
+   */
+  end(): Graph {
+    if (this.#ended) throw new Error('the capture has already ended');
+    this.#ended = true;
+    try {
+      const graph = native.endCapture(this.stream.native, this.#into !== undefined);
+      return this.#into ?? new Graph(graph!);
+    } catch (error) {
+      throw this.#explain(error);
+    }
+  }
+
+  /** Ends the capture if it is still open, discarding what was captured. */
+  [Symbol.dispose](): void {
+    if (this.#ended) return;
+    try {
+      const graph = this.end();
+      if (graph !== this.#into) graph.dispose();
+    } catch {
+      // Discarding: a failed capture has nothing to keep.
+    }
+  }
+
+  #explain(error: unknown): unknown {
+    if (!(error instanceof CaptureInvalidatedError)) return error;
+    const failure = lastCaptureFailure();
+    if (failure.count > this.#failuresBefore && failure.error) {
+      error.message = `${error.message} (the capture was broken by ${failure.error.message})`;
+      error.cause = failure.error;
+    }
+    return error;
+  }
+}
+
+/**
+ * Runs fn with the stream capturing and returns the captured graph. fn must be
+ * synchronous: while a promise is pending, other tasks could run on this
+ * thread and break (or join) the capture, so a returned promise is refused.
+ */
+export function captureGraph(stream: Stream, fn: (stream: Stream) => unknown, options: CaptureOptions = {}): Graph {
+  if (typeof fn !== 'function') throw new TypeError('fn must be a function');
+  const capture = new StreamCapture(stream, options);
+  let result: unknown;
+  try {
+    result = fn(stream);
+  } catch (error) {
+    capture[Symbol.dispose]();
+    throw error;
+  }
+  if (result !== null && typeof result === 'object' && typeof (result as { then?: unknown }).then === 'function') {
+    capture[Symbol.dispose]();
+    throw new TypeError('the capture callback returned a promise: captures must be synchronous, since other tasks ' +
+      'running while it is pending could break the capture; use stream.beginCapture() if you must await inside one');
+  }
+  return capture.end();
+}
+

@@ -1,0 +1,178 @@
+// Copies and fills between any library memory and JavaScript bytes, checked
+// against every operand's size before the driver sees a pointer (the native
+// layer checks again). Without a stream they are synchronous; with one, they
+// are queued on it and the stream keeps the library memory they touch alive.
+import { native, NativeMemory, NativeStream } from '../native';
+import { Stream, streamNative } from '../stream';
+import { checkArray, checkBoolean, checkInteger, checkObject, checkSize } from '../validate';
+import { Bytes, bytesNative, MemoryHandle, memoryNative, sizeOf } from './bytes';
+
+export interface CopyOptions {
+  /** Where in dst to start (bytes, default 0). */
+  dstOffset?: number;
+  /** Where in src to start (bytes, default 0). */
+  srcOffset?: number;
+  /** How many bytes (default: the rest of src). */
+  bytes?: number;
+  /** Queue the copy on this stream instead of copying synchronously. */
+  stream?: Stream;
+}
+
+function optionalStream(stream: Stream | undefined): NativeStream | undefined {
+  return stream === undefined ? undefined : streamNative(stream, 'options.stream');
+}
+
+function checkFits(name: string, offset: number, bytes: number, size: number): void {
+  if (offset > size || bytes > size - offset) {
+    throw new RangeError(`${name}: range [${offset}, ${offset}+${bytes}) exceeds its ${size} bytes`);
+  }
+}
+
+/**
+ * Copies bytes from src to dst: host↔device, device↔device (peer copies across
+ * devices), managed and host memory alike. An out-of-range copy is a RangeError.
+ */
+export function copy(dst: Bytes, src: Bytes, options: CopyOptions = {}): void {
+  checkObject(options, 'options');
+  const d = bytesNative(dst, 'dst');
+  const s = bytesNative(src, 'src');
+  const dstOffset = checkSize(options.dstOffset ?? 0, 'options.dstOffset');
+  const srcOffset = checkSize(options.srcOffset ?? 0, 'options.srcOffset');
+  const srcSize = sizeOf(src);
+  const bytes = options.bytes === undefined ? Math.max(0, srcSize - srcOffset) : checkSize(options.bytes, 'options.bytes');
+  checkFits('src', srcOffset, bytes, srcSize);
+  checkFits('dst', dstOffset, bytes, sizeOf(dst));
+  native.memcpy(d, dstOffset, s, srcOffset, bytes, optionalStream(options.stream));
+}
+
+/** One side of a pitched (2D or 3D) copy. */
+export interface PitchedOperand {
+  memory: Bytes;
+  /** Byte offset of the region's first byte (default 0). */
+  offset?: number;
+  /** Bytes from one row to the next. */
+  pitch: number;
+  /** 3D only: rows from one slice to the next (default: the copy's height). */
+  rowsPerSlice?: number;
+}
+
+export interface Copy2DOptions {
+  stream?: Stream;
+  /** Use cuMemcpy2DUnaligned (synchronous copies only). */
+  unaligned?: boolean;
+}
+
+function operand(o: PitchedOperand, name: string) {
+  checkObject(o, name);
+  return {
+    memory: bytesNative(o.memory, `${name}.memory`),
+    offset: checkSize(o.offset ?? 0, `${name}.offset`),
+    pitch: checkSize(o.pitch, `${name}.pitch`),
+  };
+}
+
+/** Copies height rows of width bytes between pitched regions. */
+export function copy2D(dst: PitchedOperand, src: PitchedOperand, width: number, height: number, options: Copy2DOptions = {}): void {
+  const d = operand(dst, 'dst');
+  const s = operand(src, 'src');
+  checkObject(options, 'options');
+  const unaligned = options.unaligned === undefined ? false : checkBoolean(options.unaligned, 'options.unaligned');
+  if (unaligned && options.stream) throw new RangeError('options.unaligned applies to synchronous copies only');
+  native.memcpy2D({
+    dst: d.memory, dstOffset: d.offset, dstPitch: d.pitch,
+    src: s.memory, srcOffset: s.offset, srcPitch: s.pitch,
+    width: checkSize(width, 'width'), height: checkSize(height, 'height'),
+  }, optionalStream(options.stream), unaligned);
+}
+
+export interface Extent3D {
+  /** Bytes per row. */
+  width: number;
+  /** Rows per slice. */
+  height: number;
+  /** Slices. */
+  depth: number;
+}
+
+function params3D(dst: PitchedOperand, src: PitchedOperand, extent: Extent3D) {
+  const d = operand(dst, 'dst');
+  const s = operand(src, 'src');
+  checkObject(extent, 'extent');
+  const width = checkSize(extent.width, 'extent.width');
+  const height = checkSize(extent.height, 'extent.height');
+  const depth = checkSize(extent.depth, 'extent.depth');
+  return {
+    dst: d.memory, dstOffset: d.offset, dstPitch: d.pitch, dstHeight: checkSize(dst.rowsPerSlice ?? height, 'dst.rowsPerSlice'),
+    src: s.memory, srcOffset: s.offset, srcPitch: s.pitch, srcHeight: checkSize(src.rowsPerSlice ?? height, 'src.rowsPerSlice'),
+    width, height, depth,
+  };
+}
+
+/** Copies a 3D region (cuMemcpy3D; cuMemcpy3DPeer between devices). */
+export function copy3D(dst: PitchedOperand, src: PitchedOperand, extent: Extent3D, options: { stream?: Stream } = {}): void {
+  native.memcpy3D(params3D(dst, src, extent), optionalStream(options.stream));
+}
+
+export interface BatchCopy {
+  dst: MemoryHandle;
+  src: MemoryHandle;
+  dstOffset?: number;
+  srcOffset?: number;
+  bytes: number;
+}
+
+/** Many 1D copies between library memory in one cuMemcpyBatchAsync on stream. */
+export function copyBatch(copies: BatchCopy[], stream: Stream): void {
+  const encoded = checkArray<BatchCopy>(copies, 'copies').map((c, i): [NativeMemory, number, NativeMemory, number, number] => {
+    checkObject(c, `copies[${i}]`);
+    return [memoryNative(c.dst, `copies[${i}].dst`), checkSize(c.dstOffset ?? 0, `copies[${i}].dstOffset`),
+      memoryNative(c.src, `copies[${i}].src`), checkSize(c.srcOffset ?? 0, `copies[${i}].srcOffset`), checkSize(c.bytes, `copies[${i}].bytes`)];
+  });
+  native.memcpyBatch(encoded, streamNative(stream));
+}
+
+/** Many 3D copies between library memory in one cuMemcpy3DBatchAsync on stream. */
+export function copy3DBatch(copies: Array<{ dst: PitchedOperand; src: PitchedOperand; extent: Extent3D }>, stream: Stream): void {
+  const encoded = checkArray<{ dst: PitchedOperand; src: PitchedOperand; extent: Extent3D }>(copies, 'copies').map((c, i) => {
+    checkObject(c, `copies[${i}]`);
+    return params3D(c.dst, c.src, c.extent);
+  });
+  native.memcpy3DBatch(encoded, streamNative(stream));
+}
+
+export interface FillOptions {
+  /** 1, 2 or 4: the size of value (default 1). */
+  elementBytes?: 1 | 2 | 4;
+  /** Byte offset to start at (default 0; aligned to elementBytes). */
+  offset?: number;
+  /** Elements to write (default: to the end). */
+  count?: number;
+  stream?: Stream;
+}
+
+/** Sets count elements of target to value (cuMemsetD8/D16/D32, Async with a stream). */
+export function fill(target: MemoryHandle, value: number, options: FillOptions = {}): void {
+  checkObject(options, 'options');
+  const element = checkElement(options.elementBytes ?? 1);
+  const offset = checkSize(options.offset ?? 0, 'options.offset');
+  const size = target?.size;
+  const count = options.count === undefined ? Math.floor(Math.max(0, size - offset) / element) : checkSize(options.count, 'options.count');
+  checkFits('target', offset, count * element, size);
+  native.memset(memoryNative(target, 'target'), offset, checkInteger(value, 'value', 0, 2 ** (8 * element) - 1), count, element,
+    optionalStream(options.stream));
+}
+
+/** Sets a pitched 2D region: height rows of width elements, pitch bytes apart (cuMemsetD2D*). */
+export function fill2D(target: MemoryHandle, value: number, region: { pitch: number; width: number; height: number; offset?: number },
+  options: { elementBytes?: 1 | 2 | 4; stream?: Stream } = {}): void {
+  checkObject(region, 'region');
+  const element = checkElement(options.elementBytes ?? 1);
+  native.memset2D(memoryNative(target, 'target'), checkSize(region.offset ?? 0, 'region.offset'), checkSize(region.pitch, 'region.pitch'),
+    checkInteger(value, 'value', 0, 2 ** (8 * element) - 1), checkSize(region.width, 'region.width'),
+    checkSize(region.height, 'region.height'), element, optionalStream(options.stream));
+}
+
+function checkElement(value: unknown): 1 | 2 | 4 {
+  if (value !== 1 && value !== 2 && value !== 4) throw new RangeError('elementBytes must be 1, 2 or 4');
+  return value;
+}

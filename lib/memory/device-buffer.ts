@@ -1,0 +1,170 @@
+// Device memory: plain (cuMemAlloc), pitched, stream-ordered (from a pool) and
+// managed. Freed by dispose() or, as a safety net, after garbage collection;
+// never while queued work that the library knows of still uses it.
+import { Device, DeviceLike, ordinalOf } from '../device';
+import { Disposable } from '../disposable';
+import {
+  MemoryAdvice,
+  MemoryAdviceName,
+  MemoryAttach,
+  MemoryLocationType,
+  RangeAttribute,
+} from '../generated/enums';
+import { native, NativeDeviceBuffer } from '../native';
+import { Stream, streamNative } from '../stream';
+import { checkEnum, checkInstance, checkObject, checkSize, nameOfValue } from '../validate';
+import { copy, fill, FillOptions } from './copy';
+import { Location, locationOf } from './location';
+import { MemoryPool } from './pool';
+
+type TypedArrayConstructor<T> = { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number };
+
+export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
+  /** @internal */
+  constructor(handle: NativeDeviceBuffer) {
+    super(handle);
+  }
+
+  /** bytes of device memory (cuMemAlloc). Contents are undefined. */
+  static alloc(bytes: number, options: { device?: DeviceLike } = {}): DeviceBuffer {
+    checkObject(options, 'options');
+    return new DeviceBuffer(native.allocate(ordinalOf(options.device, 'options.device'), checkSize(bytes, 'bytes')));
+  }
+
+  /** A new buffer holding a copy of data. */
+  static from(data: ArrayBuffer | ArrayBufferView, options: { device?: DeviceLike } = {}): DeviceBuffer {
+    if (!(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) throw new TypeError('data must be an ArrayBuffer or a view of one');
+    const buffer = DeviceBuffer.alloc(data.byteLength, options);
+    copy(buffer, data);
+    return buffer;
+  }
+
+  /**
+   * height rows of widthBytes, each row starting at a multiple of the pitch the
+   * driver chooses for elementBytes-sized accesses (cuMemAllocPitch).
+   */
+  static allocPitched(widthBytes: number, height: number, options: { elementBytes?: 4 | 8 | 16; device?: DeviceLike } = {}): DeviceBuffer {
+    checkObject(options, 'options');
+    const element = options.elementBytes ?? 4;
+    if (element !== 4 && element !== 8 && element !== 16) throw new RangeError('options.elementBytes must be 4, 8 or 16');
+    return new DeviceBuffer(native.allocatePitched(ordinalOf(options.device, 'options.device'), checkSize(widthBytes, 'widthBytes'),
+      checkSize(height, 'height'), element));
+  }
+
+  /**
+   * Stream-ordered memory (cuMemAllocAsync, or cuMemAllocFromPoolAsync with a
+   * pool): usable by work queued on stream after this call; freed on the same
+   * stream, after the work queued there before dispose().
+   */
+  static allocAsync(bytes: number, stream: Stream, options: { pool?: MemoryPool } = {}): DeviceBuffer {
+    checkObject(options, 'options');
+    const pool = options.pool === undefined ? undefined : checkInstance(options.pool, MemoryPool, 'options.pool').native;
+    return new DeviceBuffer(native.allocateAsync(checkSize(bytes, 'bytes'), streamNative(stream), pool));
+  }
+
+  /**
+   * Managed memory, migrated between host and device on demand
+   * (cuMemAllocManaged). attach: 'global' (default) or 'host'.
+   */
+  static allocManaged(bytes: number, options: { device?: DeviceLike; attach?: 'global' | 'host' } = {}): DeviceBuffer {
+    checkObject(options, 'options');
+    const attach = checkEnum(options.attach ?? 'global', { global: MemoryAttach.global, host: MemoryAttach.host }, 'options.attach');
+    return new DeviceBuffer(native.allocateManaged(ordinalOf(options.device, 'options.device'), checkSize(bytes, 'bytes'), attach));
+  }
+
+  /** The device address. */
+  get address(): bigint {
+    return this.native.address;
+  }
+
+  get size(): number {
+    return this.native.size;
+  }
+
+  /** Bytes per row of a pitched allocation; 0 otherwise. */
+  get pitch(): number {
+    return this.native.pitch;
+  }
+
+  get allocation(): 'plain' | 'pitched' | 'stream-ordered' | 'managed' {
+    return this.native.allocation;
+  }
+
+  get device(): Device {
+    return Device.get(this.native.ordinal);
+  }
+
+  /** Copies data into this buffer at offset (synchronously, or queued on options.stream). */
+  write(data: ArrayBuffer | ArrayBufferView, options: { offset?: number; stream?: Stream } = {}): void {
+    copy(this, data, { dstOffset: options.offset, stream: options.stream });
+  }
+
+  /** Copies the buffer (or bytes of it from offset) into a new typed array, synchronously. */
+  readSync<T = Uint8Array>(type?: TypedArrayConstructor<T>, options: { offset?: number; bytes?: number } = {}): T {
+    const offset = checkSize(options.offset ?? 0, 'options.offset');
+    const bytes = options.bytes === undefined ? Math.max(0, this.size - offset) : checkSize(options.bytes, 'options.bytes');
+    const element = type?.BYTES_PER_ELEMENT ?? 1;
+    if (bytes % element !== 0) throw new RangeError(`bytes (${bytes}) is not a multiple of ${element}`);
+    const out = new ArrayBuffer(bytes);
+    copy(out, this, { srcOffset: offset, bytes });
+    return type ? new type(out) : (new Uint8Array(out) as unknown as T);
+  }
+
+  /** Sets the buffer (or part of it) to value, in 1-, 2- or 4-byte elements. */
+  fill(value: number, options: FillOptions = {}): void {
+    fill(this, value, options);
+  }
+
+  /** Migrates managed memory toward location on stream (cuMemPrefetchAsync). */
+  prefetch(location: Location, stream: Stream, options: { offset?: number; bytes?: number } = {}): void {
+    const [offset, bytes] = this.#range(options);
+    const { type, id } = locationOf(location);
+    native.prefetch(this.native, offset, bytes, type, id, 0, streamNative(stream));
+  }
+
+  /** Advises the driver how managed memory will be used (cuMemAdvise). */
+  advise(advice: MemoryAdviceName, location: Location = 'host', options: { offset?: number; bytes?: number } = {}): void {
+    const [offset, bytes] = this.#range(options);
+    const { type, id } = locationOf(location);
+    native.advise(this.native, offset, bytes, checkEnum(advice, MemoryAdvice, 'advice'), type, id);
+  }
+
+  /** What the driver knows of a managed range (cuMemRangeGetAttribute / cuMemRangeGetAttributes). */
+  rangeAttributes(options: { offset?: number; bytes?: number } = {}): ManagedRangeAttributes {
+    const [offset, bytes] = this.#range(options);
+    const names = ['readMostly', 'preferredLocationType', 'preferredLocationId', 'lastPrefetchLocationType', 'lastPrefetchLocationId'] as const;
+    const values = native.rangeAttributes(this.native, offset, bytes, names.map((n) => RangeAttribute[n]));
+    const accessedBy = Array.from(native.rangeAttribute(this.native, offset, bytes, RangeAttribute.accessedBy, Math.max(1, Device.count())))
+      .filter((d) => d >= 0);
+    const locationName = (type: number, id: number): string => {
+      const name = type === MemoryLocationType.none ? 'none' : nameOfValue(MemoryLocationType, type) ?? `location type ${type}`;
+      return name === 'device' ? `device ${id}` : name;
+    };
+    return {
+      readMostly: values[0] !== 0,
+      preferredLocation: locationName(values[1], values[2]),
+      lastPrefetchLocation: locationName(values[3], values[4]),
+      accessedBy,
+    };
+  }
+
+  #range(options: { offset?: number; bytes?: number }): [number, number] {
+    checkObject(options, 'options');
+    const offset = checkSize(options.offset ?? 0, 'options.offset');
+    const bytes = options.bytes === undefined ? Math.max(0, this.size - offset) : checkSize(options.bytes, 'options.bytes');
+    return [offset, bytes];
+  }
+
+  override toString(): string {
+    return this.disposed ? 'DeviceBuffer(disposed)' : `DeviceBuffer(${this.size} bytes at 0x${this.address.toString(16)})`;
+  }
+}
+
+export interface ManagedRangeAttributes {
+  readMostly: boolean;
+  /** 'device N', 'host', 'hostNuma', ... or 'none'. */
+  preferredLocation: string;
+  lastPrefetchLocation: string;
+  /** Ordinals of devices set as accessing the range. */
+  accessedBy: number[];
+}

@@ -1,0 +1,103 @@
+// Questions about memory: free and total device memory, the allocation an
+// address belongs to, and pointer attributes by name.
+import { DeviceLike, ordinalOf } from '../device';
+import { MemoryAccess, MemoryAccessName, MemoryHandleType, MemoryHandleTypeName, MemoryType, MemoryTypeName, PointerAttribute, PointerAttributeName } from '../generated/enums';
+import { native, NativeMemory } from '../native';
+import { checkArray, checkEnum, checkSize, nameOfValue } from '../validate';
+import { MemoryHandle, memoryNative } from './bytes';
+
+/** Free and total memory of a device, in bytes (cuMemGetInfo). */
+export function memoryInfo(device?: DeviceLike): { free: number; total: number } {
+  return native.memoryInfo(ordinalOf(device));
+}
+
+/** A pointer to ask about: library memory (optionally at an offset) or a raw address. */
+export type PointerLike = MemoryHandle | bigint;
+
+function pointerArgs(pointer: PointerLike, offset: number | undefined): [NativeMemory | bigint, number | undefined] {
+  if (typeof pointer === 'bigint') {
+    if (pointer < 0n || pointer >= 1n << 64n) throw new RangeError('pointer must be a 64-bit address');
+    return [pointer, undefined];
+  }
+  return [memoryNative(pointer, 'pointer'), offset === undefined ? undefined : checkSize(offset, 'offset')];
+}
+
+/** The allocation holding an address (cuMemGetAddressRange). */
+export function addressRange(pointer: PointerLike, offset?: number): { base: bigint; size: number } {
+  const [p, o] = pointerArgs(pointer, offset);
+  return native.addressRange(p, o);
+}
+
+export interface PointerAttributes {
+  context: bigint;
+  memoryType: MemoryTypeName | undefined;
+  devicePointer: bigint;
+  hostPointer: bigint;
+  p2pTokens: { p2pToken: bigint; vaSpaceToken: number };
+  syncMemops: boolean;
+  bufferId: bigint;
+  isManaged: boolean;
+  deviceOrdinal: number;
+  isLegacyCudaIpcCapable: boolean;
+  rangeStartAddr: bigint;
+  rangeSize: number;
+  mapped: boolean;
+  allowedHandleTypes: MemoryHandleTypeName[];
+  isGpuDirectRdmaCapable: boolean;
+  accessFlags: MemoryAccessName | undefined;
+  mempoolHandle: bigint;
+  mappingSize: number;
+  mappingBaseAddr: bigint;
+  memoryBlockId: bigint;
+  isHwDecompressCapable: boolean;
+}
+
+function decode<K extends PointerAttributeName>(name: K, view: DataView): PointerAttributes[K] {
+  const u32 = () => view.getUint32(0, true);
+  const u64 = () => view.getBigUint64(0, true);
+  const value = ((): PointerAttributes[PointerAttributeName] => {
+    switch (name) {
+      case 'memoryType': return nameOfValue(MemoryType, u32());
+      case 'p2pTokens': return { p2pToken: u64(), vaSpaceToken: view.getUint32(8, true) };
+      case 'syncMemops': case 'isManaged': case 'isLegacyCudaIpcCapable': case 'mapped':
+      case 'isGpuDirectRdmaCapable': case 'isHwDecompressCapable':
+        return view.getUint8(0) !== 0;
+      case 'deviceOrdinal': return view.getInt32(0, true);
+      case 'rangeSize': case 'mappingSize': return Number(u64());
+      case 'allowedHandleTypes': {
+        const bits = Number(u64());
+        return Object.entries(MemoryHandleType).filter(([, b]) => b !== 0 && (bits & b) === b).map(([n]) => n as MemoryHandleTypeName);
+      }
+      case 'accessFlags': return nameOfValue(MemoryAccess, u32());
+      default: return u64();
+    }
+  })();
+  return value as PointerAttributes[K];
+}
+
+/** One pointer attribute (cuPointerGetAttribute). */
+export function pointerAttribute<K extends PointerAttributeName>(pointer: PointerLike, name: K, offset?: number): PointerAttributes[K] {
+  const [p, o] = pointerArgs(pointer, offset);
+  const bytes = native.pointerAttribute(p, o, checkEnum(name, PointerAttribute, 'name'));
+  return decode(name, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
+
+/**
+ * Several pointer attributes in one call (cuPointerGetAttributes; default: all).
+ * For an address CUDA does not know, the values are empty rather than an error.
+ */
+export function pointerAttributes<K extends PointerAttributeName>(pointer: PointerLike, names?: K[], offset?: number): Pick<PointerAttributes, K> {
+  const list = (names === undefined ? (Object.keys(PointerAttribute) as K[]) : (checkArray<K>(names, 'names') as K[]));
+  const [p, o] = pointerArgs(pointer, offset);
+  const bytes = native.pointerAttributes(p, o, list.map((n) => checkEnum(n, PointerAttribute, 'names')));
+  const out = {} as Pick<PointerAttributes, K>;
+  list.forEach((name, i) => {
+    out[name] = decode(name, new DataView(bytes.buffer, bytes.byteOffset + i * 64, 64));
+  });
+  return out;
+}
+
+/** Makes synchronous memory operations on the allocation synchronize (CU_POINTER_ATTRIBUTE_SYNC_MEMOPS). */
+export function setSyncMemops(buffer: MemoryHandle, enabled: boolean): void {
+  native.setSyncMemops(memoryNative(buffer, 'buffer'), enabled === true);
+}

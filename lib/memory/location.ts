@@ -1,0 +1,18 @@
+// Where memory lives or should go: a device, the host, or a host NUMA node.
+import { Device } from '../device';
+import { MemoryLocationType } from '../generated/enums';
+import { checkInteger } from '../validate';
+
+export type Location = Device | number | 'host' | { hostNuma: number } | 'hostNumaCurrent';
+
+/** The driver's CUmemLocation of a Location. */
+export function locationOf(location: Location, name = 'location'): { type: number; id: number } {
+  if (location instanceof Device) return { type: MemoryLocationType.device, id: location.ordinal };
+  if (typeof location === 'number') return { type: MemoryLocationType.device, id: Device.get(location).ordinal };
+  if (location === 'host') return { type: MemoryLocationType.host, id: 0 };
+  if (location === 'hostNumaCurrent') return { type: MemoryLocationType.hostNumaCurrent, id: 0 };
+  if (typeof location === 'object' && location !== null && 'hostNuma' in location) {
+    return { type: MemoryLocationType.hostNuma, id: checkInteger(location.hostNuma, `${name}.hostNuma`, 0) };
+  }
+  throw new TypeError(`${name} must be a Device, a device ordinal, 'host', 'hostNumaCurrent' or { hostNuma: node }`);
+}

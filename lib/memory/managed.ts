@@ -1,0 +1,38 @@
+// Managed memory in batches: prefetching and discarding many ranges in one call.
+import { native, NativeMemory } from '../native';
+import { Stream, streamNative } from '../stream';
+import { checkArray, checkObject, checkSize } from '../validate';
+import { MemoryHandle, memoryNative } from './bytes';
+import { Location, locationOf } from './location';
+
+/** A range of managed memory (default: all of it). */
+export interface ManagedRange {
+  buffer: MemoryHandle;
+  offset?: number;
+  bytes?: number;
+}
+
+function ranges(list: ManagedRange[]): Array<[NativeMemory, number, number]> {
+  return checkArray<ManagedRange>(list, 'ranges').map((r, i) => {
+    checkObject(r, `ranges[${i}]`);
+    const offset = checkSize(r.offset ?? 0, `ranges[${i}].offset`);
+    const size = r.buffer?.size;
+    const bytes = r.bytes === undefined ? Math.max(0, size - offset) : checkSize(r.bytes, `ranges[${i}].bytes`);
+    return [memoryNative(r.buffer, `ranges[${i}].buffer`), offset, bytes];
+  });
+}
+
+/**
+ * Migrates many managed ranges toward location in one call
+ * (cuMemPrefetchBatchAsync; cuMemDiscardAndPrefetchBatchAsync with discardFirst,
+ * which drops the old contents instead of moving them).
+ */
+export function prefetchBatch(list: ManagedRange[], location: Location, stream: Stream, options: { discardFirst?: boolean } = {}): void {
+  const { type, id } = locationOf(location);
+  native.prefetchBatch(ranges(list), type, id, 0, streamNative(stream), options.discardFirst === true);
+}
+
+/** Marks many managed ranges' contents as no longer needed (cuMemDiscardBatchAsync). */
+export function discardBatch(list: ManagedRange[], stream: Stream): void {
+  native.discardBatch(ranges(list), 0, streamNative(stream));
+}

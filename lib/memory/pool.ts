@@ -1,0 +1,131 @@
+// Memory pools for stream-ordered allocation (DeviceBuffer.allocAsync).
+import { Device, DeviceLike, ordinalOf } from '../device';
+import { Disposable } from '../disposable';
+import {
+  MemoryAccess,
+  MemoryAccessName,
+  MemoryAllocationType,
+  MemoryHandleType,
+  MemoryHandleTypeName,
+  PoolAttribute,
+  PoolAttributeName,
+} from '../generated/enums';
+import { native, NativeMemoryPool } from '../native';
+import { checkArray, checkEnum, checkFlags, checkObject, checkSize, nameOfValue } from '../validate';
+import { Location, locationOf } from './location';
+
+export interface PoolOptions {
+  /** Where allocations live (default: device 0). */
+  location?: Location;
+  /** Handle types allocations can be exported as (for sharing with other processes). */
+  handleTypes?: MemoryHandleTypeName[];
+  /** The most the pool may hold, in bytes (0: the system's default). */
+  maxSize?: number;
+}
+
+export class MemoryPool extends Disposable<NativeMemoryPool> {
+  /** @internal */
+  constructor(handle: NativeMemoryPool) {
+    super(handle);
+  }
+
+  /** A new pool (cuMemPoolCreate), destroyed when disposed and its allocations are freed. */
+  static create(options: PoolOptions = {}): MemoryPool {
+    checkObject(options, 'options');
+    const { type, id } = locationOf(options.location ?? 0, 'options.location');
+    const handleTypes = checkFlags(options.handleTypes ?? [], MemoryHandleType, 'options.handleTypes');
+    return new MemoryPool(native.createPool(type, id, MemoryAllocationType.pinned, handleTypes, checkSize(options.maxSize ?? 0, 'options.maxSize')));
+  }
+
+  /** The device's default pool (cuDeviceGetDefaultMemPool); disposing it only drops this handle. */
+  static defaultFor(device?: DeviceLike): MemoryPool {
+    return new MemoryPool(native.devicePool(ordinalOf(device), false));
+  }
+
+  /** The pool cuMemAllocAsync uses on the device now (cuDeviceGetMemPool). */
+  static currentFor(device?: DeviceLike): MemoryPool {
+    return new MemoryPool(native.devicePool(ordinalOf(device), true));
+  }
+
+  /** Makes pool the one cuMemAllocAsync uses on the device (cuDeviceSetMemPool). */
+  static setCurrentFor(device: DeviceLike, pool: MemoryPool): void {
+    if (!(pool instanceof MemoryPool)) throw new TypeError('pool must be a MemoryPool');
+    native.setDevicePool(ordinalOf(device), pool.native);
+  }
+
+  /** The default or current pool of a location (cuMemGetDefaultMemPool / cuMemGetMemPool). */
+  static forLocation(location: Location, options: { current?: boolean } = {}): MemoryPool {
+    const { type, id } = locationOf(location);
+    return new MemoryPool(native.locationPool(type, id, MemoryAllocationType.pinned, options.current === true));
+  }
+
+  /** Makes pool the current one of a location (cuMemSetMemPool). */
+  static setCurrentForLocation(location: Location, pool: MemoryPool): void {
+    if (!(pool instanceof MemoryPool)) throw new TypeError('pool must be a MemoryPool');
+    const { type, id } = locationOf(location);
+    native.setLocationPool(type, id, MemoryAllocationType.pinned, pool.native);
+  }
+
+  get handle(): bigint {
+    return this.native.handle;
+  }
+
+  /** False for a device's default or current pool, which this handle only names. */
+  get owned(): boolean {
+    return this.native.owned;
+  }
+
+  /** A pool attribute: reuse switches as booleans, sizes in bytes. */
+  attribute(name: PoolAttributeName): number | boolean {
+    const value = this.native.getAttribute(checkEnum(name, PoolAttribute, 'name'));
+    return typeof value === 'bigint' ? Number(value) : value !== 0;
+  }
+
+  setAttribute(name: PoolAttributeName, value: number | boolean): void {
+    const id = checkEnum(name, PoolAttribute, 'name');
+    if (id >= PoolAttribute.releaseThreshold) this.native.setAttribute(id, BigInt(checkSize(value, 'value')));
+    else if (typeof value === 'boolean') this.native.setAttribute(id, value ? 1 : 0);
+    else throw new TypeError(`${name} must be a boolean`);
+  }
+
+  /** Bytes the pool keeps reserved when idle before releasing memory to the system. */
+  get releaseThreshold(): number {
+    return this.attribute('releaseThreshold') as number;
+  }
+
+  set releaseThreshold(bytes: number) {
+    this.setAttribute('releaseThreshold', bytes);
+  }
+
+  /** Releases memory down to minBytesToKeep (cuMemPoolTrimTo). */
+  trimTo(minBytesToKeep: number): void {
+    this.native.trimTo(checkSize(minBytesToKeep, 'minBytesToKeep'));
+  }
+
+  /**
+   * Sets which devices may access the pool's memory. The owning device always has
+   * read-write access and is left out of the driver call (it rejects a batch naming it).
+   */
+  setAccess(entries: Array<{ device: DeviceLike; access: MemoryAccessName }>): void {
+    const owner = this.native.ordinal;
+    const list = checkArray<{ device: DeviceLike; access: MemoryAccessName }>(entries, 'entries').map((e, i): [number, number, number] => {
+      checkObject(e, `entries[${i}]`);
+      return [1 /* device */, ordinalOf(e.device, `entries[${i}].device`), checkEnum(e.access, MemoryAccess, `entries[${i}].access`)];
+    }).filter(([, ordinal]) => ordinal !== owner);
+    if (list.length > 0) this.native.setAccess(list);
+  }
+
+  /** The access a device has to the pool's memory. */
+  access(device: DeviceLike): MemoryAccessName {
+    const flags = this.native.getAccess(1, ordinalOf(device));
+    return nameOfValue(MemoryAccess, flags) ?? 'none';
+  }
+
+  get device(): Device {
+    return Device.get(this.native.ordinal);
+  }
+
+  override toString(): string {
+    return this.disposed ? 'MemoryPool(disposed)' : `MemoryPool(${this.owned ? 'created' : 'device'}, 0x${this.handle.toString(16)})`;
+  }
+}

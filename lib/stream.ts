@@ -1,0 +1,301 @@
+// Streams: ordered queues of GPU work. The library creates non-blocking streams
+// unless asked; the legacy and per-thread default streams are reachable
+// explicitly and never chosen silently; a disposed stream is never mistaken for
+// the default stream (its use throws DisposedError).
+import { Device, DeviceLike, ordinalOf } from './device';
+import { Disposable } from './disposable';
+import type { Event } from './event';
+import { captureGraph, CaptureOptions, StreamCapture } from './graph/capture';
+import type { Graph } from './graph/graph';
+import {
+  CaptureStatus,
+  CaptureStatusName,
+  MemoryAttach,
+  MemoryAttachName,
+  StreamFlag,
+  StreamMemoryBarrier,
+  StreamMemoryBarrierName,
+  StreamMemoryOperation,
+  StreamWaitValueFlag,
+  StreamWriteValueFlag,
+} from './generated/enums';
+import { MemoryHandle, memoryNative } from './memory/bytes';
+import { native, NativeEvent, NativeMemory, NativeStream } from './native';
+import {
+  decodeStreamAttribute,
+  encodeStreamAttribute,
+  streamAttributeId,
+  StreamAttributeName,
+  StreamAttributes,
+} from './stream-attributes';
+import { checkArray, checkBoolean, checkEnum, checkInteger, checkObject, checkSize, nameOfValue } from './validate';
+
+export interface StreamOptions {
+  /** The device (default 0). */
+  device?: DeviceLike;
+  /**
+   * Whether the stream runs independently of the legacy default stream
+   * (default true). `false` makes a blocking stream that synchronizes with it.
+   */
+  nonBlocking?: boolean;
+  /** A priority in the device's range (Context.streamPriorityRange); lower is higher priority. */
+  priority?: number;
+}
+
+/** The comparison a wait on a 32/64-bit word makes. */
+export type WaitCondition = 'geq' | 'eq' | 'and' | 'nor';
+
+/** One operation of Stream.batchMemoryOps. */
+export type StreamMemoryOp =
+  | { op: 'waitValue32' | 'waitValue64'; target: MemoryHandle; offset?: number; value: number | bigint; condition?: WaitCondition; flush?: boolean }
+  | { op: 'writeValue32' | 'writeValue64'; target: MemoryHandle; offset?: number; value: number | bigint; noMemoryBarrier?: boolean }
+  | { op: 'barrier'; scope?: StreamMemoryBarrierName }
+  | { op: 'flushRemoteWrites' };
+
+const special = new Map<string, Stream>();
+
+export class Stream extends Disposable<NativeStream> {
+  /** @internal */
+  constructor(handle: NativeStream) {
+    super(handle);
+  }
+
+  /** A new stream (cuStreamCreate, or cuStreamCreateWithPriority when a priority is given). */
+  static create(options: StreamOptions = {}): Stream {
+    checkObject(options, 'options');
+    const ordinal = ordinalOf(options.device, 'options.device');
+    const nonBlocking = options.nonBlocking === undefined ? true : checkBoolean(options.nonBlocking, 'options.nonBlocking');
+    const flags = nonBlocking ? StreamFlag.nonBlocking : StreamFlag.default;
+    const priority = options.priority === undefined ? undefined : checkInteger(options.priority, 'options.priority');
+    return new Stream(native.createStream(ordinal, flags, priority));
+  }
+
+  /**
+   * The legacy default stream (CU_STREAM_LEGACY) of a device's primary context:
+   * it synchronizes with every blocking stream. Never disposed.
+   */
+  static legacy(device?: DeviceLike): Stream {
+    return Stream.#special(ordinalOf(device), false);
+  }
+
+  /** This thread's per-thread default stream (CU_STREAM_PER_THREAD). Never disposed. */
+  static perThread(device?: DeviceLike): Stream {
+    return Stream.#special(ordinalOf(device), true);
+  }
+
+  static #special(ordinal: number, perThread: boolean): Stream {
+    const key = `${ordinal}:${perThread}`;
+    let stream = special.get(key);
+    if (!stream) special.set(key, (stream = new SpecialStream(native.specialStream(ordinal, perThread))));
+    return stream;
+  }
+
+  /** The CUstream value (1n and 2n for the legacy and per-thread streams). */
+  get handle(): bigint {
+    return this.native.handle;
+  }
+
+  get device(): Device {
+    return Device.get(this.native.ordinal);
+  }
+
+  /** True when the stream was created non-blocking. */
+  get nonBlocking(): boolean {
+    return (this.native.flags() & StreamFlag.nonBlocking) !== 0;
+  }
+
+  get priority(): number {
+    return this.native.priority();
+  }
+
+  /** The driver's unique id of the stream. */
+  get id(): bigint {
+    return this.native.id();
+  }
+
+  /** The CUcontext of the stream, as the driver reports it (cuStreamGetCtx; cuStreamGetCtx_v2 with viaV2). */
+  contextHandle(viaV2 = false): bigint {
+    return this.native.contextHandle(checkBoolean(viaV2, 'viaV2'));
+  }
+
+  /** The CUdevice of the stream as the driver reports it (cuStreamGetDevice). */
+  queryDevice(): number {
+    return this.native.device();
+  }
+
+  /** True when all work queued so far has completed. */
+  query(): boolean {
+    return this.native.query();
+  }
+
+  /**
+   * Resolves when all work queued so far has completed, without blocking the
+   * event loop: the wait runs on one of the library's own threads (not libuv's
+   * pool), in relaxed capture mode. Rejects with the CudaError the driver reports.
+   */
+  synchronize(): Promise<void> {
+    return this.native.synchronizeAsync();
+  }
+
+  /** Blocks the JavaScript thread until all work queued so far has completed. */
+  synchronizeSync(): void {
+    this.native.synchronize();
+  }
+
+  /** Later work on this stream waits until event has happened (cuStreamWaitEvent). */
+  waitEvent(event: Event, options: { external?: boolean } = {}): void {
+    const flags = options.external ? 1 /* CU_EVENT_WAIT_EXTERNAL */ : 0;
+    this.native.waitEvent(eventNative(event), flags);
+  }
+
+  /** A stream attribute (cuStreamGetAttribute). */
+  attribute<K extends StreamAttributeName>(name: K): StreamAttributes[K] {
+    return decodeStreamAttribute(name, this.native.getAttribute(streamAttributeId(name)));
+  }
+
+  /** Sets a stream attribute (cuStreamSetAttribute). */
+  setAttribute<K extends StreamAttributeName>(name: K, value: StreamAttributes[K]): void {
+    this.native.setAttribute(streamAttributeId(name), encodeStreamAttribute(name, value));
+  }
+
+  /** Copies every attribute of source onto this stream (cuStreamCopyAttributes). */
+  copyAttributesFrom(source: Stream): void {
+    if (!(source instanceof Stream)) throw new TypeError('source must be a Stream');
+    this.native.copyAttributesFrom(source.native);
+  }
+
+  /**
+   * Queues callback to run on the JavaScript thread once the work queued before
+   * it has completed (cuLaunchHostFunc). The stream does not wait for the
+   * JavaScript to run: CUDA's callback thread only hands the call over, so work
+   * queued after it may start before callback runs. An exception thrown by
+   * callback is an uncaught exception, as in a timer.
+   */
+  launchHostFunction(callback: () => void): void {
+    if (typeof callback !== 'function') throw new TypeError('callback must be a function');
+    native.launchHostFunction(this.native, callback);
+  }
+
+  /**
+   * The same through cuStreamAddCallback: callback receives the CudaError of
+   * the failed work, or null.
+   */
+  addCallback(callback: (error: Error | null) => void): void {
+    if (typeof callback !== 'function') throw new TypeError('callback must be a function');
+    native.addStreamCallback(this.native, callback);
+  }
+
+  /** Attaches managed memory to this stream (cuStreamAttachMemAsync); mode 'single' limits access to it. */
+  attachMemory(buffer: MemoryHandle, mode: MemoryAttachName = 'single'): void {
+    this.native.attachMemory(memoryNative(buffer, 'buffer'), checkEnum(mode, MemoryAttach, 'mode'));
+  }
+
+  /** Work queued after this waits until the 32-bit word at target+offset satisfies condition against value. */
+  waitValue32(target: MemoryHandle, value: number, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = {}): void {
+    this.native.waitValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'offset'),
+      checkInteger(value, 'value', 0, 2 ** 32 - 1), waitFlags(options), false);
+  }
+
+  waitValue64(target: MemoryHandle, value: bigint, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = {}): void {
+    this.native.waitValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'offset'), checkU64(value), waitFlags(options), true);
+  }
+
+  /** Writes value to the 32-bit word at target+offset when the stream gets there. */
+  writeValue32(target: MemoryHandle, value: number, options: { offset?: number; noMemoryBarrier?: boolean } = {}): void {
+    this.native.writeValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'offset'),
+      checkInteger(value, 'value', 0, 2 ** 32 - 1), writeFlags(options), false);
+  }
+
+  writeValue64(target: MemoryHandle, value: bigint, options: { offset?: number; noMemoryBarrier?: boolean } = {}): void {
+    this.native.writeValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'offset'), checkU64(value), writeFlags(options), true);
+  }
+
+  /** Several memory operations in one cuStreamBatchMemOp. */
+  batchMemoryOps(ops: StreamMemoryOp[]): void {
+    const encoded = checkArray<StreamMemoryOp>(ops, 'ops').map((o, i): [number, NativeMemory | undefined, number, number | bigint, number] => {
+      checkObject(o, `ops[${i}]`);
+      switch (o.op) {
+        case 'waitValue32':
+        case 'waitValue64':
+        case 'writeValue32':
+        case 'writeValue64': {
+          const wide = o.op.endsWith('64');
+          const value = wide ? checkU64(o.value) : checkInteger(o.value, `ops[${i}].value`, 0, 2 ** 32 - 1);
+          const flags = o.op.startsWith('wait') ? waitFlags(o as { condition?: WaitCondition; flush?: boolean }) : writeFlags(o as { noMemoryBarrier?: boolean });
+          return [StreamMemoryOperation[o.op], memoryNative(o.target, `ops[${i}].target`), checkSize(o.offset ?? 0, `ops[${i}].offset`), value, flags];
+        }
+        case 'barrier':
+          return [StreamMemoryOperation.barrier, undefined, 0, 0, checkEnum(o.scope ?? 'sys', StreamMemoryBarrier, `ops[${i}].scope`)];
+        case 'flushRemoteWrites':
+          return [StreamMemoryOperation.flushRemoteWrites, undefined, 0, 0, 0];
+        default:
+          throw new RangeError(`ops[${i}].op must be waitValue32, waitValue64, writeValue32, writeValue64, barrier or flushRemoteWrites`);
+      }
+    });
+    this.native.batchMemoryOps(encoded, 0);
+  }
+
+  /**
+   * Begins capturing this stream's work into a graph. Use with `using`, or call
+   * end(): `using capture = stream.beginCapture(); ...; const graph = capture.end();`
+   */
+  beginCapture(options: CaptureOptions = {}): StreamCapture {
+    return new StreamCapture(this, options);
+  }
+
+  /**
+   * Captures what fn queues on this stream into a graph. fn must be
+   * synchronous; the capture ends even if fn throws.
+   */
+  capture(fn: (stream: Stream) => unknown, options: CaptureOptions = {}): Graph {
+    return captureGraph(this, fn, options);
+  }
+
+  /** 'none', 'active' or 'invalidated' (cuStreamIsCapturing). */
+  get captureStatus(): CaptureStatusName {
+    return nameOfValue(CaptureStatus, native.captureStatus(this.native)) ?? 'none';
+  }
+
+  /** How many resources this stream keeps alive for work still in flight. */
+  get pendingResources(): number {
+    return this.native.pendingResources();
+  }
+
+  override toString(): string {
+    return this.disposed ? 'Stream(disposed)' : `Stream(device ${this.native.ordinal}, 0x${this.handle.toString(16)})`;
+  }
+}
+
+/** The legacy and per-thread streams: shared and owned by nobody, so never disposed. */
+class SpecialStream extends Stream {
+  override dispose(): void {
+    // Deliberately nothing: these streams belong to the driver.
+  }
+}
+
+/** The native handle of a Stream argument, or a TypeError naming the parameter. */
+export function streamNative(stream: Stream, name = 'stream'): NativeStream {
+  if (!(stream instanceof Stream)) throw new TypeError(`${name} must be a Stream`);
+  return stream.native;
+}
+
+function eventNative(event: Event): NativeEvent {
+  const handle = (event as { native?: NativeEvent } | null)?.native;
+  if (!handle || typeof handle !== 'object') throw new TypeError('event must be an Event');
+  return handle;
+}
+
+const conditions = { geq: StreamWaitValueFlag.geq, eq: StreamWaitValueFlag.eq, and: StreamWaitValueFlag.and, nor: StreamWaitValueFlag.nor };
+
+function waitFlags(options: { condition?: WaitCondition; flush?: boolean }): number {
+  return checkEnum(options.condition ?? 'geq', conditions, 'condition') | (options.flush ? StreamWaitValueFlag.flush : 0);
+}
+
+function writeFlags(options: { noMemoryBarrier?: boolean }): number {
+  return options.noMemoryBarrier ? StreamWriteValueFlag.noMemoryBarrier : StreamWriteValueFlag.default;
+}
+
+function checkU64(value: unknown): bigint {
+  if (typeof value !== 'bigint' || value < 0n || value >= 1n << 64n) throw new TypeError('value must be a bigint in [0, 2^64)');
+  return value;
+}

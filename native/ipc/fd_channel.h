@@ -1,0 +1,27 @@
+// Passing file descriptors between processes over Unix domain sockets. Node's
+// child_process can pass only sockets as handles, and pidfd_getfd is refused in
+// many containers; the IPC layer moves the descriptors that
+// cuMemExportToShareableHandle and cuMemPoolExportToShareableHandle make through
+// this instead. No CUDA here.
+//
+// A message is a payload of at most kMaxPayloadBytes plus at most kMaxFds
+// descriptors, sent with one SCM_RIGHTS sendmsg on a SOCK_STREAM socket: a
+// 12-byte header {magic, payload bytes, descriptor count}, then the payload; the
+// descriptors ride on the header. A stream may carry a message in pieces, so
+// both sides loop until it is whole; a message cut off midway (a timeout, a
+// dispose, a peer that died) leaves the stream unframeable, so the channel is
+// then shut down. Every socket and received descriptor is close-on-exec; every
+// socket is non-blocking and all waiting happens in poll() on a wait thread
+// (wait_thread.h), with a deadline. A received descriptor belongs to a
+// ReceivedFd handle, which closes it unless take() hands it over.
+#pragma once
+
+#include <napi.h>
+
+namespace cudrv {
+
+// Adds fdChannelListen, fdChannelConnect, fdChannelLimits and the classes
+// FdChannelServer, FdChannel and ReceivedFd to exports.
+void initFdChannel(Napi::Env env, Napi::Object exports);
+
+}  // namespace cudrv
