@@ -1,9 +1,9 @@
 // Compiling CUDA C++ at run time with NVRTC. NVRTC is opened on the first
 // compile (or nvrtcStatus()), never at import: a machine without it can use
 // everything else, and the first compile says what is missing.
-import { Device } from '../device';
+import { Device, DeviceLike, ordinalOf } from '../device';
 import { native, NativeCompileOutcome, NativeCompileRequest } from '../native';
-import { checkCString, checkInstance, checkInteger } from '../validate';
+import { checkCString, checkInteger } from '../validate';
 
 /** What NVRTC is installed, if any. */
 export interface NvrtcStatus {
@@ -83,7 +83,7 @@ export interface CompileOptions {
    */
   arch?: string | number;
   /** The device whose architecture is the default target (default: device 0). */
-  device?: Device;
+  device?: DeviceLike;
   /** PTX or CUBIN. Default: CUBIN for a real architecture, PTX for a virtual one. */
   output?: CompileOutput;
   /** Directories searched by #include (--include-path). */
@@ -228,7 +228,7 @@ function target(options: CompileOptions): { arch: string; output: CompileOutput 
   }
   const status = nvrtcStatus();
   if (!status.available) throw new NvrtcUnavailableError(status.libraryPath, status.detail);
-  const device = options.device === undefined ? Device.get(0) : checkInstance(options.device, Device, 'options.device');
+  const device = Device.get(ordinalOf(options.device, 'options.device'));
   const { major, minor } = device.computeCapability;
   const own = major * 10 + minor;
   const supported = status.supportedArchs;

@@ -2,15 +2,15 @@
 // Attributes, the parameter layout the driver reports, occupancy, and launches
 // whose arguments are checked against that layout before the driver sees them.
 import { Context } from '../context';
-import { Device } from '../device';
+import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
-import { FunctionAttribute, FunctionAttributeName } from '../generated/enums';
+import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generated/enums';
 import { NativeKernel } from '../native';
 import type { NativeMemory } from '../native';
 import { argLayout, ArgLayout, ArgType, ArgValue, KernelArg, writeArg } from './args';
 import { PreparedLaunch } from './prepared-launch';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkSize } from '../validate';
-import { encodeLaunchShape, LaunchConfig, launchStream, LaunchShape } from './launch-config';
+import { encodeLaunchShape, LaunchConfig, LaunchConfigSlot, launchStream, LaunchShape } from './launch-config';
 
 /** Where one parameter lives in the kernel's parameter buffer, as the driver reports it. */
 export interface KernelParam {
@@ -41,7 +41,7 @@ export class Kernel extends Disposable<NativeKernel> {
   // Reused by plain launches: the parameter buffer and the encoded configuration.
   #scratch = new Uint8Array(64);
   #scratchView = new DataView(this.#scratch.buffer);
-  readonly #config = new Int32Array(14);
+  readonly #config = new Int32Array(LaunchConfigSlot.count);
 
   /** @internal */
   constructor(handle: NativeKernel, context?: Context) {
@@ -78,28 +78,33 @@ export class Kernel extends Disposable<NativeKernel> {
   }
 
   /** One attribute (registers, shared memory, max threads per block, ...) on a device (default 0; a module's function: its own). */
-  attribute(name: FunctionAttributeName | number, device?: Device): number {
+  attribute(name: FunctionAttributeName | number, device?: DeviceLike): number {
     return this.native.getAttribute(checkEnum(name, FunctionAttribute, 'name'), this.#ordinal(device));
   }
 
-  /** Every attribute on a device. */
-  attributes(device?: Device): Record<FunctionAttributeName, number> {
+  /** Every attribute the installed driver knows, on a device. */
+  attributes(device?: DeviceLike): Partial<Record<FunctionAttributeName, number>> {
     const ordinal = this.#ordinal(device);
-    const out = {} as Record<FunctionAttributeName, number>;
+    const out: Partial<Record<FunctionAttributeName, number>> = {};
     for (const [name, value] of Object.entries(FunctionAttribute) as Array<[FunctionAttributeName, number]>) {
-      out[name] = this.native.getAttribute(value, ordinal);
+      try {
+        out[name] = this.native.getAttribute(value, ordinal);
+      } catch (error) {
+        // An attribute newer than the driver is left out rather than failing the rest.
+        if ((error as { code?: number }).code !== CudaResult.CUDA_ERROR_INVALID_VALUE) throw error;
+      }
     }
     return out;
   }
 
   /** Sets a settable attribute (max dynamic shared memory, carveout, cluster settings, ...). */
-  setAttribute(name: FunctionAttributeName | number, value: number, device?: Device): void {
+  setAttribute(name: FunctionAttributeName | number, value: number, device?: DeviceLike): void {
     this.native.setAttribute(checkEnum(name, FunctionAttribute, 'name'), checkInteger(value, 'value', -(2 ** 31), 2 ** 31 - 1),
       this.#ordinal(device));
   }
 
   /** Lets launches use up to `bytes` of dynamic shared memory per block (above 48 KiB needs this). */
-  setMaxDynamicSharedMemory(bytes: number, device?: Device): void {
+  setMaxDynamicSharedMemory(bytes: number, device?: DeviceLike): void {
     this.setAttribute('maxDynamicSharedSizeBytes', checkInteger(bytes, 'bytes', 0, 2 ** 31 - 1), device);
   }
 
@@ -182,8 +187,8 @@ export class Kernel extends Disposable<NativeKernel> {
     return prepared;
   }
 
-  #ordinal(device: Device | undefined): number {
-    if (device !== undefined) return checkInstance(device, Device, 'device').ordinal;
+  #ordinal(device: DeviceLike): number {
+    if (device !== undefined) return ordinalOf(device);
     return this.context ? this.context.deviceOrdinal : 0;
   }
 
