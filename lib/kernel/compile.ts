@@ -118,7 +118,7 @@ export class CompiledProgram {
 
   /** @internal */
   constructor(outcome: NativeCompileOutcome, name: string, arch: string, output: CompileOutput, options: readonly string[]) {
-    this.code = new Uint8Array(outcome.code!);
+    this.code = outcome.code!;
     this.output = output;
     this.arch = arch;
     this.name = name;

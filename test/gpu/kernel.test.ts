@@ -314,6 +314,32 @@ describeGpu('kernels', () => {
   });
 });
 
+describeGpu('library variables', () => {
+  test('a __managed__ variable (cuLibraryGetManaged); unified functions are answered by the driver', () => {
+    using lib = Library.load(compile(`
+      __managed__ int total;
+      extern "C" __global__ void bump(int by) { atomicAdd(&total, by); }
+      extern "C" __global__ void read_total(int* out) { *out = total; }`, { name: 'managed.cu' }));
+    const total = lib.managed('total');
+    expect(total.size).toBe(4);
+    expect(total.address).not.toBe(0n);
+    using stream = Stream.create();
+    using bump = lib.kernel('bump');
+    using read = lib.kernel('read_total');
+    using out = DeviceBuffer.alloc(4);
+    bump.launch({ grid: 1, block: 10, stream }, [arg.i32(3)]);
+    read.launch({ grid: 1, block: 1, stream }, [arg.ptr(out)]);
+    stream.synchronizeSync();
+    expect(out.readSync(Int32Array)[0]).toBe(30);
+    // No unified function of that name (and most systems have none at all): the driver's own answer.
+    let error: CudaError | undefined;
+    try { lib.unifiedFunction('bump'); } catch (e) { error = e as CudaError; }
+    expect(error).toBeInstanceOf(CudaError);
+    expect(error).toMatchObject({ name: 'CUDA_ERROR_NOT_FOUND', call: 'cuLibraryGetUnifiedFunction', detail: 'bump' });
+    expect(() => lib.managed('missing')).toThrow(CudaError);
+  });
+});
+
 describeGpu('cooperative launch', () => {
   test('a grid-wide sync (cooperative_groups) sees every block\'s writes', () => {
     const program = compile(cooperativeSource, { name: 'rotate.cu', includePaths: toolkitIncludes() });
