@@ -10,14 +10,12 @@ namespace cudrv {
 
 namespace {
 
-// The largest parameter count a kernel can have (32764 bytes of parameters):
-// a bound on the query loop, which otherwise ends at CUDA_ERROR_INVALID_VALUE.
-constexpr size_t kMaxParams = 32764;
-
 template <typename Query>
 ParamLayout readParams(Napi::Env env, const std::string& name, Fn fn, Query query) {
   ParamLayout layout;
-  for (size_t i = 0; i < kMaxParams; ++i) {
+  // The loop ends at CUDA_ERROR_INVALID_VALUE, past the last parameter; no
+  // kernel has more parameters than bytes of them.
+  for (size_t i = 0; i < kMaxParamBytes; ++i) {
     size_t offset = 0, size = 0;
     CUresult r = query(i, &offset, &size);
     if (r == kFunctionMissing) return ParamLayout();
@@ -190,11 +188,11 @@ Napi::Value Kernel::MaxActiveBlocksPerMultiprocessor(const Napi::CallbackInfo& i
   Napi::Env env = info.Env();
   queryContext(info[0]);
   int blockSize = intArg(info[1], "blockSize");
-  uint64_t shared = u64Arg(info[2], "dynamicSharedMemory");
+  uint64_t sharedBytes = u64Arg(info[2], "dynamicSharedMemory");
   unsigned flags = uintArg(info[3], "flags");
   int blocks = 0;
   CU_CHECK_DETAIL(env, live().name, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, &blocks, live().launchable(),
-                  blockSize, static_cast<size_t>(shared), flags);
+                  blockSize, static_cast<size_t>(sharedBytes), flags);
   return Napi::Number::New(env, blocks);
 }
 
@@ -229,6 +227,8 @@ size_t CUDA_CB sharedMemoryForBlockSize(int blockSize) {
 // (context, dynamicSharedMemoryBytes | (blockSize) => bytes, blockSizeLimit, flags) -> { minGridSize, blockSize }
 Napi::Value Kernel::MaxPotentialBlockSize(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  // Held for the call: the JavaScript callback could dispose this kernel and its library.
+  KernelRef keep = shared();
   queryContext(info[0]);
   int limit = intArg(info[2], "blockSizeLimit");
   unsigned flags = uintArg(info[3], "flags");
@@ -238,16 +238,16 @@ Napi::Value Kernel::MaxPotentialBlockSize(const Napi::CallbackInfo& info) {
     SharedMemoryCallback callback{info[1].As<Napi::Function>(), nullptr};
     SharedMemoryCallback* outer = currentCallback;  // a callback may itself ask (nested)
     currentCallback = &callback;
-    r = CU_CALL(cuOccupancyMaxPotentialBlockSizeWithFlags, &minGridSize, &blockSize, live().launchable(),
+    r = CU_CALL(cuOccupancyMaxPotentialBlockSizeWithFlags, &minGridSize, &blockSize, keep->launchable(),
                 sharedMemoryForBlockSize, 0, limit, flags);
     currentCallback = outer;
     if (callback.error) std::rethrow_exception(callback.error);
   } else {
-    uint64_t shared = u64Arg(info[1], "dynamicSharedMemory");
-    r = CU_CALL(cuOccupancyMaxPotentialBlockSizeWithFlags, &minGridSize, &blockSize, live().launchable(), nullptr,
-                static_cast<size_t>(shared), limit, flags);
+    uint64_t sharedBytes = u64Arg(info[1], "dynamicSharedMemory");
+    r = CU_CALL(cuOccupancyMaxPotentialBlockSizeWithFlags, &minGridSize, &blockSize, keep->launchable(), nullptr,
+                static_cast<size_t>(sharedBytes), limit, flags);
   }
-  if (r != CUDA_SUCCESS) throwCudaError(env, r, Fn::cuOccupancyMaxPotentialBlockSizeWithFlags, live().name);
+  if (r != CUDA_SUCCESS) throwCudaError(env, r, Fn::cuOccupancyMaxPotentialBlockSizeWithFlags, keep->name);
   Napi::Object out = Napi::Object::New(env);
   out.Set("minGridSize", minGridSize);
   out.Set("blockSize", blockSize);

@@ -16,6 +16,9 @@
 
 namespace cudrv {
 
+// The most bytes of parameters a kernel can take (CUDA 12.1+).
+constexpr size_t kMaxParamBytes = 32764;
+
 // Where each parameter lives in the kernel's parameter buffer.
 struct ParamLayout {
   // False when the driver cannot say (cuKernelGetParamInfo / cuFuncGetParamInfo

@@ -88,7 +88,9 @@ Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kerne
   box->context = launchContext(env, *kernel, *box->stream);
   const ParamLayout& layout = kernel->params;
   box->bytes = layout.known ? layout.bytes : static_cast<size_t>(u64Arg(info[2], "bytes"));
-  if (box->bytes > 32764 * 2) rangeError(env, "bytes", "is larger than any kernel's parameters");
+  if (box->bytes > kMaxParamBytes) {
+    rangeError(env, "bytes", "is more than a kernel's parameters can take (" + std::to_string(kMaxParamBytes) + ")");
+  }
   const size_t words = (box->bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
   box->storage = std::make_shared<PreparedLaunchBox::Storage>(words ? words : 1);
   std::memset(box->storage->data(), 0, box->storage->size() * sizeof(std::max_align_t));

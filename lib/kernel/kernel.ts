@@ -5,12 +5,11 @@ import { Context } from '../context';
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generated/enums';
-import { NativeKernel } from '../native';
-import type { NativeMemory } from '../native';
-import { argLayout, ArgLayout, ArgType, ArgValue, KernelArg, writeArg } from './args';
-import { PreparedLaunch } from './prepared-launch';
+import type { NativeKernel, NativeMemory } from '../native';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkSize } from '../validate';
+import { argLayout, ArgLayout, ArgType, ArgValue, KernelArg, writeArg } from './args';
 import { encodeLaunchShape, LaunchConfig, LaunchConfigSlot, launchStream, LaunchShape } from './launch-config';
+import { PreparedLaunch } from './prepared-launch';
 
 /** Where one parameter lives in the kernel's parameter buffer, as the driver reports it. */
 export interface KernelParam {
@@ -37,6 +36,7 @@ export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedM
 export class Kernel extends Disposable<NativeKernel> {
   /** The context of a module's function; undefined for a library's kernel. */
   readonly context: Context | undefined;
+  #name: string | undefined;
   #params: readonly KernelParam[] | null | undefined;
   // Reused by plain launches: the parameter buffer and the encoded configuration.
   #scratch = new Uint8Array(64);
@@ -51,7 +51,7 @@ export class Kernel extends Disposable<NativeKernel> {
 
   /** The kernel's (lowered) name. */
   get name(): string {
-    return this.native.name;
+    return (this.#name ??= this.native.name);
   }
 
   /** 'library' for a context-independent CUkernel, 'module' for a module's CUfunction. */
