@@ -182,7 +182,8 @@ export interface NativeKernel extends NativeHandle {
   availableDynamicSharedMemoryPerBlock(context: NativeContext | null, blocks: number, blockSize: number): number;
   maxPotentialClusterSize(context: NativeContext | null, config: Int32Array): number;
   maxActiveClusters(context: NativeContext | null, config: Int32Array): number;
-  launch(stream: NativeStream, config: Int32Array, args: Uint8Array, owners: NativeHandle[] | undefined): void;
+  /** pointers: [offset, memory, ...]: memory whose device address goes at offset in args. */
+  launch(stream: NativeStream, config: Int32Array, args: Uint8Array, pointers: Array<number | NativeMemory> | undefined): void;
   /** bytes: the packed size, used only when the driver cannot report the layout. */
   prepare(stream: NativeStream, config: Int32Array, bytes: number): NativePreparedLaunch;
 }
@@ -190,7 +191,8 @@ export interface NativeKernel extends NativeHandle {
 export interface NativePreparedLaunch extends NativeHandle {
   /** The parameter buffer (native memory) the arguments are written into. */
   readonly arguments: ArrayBuffer;
-  setOwner(index: number, memory: NativeHandle | null): void;
+  /** Writes memory's device address at offset and keeps the memory for the launches (null: keeps none). */
+  setPointer(offset: number, memory: NativeMemory | null): void;
   launch(): void;
 }
 

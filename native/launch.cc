@@ -31,19 +31,55 @@ constexpr size_t kStackParams = 32;
 
 }  // namespace
 
-// launch(stream, config, args: Uint8Array, owners: memory handles[])
+MemoryRef writePointer(Napi::Env env, Napi::Value memory, uint64_t offset, uint8_t* buffer, size_t bytes) {
+  MemoryRef box = memoryOf(memory);
+  if (!box) typeError(env, "memory", "a DeviceBuffer or a HostBuffer");
+  if (offset % 8 != 0 || offset + 8 > bytes) {
+    rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in " + std::to_string(bytes) + " bytes of parameters");
+  }
+  if (box->device == 0) {
+    typeError(env, "memory", "memory the device can reach (a HostBuffer mapped into the device's address space)");
+  }
+  std::memcpy(buffer + offset, &box->device, sizeof(CUdeviceptr));
+  return box;
+}
+
+// launch(stream, config, args: Uint8Array, pointers: [offset, memory, ...] | undefined)
 Napi::Value launchKernel(const Napi::CallbackInfo& info, const KernelRef& kernel) {
   Napi::Env env = info.Env();
   const StreamRef& stream = Stream::from(info[0], "stream");
   LaunchPlan plan = readLaunchPlan(info[1], "config");
-  if (!info[2].IsTypedArray() || info[2].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-    typeError(env, "args", "a Uint8Array");
-  }
-  Napi::Uint8Array args = info[2].As<Napi::Uint8Array>();
-  uint8_t* data = args.Data();
-  size_t bytes = args.ByteLength();
   const ParamLayout& layout = kernel->params;
   checkCurrent(env, launchContext(env, *kernel, *stream));
+  // The memory pointer arguments name (a few on the stack, more on the heap),
+  // read before the argument bytes, so that nothing runs between reading
+  // where those bytes are and writing the addresses into them.
+  struct Pointer {
+    uint64_t offset = 0;
+    Napi::Value memory;
+  };
+  Pointer few[4];
+  std::vector<Pointer> many;
+  Pointer* pointers = few;
+  uint32_t pointerCount = 0;
+  if (info[3].IsArray()) {
+    Napi::Array list = info[3].As<Napi::Array>();
+    pointerCount = list.Length() / 2;
+    if (pointerCount > 4) {
+      many.resize(pointerCount);
+      pointers = many.data();
+    }
+    for (uint32_t i = 0; i < pointerCount; ++i) {
+      pointers[i].offset = u64Arg(list.Get(2 * i), "offset");
+      pointers[i].memory = list.Get(2 * i + 1);
+    }
+  }
+  size_t bytes = 0;
+  uint8_t* data = typedArrayArg<uint8_t>(info[2], napi_uint8_array, "args", "a Uint8Array", &bytes);
+  MemoryRef fewHeld[4];
+  std::vector<MemoryRef> manyHeld(pointerCount > 4 ? pointerCount : 0);
+  MemoryRef* held = pointerCount > 4 ? manyHeld.data() : fewHeld;
+  for (uint32_t i = 0; i < pointerCount; ++i) held[i] = writePointer(env, pointers[i].memory, pointers[i].offset, data, bytes);
 
   CUresult r;
   bool packed = !layout.known;
@@ -70,10 +106,7 @@ Napi::Value launchKernel(const Napi::CallbackInfo& info, const KernelRef& kernel
   if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(plan, packed), kernel->name);
 
   stream->keepUntilIdle(kernel);
-  if (info[3].IsArray()) {
-    Napi::Array owners = info[3].As<Napi::Array>();
-    for (uint32_t i = 0; i < owners.Length(); ++i) stream->keepUntilIdle(memoryOf(owners.Get(i)));
-  }
+  for (uint32_t i = 0; i < pointerCount; ++i) stream->keepUntilIdle(held[i]);
   return env.Undefined();
 }
 
@@ -109,7 +142,7 @@ Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kerne
 void PreparedLaunch::init(Napi::Env env, Napi::Object exports) {
   exports.Set("PreparedLaunch", define(env, {
       InstanceAccessor("arguments", &PreparedLaunch::Arguments, nullptr),
-      InstanceMethod("setOwner", &PreparedLaunch::SetOwner),
+      InstanceMethod("setPointer", &PreparedLaunch::SetPointer),
       InstanceMethod("launch", &PreparedLaunch::Launch),
   }));
 }
@@ -125,22 +158,24 @@ Napi::Value PreparedLaunch::Arguments(const Napi::CallbackInfo& info) {
       [](Napi::Env, void*, std::shared_ptr<PreparedLaunchBox::Storage>* held) { delete held; }, hold);
 }
 
-// setOwner(index, memory | null): the memory pointer argument `index` now names.
-// Memory it named before stays alive until launches already queued are done.
-Napi::Value PreparedLaunch::SetOwner(const Napi::CallbackInfo& info) {
+// setPointer(offset, memory | null): memory's device address goes at offset
+// and the memory is kept for the launches; null only lets go of the memory
+// there (the caller wrote another address). Memory it named before stays
+// alive until launches already queued are done.
+Napi::Value PreparedLaunch::SetPointer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   PreparedLaunchBox& p = live();
-  uint32_t index = uintArg(info[0], "index");
-  // A pointer takes 8 bytes: no kernel has more pointer parameters than this.
-  if (index >= p.bytes / 8) rangeError(env, "index", "is not a pointer parameter of " + p.kernel->name);
+  uint64_t offset = u64Arg(info[0], "offset");
   MemoryRef next;
   if (!info[1].IsNull() && !info[1].IsUndefined()) {
-    next = memoryOf(info[1]);
-    if (!next) typeError(env, "memory", "a DeviceBuffer, a HostBuffer or null");
+    next = writePointer(env, info[1], offset, reinterpret_cast<uint8_t*>(p.storage->data()), p.bytes);
+  } else if (offset % 8 != 0 || offset + 8 > p.bytes) {
+    rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in the parameters of " + p.kernel->name);
   }
-  if (index >= p.owners.size()) p.owners.resize(index + 1);
-  if (p.owners[index] && p.owners[index] != next) p.stream->keepUntilIdle(p.owners[index]);
-  p.owners[index] = std::move(next);
+  const size_t slot = offset / 8;
+  if (slot >= p.owners.size()) p.owners.resize(slot + 1);
+  if (p.owners[slot] && p.owners[slot] != next) p.stream->keepUntilIdle(p.owners[slot]);
+  p.owners[slot] = std::move(next);
   return env.Undefined();
 }
 

@@ -4,6 +4,10 @@
 // driver call with nothing allocated: the arguments live in native memory that
 // JavaScript writes through an ArrayBuffer, at the offsets the driver reported.
 //
+// Pointer arguments naming memory of the library (DeviceBuffer, HostBuffer) are
+// written here, from the memory's box: the native layer knows the address
+// without a call back into JavaScript, and holds the memory.
+//
 // Lifetime: every launch stamps what it uses on its stream (StreamBox::keepUntilIdle):
 // the kernel (and so its library or module) and the memory its pointer
 // arguments name, so none of it is released while the launch may still run.
@@ -36,7 +40,7 @@ struct PreparedLaunchBox {
   std::vector<void*> params;  // kernelParams: pointers into storage (known layout)
   size_t extraBytes = 0;      // the buffer size passed through extra (unknown layout)
   void* extra[5] = {};
-  std::vector<MemoryRef> owners;  // by parameter index: the memory a pointer argument names
+  std::vector<MemoryRef> owners;  // by offset / 8: the memory a pointer argument names
 
   PreparedLaunchBox() = default;
   PreparedLaunchBox(const PreparedLaunchBox&) = delete;
@@ -51,11 +55,15 @@ class PreparedLaunch : public Handle<PreparedLaunch, PreparedLaunchBox> {
 
  private:
   Napi::Value Arguments(const Napi::CallbackInfo& info);
-  Napi::Value SetOwner(const Napi::CallbackInfo& info);
+  Napi::Value SetPointer(const Napi::CallbackInfo& info);
   Napi::Value Launch(const Napi::CallbackInfo& info);
 };
 
-// Kernel.launch(stream, config, args, owners) and Kernel.prepare(stream, config, bytes).
+// Kernel.launch(stream, config, args, pointers) and Kernel.prepare(stream, config, bytes).
+
+// The device address of memory a pointer argument names, written at offset
+// into a parameter buffer of `bytes`; the memory, to be kept alive.
+MemoryRef writePointer(Napi::Env env, Napi::Value memory, uint64_t offset, uint8_t* buffer, size_t bytes);
 Napi::Value launchKernel(const Napi::CallbackInfo& info, const KernelRef& kernel);
 Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kernel);
 

@@ -14,12 +14,9 @@ LaunchPlan& LaunchPlan::operator=(const LaunchPlan& other) {
 
 LaunchPlan readLaunchPlan(Napi::Value encoded, const char* name) {
   Napi::Env env = encoded.Env();
-  if (!encoded.IsTypedArray() || encoded.As<Napi::TypedArray>().TypedArrayType() != napi_int32_array) {
-    typeError(env, name, "an Int32Array");
-  }
-  Napi::Int32Array slots = encoded.As<Napi::Int32Array>();
-  if (slots.ElementLength() != kLaunchConfigSlots) rangeError(env, name, "must have " + std::to_string(kLaunchConfigSlots) + " slots");
-  const int32_t* s = slots.Data();
+  size_t length = 0;
+  const int32_t* s = typedArrayArg<int32_t>(encoded, napi_int32_array, name, "an Int32Array", &length);
+  if (length != kLaunchConfigSlots) rangeError(env, name, "must have " + std::to_string(kLaunchConfigSlots) + " slots");
   for (int i : {kGridX, kGridY, kGridZ, kBlockX, kBlockY, kBlockZ}) {
     if (s[i] < 1) rangeError(env, name, "grid and block dimensions must be at least 1");
   }

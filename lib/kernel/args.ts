@@ -135,56 +135,58 @@ export function argLayout(kernel: string, params: readonly KernelParam[] | null,
   return Object.freeze({ slots: Object.freeze(slots), bytes: end, checked: false });
 }
 
-const integerRanges: Partial<Record<ScalarType, [number, number]>> = {
-  i8: [-128, 127], u8: [0, 255], i16: [-32768, 32767], u16: [0, 65535], f16: [0, 65535], bf16: [0, 65535],
-  i32: [-(2 ** 31), 2 ** 31 - 1], u32: [0, 2 ** 32 - 1],
-};
 const two32 = 2 ** 32;
 
 /**
  * Writes one argument into the parameter buffer (view over it; bytes the same
- * as Uint8Array) and returns the memory handle a pointer argument names, if any.
+ * as Uint8Array). A pointer to memory (DeviceBuffer, HostBuffer) is not written
+ * here: it is returned, and the native layer writes its device address and
+ * keeps the memory alive for the launch. Errors name the argument as
+ * `${label}[${index}]`; nothing is formatted unless there is an error.
  */
-export function writeArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value: unknown, name: string): MemoryHandle | null {
+export function writeArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value: unknown, label: string, index: number): MemoryHandle | null {
   const { type, offset } = slot;
   switch (type) {
-    case 'i8': view.setInt8(offset, integer(value, type, name)); return null;
-    case 'u8': view.setUint8(offset, integer(value, type, name)); return null;
-    case 'i16': view.setInt16(offset, integer(value, type, name), true); return null;
-    case 'u16': case 'f16': case 'bf16': view.setUint16(offset, integer(value, type, name), true); return null;
-    case 'i32': view.setInt32(offset, integer(value, type, name), true); return null;
-    case 'u32': view.setUint32(offset, integer(value, type, name), true); return null;
-    case 'f32': view.setFloat32(offset, float(value, name), true); return null;
-    case 'f64': view.setFloat64(offset, float(value, name), true); return null;
-    case 'i64': writeWide(view, offset, value, true, name); return null;
-    case 'u64': writeWide(view, offset, value, false, name); return null;
-    case 'ptr': return writePointer(view, offset, value, name);
+    case 'i8': view.setInt8(offset, integer(value, -128, 127, type, label, index)); return null;
+    case 'u8': view.setUint8(offset, integer(value, 0, 255, type, label, index)); return null;
+    case 'i16': view.setInt16(offset, integer(value, -32768, 32767, type, label, index), true); return null;
+    case 'u16': case 'f16': case 'bf16': view.setUint16(offset, integer(value, 0, 65535, type, label, index), true); return null;
+    case 'i32': view.setInt32(offset, integer(value, -2147483648, 2147483647, type, label, index), true); return null;
+    case 'u32': view.setUint32(offset, integer(value, 0, 4294967295, type, label, index), true); return null;
+    case 'f32':
+      if (typeof value !== 'number') throw new TypeError(`${label}[${index}] must be a number, got ${typeof value}`);
+      view.setFloat32(offset, value, true);
+      return null;
+    case 'f64':
+      if (typeof value !== 'number') throw new TypeError(`${label}[${index}] must be a number, got ${typeof value}`);
+      view.setFloat64(offset, value, true);
+      return null;
+    case 'i64': writeWide(view, offset, value, true, label, index); return null;
+    case 'u64': writeWide(view, offset, value, false, label, index); return null;
+    case 'ptr': return writePointer(view, offset, value, label, index);
     default: {
-      if (!ArrayBuffer.isView(value)) throw new TypeError(`${name} must be an ArrayBufferView of ${slot.size} bytes (a struct's bytes)`);
-      if (value.byteLength !== slot.size) {
-        throw new RangeError(`${name} must be ${slot.size} bytes, got ${value.byteLength}`);
+      if (!ArrayBuffer.isView(value)) {
+        throw new TypeError(`${label}[${index}] must be an ArrayBufferView of ${slot.size} bytes (a struct's bytes)`);
       }
+      if (value.byteLength !== slot.size) throw new RangeError(`${label}[${index}] must be ${slot.size} bytes, got ${value.byteLength}`);
       bytes.set(new Uint8Array(value.buffer, value.byteOffset, value.byteLength), offset);
       return null;
     }
   }
 }
 
-function integer(value: unknown, type: ScalarType, name: string): number {
-  const [min, max] = integerRanges[type]!;
-  return checkInteger(value, `${name} (${type})`, min, max);
-}
-
-function float(value: unknown, name: string): number {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeof value}`);
-  return value;
+function integer(value: unknown, min: number, max: number, type: string, label: string, index: number): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
+  return checkInteger(value, `${label}[${index}] (${type})`, min, max); // throws
 }
 
 // A 64-bit integer from a safe-integer number (written as two halves, so that
 // no bigint is made) or a bigint.
-function writeWide(view: DataView, offset: number, value: unknown, signed: boolean, name: string): void {
+function writeWide(view: DataView, offset: number, value: unknown, signed: boolean, label: string, index: number): void {
   if (typeof value === 'number') {
-    checkInteger(value, name, signed ? Number.MIN_SAFE_INTEGER : 0, Number.MAX_SAFE_INTEGER);
+    if (!Number.isSafeInteger(value) || (!signed && value < 0)) {
+      checkInteger(value, `${label}[${index}]`, signed ? Number.MIN_SAFE_INTEGER : 0, Number.MAX_SAFE_INTEGER); // throws
+    }
     if (value >= 0) {
       view.setUint32(offset, value % two32, true);
       view.setUint32(offset + 4, Math.floor(value / two32), true);
@@ -193,31 +195,24 @@ function writeWide(view: DataView, offset: number, value: unknown, signed: boole
     }
     return;
   }
-  if (typeof value !== 'bigint') throw new TypeError(`${name} must be a number or a bigint, got ${typeof value}`);
+  if (typeof value !== 'bigint') throw new TypeError(`${label}[${index}] must be a number or a bigint, got ${typeof value}`);
   if (signed ? BigInt.asIntN(64, value) !== value : BigInt.asUintN(64, value) !== value) {
-    throw new RangeError(`${name} is out of range for ${signed ? 'i64' : 'u64'}: ${value}`);
+    throw new RangeError(`${label}[${index}] is out of range for ${signed ? 'i64' : 'u64'}: ${value}`);
   }
   if (signed) view.setBigInt64(offset, value, true);
   else view.setBigUint64(offset, value, true);
 }
 
-function writePointer(view: DataView, offset: number, value: unknown, name: string): MemoryHandle | null {
+function writePointer(view: DataView, offset: number, value: unknown, label: string, index: number): MemoryHandle | null {
+  if (value instanceof DeviceBuffer || value instanceof HostBuffer) return value;
   if (value === null) {
     view.setBigUint64(offset, 0n, true);
     return null;
   }
   if (typeof value === 'bigint') {
-    if (BigInt.asUintN(64, value) !== value) throw new RangeError(`${name} is not a 64-bit address: ${value}`);
+    if (BigInt.asUintN(64, value) !== value) throw new RangeError(`${label}[${index}] is not a 64-bit address: ${value}`);
     view.setBigUint64(offset, value, true);
     return null;
   }
-  if (value instanceof DeviceBuffer) {
-    view.setBigUint64(offset, value.address, true);
-    return value;
-  }
-  if (value instanceof HostBuffer) {
-    view.setBigUint64(offset, value.devicePointer, true);
-    return value;
-  }
-  throw new TypeError(`${name} must be a DeviceBuffer, a HostBuffer, a bigint address or null`);
+  throw new TypeError(`${label}[${index}] must be a DeviceBuffer, a HostBuffer, a bigint address or null`);
 }

@@ -38,8 +38,11 @@ export class Kernel extends Disposable<NativeKernel> {
   readonly context: Context | undefined;
   #name: string | undefined;
   #params: readonly KernelParam[] | null | undefined;
-  // Reused by plain launches: the parameter buffer and the encoded configuration.
-  #scratch = new Uint8Array(64);
+  // Reused by plain launches while the argument types stay the same: the layout
+  // and parameter buffer of the last types, and the encoded configuration.
+  #lastTypes: ArgType[] | undefined;
+  #lastLayout: ArgLayout | undefined;
+  #scratch = new Uint8Array(0);
   #scratchView = new DataView(this.#scratch.buffer);
   readonly #config = new Int32Array(LaunchConfigSlot.count);
 
@@ -155,23 +158,39 @@ export class Kernel extends Disposable<NativeKernel> {
    */
   launch(config: LaunchConfig, args: readonly KernelArg[] = []): void {
     const stream = launchStream(config);
+    const layout = this.#layoutFor(args);
+    const view = this.#scratchView;
+    const bytes = this.#scratch;
+    // Memory arguments go as [offset, memory] pairs: the native layer writes their addresses.
+    let pointers: Array<number | NativeMemory> | undefined;
+    for (let i = 0; i < args.length; i++) {
+      const slot = layout.slots[i];
+      const memory = writeArg(view, bytes, slot, args[i].value, 'args', i);
+      if (memory !== null) (pointers ??= []).push(slot.offset, memory.native);
+    }
+    this.native.launch(stream, encodeLaunchShape(config, this.#config), bytes, pointers);
+  }
+
+  // The layout of the arguments' types: the last one when the types are the
+  // same, so that repeated launches check and allocate nothing new.
+  #layoutFor(args: readonly KernelArg[]): ArgLayout {
     if (!Array.isArray(args)) throw new TypeError('args must be an array of arg.*() values');
-    const types: ArgType[] = new Array(args.length);
-    for (let i = 0; i < args.length; i++) {
-      if (!(args[i] instanceof KernelArg)) throw new TypeError(`args[${i}] must be made with arg.*() (arg.f32(1.5), arg.ptr(buffer), ...)`);
-      types[i] = args[i].type;
+    const last = this.#lastTypes;
+    if (last !== undefined && last.length === args.length) {
+      let i = 0;
+      while (i < args.length && args[i] instanceof KernelArg && sameType(args[i].type, last[i])) i++;
+      if (i === args.length) return this.#lastLayout!;
     }
+    const types = args.map((a, i) => {
+      if (!(a instanceof KernelArg)) throw new TypeError(`args[${i}] must be made with arg.*() (arg.f32(1.5), arg.ptr(buffer), ...)`);
+      return a.type;
+    });
     const layout = argLayout(this.name, this.params, types);
-    if (this.#scratch.length < layout.bytes) {
-      this.#scratch = new Uint8Array(Math.max(layout.bytes, this.#scratch.length * 2));
-      this.#scratchView = new DataView(this.#scratch.buffer);
-    }
-    let owners: NativeMemory[] | undefined;
-    for (let i = 0; i < args.length; i++) {
-      const memory = writeArg(this.#scratchView, this.#scratch, layout.slots[i], args[i].value, `args[${i}]`);
-      if (memory) (owners ??= []).push(memory.native);
-    }
-    this.native.launch(stream, encodeLaunchShape(config, this.#config), this.#scratch.subarray(0, layout.bytes), owners);
+    this.#lastTypes = types;
+    this.#lastLayout = layout;
+    this.#scratch = new Uint8Array(layout.bytes);
+    this.#scratchView = new DataView(this.#scratch.buffer);
+    return layout;
   }
 
   /**
@@ -200,6 +219,10 @@ export class Kernel extends Disposable<NativeKernel> {
   override toString(): string {
     return this.disposed ? 'Kernel(disposed)' : `Kernel(${this.name}, ${this.kind})`;
   }
+}
+
+function sameType(a: ArgType, b: ArgType): boolean {
+  return a === b || (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null && a.bytes === b.bytes && a.align === b.align);
 }
 
 function occupancyFlags(options: { disableCachingOverride?: boolean }): number {

@@ -49,16 +49,17 @@ const maxInt32 = 2 ** 31 - 1;
 /** Checks a launch shape and encodes it into out (a new Int32Array when not given). */
 export function encodeLaunchShape(shape: LaunchShape, out: Int32Array = new Int32Array(S.count)): Int32Array {
   if (shape === null || typeof shape !== 'object') throw new TypeError('config must be an object');
-  writeDim3(shape.grid, 'config.grid', out, S.gridX, 1);
-  writeDim3(shape.block, 'config.block', out, S.blockX, 1);
-  out[S.sharedMemoryBytes] = shape.sharedMemory === undefined ? 0 : checkInteger(shape.sharedMemory, 'config.sharedMemory', 0, maxInt32);
-  out[S.cooperative] = shape.cooperative !== undefined && checkBoolean(shape.cooperative, 'config.cooperative') ? 1 : 0;
-  if (shape.cluster === undefined) out[S.clusterX] = out[S.clusterY] = out[S.clusterZ] = 0;
-  else writeDim3(shape.cluster, 'config.cluster', out, S.clusterX, 1);
-  out[S.hasPriority] = shape.priority === undefined ? 0 : 1;
-  out[S.priority] = shape.priority === undefined ? 0 : checkInteger(shape.priority, 'config.priority', -(2 ** 31), maxInt32);
-  out[S.programmaticStreamSerialization] = shape.programmaticStreamSerialization !== undefined &&
-    checkBoolean(shape.programmaticStreamSerialization, 'config.programmaticStreamSerialization') ? 1 : 0;
+  writeDim3(shape.grid, 'config.grid', out, S.gridX);
+  writeDim3(shape.block, 'config.block', out, S.blockX);
+  const { sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization } = shape;
+  out[S.sharedMemoryBytes] = sharedMemory === undefined ? 0 : int32(sharedMemory, 0, 'config.sharedMemory');
+  out[S.cooperative] = cooperative === undefined ? 0 : flag(cooperative, 'config.cooperative');
+  if (cluster === undefined) out[S.clusterX] = out[S.clusterY] = out[S.clusterZ] = 0;
+  else writeDim3(cluster, 'config.cluster', out, S.clusterX);
+  out[S.hasPriority] = priority === undefined ? 0 : 1;
+  out[S.priority] = priority === undefined ? 0 : int32(priority, -(2 ** 31), 'config.priority');
+  out[S.programmaticStreamSerialization] = programmaticStreamSerialization === undefined ? 0
+    : flag(programmaticStreamSerialization, 'config.programmaticStreamSerialization');
   return out;
 }
 
@@ -68,18 +69,40 @@ export function launchStream(config: LaunchConfig): NativeStream {
   return streamNative(config.stream, 'config.stream');
 }
 
-function writeDim3(dim: Dim3, name: string, out: Int32Array, at: number, min: number): void {
-  let x: unknown, y: unknown = 1, z: unknown = 1;
-  if (typeof dim === 'number') x = dim;
-  else if (Array.isArray(dim)) {
+// Checks run on every launch: names are formatted only for an error.
+function int32(value: unknown, min: number, name: string): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= maxInt32) return value;
+  return checkInteger(value, name, min, maxInt32); // throws
+}
+
+// A dimension's part: the name (config.grid.x) is formatted only for an error.
+function part(value: unknown, name: string, axis: string): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= maxInt32) return value;
+  return checkInteger(value, `${name}.${axis}`, 1, maxInt32); // throws
+}
+
+function flag(value: unknown, name: string): number {
+  if (value === true) return 1;
+  if (value === false) return 0;
+  return checkBoolean(value, name) ? 1 : 0; // throws
+}
+
+function writeDim3(dim: Dim3, name: string, out: Int32Array, at: number): void {
+  if (typeof dim === 'number') {
+    out[at] = part(dim, name, 'x');
+    out[at + 1] = out[at + 2] = 1;
+    return;
+  }
+  let x: unknown, y: unknown, z: unknown;
+  if (Array.isArray(dim)) {
     if (dim.length < 1 || dim.length > 3) throw new RangeError(`${name} must have 1 to 3 dimensions, got ${dim.length}`);
-    [x, y = 1, z = 1] = dim;
+    [x, y, z] = dim;
   } else if (dim !== null && typeof dim === 'object') {
-    ({ x, y = 1, z = 1 } = dim as { x: unknown; y?: unknown; z?: unknown });
+    ({ x, y, z } = dim as { x: unknown; y?: unknown; z?: unknown });
   } else {
     throw new TypeError(`${name} must be a number, [x, y, z] or { x, y, z }`);
   }
-  out[at] = checkInteger(x, `${name}.x`, min, maxInt32);
-  out[at + 1] = checkInteger(y, `${name}.y`, min, maxInt32);
-  out[at + 2] = checkInteger(z, `${name}.z`, min, maxInt32);
+  out[at] = part(x, name, 'x');
+  out[at + 1] = y === undefined ? 1 : part(y, name, 'y');
+  out[at + 2] = z === undefined ? 1 : part(z, name, 'z');
 }

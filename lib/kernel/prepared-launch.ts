@@ -37,8 +37,9 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
       checkInteger(index, 'index', 0);
       throw new RangeError(`index ${index} is out of range: ${this.kernel.name} takes ${this.layout.slots.length} arguments`);
     }
-    const memory = writeArg(this.#view, this.#bytes, slot, value, `argument ${index}`);
-    if (slot.type === 'ptr') this.native.setOwner(index, memory ? memory.native : null);
+    const memory = writeArg(this.#view, this.#bytes, slot, value, 'values', index);
+    // Memory's address is written by the native layer, which also keeps the memory for the launches.
+    if (slot.type === 'ptr') this.native.setPointer(slot.offset, memory !== null ? memory.native : null);
     if (this.#values[index] === undefined) this.#unset -= 1;
     this.#values[index] = value;
     return this;

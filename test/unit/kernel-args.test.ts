@@ -59,7 +59,7 @@ describe('argument values', () => {
   const slotOf = (type: ArgSlot['type'], size: number, offset = 0): ArgSlot => ({ type, offset, size });
   const write = (type: ArgSlot['type'], size: number, value: unknown) => {
     const bytes = new Uint8Array(size + 4);
-    writeArg(new DataView(bytes.buffer), bytes, slotOf(type, size, 4), value, 'argument 0');
+    writeArg(new DataView(bytes.buffer), bytes, slotOf(type, size, 4), value, 'values', 0);
     return [...bytes.subarray(4)];
   };
 
@@ -82,7 +82,7 @@ describe('argument values', () => {
     expect(write('i64', 8, -3)).toEqual([0xfd, 255, 255, 255, 255, 255, 255, 255]);
     expect(write('i64', 8, -(2n ** 63n))).toEqual([0, 0, 0, 0, 0, 0, 0, 0x80]);
     expect(() => write('u64', 8, -1)).toThrow(RangeError);
-    expect(() => write('u64', 8, 2n ** 64n)).toThrow('argument 0 is out of range for u64');
+    expect(() => write('u64', 8, 2n ** 64n)).toThrow('values[0] is out of range for u64');
     expect(() => write('i64', 8, 2n ** 63n)).toThrow(RangeError);
     expect(() => write('i64', 8, 2 ** 60)).toThrow(RangeError); // not a safe integer: would have been rounded
   });
@@ -90,7 +90,7 @@ describe('argument values', () => {
   test('pointers: bigint addresses and null', () => {
     expect(write('ptr', 8, 0x7f0012345678n)).toEqual([0x78, 0x56, 0x34, 0x12, 0x00, 0x7f, 0, 0]);
     expect(write('ptr', 8, null)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
-    expect(() => write('ptr', 8, 1234)).toThrow('argument 0 must be a DeviceBuffer, a HostBuffer, a bigint address or null');
+    expect(() => write('ptr', 8, 1234)).toThrow('values[0] must be a DeviceBuffer, a HostBuffer, a bigint address or null');
     expect(() => write('ptr', 8, -1n)).toThrow(RangeError);
   });
 
@@ -100,7 +100,7 @@ describe('argument values', () => {
     struct.setInt32(8, 7, true);
     expect(write({ bytes: 12 }, 12, struct)).toEqual([0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 7, 0, 0, 0]);
     expect(write({ bytes: 4 }, 4, new Uint16Array([1, 2]))).toEqual([1, 0, 2, 0]);
-    expect(() => write({ bytes: 12 }, 12, new Uint8Array(8))).toThrow('argument 0 must be 12 bytes, got 8');
+    expect(() => write({ bytes: 12 }, 12, new Uint8Array(8))).toThrow('values[0] must be 12 bytes, got 8');
     expect(() => write({ bytes: 12 }, 12, [1, 2])).toThrow(TypeError);
   });
 
@@ -109,7 +109,7 @@ describe('argument values', () => {
     expect(() => write('i8', 1, 1.5)).toThrow(TypeError);
     expect(() => write('u32', 4, -1)).toThrow(RangeError);
     expect(() => write('f16', 2, 1.5)).toThrow(TypeError); // bits, not a float
-    expect(() => write('f32', 4, '1')).toThrow('argument 0 must be a number, got string');
+    expect(() => write('f32', 4, '1')).toThrow('values[0] must be a number, got string');
     expect(() => write('i32', 4, 1n)).toThrow(TypeError);
   });
 

@@ -251,6 +251,37 @@ describe('launches', () => {
     expect(r).toEqual({ before: 0, after: ['library unload'], pending: 0 });
   });
 
+  test('memory arguments: their device address is sent, and they are kept until the stream is known idle', () => {
+    const r = run(`
+      const stream = newStream();
+      const saxpy = cuda.Library.load(image).kernel('saxpy');
+      const x = cuda.DeviceBuffer.alloc(256), y = cuda.DeviceBuffer.alloc(256), z = cuda.DeviceBuffer.alloc(256);
+      const addresses = [x, y, z].map((b) => b.address.toString(16));
+      clearLog();
+      saxpy.launch({ grid: 1, block: 1, stream }, [cuda.arg.f32(1), cuda.arg.ptr(x), cuda.arg.ptr(y), cuda.arg.u32(2)]);
+      const prepared = saxpy.prepare({ grid: 1, block: 1, stream }, ['f32', 'ptr', 'ptr', 'u32'], [1, x, z, 3]);
+      prepared.launch();
+      prepared.set(2, 0x40n).launch(); // z no longer an argument: kept for the launch before
+      x.dispose(); y.dispose(); z.dispose();
+      const beforeSync = log().filter((l) => l.startsWith('free'));
+      const disposed = attempt(() => saxpy.launch({ grid: 1, block: 1, stream }, [cuda.arg.f32(1), cuda.arg.ptr(x), cuda.arg.ptr(y), cuda.arg.u32(2)]));
+      stream.synchronizeSync();
+      const afterSync = log().filter((l) => l.startsWith('free'));
+      prepared.dispose();
+      report({ addresses, launches: log().filter((l) => l.startsWith('launch')), beforeSync, afterSync, disposed });`);
+    const le = (hex: string) => Buffer.from(hex.padStart(16, '0'), 'hex').reverse().toString('hex');
+    const [x, y, z] = r.addresses;
+    expect(r.launches).toEqual([
+      `launch saxpy grid=1,1,1 block=1,1,1 smem=0 stream=1 args=0000803f|${le(x)}|${le(y)}|02000000`,
+      `launch saxpy grid=1,1,1 block=1,1,1 smem=0 stream=1 args=0000803f|${le(x)}|${le(z)}|03000000`,
+      `launch saxpy grid=1,1,1 block=1,1,1 smem=0 stream=1 args=0000803f|${le(x)}|${le('40')}|03000000`,
+    ]);
+    expect(r.beforeSync).toEqual([]);
+    expect(r.disposed).toMatchObject({ type: 'DisposedError' });
+    // x stays an argument of the prepared launch, so it is freed only when that goes
+    expect(r.afterSync.sort()).toEqual([`free ${y}`, `free ${z}`].sort());
+  });
+
   test('without the driver\'s parameter layout (before CUDA 12.4): C\'s rules, the buffer passed whole', () => {
     const r = run(`
       const stream = newStream();
