@@ -98,3 +98,33 @@ export { type DeviceLike } from './device';
 export { Graph } from './graph/graph';
 export { StreamCapture, type CaptureOptions } from './graph/capture';
 export { discardBatch, prefetchBatch, type ManagedRange } from './memory/managed';
+export {
+  compile,
+  compileAsync,
+  CompiledProgram,
+  CompileError,
+  nvrtcStatus,
+  NvrtcUnavailableError,
+  type CompileOptions,
+  type CompileOutput,
+  type NvrtcStatus,
+} from './kernel/compile';
+export { type CodeImage, type DeviceVariable, type JitOptions } from './kernel/code-load';
+export { Kernel, type BlockSizeOptions, type KernelParam, type OccupancyOptions } from './kernel/kernel';
+export { type Dim3, type LaunchConfig, type LaunchShape } from './kernel/launch-config';
+export { Library, type LibraryLoadOptions } from './kernel/library';
+export { Module, type ModuleLoadOptions } from './kernel/module';
+export {
+  arg,
+  KernelArg,
+  KernelArgumentError,
+  type ArgLayout,
+  type ArgSlot,
+  type ArgType,
+  type ArgValue,
+  type BytesType,
+  type PointerValue,
+  type ScalarType,
+} from './kernel/args';
+export { fromBFloat16Bits, fromFloat16Bits, toBFloat16Bits, toFloat16Bits } from './kernel/half';
+export { PreparedLaunch } from './kernel/prepared-launch';

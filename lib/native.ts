@@ -176,6 +176,72 @@ export interface NativeFdChannelServer extends NativeHandle {
   accept(timeoutMs: number, peerUid: number): Promise<NativeFdChannel>;
 }
 
+export interface NativeDeviceVariable {
+  address: bigint;
+  size: number;
+}
+
+export interface NativeJitOptions {
+  maxRegisters?: number;
+  optimizationLevel?: number;
+  generateDebugInfo?: boolean;
+  generateLineInfo?: boolean;
+  logVerbose?: boolean;
+}
+
+export interface NativeLibrary extends NativeHandle {
+  readonly handle: bigint;
+  readonly jitLog: string;
+  kernel(name: string): NativeKernel;
+  kernelCount(): number;
+  kernels(): NativeKernel[];
+  global(name: string, context: NativeContext): NativeDeviceVariable;
+  managed(name: string): NativeDeviceVariable;
+  unifiedFunction(symbol: string): bigint;
+  module(context: NativeContext): NativeModule;
+}
+
+export interface NativeModule extends NativeHandle {
+  readonly handle: bigint;
+  readonly jitLog: string;
+  readonly ownedByLibrary: boolean;
+  function(name: string): NativeKernel;
+  functionCount(): number;
+  functions(): NativeKernel[];
+  global(name: string): NativeDeviceVariable;
+}
+
+export interface NativeKernel extends NativeHandle {
+  readonly handle: bigint;
+  readonly name: string;
+  readonly isLibraryKernel: boolean;
+  /** [offset, size] per parameter, or null when the driver cannot say. */
+  params(): Array<[offset: number, size: number]> | null;
+  getAttribute(attribute: number, device: number): number;
+  setAttribute(attribute: number, value: number, device: number): void;
+  /** context: null for a module's function (its own context is used). */
+  isLoaded(context: NativeContext | null): boolean;
+  load(context: NativeContext | null): void;
+  maxActiveBlocksPerMultiprocessor(context: NativeContext | null, blockSize: number, dynamicSharedMemory: number, flags: number): number;
+  maxPotentialBlockSize(context: NativeContext | null, dynamicSharedMemory: number | ((blockSize: number) => number),
+    blockSizeLimit: number, flags: number): { minGridSize: number; blockSize: number };
+  availableDynamicSharedMemoryPerBlock(context: NativeContext | null, blocks: number, blockSize: number): number;
+  maxPotentialClusterSize(context: NativeContext | null, config: Int32Array): number;
+  maxActiveClusters(context: NativeContext | null, config: Int32Array): number;
+  /** pointers: [offset, memory, ...]: memory whose device address goes at offset in args. */
+  launch(stream: NativeStream, config: Int32Array, args: Uint8Array, pointers: Array<number | NativeMemory> | undefined): void;
+  /** bytes: the packed size, used only when the driver cannot report the layout. */
+  prepare(stream: NativeStream, config: Int32Array, bytes: number): NativePreparedLaunch;
+}
+
+export interface NativePreparedLaunch extends NativeHandle {
+  /** The parameter buffer (native memory) the arguments are written into. */
+  readonly arguments: ArrayBuffer;
+  /** Writes memory's device address at offset and keeps the memory for the launches (null: keeps none). */
+  setPointer(offset: number, memory: NativeMemory | null): void;
+  launch(): void;
+}
+
 export interface NativeDriverStatus {
   stage: 'not-loaded' | 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready';
   libraryPath: string;
@@ -196,6 +262,37 @@ export type ErrorFactory = (
   detail: string,
   requiredVersion: number,
 ) => Error;
+
+export interface NativeNvrtcStatus {
+  available: boolean;
+  libraryPath: string;
+  detail: string;
+  version?: [major: number, minor: number];
+  supportedArchs?: number[];
+}
+
+/** A compile as native/nvrtc/program.cc reads it. */
+export interface NativeCompileRequest {
+  source: string;
+  name: string;
+  headerNames: string[];
+  headerSources: string[];
+  options: string[];
+  nameExpressions: string[];
+  output: 'ptx' | 'cubin';
+}
+
+/** What a compile did; `code` only when stage is 'done'. */
+export interface NativeCompileOutcome {
+  stage: 'unavailable' | 'create' | 'name-expression' | 'compile' | 'lowered-name' | 'output' | 'done';
+  result: number;
+  resultName: string;
+  log: string;
+  code?: Buffer;
+  loweredNames: Array<[expression: string, lowered: string]>;
+  libraryPath: string;
+  detail: string;
+}
 
 export interface NativeAddon {
   readonly headerVersion: number;
@@ -295,6 +392,14 @@ export interface NativeAddon {
   /** timeoutMs -1: no timeout (also for connect and the channel's calls). */
   fdChannelListen(address: string, abstract: boolean, backlog: number): NativeFdChannelServer;
   fdChannelConnect(address: string, abstract: boolean, timeoutMs: number): Promise<NativeFdChannel>;
+  loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): NativeLibrary;
+  loadLibraryFile(path: string, jit: NativeJitOptions | undefined): NativeLibrary;
+  loadModuleData(context: NativeContext, code: Uint8Array, jit: NativeJitOptions | undefined): NativeModule;
+  moduleLoadingMode(): 'eager' | 'lazy';
+
+  nvrtcStatus(): NativeNvrtcStatus;
+  nvrtcCompile(request: NativeCompileRequest): NativeCompileOutcome;
+  nvrtcCompileAsync(request: NativeCompileRequest): Promise<NativeCompileOutcome>;
 }
 
 export const native: NativeAddon = bindings('cuda_driver');

@@ -63,6 +63,13 @@ export function checkString(value: unknown, name: string): string {
   return value;
 }
 
+/** A string C reads up to its first NUL: one with an embedded NUL would be cut short. */
+export function checkCString(value: unknown, name: string): string {
+  checkString(value, name);
+  if ((value as string).includes('\0')) throw new RangeError(`${name} must not contain NUL characters`);
+  return value as string;
+}
+
 export function checkBoolean(value: unknown, name: string): boolean {
   if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean, got ${describe(value)}`);
   return value;

@@ -11,6 +11,11 @@
 #include "js_thread.h"
 #include "memory/memory.h"
 #include "ipc/fd_channel.h"
+#include "kernel.h"
+#include "launch.h"
+#include "library.h"
+#include "module.h"
+#include "nvrtc/program.h"
 #include "release.h"
 #include "stream.h"
 
@@ -33,6 +38,9 @@ namespace {
 void onMainEnvironmentExit(void*) { markProcessExiting(); }
 
 Napi::Value MarkMainThread(const Napi::CallbackInfo& info) {
+  AddonData& data = addonData(info.Env());
+  if (data.mainThreadMarked) return info.Env().Undefined();
+  data.mainThreadMarked = true;
   napi_add_env_cleanup_hook(info.Env(), onMainEnvironmentExit, nullptr);
   return info.Env().Undefined();
 }
@@ -40,8 +48,13 @@ Napi::Value MarkMainThread(const Napi::CallbackInfo& info) {
 }  // namespace
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
-  env.SetInstanceData(new AddonData());
-  napi_add_env_cleanup_hook(env, [](void* e) { closeJsThreadChannel(Napi::Env(static_cast<napi_env>(e))); }, env);
+  // A module registry that is reset (jest's, per test file) loads the addon
+  // again into the same environment: keep its data and hooks (Node refuses a
+  // cleanup hook twice); the classes are defined anew below.
+  if (!env.GetInstanceData<AddonData>()) {
+    env.SetInstanceData(new AddonData());
+    napi_add_env_cleanup_hook(env, [](void* e) { closeJsThreadChannel(Napi::Env(static_cast<napi_env>(e))); }, env);
+  }
   initDriverInfo(env, exports);
   initDevice(env, exports);
   Context::init(env, exports);
@@ -57,6 +70,11 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   initUserObjects(env, exports);
   initCapture(env, exports);
   initFdChannel(env, exports);
+  initNvrtc(env, exports);
+  Library::init(env, exports);
+  Module::init(env, exports);
+  Kernel::init(env, exports);
+  PreparedLaunch::init(env, exports);
   exports.Set("markMainThread", Napi::Function::New(env, MarkMainThread));
   return exports;
 }

@@ -21,6 +21,7 @@ struct AddonData {
   int pendingDeliveries = 0;
   // Fired when this environment is torn down, ending its wait threads (wait_thread.h).
   std::shared_ptr<CancelSignal> teardown;
+  bool mainThreadMarked = false;
 };
 
 inline AddonData& addonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }

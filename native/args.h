@@ -71,6 +71,18 @@ inline std::string stringArg(Napi::Value v, const char* name) {
   return v.As<Napi::String>().Utf8Value();
 }
 
+// The elements of a typed array of one kind (napi_int32_array, ...) and their
+// count, with one N-API call (launches read their configuration this way).
+template <typename T>
+inline T* typedArrayArg(Napi::Value v, napi_typedarray_type kind, const char* name, const char* what, size_t* length) {
+  napi_typedarray_type type;
+  void* data = nullptr;
+  if (napi_get_typedarray_info(v.Env(), v, &type, length, &data, nullptr, nullptr) != napi_ok || type != kind) {
+    typeError(v.Env(), name, what);
+  }
+  return static_cast<T*>(data);
+}
+
 inline Napi::Value bigint(Napi::Env env, uint64_t value) { return Napi::BigInt::New(env, value); }
 
 // A pointer-sized handle shown to JavaScript (for logs and comparisons only).

@@ -43,6 +43,7 @@ const ENUMS = [
   ['CUmemLocationType', 'MemoryLocationType', 'CU_MEM_LOCATION_TYPE_', 'camel'],
   ['CUmemAllocationType', 'MemoryAllocationType', 'CU_MEM_ALLOCATION_TYPE_', 'camel'],
   ['CUmemAccess_flags', 'MemoryAccess', 'CU_MEM_ACCESS_FLAGS_PROT_', 'camel'],
+  ['CUfunction_attribute', 'FunctionAttribute', 'CU_FUNC_ATTRIBUTE_', 'camel'],
 ];
 
 const camel = (s) => s.toLowerCase().replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());

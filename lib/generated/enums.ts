@@ -831,3 +831,25 @@ export const MemoryAccess = {
 } as const;
 /** A name of {@link MemoryAccess}. */
 export type MemoryAccessName = keyof typeof MemoryAccess;
+
+/** The driver's CUfunction_attribute values by name. */
+export const FunctionAttribute = {
+  maxThreadsPerBlock: 0,
+  sharedSizeBytes: 1,
+  constSizeBytes: 2,
+  localSizeBytes: 3,
+  numRegs: 4,
+  ptxVersion: 5,
+  binaryVersion: 6,
+  cacheModeCa: 7,
+  maxDynamicSharedSizeBytes: 8,
+  preferredSharedMemoryCarveout: 9,
+  clusterSizeMustBeSet: 10,
+  requiredClusterWidth: 11,
+  requiredClusterHeight: 12,
+  requiredClusterDepth: 13,
+  nonPortableClusterSizeAllowed: 14,
+  clusterSchedulingPolicyPreference: 15,
+} as const;
+/** A name of {@link FunctionAttribute}. */
+export type FunctionAttributeName = keyof typeof FunctionAttribute;

@@ -66,6 +66,12 @@ export function fakeDriver(variant: 'normal' | 'no-proc-address' = 'normal'): st
   return buildFixture('fake-libcuda.c', `fake-${variant}`, '.so', ['-shared', '-fPIC', ...defines]);
 }
 
+/** Builds test/fixtures/fake-libnvrtc.c (once per source version) and returns its path. */
+export function fakeNvrtc(variant: 'normal' | 'incomplete' = 'normal'): string {
+  const defines = variant === 'incomplete' ? ['-DFAKE_NVRTC_INCOMPLETE'] : [];
+  return buildFixture('fake-libnvrtc.c', `fake-nvrtc-${variant}`, '.so', ['-shared', '-fPIC', ...defines]);
+}
+
 /** Builds test/fixtures/fd-flood.c, a program that breaks the descriptor channel's rules. */
 export function fdFlood(): string {
   return buildFixture('fd-flood.c', 'fd-flood', '', []);

@@ -1,0 +1,89 @@
+/* Host time per launch of an empty kernel with 0, 4 and 16 arguments: the C
+ * baseline of bench/launch.js. The kernels come from the CUBIN the JavaScript
+ * side compiled (argv[1]) and are launched as that side launches them: library
+ * kernels (cuLibraryLoadFromFile, cuLibraryGetKernel) cast to CUfunction, with
+ * cuLaunchKernel and a kernelParams array prepared once, on a non-blocking
+ * stream of the primary context. Usage: launch <cubin> <batch> <rounds>.
+ * Prints {"0": ns, "4": ns, "16": ns}: the median over rounds of a batch's
+ * host time divided by the batch size (the stream is drained between batches). */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
+#include <cuda.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define CHECK(call) do { CUresult r = (call); if (r != CUDA_SUCCESS) { fprintf(stderr, "%s failed: %d\n", #call, r); exit(1); } } while (0)
+
+static double nanoseconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+static int compare(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double perLaunch(CUfunction f, CUstream stream, void **params, int batch, int rounds) {
+  double *times = malloc(sizeof(double) * rounds);
+  for (int i = 0; i < batch * 10; i++) CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, stream, params, NULL));
+  CHECK(cuStreamSynchronize(stream));
+  for (int r = 0; r < rounds; r++) {
+    double t0 = nanoseconds();
+    for (int i = 0; i < batch; i++) CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, stream, params, NULL));
+    times[r] = (nanoseconds() - t0) / batch;
+    CHECK(cuStreamSynchronize(stream));
+  }
+  qsort(times, rounds, sizeof(double), compare);
+  double median = times[rounds / 2];
+  free(times);
+  return median;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: %s <cubin> <batch> <rounds>\n", argv[0]);
+    return 2;
+  }
+  int batch = atoi(argv[2]), rounds = atoi(argv[3]);
+  CUdevice dev;
+  CUcontext ctx;
+  CUstream stream;
+  CUlibrary lib;
+  CUkernel k0, k4, k16;
+  CHECK(cuInit(0));
+  CHECK(cuDeviceGet(&dev, 0));
+  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CHECK(cuCtxSetCurrent(ctx));
+  CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CHECK(cuLibraryLoadFromFile(&lib, argv[1], NULL, NULL, 0, NULL, NULL, 0));
+  CHECK(cuLibraryGetKernel(&k0, lib, "empty0"));
+  CHECK(cuLibraryGetKernel(&k4, lib, "empty4"));
+  CHECK(cuLibraryGetKernel(&k16, lib, "empty16"));
+  CUdeviceptr buffer;
+  CHECK(cuMemAlloc(&buffer, 1024));
+
+  /* empty4(float* a, const float* b, float c, unsigned n) */
+  CUdeviceptr a = buffer, b = buffer + 256;
+  float c = 2.0f;
+  unsigned n = 1000;
+  void *params4[] = {&a, &b, &c, &n};
+  /* empty16(4 pointers, 4 floats, 4 ints, 2 unsigned long longs, 2 doubles) */
+  CUdeviceptr p[4] = {buffer, buffer + 64, buffer + 128, buffer + 192};
+  float f[4] = {1, 2, 3, 4};
+  int i[4] = {5, 6, 7, 8};
+  unsigned long long u[2] = {9, 10};
+  double d[2] = {11, 12};
+  void *params16[] = {&p[0], &p[1], &p[2], &p[3], &f[0], &f[1], &f[2], &f[3],
+                      &i[0], &i[1], &i[2], &i[3], &u[0], &u[1], &d[0], &d[1]};
+
+  double t0 = perLaunch((CUfunction)k0, stream, NULL, batch, rounds);
+  double t4 = perLaunch((CUfunction)k4, stream, params4, batch, rounds);
+  double t16 = perLaunch((CUfunction)k16, stream, params16, batch, rounds);
+  printf("{\"0\": %.1f, \"4\": %.1f, \"16\": %.1f}\n", t0, t4, t16);
+  CHECK(cuMemFree(buffer));
+  CHECK(cuLibraryUnload(lib));
+  CHECK(cuStreamDestroy(stream));
+  return 0;
+}

@@ -1,0 +1,230 @@
+// Kernels: a library's context-independent kernel or a module's function.
+// Attributes, the parameter layout the driver reports, occupancy, and launches
+// whose arguments are checked against that layout before the driver sees them.
+import { Context } from '../context';
+import { Device, DeviceLike, ordinalOf } from '../device';
+import { Disposable } from '../disposable';
+import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generated/enums';
+import type { NativeKernel, NativeMemory } from '../native';
+import { checkBoolean, checkEnum, checkInstance, checkInteger, checkSize } from '../validate';
+import { argLayout, ArgLayout, ArgType, ArgValue, KernelArg, writeArg } from './args';
+import { encodeLaunchShape, LaunchConfig, LaunchConfigSlot, launchStream, LaunchShape } from './launch-config';
+import { PreparedLaunch } from './prepared-launch';
+
+/** Where one parameter lives in the kernel's parameter buffer, as the driver reports it. */
+export interface KernelParam {
+  readonly offset: number;
+  readonly size: number;
+}
+
+export interface OccupancyOptions {
+  /** Dynamic shared memory per block, in bytes (default 0). */
+  dynamicSharedMemory?: number;
+  /** CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE: assume global caching stays on. */
+  disableCachingOverride?: boolean;
+  /** The context whose device is asked about (a library kernel's default: device 0's primary). */
+  context?: Context;
+}
+
+export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedMemory'> {
+  /** Dynamic shared memory per block in bytes, or a function of the block size. */
+  dynamicSharedMemory?: number | ((blockSize: number) => number);
+  /** The largest block size the kernel handles (default: the device's or kernel's limit). */
+  blockSizeLimit?: number;
+}
+
+export class Kernel extends Disposable<NativeKernel> {
+  /** The context of a module's function; undefined for a library's kernel. */
+  readonly context: Context | undefined;
+  #name: string | undefined;
+  #params: readonly KernelParam[] | null | undefined;
+  // Reused by plain launches while the argument types stay the same: the layout
+  // and parameter buffer of the last types, and the encoded configuration.
+  #lastTypes: ArgType[] | undefined;
+  #lastLayout: ArgLayout | undefined;
+  #scratch = new Uint8Array(0);
+  #scratchView = new DataView(this.#scratch.buffer);
+  readonly #config = new Int32Array(LaunchConfigSlot.count);
+
+  /** @internal */
+  constructor(handle: NativeKernel, context?: Context) {
+    super(handle);
+    this.context = context;
+  }
+
+  /** The kernel's (lowered) name. */
+  get name(): string {
+    return (this.#name ??= this.native.name);
+  }
+
+  /** 'library' for a context-independent CUkernel, 'module' for a module's CUfunction. */
+  get kind(): 'library' | 'module' {
+    return this.native.isLibraryKernel ? 'library' : 'module';
+  }
+
+  /** The CUkernel or CUfunction value, for logs and comparisons. */
+  get handle(): bigint {
+    return this.native.handle;
+  }
+
+  /**
+   * The parameters' offsets and sizes, as the driver reports them; null when
+   * the installed driver cannot say (before CUDA 12.4), in which case launches
+   * lay arguments out by C's rules and cannot check them.
+   */
+  get params(): readonly KernelParam[] | null {
+    if (this.#params === undefined) {
+      const raw = this.native.params();
+      this.#params = raw && Object.freeze(raw.map(([offset, size]) => Object.freeze({ offset, size })));
+    }
+    return this.#params;
+  }
+
+  /** One attribute (registers, shared memory, max threads per block, ...) on a device (default 0; a module's function: its own). */
+  attribute(name: FunctionAttributeName | number, device?: DeviceLike): number {
+    return this.native.getAttribute(checkEnum(name, FunctionAttribute, 'name'), this.#ordinal(device));
+  }
+
+  /** Every attribute the installed driver knows, on a device. */
+  attributes(device?: DeviceLike): Partial<Record<FunctionAttributeName, number>> {
+    const ordinal = this.#ordinal(device);
+    const out: Partial<Record<FunctionAttributeName, number>> = {};
+    for (const [name, value] of Object.entries(FunctionAttribute) as Array<[FunctionAttributeName, number]>) {
+      try {
+        out[name] = this.native.getAttribute(value, ordinal);
+      } catch (error) {
+        // An attribute newer than the driver is left out rather than failing the rest.
+        if ((error as { code?: number }).code !== CudaResult.CUDA_ERROR_INVALID_VALUE) throw error;
+      }
+    }
+    return out;
+  }
+
+  /** Sets a settable attribute (max dynamic shared memory, carveout, cluster settings, ...). */
+  setAttribute(name: FunctionAttributeName | number, value: number, device?: DeviceLike): void {
+    this.native.setAttribute(checkEnum(name, FunctionAttribute, 'name'), checkInteger(value, 'value', -(2 ** 31), 2 ** 31 - 1),
+      this.#ordinal(device));
+  }
+
+  /** Lets launches use up to `bytes` of dynamic shared memory per block (above 48 KiB needs this). */
+  setMaxDynamicSharedMemory(bytes: number, device?: DeviceLike): void {
+    this.setAttribute('maxDynamicSharedSizeBytes', checkInteger(bytes, 'bytes', 0, 2 ** 31 - 1), device);
+  }
+
+  /** Whether the kernel's code is loaded in a context yet (lazy loading loads it at first launch). */
+  isLoaded(context?: Context): boolean {
+    return this.native.isLoaded(this.#queryContext(context));
+  }
+
+  /** Loads the kernel's code in a context now, so that the first launch does not pay for it. */
+  load(context?: Context): void {
+    this.native.load(this.#queryContext(context));
+  }
+
+  /** How many blocks of blockSize threads can be resident on one multiprocessor. */
+  maxActiveBlocksPerMultiprocessor(blockSize: number, options: OccupancyOptions = {}): number {
+    return this.native.maxActiveBlocksPerMultiprocessor(this.#queryContext(options.context), checkInteger(blockSize, 'blockSize', 1),
+      checkSize(options.dynamicSharedMemory ?? 0, 'options.dynamicSharedMemory'), occupancyFlags(options));
+  }
+
+  /** The block size with the best occupancy, and the smallest grid that reaches it. */
+  maxPotentialBlockSize(options: BlockSizeOptions = {}): { minGridSize: number; blockSize: number } {
+    const shared = options.dynamicSharedMemory ?? 0;
+    if (typeof shared !== 'function') checkSize(shared, 'options.dynamicSharedMemory');
+    return this.native.maxPotentialBlockSize(this.#queryContext(options.context), shared,
+      checkInteger(options.blockSizeLimit ?? 0, 'options.blockSizeLimit', 0), occupancyFlags(options));
+  }
+
+  /** The dynamic shared memory a block can have when blocksPerMultiprocessor blocks of blockSize share a multiprocessor. */
+  availableDynamicSharedMemoryPerBlock(blocksPerMultiprocessor: number, blockSize: number, options: { context?: Context } = {}): number {
+    return this.native.availableDynamicSharedMemoryPerBlock(this.#queryContext(options.context),
+      checkInteger(blocksPerMultiprocessor, 'blocksPerMultiprocessor', 1), checkInteger(blockSize, 'blockSize', 1));
+  }
+
+  /** The largest cluster this launch shape could use (its cluster dimension is ignored). */
+  maxPotentialClusterSize(shape: LaunchShape, options: { context?: Context } = {}): number {
+    return this.native.maxPotentialClusterSize(this.#queryContext(options.context), encodeLaunchShape(shape));
+  }
+
+  /** How many clusters of the shape's cluster dimension can be resident at once. */
+  maxActiveClusters(shape: LaunchShape, options: { context?: Context } = {}): number {
+    return this.native.maxActiveClusters(this.#queryContext(options.context), encodeLaunchShape(shape));
+  }
+
+  /**
+   * Queues the kernel on config.stream with typed arguments, checked against
+   * the kernel's parameters first: `kernel.launch({ grid, block, stream }, [arg.ptr(x), arg.u32(n)])`.
+   * For launches repeated many times, prepare() once and launch that.
+   */
+  launch(config: LaunchConfig, args: readonly KernelArg[] = []): void {
+    const stream = launchStream(config);
+    const layout = this.#layoutFor(args);
+    const view = this.#scratchView;
+    const bytes = this.#scratch;
+    // Memory arguments go as [offset, memory] pairs: the native layer writes their addresses.
+    let pointers: Array<number | NativeMemory> | undefined;
+    for (let i = 0; i < args.length; i++) {
+      const slot = layout.slots[i];
+      const memory = writeArg(view, bytes, slot, args[i].value, 'args', i);
+      if (memory !== null) (pointers ??= []).push(slot.offset, memory.native);
+    }
+    this.native.launch(stream, encodeLaunchShape(config, this.#config), bytes, pointers);
+  }
+
+  // The layout of the arguments' types: the last one when the types are the
+  // same, so that repeated launches check and allocate nothing new.
+  #layoutFor(args: readonly KernelArg[]): ArgLayout {
+    if (!Array.isArray(args)) throw new TypeError('args must be an array of arg.*() values');
+    const last = this.#lastTypes;
+    if (last !== undefined && last.length === args.length) {
+      let i = 0;
+      while (i < args.length && args[i] instanceof KernelArg && sameType(args[i].type, last[i])) i++;
+      if (i === args.length) return this.#lastLayout!;
+    }
+    const types = args.map((a, i) => {
+      if (!(a instanceof KernelArg)) throw new TypeError(`args[${i}] must be made with arg.*() (arg.f32(1.5), arg.ptr(buffer), ...)`);
+      return a.type;
+    });
+    const layout = argLayout(this.name, this.params, types);
+    this.#lastTypes = types;
+    this.#lastLayout = layout;
+    this.#scratch = new Uint8Array(layout.bytes);
+    this.#scratchView = new DataView(this.#scratch.buffer);
+    return layout;
+  }
+
+  /**
+   * Fixes the stream, configuration and argument types for repeated launches;
+   * the types are checked against the kernel's parameters here, once. Values
+   * (optional here) are set in place with set() and used by every launch() after.
+   */
+  prepare(config: LaunchConfig, types: readonly ArgType[], values?: readonly ArgValue[]): PreparedLaunch {
+    const stream = launchStream(config);
+    const layout: ArgLayout = argLayout(this.name, this.params, types);
+    const prepared = new PreparedLaunch(this, this.native.prepare(stream, encodeLaunchShape(config), layout.bytes), layout);
+    if (values !== undefined) prepared.setAll(values);
+    return prepared;
+  }
+
+  #ordinal(device: DeviceLike): number {
+    if (device !== undefined) return ordinalOf(device);
+    return this.context ? this.context.deviceOrdinal : 0;
+  }
+
+  #queryContext(context: Context | undefined) {
+    if (context !== undefined) return checkInstance(context, Context, 'context').native;
+    return this.context ? null : Device.get(0).primaryContext.native;
+  }
+
+  override toString(): string {
+    return this.disposed ? 'Kernel(disposed)' : `Kernel(${this.name}, ${this.kind})`;
+  }
+}
+
+function sameType(a: ArgType, b: ArgType): boolean {
+  return a === b || (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null && a.bytes === b.bytes && a.align === b.align);
+}
+
+function occupancyFlags(options: { disableCachingOverride?: boolean }): number {
+  return options.disableCachingOverride !== undefined && checkBoolean(options.disableCachingOverride, 'options.disableCachingOverride') ? 1 : 0;
+}

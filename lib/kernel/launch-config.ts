@@ -1,0 +1,108 @@
+// Launch configurations: grid, block, dynamic shared memory and the launch
+// attributes, checked here and encoded into one Int32Array that the native
+// layer reads without property lookups (native/launch_config.h mirrors the slots).
+import { NativeStream } from '../native';
+import { Stream, streamNative } from '../stream';
+import { checkBoolean, checkInteger } from '../validate';
+
+/** A dimension: a count, [x, y?, z?], or { x, y?, z? }; missing parts are 1. */
+export type Dim3 = number | readonly [number, number?, number?] | { readonly x: number; readonly y?: number; readonly z?: number };
+
+/** The shape of a launch: everything but the stream. */
+export interface LaunchShape {
+  /** Blocks in the grid. */
+  grid: Dim3;
+  /** Threads in a block. */
+  block: Dim3;
+  /** Dynamic shared memory per block, in bytes (default 0). */
+  sharedMemory?: number;
+  /** A cooperative launch: all blocks resident at once, so the grid can synchronize (grid.sync()). */
+  cooperative?: boolean;
+  /** Thread-block cluster dimensions (compute capability 9.0+). */
+  cluster?: Dim3;
+  /** The launch's priority (see Context.streamPriorityRange; lower numbers run first). */
+  priority?: number;
+  /** Lets this kernel start before the previous one in the stream finishes, where that one allows it. */
+  programmaticStreamSerialization?: boolean;
+}
+
+/** A launch: its shape and its stream. */
+export interface LaunchConfig extends LaunchShape {
+  stream: Stream;
+}
+
+/** Slots of the encoded configuration (native/launch_config.h, LaunchConfigSlot). */
+export const LaunchConfigSlot = {
+  gridX: 0, gridY: 1, gridZ: 2,
+  blockX: 3, blockY: 4, blockZ: 5,
+  sharedMemoryBytes: 6,
+  cooperative: 7,
+  clusterX: 8, clusterY: 9, clusterZ: 10,
+  hasPriority: 11, priority: 12,
+  programmaticStreamSerialization: 13,
+  count: 14,
+} as const;
+
+const S = LaunchConfigSlot;
+const maxInt32 = 2 ** 31 - 1;
+
+/** Checks a launch shape and encodes it into out (a new Int32Array when not given). */
+export function encodeLaunchShape(shape: LaunchShape, out: Int32Array = new Int32Array(S.count)): Int32Array {
+  if (shape === null || typeof shape !== 'object') throw new TypeError('config must be an object');
+  writeDim3(shape.grid, 'config.grid', out, S.gridX);
+  writeDim3(shape.block, 'config.block', out, S.blockX);
+  const { sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization } = shape;
+  out[S.sharedMemoryBytes] = sharedMemory === undefined ? 0 : int32(sharedMemory, 0, 'config.sharedMemory');
+  out[S.cooperative] = cooperative === undefined ? 0 : flag(cooperative, 'config.cooperative');
+  if (cluster === undefined) out[S.clusterX] = out[S.clusterY] = out[S.clusterZ] = 0;
+  else writeDim3(cluster, 'config.cluster', out, S.clusterX);
+  out[S.hasPriority] = priority === undefined ? 0 : 1;
+  out[S.priority] = priority === undefined ? 0 : int32(priority, -(2 ** 31), 'config.priority');
+  out[S.programmaticStreamSerialization] = programmaticStreamSerialization === undefined ? 0
+    : flag(programmaticStreamSerialization, 'config.programmaticStreamSerialization');
+  return out;
+}
+
+/** The native stream of a launch configuration. */
+export function launchStream(config: LaunchConfig): NativeStream {
+  if (config === null || typeof config !== 'object') throw new TypeError('config must be an object');
+  return streamNative(config.stream, 'config.stream');
+}
+
+// Checks run on every launch: names are formatted only for an error.
+function int32(value: unknown, min: number, name: string): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= maxInt32) return value;
+  return checkInteger(value, name, min, maxInt32); // throws
+}
+
+// A dimension's part: the name (config.grid.x) is formatted only for an error.
+function part(value: unknown, name: string, axis: string): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= maxInt32) return value;
+  return checkInteger(value, `${name}.${axis}`, 1, maxInt32); // throws
+}
+
+function flag(value: unknown, name: string): number {
+  if (value === true) return 1;
+  if (value === false) return 0;
+  return checkBoolean(value, name) ? 1 : 0; // throws
+}
+
+function writeDim3(dim: Dim3, name: string, out: Int32Array, at: number): void {
+  if (typeof dim === 'number') {
+    out[at] = part(dim, name, 'x');
+    out[at + 1] = out[at + 2] = 1;
+    return;
+  }
+  let x: unknown, y: unknown, z: unknown;
+  if (Array.isArray(dim)) {
+    if (dim.length < 1 || dim.length > 3) throw new RangeError(`${name} must have 1 to 3 dimensions, got ${dim.length}`);
+    [x, y, z] = dim;
+  } else if (dim !== null && typeof dim === 'object') {
+    ({ x, y, z } = dim as { x: unknown; y?: unknown; z?: unknown });
+  } else {
+    throw new TypeError(`${name} must be a number, [x, y, z] or { x, y, z }`);
+  }
+  out[at] = part(x, name, 'x');
+  out[at + 1] = y === undefined ? 1 : part(y, name, 'y');
+  out[at + 2] = z === undefined ? 1 : part(z, name, 'z');
+}

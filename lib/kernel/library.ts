@@ -1,0 +1,80 @@
+// Libraries: code loaded once for every context (cuLibrary*). Their kernels are
+// context-independent: one Kernel launches on a stream of any context.
+import { Context } from '../context';
+import { Device } from '../device';
+import { Disposable } from '../disposable';
+import { native, NativeLibrary } from '../native';
+import { checkCString, checkInstance } from '../validate';
+import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';
+import { Kernel } from './kernel';
+import { Module } from './module';
+
+export interface LibraryLoadOptions {
+  jit?: JitOptions;
+}
+
+export class Library extends Disposable<NativeLibrary> {
+  /** @internal */
+  constructor(handle: NativeLibrary) {
+    super(handle);
+  }
+
+  /** Loads a compiled program, PTX text, or CUBIN/fatbin/PTX bytes. */
+  static load(code: CodeImage, options: LibraryLoadOptions = {}): Library {
+    return new Library(native.loadLibraryData(codeBytes(code), checkJitOptions(options.jit)));
+  }
+
+  /** Loads a CUBIN, fatbin or PTX file. */
+  static loadFile(path: string, options: LibraryLoadOptions = {}): Library {
+    return new Library(native.loadLibraryFile(checkCString(path, 'path'), checkJitOptions(options.jit)));
+  }
+
+  /** The CUlibrary value, for logs and comparisons. */
+  get handle(): bigint {
+    return this.native.handle;
+  }
+
+  /** What the driver's JIT compiler said while loading PTX ('' otherwise). */
+  get jitLog(): string {
+    return this.native.jitLog;
+  }
+
+  /** The kernel with this (lowered) name; see CompiledProgram.loweredName for C++ names. */
+  kernel(name: string): Kernel {
+    return new Kernel(this.native.kernel(checkCString(name, 'name')));
+  }
+
+  get kernelCount(): number {
+    return this.native.kernelCount();
+  }
+
+  /** Every kernel of the library. */
+  kernels(): Kernel[] {
+    return this.native.kernels().map((k) => new Kernel(k));
+  }
+
+  /** A __device__ or __constant__ variable, as it lives in one context (default: device 0's primary). */
+  global(name: string, context: Context = Device.get(0).primaryContext): DeviceVariable {
+    return this.native.global(checkCString(name, 'name'), checkInstance(context, Context, 'context').native);
+  }
+
+  /** A __managed__ variable, shared by every device. */
+  managed(name: string): DeviceVariable {
+    return this.native.managed(checkCString(name, 'name'));
+  }
+
+  /** The address of a unified function (needs a device with unified function pointers). */
+  unifiedFunction(symbol: string): bigint {
+    return this.native.unifiedFunction(checkCString(symbol, 'symbol'));
+  }
+
+  /** The library's module in one context (default: device 0's primary); the library owns it. */
+  module(context: Context = Device.get(0).primaryContext): Module {
+    checkInstance(context, Context, 'context');
+    return new Module(this.native.module(context.native), context);
+  }
+
+  override toString(): string {
+    return this.disposed ? 'Library(disposed)' : `Library(0x${this.handle.toString(16)})`;
+  }
+}

@@ -1,0 +1,81 @@
+// Modules: code loaded into one context (cuModule*). Their functions run only
+// in that context. Most programs want a Library instead, which serves every context.
+import { readFileSync } from 'fs';
+import { Context } from '../context';
+import { Device } from '../device';
+import { Disposable } from '../disposable';
+import { native, NativeModule } from '../native';
+import { checkCString, checkInstance } from '../validate';
+import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';
+import { Kernel } from './kernel';
+
+export interface ModuleLoadOptions {
+  /** The context to load into (default: device 0's primary context). */
+  context?: Context;
+  jit?: JitOptions;
+}
+
+export class Module extends Disposable<NativeModule> {
+  /** The context the module is loaded in. */
+  readonly context: Context;
+
+  /** @internal */
+  constructor(handle: NativeModule, context: Context) {
+    super(handle);
+    this.context = context;
+  }
+
+  /** Loads a compiled program, PTX text, or CUBIN/fatbin/PTX bytes into a context. */
+  static load(code: CodeImage, options: ModuleLoadOptions = {}): Module {
+    const context = options.context === undefined ? Device.get(0).primaryContext : checkInstance(options.context, Context, 'options.context');
+    return new Module(native.loadModuleData(context.native, codeBytes(code), checkJitOptions(options.jit)), context);
+  }
+
+  /** Loads a CUBIN, fatbin or PTX file into a context. */
+  static loadFile(path: string, options: ModuleLoadOptions = {}): Module {
+    return Module.load(readFileSync(checkCString(path, 'path')), options);
+  }
+
+  /** How this process loads code: 'lazy' (on first use; CUDA_MODULE_LOADING=LAZY, the default) or 'eager'. */
+  static loadingMode(): 'eager' | 'lazy' {
+    return native.moduleLoadingMode();
+  }
+
+  /** The CUmodule value, for logs and comparisons. */
+  get handle(): bigint {
+    return this.native.handle;
+  }
+
+  /** What the driver's JIT compiler said while loading PTX ('' otherwise). */
+  get jitLog(): string {
+    return this.native.jitLog;
+  }
+
+  /** True for a library's module (Library.module): the library unloads it. */
+  get ownedByLibrary(): boolean {
+    return this.native.ownedByLibrary;
+  }
+
+  /** The function with this (lowered) name. */
+  function(name: string): Kernel {
+    return new Kernel(this.native.function(checkCString(name, 'name')), this.context);
+  }
+
+  get functionCount(): number {
+    return this.native.functionCount();
+  }
+
+  /** Every function of the module. */
+  functions(): Kernel[] {
+    return this.native.functions().map((f) => new Kernel(f, this.context));
+  }
+
+  /** A __device__ or __constant__ variable of the module. */
+  global(name: string): DeviceVariable {
+    return this.native.global(checkCString(name, 'name'));
+  }
+
+  override toString(): string {
+    return this.disposed ? 'Module(disposed)' : `Module(0x${this.handle.toString(16)}, device ${this.context.deviceOrdinal})`;
+  }
+}

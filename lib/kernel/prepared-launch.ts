@@ -1,0 +1,75 @@
+// A prepared launch: kernel, stream, configuration and argument layout fixed
+// once, checked once against the kernel's parameters; set() writes a value in
+// place and launch() is one call into the driver with nothing allocated.
+import { Disposable } from '../disposable';
+import { NativePreparedLaunch } from '../native';
+import { checkInteger } from '../validate';
+import { ArgLayout, ArgValue, KernelArgumentError, writeArg } from './args';
+import type { Kernel } from './kernel';
+
+export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
+  readonly kernel: Kernel;
+  /** Where each argument goes, and whether it was checked against the driver's parameter layout. */
+  readonly layout: ArgLayout;
+  readonly #view: DataView;
+  readonly #bytes: Uint8Array;
+  // The values set, so that memory handles stay reachable while they are arguments.
+  readonly #values: ArgValue[];
+  #unset: number;
+
+  /** @internal */
+  constructor(kernel: Kernel, handle: NativePreparedLaunch, layout: ArgLayout) {
+    super(handle);
+    this.kernel = kernel;
+    this.layout = layout;
+    const buffer = handle.arguments;
+    if (buffer.byteLength < layout.bytes) throw new Error(`the parameter buffer of ${kernel.name} is smaller than its layout`);
+    this.#view = new DataView(buffer);
+    this.#bytes = new Uint8Array(buffer);
+    this.#values = new Array(layout.slots.length).fill(undefined);
+    this.#unset = layout.slots.length;
+  }
+
+  /** Sets argument `index` in place; later launches use it. */
+  set(index: number, value: ArgValue): this {
+    const slot = this.layout.slots[index];
+    if (slot === undefined) {
+      checkInteger(index, 'index', 0);
+      throw new RangeError(`index ${index} is out of range: ${this.kernel.name} takes ${this.layout.slots.length} arguments`);
+    }
+    const memory = writeArg(this.#view, this.#bytes, slot, value, 'values', index);
+    // Memory's address is written by the native layer, which also keeps the memory for the launches.
+    if (slot.type === 'ptr') this.native.setPointer(slot.offset, memory !== null ? memory.native : null);
+    if (this.#values[index] === undefined) this.#unset -= 1;
+    this.#values[index] = value;
+    return this;
+  }
+
+  /** Sets every argument, in order. */
+  setAll(values: readonly ArgValue[]): this {
+    if (!Array.isArray(values) || values.length !== this.layout.slots.length) {
+      throw new KernelArgumentError(this.kernel.name, -1, `takes ${this.layout.slots.length} arguments; ` +
+        `${Array.isArray(values) ? values.length : 'no array of values'} given`);
+    }
+    for (let i = 0; i < values.length; i++) this.set(i, values[i]);
+    return this;
+  }
+
+  /** The value argument `index` was last set to. */
+  get(index: number): ArgValue | undefined {
+    return this.#values[index];
+  }
+
+  /** Queues the kernel on the stream with the arguments as they are now. */
+  launch(): void {
+    if (this.#unset !== 0) {
+      const missing = this.#values.findIndex((v) => v === undefined);
+      throw new KernelArgumentError(this.kernel.name, missing, `argument ${missing} has not been set`);
+    }
+    this.native.launch();
+  }
+
+  override toString(): string {
+    return this.disposed ? 'PreparedLaunch(disposed)' : `PreparedLaunch(${this.kernel.name})`;
+  }
+}

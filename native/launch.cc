@@ -1,0 +1,198 @@
+#include "launch.h"
+
+#include <cstring>
+
+#include "args.h"
+
+namespace cudrv {
+
+namespace {
+
+// The context a launch must find current: a module's function runs only in its
+// module's context; a library's kernel takes the stream's context, except on
+// the legacy and per-thread streams, where the driver uses the current one.
+CUcontext launchContext(Napi::Env env, const KernelBox& kernel, const StreamBox& stream) {
+  if (kernel.function) {
+    if (stream.context->context != kernel.context()) {
+      throw Napi::Error::New(env, kernel.name + " belongs to a module of another context than the stream's; "
+                                  "load the module in the stream's context, or use a Library");
+    }
+    return kernel.context();
+  }
+  return stream.owned ? nullptr : stream.context->context;
+}
+
+void checkCurrent(Napi::Env env, CUcontext context) {
+  if (context) makeCurrent(env, context);
+}
+
+// Up to this many parameters the pointer array of a plain launch lives on the stack.
+constexpr size_t kStackParams = 32;
+
+}  // namespace
+
+MemoryRef writePointer(Napi::Env env, Napi::Value memory, uint64_t offset, uint8_t* buffer, size_t bytes) {
+  MemoryRef box = memoryOf(memory);
+  if (!box) typeError(env, "memory", "a DeviceBuffer or a HostBuffer");
+  if (offset % 8 != 0 || offset + 8 > bytes) {
+    rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in " + std::to_string(bytes) + " bytes of parameters");
+  }
+  if (box->device == 0) {
+    typeError(env, "memory", "memory the device can reach (a HostBuffer mapped into the device's address space)");
+  }
+  std::memcpy(buffer + offset, &box->device, sizeof(CUdeviceptr));
+  return box;
+}
+
+// launch(stream, config, args: Uint8Array, pointers: [offset, memory, ...] | undefined)
+Napi::Value launchKernel(const Napi::CallbackInfo& info, const KernelRef& kernel) {
+  Napi::Env env = info.Env();
+  const StreamRef& stream = Stream::from(info[0], "stream");
+  LaunchPlan plan = readLaunchPlan(info[1], "config");
+  const ParamLayout& layout = kernel->params;
+  checkCurrent(env, launchContext(env, *kernel, *stream));
+  // The memory pointer arguments name (a few on the stack, more on the heap),
+  // read before the argument bytes, so that nothing runs between reading
+  // where those bytes are and writing the addresses into them.
+  struct Pointer {
+    uint64_t offset = 0;
+    Napi::Value memory;
+  };
+  Pointer few[4];
+  std::vector<Pointer> many;
+  Pointer* pointers = few;
+  uint32_t pointerCount = 0;
+  if (info[3].IsArray()) {
+    Napi::Array list = info[3].As<Napi::Array>();
+    pointerCount = list.Length() / 2;
+    if (pointerCount > 4) {
+      many.resize(pointerCount);
+      pointers = many.data();
+    }
+    for (uint32_t i = 0; i < pointerCount; ++i) {
+      pointers[i].offset = u64Arg(list.Get(2 * i), "offset");
+      pointers[i].memory = list.Get(2 * i + 1);
+    }
+  }
+  size_t bytes = 0;
+  uint8_t* data = typedArrayArg<uint8_t>(info[2], napi_uint8_array, "args", "a Uint8Array", &bytes);
+  MemoryRef fewHeld[4];
+  std::vector<MemoryRef> manyHeld(pointerCount > 4 ? pointerCount : 0);
+  MemoryRef* held = pointerCount > 4 ? manyHeld.data() : fewHeld;
+  for (uint32_t i = 0; i < pointerCount; ++i) held[i] = writePointer(env, pointers[i].memory, pointers[i].offset, data, bytes);
+
+  CUresult r;
+  bool packed = !layout.known;
+  if (layout.known) {
+    if (bytes < layout.bytes) {
+      rangeError(env, "args", "holds " + std::to_string(bytes) + " bytes; the parameters of " + kernel->name +
+                                  " take " + std::to_string(layout.bytes));
+    }
+    void* onStack[kStackParams];
+    std::vector<void*> onHeap;
+    void** params = onStack;
+    const size_t count = layout.offsets.size();
+    if (count > kStackParams) {
+      onHeap.resize(count);
+      params = onHeap.data();
+    }
+    for (size_t i = 0; i < count; ++i) params[i] = data + layout.offsets[i];
+    r = launchWithPlan(plan, kernel->launchable(), stream->stream, count ? params : nullptr, nullptr);
+  } else {
+    size_t size = bytes;
+    void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, data, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
+    r = launchWithPlan(plan, kernel->launchable(), stream->stream, nullptr, bytes ? extra : nullptr);
+  }
+  if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(plan, packed), kernel->name);
+
+  stream->keepUntilIdle(kernel);
+  for (uint32_t i = 0; i < pointerCount; ++i) stream->keepUntilIdle(held[i]);
+  return env.Undefined();
+}
+
+// prepare(stream, config, bytes) -> PreparedLaunch. bytes is the caller's
+// packed size, used only when the driver cannot report the layout.
+Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kernel) {
+  Napi::Env env = info.Env();
+  auto box = std::make_shared<PreparedLaunchBox>();
+  box->kernel = kernel;
+  box->stream = Stream::from(info[0], "stream");
+  box->plan = readLaunchPlan(info[1], "config");
+  box->context = launchContext(env, *kernel, *box->stream);
+  const ParamLayout& layout = kernel->params;
+  box->bytes = layout.known ? layout.bytes : static_cast<size_t>(u64Arg(info[2], "bytes"));
+  if (box->bytes > kMaxParamBytes) {
+    rangeError(env, "bytes", "is more than a kernel's parameters can take (" + std::to_string(kMaxParamBytes) + ")");
+  }
+  const size_t words = (box->bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
+  box->storage = std::make_shared<PreparedLaunchBox::Storage>(words ? words : 1);
+  std::memset(box->storage->data(), 0, box->storage->size() * sizeof(std::max_align_t));
+  auto* base = reinterpret_cast<uint8_t*>(box->storage->data());
+  if (layout.known) {
+    for (size_t offset : layout.offsets) box->params.push_back(base + offset);
+  } else {
+    box->extraBytes = box->bytes;
+    void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, base, CU_LAUNCH_PARAM_BUFFER_SIZE, &box->extraBytes,
+                     CU_LAUNCH_PARAM_END};
+    std::memcpy(box->extra, extra, sizeof(extra));
+  }
+  return PreparedLaunch::wrap(env, box);
+}
+
+void PreparedLaunch::init(Napi::Env env, Napi::Object exports) {
+  exports.Set("PreparedLaunch", define(env, {
+      InstanceAccessor("arguments", &PreparedLaunch::Arguments, nullptr),
+      InstanceMethod("setPointer", &PreparedLaunch::SetPointer),
+      InstanceMethod("launch", &PreparedLaunch::Launch),
+  }));
+}
+
+// The parameter buffer as an ArrayBuffer over the native storage. The buffer
+// holds the storage too, so detaching or outliving the launch cannot leave
+// either side with freed memory.
+Napi::Value PreparedLaunch::Arguments(const Napi::CallbackInfo& info) {
+  PreparedLaunchBox& p = live();
+  auto* hold = new std::shared_ptr<PreparedLaunchBox::Storage>(p.storage);
+  return Napi::ArrayBuffer::New(
+      info.Env(), p.storage->data(), p.bytes,
+      [](Napi::Env, void*, std::shared_ptr<PreparedLaunchBox::Storage>* held) { delete held; }, hold);
+}
+
+// setPointer(offset, memory | null): memory's device address goes at offset
+// and the memory is kept for the launches; null only lets go of the memory
+// there (the caller wrote another address). Memory it named before stays
+// alive until launches already queued are done.
+Napi::Value PreparedLaunch::SetPointer(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  PreparedLaunchBox& p = live();
+  uint64_t offset = u64Arg(info[0], "offset");
+  MemoryRef next;
+  if (!info[1].IsNull() && !info[1].IsUndefined()) {
+    next = writePointer(env, info[1], offset, reinterpret_cast<uint8_t*>(p.storage->data()), p.bytes);
+  } else if (offset % 8 != 0 || offset + 8 > p.bytes) {
+    rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in the parameters of " + p.kernel->name);
+  }
+  const size_t slot = offset / 8;
+  if (slot >= p.owners.size()) p.owners.resize(slot + 1);
+  if (p.owners[slot] && p.owners[slot] != next) p.stream->keepUntilIdle(p.owners[slot]);
+  p.owners[slot] = std::move(next);
+  return env.Undefined();
+}
+
+Napi::Value PreparedLaunch::Launch(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  PreparedLaunchBox& p = live();
+  if (p.context) {
+    CUresult current = setCurrent(p.context);
+    if (current != CUDA_SUCCESS) throwCudaError(env, current, Fn::cuCtxSetCurrent);
+  }
+  const bool packed = !p.kernel->params.known;
+  CUresult r = launchWithPlan(p.plan, p.kernel->launchable(), p.stream->stream,
+                              packed || p.params.empty() ? nullptr : p.params.data(),
+                              packed && p.bytes ? p.extra : nullptr);
+  if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(p.plan, packed), p.kernel->name);
+  p.stream->keepUntilIdle(box_);  // the kernel and the memory its arguments name
+  return env.Undefined();
+}
+
+}  // namespace cudrv

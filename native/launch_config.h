@@ -1,0 +1,48 @@
+// A launch's configuration as the TypeScript layer encodes it: one Int32Array
+// (lib/kernel/launch-config.ts, LaunchConfigSlot), read without property
+// lookups, and turned into the driver's CUlaunchConfig with its attributes.
+#pragma once
+
+#include <napi.h>
+
+#include "driver/call.h"
+
+namespace cudrv {
+
+// Slots of the encoded configuration; lib/kernel/launch-config.ts mirrors them.
+enum LaunchConfigSlot : int {
+  kGridX, kGridY, kGridZ,
+  kBlockX, kBlockY, kBlockZ,
+  kSharedMemoryBytes,
+  kCooperative,                      // 0 or 1
+  kClusterX, kClusterY, kClusterZ,   // 0 when no cluster dimension is set
+  kHasPriority, kPriority,
+  kProgrammaticStreamSerialization,  // 0 or 1
+  kLaunchConfigSlots
+};
+
+// How a launch reaches the driver: the plain call when it has no attributes,
+// cuLaunchCooperativeKernel when cooperation is its only one, else cuLaunchKernelEx.
+enum class LaunchCall { Plain, Cooperative, Extended };
+
+struct LaunchPlan {
+  CUlaunchConfig config{};  // hStream left null; attrs points into attributes
+  CUlaunchAttribute attributes[4]{};
+  LaunchCall call = LaunchCall::Plain;
+
+  LaunchPlan() = default;
+  // attrs points into the object itself: copying must repoint it.
+  LaunchPlan(const LaunchPlan& other) { *this = other; }
+  LaunchPlan& operator=(const LaunchPlan& other);
+};
+
+// Reads and checks an encoded configuration (an Int32Array of kLaunchConfigSlots).
+LaunchPlan readLaunchPlan(Napi::Value encoded, const char* name);
+
+// Launches with the plan's call; kernelParams or extra as cuLaunchKernel takes them.
+CUresult launchWithPlan(const LaunchPlan& plan, CUfunction f, CUstream stream, void** kernelParams, void** extra);
+
+// The driver function launchWithPlan calls (for errors); packed: extra is given.
+Fn launchFunction(const LaunchPlan& plan, bool packed);
+
+}  // namespace cudrv

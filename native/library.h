@@ -1,0 +1,46 @@
+// Libraries (cuLibrary*): code loaded once for every context, whose kernels
+// (CUkernel) are context-independent. The box is shared by the Library handle,
+// its kernels and modules, prepared launches, graph executables and the streams
+// that ran its kernels (StreamBox::keepUntilIdle): the library is unloaded when
+// the last of them lets go, so never under work still running its code.
+#pragma once
+
+#include <napi.h>
+
+#include <memory>
+#include <string>
+
+#include "handle.h"
+
+namespace cudrv {
+
+struct LibraryBox {
+  CUlibrary library = nullptr;
+  std::string jitLog;  // what the JIT said while loading (PTX), or ''
+
+  LibraryBox() = default;
+  LibraryBox(const LibraryBox&) = delete;
+  LibraryBox& operator=(const LibraryBox&) = delete;
+  ~LibraryBox();
+};
+using LibraryRef = std::shared_ptr<LibraryBox>;
+
+class Library : public Handle<Library, LibraryBox> {
+ public:
+  static constexpr const char* kName = "Library";
+  using Base::Base;
+  static void init(Napi::Env env, Napi::Object exports);
+
+ private:
+  Napi::Value HandleValue(const Napi::CallbackInfo& info);
+  Napi::Value JitLog(const Napi::CallbackInfo& info);
+  Napi::Value Kernel(const Napi::CallbackInfo& info);
+  Napi::Value KernelCount(const Napi::CallbackInfo& info);
+  Napi::Value Kernels(const Napi::CallbackInfo& info);
+  Napi::Value Global(const Napi::CallbackInfo& info);
+  Napi::Value Managed(const Napi::CallbackInfo& info);
+  Napi::Value UnifiedFunction(const Napi::CallbackInfo& info);
+  Napi::Value Module(const Napi::CallbackInfo& info);
+};
+
+}  // namespace cudrv

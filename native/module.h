@@ -1,0 +1,48 @@
+// Modules (cuModule*): code loaded into one context, whose functions
+// (CUfunction) belong to that context. A module is either loaded here (and
+// unloaded when its last holder lets go: handles, launches in flight through
+// StreamBox::keepUntilIdle, graph executables) or a library's module for one
+// context, which the library owns.
+#pragma once
+
+#include <napi.h>
+
+#include <memory>
+#include <string>
+
+#include "context.h"
+#include "handle.h"
+#include "library.h"
+
+namespace cudrv {
+
+struct ModuleBox {
+  CUmodule module = nullptr;
+  ContextRef context;
+  LibraryRef library;  // set when the module is a library's: the library unloads it
+  std::string jitLog;
+
+  ModuleBox() = default;
+  ModuleBox(const ModuleBox&) = delete;
+  ModuleBox& operator=(const ModuleBox&) = delete;
+  ~ModuleBox();
+};
+using ModuleRef = std::shared_ptr<ModuleBox>;
+
+class Module : public Handle<Module, ModuleBox> {
+ public:
+  static constexpr const char* kName = "Module";
+  using Base::Base;
+  static void init(Napi::Env env, Napi::Object exports);
+
+ private:
+  Napi::Value HandleValue(const Napi::CallbackInfo& info);
+  Napi::Value JitLog(const Napi::CallbackInfo& info);
+  Napi::Value OwnedByLibrary(const Napi::CallbackInfo& info);
+  Napi::Value Function(const Napi::CallbackInfo& info);
+  Napi::Value FunctionCount(const Napi::CallbackInfo& info);
+  Napi::Value Functions(const Napi::CallbackInfo& info);
+  Napi::Value Global(const Napi::CallbackInfo& info);
+};
+
+}  // namespace cudrv
