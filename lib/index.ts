@@ -95,7 +95,29 @@ export { addressRange, memoryInfo, pointerAttribute, pointerAttributes, setSyncM
 export type { Location } from './memory/location';
 export { MemoryPool, type PoolOptions } from './memory/pool';
 export { type DeviceLike } from './device';
-export { Graph } from './graph/graph';
+export { Graph, type GraphOptions, type NodeOptions } from './graph/graph';
+export { GraphNode } from './graph/node';
+export { GraphExec, type InstantiateOptions } from './graph/exec';
+export { ConditionalHandle } from './graph/conditional';
+export { UserObject } from './graph/user-object';
+export { GraphAllocation, graphMemory, resetGraphMemoryHigh, trimGraphMemory } from './graph/memory';
+export type { EdgeData } from './graph/edge';
+export {
+  NodeType,
+  type AllocNodeParams,
+  type ChildGraphNodeParams,
+  type ConditionalNodeParams,
+  type CopyNodeParams,
+  type EmptyNodeParams,
+  type EventNodeParams,
+  type FillNodeParams,
+  type FreeNodeParams,
+  type HostNodeParams,
+  type KernelNodeParams,
+  type MemoryOpsNodeParams,
+  type NodeParams,
+  type NodeTypeName,
+} from './graph/node-params';
 export { StreamCapture, type CaptureOptions } from './graph/capture';
 export { discardBatch, prefetchBatch, type ManagedRange } from './memory/managed';
 export {

@@ -147,13 +147,14 @@ export function encodeKernel(p: KernelNodeParams): EncodedNodeParams {
   const layout = argLayout(kernel.name, kernel.params, types);
   const bytes = new Uint8Array(layout.bytes);
   const view = new DataView(bytes.buffer);
-  const owners: NativeMemory[] = [];
+  // Memory arguments go as [offset, memory] pairs: the native layer writes their addresses.
+  const pointers: Array<number | NativeMemory> = [];
   args.forEach((a, i) => {
-    const memory = writeArg(view, bytes, layout.slots[i], a.value, `params.args[${i}]`);
-    if (memory) owners.push(memory.native);
+    const memory = writeArg(view, bytes, layout.slots[i], a.value, 'params.args', i);
+    if (memory) pointers.push(layout.slots[i].offset, memory.native);
   });
   const ordinal = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(p.device, 'params.device');
-  return { type: NodeType.kernel, kernel: kernel.native, config: encodeLaunchShape(p), args: bytes, owners, ordinal };
+  return { type: NodeType.kernel, kernel: kernel.native, config: encodeLaunchShape(p), args: bytes, pointers, ordinal };
 }
 
 /** Checks params and encodes them for the native layer. */

@@ -2,9 +2,7 @@
 // bits, f32, f64, a pointer, or raw bytes for a struct) and is laid out at the
 // offset the driver reports for its parameter. A count or size that does not
 // match the kernel is a KernelArgumentError before anything is launched.
-import type { MemoryHandle } from '../memory/bytes';
-import { DeviceBuffer } from '../memory/device-buffer';
-import { HostBuffer } from '../memory/host-buffer';
+import { isMemoryHandle, MemoryHandle } from '../memory/bytes';
 import { checkInteger } from '../validate';
 import type { KernelParam } from './kernel';
 
@@ -21,7 +19,7 @@ export type ArgType = ScalarType | BytesType;
  * A pointer: a DeviceBuffer (its address), a HostBuffer the device can reach
  * (its device pointer), a device address, or null.
  */
-export type PointerValue = DeviceBuffer | HostBuffer | bigint | null;
+export type PointerValue = MemoryHandle | bigint | null;
 export type ArgValue = number | bigint | PointerValue | ArrayBufferView;
 
 /** One typed argument of a launch; make them with {@link arg}. */
@@ -204,7 +202,7 @@ function writeWide(view: DataView, offset: number, value: unknown, signed: boole
 }
 
 function writePointer(view: DataView, offset: number, value: unknown, label: string, index: number): MemoryHandle | null {
-  if (value instanceof DeviceBuffer || value instanceof HostBuffer) return value;
+  if (isMemoryHandle(value)) return value;
   if (value === null) {
     view.setBigUint64(offset, 0n, true);
     return null;
@@ -214,5 +212,5 @@ function writePointer(view: DataView, offset: number, value: unknown, label: str
     view.setBigUint64(offset, value, true);
     return null;
   }
-  throw new TypeError(`${label}[${index}] must be a DeviceBuffer, a HostBuffer, a bigint address or null`);
+  throw new TypeError(`${label}[${index}] must be library memory (DeviceBuffer, HostBuffer, GraphAllocation, ...), a bigint address or null`);
 }

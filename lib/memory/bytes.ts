@@ -10,7 +10,8 @@ export interface MemoryHandle {
 /** Anything a copy can read or write: library memory or JavaScript bytes. */
 export type Bytes = MemoryHandle | ArrayBuffer | ArrayBufferView;
 
-function isMemoryHandle(value: unknown): value is MemoryHandle {
+/** True for library memory (anything with a native memory handle and a size). */
+export function isMemoryHandle(value: unknown): value is MemoryHandle {
   return typeof value === 'object' && value !== null && 'native' in value && typeof (value as MemoryHandle).native === 'object';
 }
 

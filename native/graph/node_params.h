@@ -25,6 +25,7 @@ struct NodeParams {
   std::vector<void*> kernelArgPointers;    // ... and pointers to each, at the parameter offsets
   void* kernelExtra[5] = {};
   size_t kernelArgBytes = 0;
+  std::vector<CUlaunchAttribute> kernelAttributes;  // kernel node: cluster shape, priority, ...
   std::shared_ptr<void> kernel;            // kernel node: the kernel (and so its code)
   std::vector<std::shared_ptr<void>> uses; // resources the node uses, to keep alive
 

@@ -9,6 +9,9 @@
 
 namespace cudrv {
 
+// Attributes of a kernel node that a launch configuration carries (kernel_node.cc).
+void applyKernelAttributes(Napi::Env env, CUgraphNode node, NodeParams& p);
+
 namespace {
 
 // The per-type add call for what buildNodeParams made.
@@ -70,9 +73,6 @@ CUresult addPerType(CUgraphNode* node, CUgraph graph, const Dependencies& deps, 
       return CUDA_ERROR_NOT_SUPPORTED;  // conditional nodes exist only through cuGraphAddNode
   }
 }
-
-// Attributes of a kernel node that a launch configuration carries (cluster, priority, ...).
-void applyKernelAttributes(Napi::Env env, CUgraphNode node, NodeParams& p);
 
 // addNode(graph, dependencies, edgeData | undefined, params, perTypeCall)
 //   -> {node, allocation?: GraphAllocation, bodies?: Graph[]}
