@@ -32,6 +32,7 @@ export {
   DisposedError,
   DriverUnavailableError,
   FunctionUnavailableError,
+  GraphInstantiateError,
   GraphUpdateError,
   SystemError,
   TimeoutError,

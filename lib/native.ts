@@ -79,7 +79,7 @@ export interface NativeHostBuffer extends NativeHandle {
 }
 
 /** Any memory handle the native layer accepts as an operand. */
-export type NativeMemory = NativeDeviceBuffer | NativeHostBuffer;
+export type NativeMemory = NativeDeviceBuffer | NativeHostBuffer | NativeGraphAllocation;
 /** An operand of a copy: a memory handle or JavaScript bytes. */
 export type NativeBytes = NativeMemory | ArrayBuffer | ArrayBufferView;
 
@@ -383,7 +383,8 @@ export interface NativeAddon {
   createUserObject(destructor: () => void): NativeUserObject;
   graphRetainUserObject(graph: NativeGraph, object: NativeUserObject, count: number, move: boolean): void;
   graphReleaseUserObject(graph: NativeGraph, object: NativeUserObject, count: number): void;
-  beginCapture(stream: NativeStream, mode: number, graph?: NativeGraph): void;
+  beginCapture(stream: NativeStream, mode: number, graph?: NativeGraph, after?: NativeGraphNode[], edgeData?: NativeEdgeData[]): void;
+  updateCaptureDependencies(stream: NativeStream, graph: NativeGraph, nodes: NativeGraphNode[], edgeData: NativeEdgeData[] | undefined, flags: number): void;
   endCapture(stream: NativeStream, into: NativeGraph | undefined): NativeGraph | undefined;
   captureStatus(stream: NativeStream): number;
   captureInfo(stream: NativeStream): { status: number; id: bigint; graph: bigint; dependencies: number };

@@ -10,8 +10,9 @@ namespace cudrv {
 
 namespace {
 
-// beginCapture(stream, mode, graph | undefined): into a new graph, or (graph
-// given) into an existing one with cuStreamBeginCaptureToGraph.
+// beginCapture(stream, mode, graph | undefined, after | undefined, edgeData | undefined):
+// into a new graph, or (graph given) into an existing one after the given nodes
+// with cuStreamBeginCaptureToGraph.
 Napi::Value BeginCapture(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   StreamBox& stream = streamArg(info[0]);
@@ -25,7 +26,9 @@ Napi::Value BeginCapture(const Napi::CallbackInfo& info) {
     CU_CHECK(env, cuStreamBeginCapture, stream.stream, mode);
   } else {
     const GraphRef& graph = Graph::from(info[2], "graph");
-    CU_CHECK(env, cuStreamBeginCaptureToGraph, stream.stream, graph->graph, nullptr, nullptr, 0, mode);
+    Dependencies after = dependenciesArg(env, info[3], info[4], *graph);
+    CU_CHECK(env, cuStreamBeginCaptureToGraph, stream.stream, graph->graph, after.nodes.empty() ? nullptr : after.nodes.data(),
+             after.edges.empty() ? nullptr : after.edges.data(), after.nodes.size(), mode);
   }
   stream.capturing = true;
   captureStarted();
@@ -87,6 +90,18 @@ Napi::Value CaptureInfo(const Napi::CallbackInfo& info) {
   return out;
 }
 
+// updateCaptureDependencies(stream, graph, nodes, edgeData | undefined, flags): what the
+// next captured work depends on (nodes of the graph captured into); flags add or set.
+Napi::Value UpdateCaptureDependencies(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  StreamBox& stream = streamArg(info[0]);
+  const GraphRef& graph = Graph::from(info[1], "graph");
+  Dependencies deps = dependenciesArg(env, info[2], info[3], *graph);
+  CU_CHECK(env, cuStreamUpdateCaptureDependencies, stream.stream, deps.nodes.empty() ? nullptr : deps.nodes.data(),
+           deps.edges.empty() ? nullptr : deps.edges.data(), deps.nodes.size(), uintArg(info[4], "flags"));
+  return env.Undefined();
+}
+
 // exchangeCaptureMode(mode) -> the calling thread's previous mode.
 Napi::Value ExchangeCaptureMode(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -104,6 +119,7 @@ void initCapture(Napi::Env env, Napi::Object exports) {
   exports.Set("captureStatus", Napi::Function::New(env, CaptureStatus));
   exports.Set("captureInfo", Napi::Function::New(env, CaptureInfo));
   exports.Set("exchangeCaptureMode", Napi::Function::New(env, ExchangeCaptureMode));
+  exports.Set("updateCaptureDependencies", Napi::Function::New(env, UpdateCaptureDependencies));
 }
 
 }  // namespace cudrv

@@ -7,8 +7,10 @@ import { CaptureInvalidatedError, lastCaptureFailure } from '../errors';
 import { CaptureMode, CaptureModeName, CaptureStatus, CaptureStatusName } from '../generated/enums';
 import { native } from '../native';
 import type { Stream } from '../stream';
-import { checkEnum, checkInstance, checkObject, nameOfValue } from '../validate';
+import { checkArray, checkEnum, checkInstance, checkObject, nameOfValue } from '../validate';
+import { EdgeData, encodeEdge } from './edge';
 import { Graph } from './graph';
+import { GraphNode } from './node';
 
 export interface CaptureOptions {
   /**
@@ -19,6 +21,10 @@ export interface CaptureOptions {
   mode?: CaptureModeName;
   /** Capture into this existing graph (cuStreamBeginCaptureToGraph) instead of a new one. */
   into?: Graph;
+  /** With into: nodes of that graph the captured work runs after. */
+  after?: readonly GraphNode[];
+  /** Edge data for each of after. */
+  edges?: readonly EdgeData[];
 }
 
 
@@ -35,7 +41,22 @@ export class StreamCapture implements Disposable {
     this.#into = options.into === undefined ? undefined : checkInstance(options.into, Graph, 'options.into');
     this.stream = stream;
     this.#failuresBefore = lastCaptureFailure().count;
-    native.beginCapture(stream.native, mode, this.#into?.native);
+    if (options.after !== undefined && !this.#into) throw new TypeError('options.after needs options.into');
+    const after = checkArray<GraphNode>(options.after ?? [], 'options.after').map((n, i) => checkInstance(n, GraphNode, `options.after[${i}]`).native);
+    const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
+    native.beginCapture(stream.native, mode, this.#into?.native, after, edges);
+  }
+
+  /**
+   * Sets (or, with add, extends) the nodes the next captured work depends on
+   * (cuStreamUpdateCaptureDependencies). Needs a capture into an existing graph,
+   * whose nodes these are.
+   */
+  setDependencies(nodes: readonly GraphNode[], options: { add?: boolean; edges?: readonly EdgeData[] } = {}): void {
+    if (!this.#into) throw new TypeError('setDependencies needs a capture into an existing graph (options.into)');
+    const list = checkArray<GraphNode>(nodes, 'nodes').map((n, i) => checkInstance(n, GraphNode, `nodes[${i}]`).native);
+    const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
+    native.updateCaptureDependencies(this.stream.native, this.#into.native, list, edges, options.add ? 0 : 1);
   }
 
   /** True until end() (or disposal) ended the capture. */

@@ -132,9 +132,13 @@ export class Graph extends Disposable<NativeGraph> {
     return this.addNode({ type: 'host', callback }, options);
   }
 
-  /** Embeds a copy of child (later changes to child do not apply). */
-  addChild(child: Graph, options: NodeOptions = {}): GraphNode {
-    return this.addNode({ type: 'graph', graph: checkInstance(child, Graph, 'child') }, options);
+  /**
+   * Embeds a copy of child (later changes to child do not apply), or with
+   * move the child itself, which a graph with memory nodes needs: it then
+   * belongs to this graph and cannot be instantiated or embedded elsewhere.
+   */
+  addChild(child: Graph, options: NodeOptions & { move?: boolean } = {}): GraphNode {
+    return this.addNode({ type: 'graph', graph: checkInstance(child, Graph, 'child'), move: options.move }, options);
   }
 
   /** A node that does nothing: a join point for dependencies. */
@@ -262,7 +266,7 @@ export class Graph extends Disposable<NativeGraph> {
       const from = index.get(a), to = index.get(t[i]);
       if (from === undefined || to === undefined) throw new TypeError(`edge ${i} names a node of another graph`);
       if (from === to || reaches(topology.nodes.length, edges, to, from)) {
-        throw new GraphCycleError(cycleThrough(edges, to, from), (k) => topology.nodes[k].toString());
+        throw new GraphCycleError(cycleThrough(edges, to, from), (k) => topology.nodes[k].label ?? String(k));
       }
       edges.push({ from, to });
     });

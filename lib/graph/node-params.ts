@@ -66,6 +66,8 @@ export interface ChildGraphNodeParams {
   type: 'graph';
   /** Cloned into the node: later changes to it do not affect this graph. */
   graph: Graph;
+  /** Move the graph into the node instead of cloning it (needed for memory nodes). */
+  move?: boolean;
 }
 
 export interface EmptyNodeParams {
@@ -187,7 +189,7 @@ export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
       if (typeof params.callback !== 'function') throw new TypeError('params.callback must be a function');
       return { type: NodeType.host, callback: params.callback };
     case 'graph':
-      return { type: NodeType.graph, graph: nativeOf<NativeGraph>(params.graph, 'params.graph', 'Graph') };
+      return { type: NodeType.graph, graph: nativeOf<NativeGraph>(params.graph, 'params.graph', 'Graph'), move: params.move === true };
     case 'empty':
       return { type: NodeType.empty };
     case 'eventRecord':

@@ -182,10 +182,14 @@ void buildBatchMemOp(Napi::Env env, Napi::Object p, NodeParams& out) {
   out.uses.push_back(context);
 }
 
-void buildChildGraph(Napi::Object p, NodeParams& out) {
+// {graph, move}: cloned into the node, or (move) handed over to it.
+void buildChildGraph(Napi::Env env, Napi::Object p, NodeParams& out) {
   const GraphRef& child = Graph::from(field(p, "graph"), "graph");
+  if (!child->owned) throwTypeError(env, "graph belongs to another graph (a moved child or a conditional body)");
   out.params.graph.graph = child->graph;
-  out.params.graph.ownership = CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE;
+  bool move = boolArg(field(p, "move"), "move");
+  out.params.graph.ownership = move ? CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE : CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE;
+  if (move) out.movedChild = child;
   out.uses = {child};
 }
 
@@ -206,7 +210,7 @@ std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value value, Gr
     case CU_GRAPH_NODE_TYPE_MEMCPY: buildMemcpy(env, p, *out); break;
     case CU_GRAPH_NODE_TYPE_MEMSET: buildMemset(env, p, *out); break;
     case CU_GRAPH_NODE_TYPE_HOST: buildHost(env, p, *out); break;
-    case CU_GRAPH_NODE_TYPE_GRAPH: buildChildGraph(p, *out); break;
+    case CU_GRAPH_NODE_TYPE_GRAPH: buildChildGraph(env, p, *out); break;
     case CU_GRAPH_NODE_TYPE_EMPTY: break;
     case CU_GRAPH_NODE_TYPE_WAIT_EVENT: buildEvent(p, *out, false); break;
     case CU_GRAPH_NODE_TYPE_EVENT_RECORD: buildEvent(p, *out, true); break;

@@ -27,6 +27,7 @@ struct NodeParams {
   size_t kernelArgBytes = 0;
   std::vector<CUlaunchAttribute> kernelAttributes;  // kernel node: cluster shape, priority, ...
   std::shared_ptr<void> kernel;            // kernel node: the kernel (and so its code)
+  GraphRef movedChild;                     // child graph node: a graph handed over to the node
   std::vector<std::shared_ptr<void>> uses; // resources the node uses, to keep alive
 
   NodeParams() = default;

@@ -83,6 +83,7 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
   std::unique_ptr<NodeParams> p = buildNodeParams(env, info[3], graph.get());
   bool perType = boolArg(info[4], "perTypeCall");
   if (perType && !deps.edges.empty()) throwTypeError(env, "edge data needs cuGraphAddNode (perTypeCall false)");
+  if (perType && p->movedChild) throwTypeError(env, "moving a child graph needs cuGraphAddNode (perTypeCall false)");
   if (p->context) makeCurrent(env, p->context);
   CUgraphNode node = nullptr;
   Fn fn = Fn::cuGraphAddNode;
@@ -92,6 +93,11 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
   if (r != CUDA_SUCCESS) throwCudaError(env, r, fn);
   for (auto& used : p->uses) graph->keep(env, used);
   if (p->kernel) graph->keep(env, p->kernel);
+  if (p->movedChild) {
+    // The child's CUgraph now belongs to the new node, and so to this graph.
+    p->movedChild->owned = false;
+    p->movedChild->parent = graph;
+  }
   NodeRef box = nodeBoxOf(graph, node);
   if (p->params.type == CU_GRAPH_NODE_TYPE_KERNEL) applyKernelAttributes(env, node, *p);
 

@@ -51,6 +51,18 @@ describeGpu('stream capture', () => {
     expect(target.nodeCount).toBe(1);
     s.capture((st) => fill(a, 5, { stream: st }), { into: target });
     expect(target.nodeCount).toBe(2);
+    // After a node of the target, and with the dependencies replaced mid-capture.
+    const first = target.nodes()[0];
+    const marker = target.addEmpty({ label: 'marker' });
+    const capture = s.beginCapture({ into: target, after: [first], edges: [{}] });
+    fill(a, 6, { stream: s });
+    capture.setDependencies([marker]);
+    fill(a, 7, { stream: s });
+    capture.setDependencies([first], { add: true });
+    fill(a, 8, { stream: s });
+    expect(capture.end()).toBe(target);
+    expect(target.nodeCount).toBe(6);
+    expect(marker.dependents()).toHaveLength(1);
   });
 
   test('an invalidated capture names the call that broke it; the stream is usable after', () => {

@@ -3,8 +3,6 @@
 // shared memory, a struct by value, every scalar type, a cooperative grid sync,
 // a cluster launch (compute capability 9.0+), prepared launches, globals,
 // attributes, occupancy, and the refusal of a mismatched argument list.
-import * as fs from 'fs';
-import * as path from 'path';
 import {
   arg,
   compile,
@@ -20,6 +18,7 @@ import {
   toBFloat16Bits,
   toFloat16Bits,
 } from '../../lib';
+import { toolkitIncludes } from '../helpers/toolkit';
 import { describeGpu } from '../helpers/tiers';
 
 const source = `
@@ -89,14 +88,6 @@ extern "C" __global__ void cluster_ranks(unsigned* out) {
   if (threadIdx.x == 0) { out[3 * blockIdx.x] = rank; out[3 * blockIdx.x + 1] = size; out[3 * blockIdx.x + 2] = id; }
 }`;
 
-// The toolkit's include directories (cooperative_groups.h and the CCCL headers it
-// may use), which NVRTC does not bundle.
-function toolkitIncludes(): string[] {
-  const roots = [process.env.CUDA_PATH, process.env.CUDA_HOME, '/usr/local/cuda'].filter((r): r is string => !!r);
-  const include = roots.map((r) => path.join(r, 'include')).find((dir) => fs.existsSync(path.join(dir, 'cooperative_groups.h')));
-  if (!include) throw new Error(`cooperative_groups.h not found under ${roots.join(', ')}: set CUDA_PATH to the CUDA toolkit`);
-  return [include, path.join(include, 'cccl')].filter((dir) => fs.existsSync(dir));
-}
 
 describeGpu('kernels', () => {
   let lib: Library;

@@ -1,0 +1,413 @@
+// Graphs against the real driver: every node kind, capture, analysis, update,
+// conditional nodes, memory nodes, user objects, and lifetimes under GC.
+import {
+  arg,
+  compile,
+  DeviceBuffer,
+  Event,
+  Graph,
+  GraphCycleError,
+  GraphExec,
+  GraphInstantiateError,
+  GraphNode,
+  GraphUpdateError,
+  graphMemory,
+  HostBuffer,
+  Library,
+  resetGraphMemoryHigh,
+  ResourceRange,
+  Stream,
+  trimGraphMemory,
+  UserObject,
+} from '../../lib';
+import { collectGarbage } from '../helpers/gc';
+import { toolkitIncludes } from '../helpers/toolkit';
+import { describeGpu } from '../helpers/tiers';
+
+const source = `
+#include <cuda_device_runtime_api.h>
+extern "C" __global__ void axpy(float* y, const float* x, float a, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] += a * x[i];
+}
+extern "C" __global__ void scale(float* y, float s, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] *= s;
+}
+extern "C" __global__ void add(float* out, const float* a, const float* b, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = a[i] + b[i];
+}
+// One step of a loop run by a while node: count down, and stop at zero.
+extern "C" __global__ void countdown(unsigned* counter, unsigned* iterations, cudaGraphConditionalHandle handle) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) {
+    unsigned left = --*counter;
+    ++*iterations;
+    cudaGraphSetConditional(handle, left > 0 ? 1 : 0);
+  }
+}
+extern "C" __global__ void choose(cudaGraphConditionalHandle handle, unsigned value) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) cudaGraphSetConditional(handle, value);
+}
+`;
+
+const n = 4096;
+const shape = { grid: Math.ceil(n / 256), block: 256 };
+const floats = (f: (i: number) => number) => Float32Array.from({ length: n }, (_, i) => f(i));
+
+describeGpu('graphs', () => {
+  let lib: Library;
+  let stream: Stream;
+  beforeAll(() => {
+    lib = Library.load(compile(source, { name: 'graph-kernels.cu', includePaths: toolkitIncludes() }));
+    stream = Stream.create();
+  });
+  afterAll(() => {
+    stream.dispose();
+    lib.dispose();
+  });
+
+  // x = i; a = x*2 (+=), b = x*3 (+=), out = a + b  → out = 5i (a, b start at 0)
+  function diamondBuffers() {
+    return { x: DeviceBuffer.from(floats((i) => i)), a: DeviceBuffer.from(new Float32Array(n)), b: DeviceBuffer.from(new Float32Array(n)), out: DeviceBuffer.alloc(n * 4) };
+  }
+
+  test('a diamond built explicitly and by capture gives the same results', async () => {
+    const axpy = lib.kernel('axpy');
+    const add = lib.kernel('add');
+    const built = diamondBuffers();
+    using graph = Graph.create();
+    const top = graph.addFill(built.a, 0, { elementBytes: 4, count: n }, { label: 'clear a' });
+    const left = graph.addKernel(axpy, shape, [arg.ptr(built.a), arg.ptr(built.x), arg.f32(2), arg.u32(n)], { after: [top], label: 'a += 2x' });
+    const right = graph.addKernel(axpy, shape, [arg.ptr(built.b), arg.ptr(built.x), arg.f32(3), arg.u32(n)], { after: [top], label: 'b += 3x' });
+    graph.addKernel(add, shape, [arg.ptr(built.out), arg.ptr(built.a), arg.ptr(built.b), arg.u32(n)], { after: [left, right], label: 'out = a + b' });
+    expect(graph.nodeCount).toBe(4);
+    expect(graph.rootNodes()).toEqual([top]);
+    expect(graph.edges()).toHaveLength(4);
+    expect(left.dependencies().map((d) => d.node)).toEqual([top]);
+    expect(top.dependents().map((d) => d.node).sort((p, q) => Number(p.handle - q.handle))).toEqual([left, right].sort((p, q) => Number(p.handle - q.handle)));
+    expect(left.type).toBe('kernel');
+    expect(graph.levels().map((l) => l.length)).toEqual([1, 2, 1]);
+    expect(graph.criticalPath().length).toBe(3);
+    using exec = graph.instantiate();
+    await exec.run(stream);
+    expect(built.out.readSync(Float32Array)[10]).toBe(50);
+
+    const captured = diamondBuffers();
+    using side = Stream.create();
+    using forked = Event.create();
+    using joined = Event.create();
+    using capturedGraph = stream.capture((s) => {
+      captured.a.fill(0, { elementBytes: 4, stream: s });
+      forked.record(s);
+      side.waitEvent(forked);
+      axpy.launch({ ...shape, stream: s }, [arg.ptr(captured.a), arg.ptr(captured.x), arg.f32(2), arg.u32(n)]);
+      axpy.launch({ ...shape, stream: side }, [arg.ptr(captured.b), arg.ptr(captured.x), arg.f32(3), arg.u32(n)]);
+      joined.record(side);
+      s.waitEvent(joined);
+      add.launch({ ...shape, stream: s }, [arg.ptr(captured.out), arg.ptr(captured.a), arg.ptr(captured.b), arg.u32(n)]);
+    });
+    expect(capturedGraph.nodeCount).toBe(4);
+    expect(capturedGraph.levels().map((l) => l.length)).toEqual([1, 2, 1]);
+    expect(capturedGraph.resourceCount).toBeGreaterThanOrEqual(5);
+    using capturedExec = capturedGraph.instantiate();
+    await capturedExec.run(stream);
+    expect(Array.from(captured.out.readSync(Float32Array))).toEqual(Array.from(built.out.readSync(Float32Array)));
+    for (const b of [built, captured]) for (const buffer of Object.values(b)) buffer.dispose();
+  });
+
+  test('a data-flow graph infers the edges a hand-written one has, and prunes the redundant ones', () => {
+    const axpy = lib.kernel('axpy');
+    const add = lib.kernel('add');
+    const { x, a, b, out } = diamondBuffers();
+    using graph = Graph.create({ dataflow: true });
+    const clear = graph.addFill(a, 0, { elementBytes: 4 }, { label: 'clear a' });
+    const left = graph.addKernel(axpy, shape, [arg.ptr(a), arg.ptr(x), arg.f32(2), arg.u32(n)], { reads: [x, a], writes: [a], label: 'a += 2x' });
+    const right = graph.addKernel(axpy, shape, [arg.ptr(b), arg.ptr(x), arg.f32(3), arg.u32(n)], { reads: [x, b], writes: [b], label: 'b += 3x' });
+    const sum = graph.addKernel(add, shape, [arg.ptr(out), arg.ptr(a), arg.ptr(b), arg.u32(n)], { reads: [a, b], writes: [out], label: 'out = a + b' });
+    // A later reader of out and a disjoint write into a's upper half.
+    const copyOut = graph.addCopy(b, out, { bytes: 1024 });
+    const half = graph.addFill(a, 1, { elementBytes: 4, offset: n * 2, count: n / 2 }, { reads: [], writes: [new ResourceRange(a, n * 2, n * 2)] });
+    const edges = graph.edges().map((e) => [e.from, e.to]);
+    const expected = [[clear, left], [left, sum], [right, sum], [sum, copyOut], [sum, half]];
+    expect(edges.length).toBe(expected.length);
+    for (const [from, to] of expected) expect(edges).toContainEqual([from, to]);
+    // No edge clear → sum: it is implied through left.
+    expect(edges).not.toContainEqual([clear, sum]);
+    const dot = graph.toDot({ levels: true });
+    expect(dot).toContain('read-after-write');
+    expect(dot).toContain('a += 2x');
+    for (const buffer of [x, a, b, out]) buffer.dispose();
+  });
+
+  test('every node kind through cuGraphAddNode and the per-type calls; parameters read back and set', async () => {
+    using graph = Graph.create();
+    using src = DeviceBuffer.from(floats((i) => i));
+    using dst = DeviceBuffer.alloc(n * 4);
+    using pinned = HostBuffer.alloc(64, { mapped: true });
+    using event = Event.create();
+    using child = Graph.create();
+    child.addFill(dst, 7, { count: 16 });
+    let hostCalls = 0;
+    for (const perTypeCall of [false, true]) {
+      const copy = graph.addCopy(dst, src, { bytes: 1024 }, { perTypeCall });
+      const fill = graph.addFill(dst, 0x11, { offset: 2048, count: 64 }, { after: [copy], perTypeCall });
+      const host = graph.addHost(() => hostCalls++, { after: [fill], perTypeCall });
+      const empty = graph.addEmpty({ after: [host], perTypeCall });
+      const childNode = graph.addChild(child, { after: [empty], perTypeCall });
+      const record = graph.addEventRecord(event, { after: [childNode], perTypeCall });
+      const wait = graph.addEventWait(event, { after: [record], perTypeCall });
+      const ops = graph.addMemoryOps([{ op: 'writeValue32', target: pinned, value: 9 }], { after: [wait], perTypeCall });
+      expect([copy, fill, host, empty, childNode, record, wait, ops].map((node) => node.type)).toEqual(
+        ['memcpy', 'memset', 'host', 'empty', 'graph', 'eventRecord', 'eventWait', 'batchMemOp']);
+      expect(copy.params()).toMatchObject({ type: 'memcpy', copy: { bytes: 1024, dst: dst.address, src: src.address } });
+      expect(fill.params()).toMatchObject({ type: 'memset', value: 0x11, elementBytes: 1, width: 64, target: dst.address + 2048n });
+      expect(host.params()).toMatchObject({ hasCallback: true });
+      expect((childNode.params().graph as Graph).nodeCount).toBe(1);
+      expect(record.params().event).toBe(event.handle);
+      expect(wait.params().event).toBe(event.handle);
+      expect(ops.params()).toMatchObject({ type: 'batchMemOp', ops: [{ value: 9n }] });
+      fill.setParams({ type: 'memset', target: dst, value: 0x22, offset: 2048, count: 64 }, { perTypeCall });
+      expect(fill.params().value).toBe(0x22);
+      using other = Event.create();
+      record.setParams({ type: 'eventRecord', event: other }, { perTypeCall });
+      expect(record.params().event).toBe(other.handle);
+      wait.setParams({ type: 'eventWait', event: other }, { perTypeCall });
+      host.setParams({ type: 'host', callback: () => (hostCalls += 10) }, { perTypeCall });
+      ops.setParams({ type: 'batchMemOp', ops: [{ op: 'writeValue32', target: pinned, value: 10 }] }, { perTypeCall });
+      copy.setParams({ type: 'memcpy', dst, src, bytes: 2048 }, { perTypeCall });
+    }
+    using exec = graph.instantiate();
+    await exec.run(stream);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hostCalls).toBe(20);
+    expect(pinned.view(Uint32Array)[0]).toBe(10);
+    const out = dst.readSync(Uint8Array);
+    expect(out[2048]).toBe(0x22);
+    expect(new Float32Array(out.buffer, 0, 512)[100]).toBe(100);
+  });
+
+  test('edges: add, remove, cycles refused before the driver; clone and find', () => {
+    using graph = Graph.create();
+    const a = graph.addEmpty({ label: 'a' });
+    const b = graph.addEmpty({ after: [a], label: 'b' });
+    const c = graph.addEmpty({ label: 'c' });
+    graph.addEdges([b], [c]);
+    expect(graph.edges()).toHaveLength(2);
+    expect(() => graph.addEdges([c], [a])).toThrow(GraphCycleError);
+    expect(() => graph.addEdges([c], [a])).toThrow('the graph has a cycle: a → b → c → a');
+    graph.removeEdges([b], [c]);
+    expect(graph.edges()).toHaveLength(1);
+    graph.addEdges([a], [c], [{ type: 'default' }]);
+    const { graph: copy, find } = graph.clone();
+    using copied = copy;
+    expect(copied.nodeCount).toBe(3);
+    expect(find(b)).toBeInstanceOf(GraphNode);
+    expect(find(b)).not.toBe(b);
+    expect(find(b).dependencies().map((d) => d.node)).toEqual([find(a)]);
+    c.destroy();
+    expect(graph.nodeCount).toBe(2);
+    expect(() => c.type).toThrow(/destroyed/);
+    expect(graph.debugDot(1)).toMatch(/digraph/);
+    expect(graph.toDot()).toMatch(/digraph/);
+  });
+
+  test('update: parameter changes are taken; a topology change is refused with its reason', async () => {
+    const scale = lib.kernel('scale');
+    using y = DeviceBuffer.from(floats(() => 1));
+    const build = (factor: number, extra: boolean) => {
+      const g = Graph.create();
+      const k = g.addKernel(scale, shape, [arg.ptr(y), arg.f32(factor), arg.u32(n)]);
+      if (extra) g.addEmpty({ after: [k] });
+      return g;
+    };
+    using first = build(2, false);
+    using exec = first.instantiate();
+    await exec.run(stream);
+    expect(y.readSync(Float32Array)[0]).toBe(2);
+    using second = build(3, false);
+    exec.update(second);
+    await exec.run(stream);
+    expect(y.readSync(Float32Array)[0]).toBe(6);
+    using third = build(5, true);
+    let refused: unknown;
+    try {
+      exec.update(third);
+    } catch (e) {
+      refused = e;
+    }
+    expect(refused).toBeInstanceOf(GraphUpdateError);
+    expect((refused as GraphUpdateError).reason).toBe('topologyChanged');
+    expect((refused as Error).message).toMatch(/topologyChanged/);
+    const replacement = exec.updateOrReinstantiate(third);
+    expect(replacement).not.toBe(exec);
+    expect(exec.disposed).toBe(true);
+    await replacement.run(stream);
+    expect(y.readSync(Float32Array)[0]).toBe(30);
+    replacement.dispose();
+  });
+
+  test('per-node updates on an executable; enable and disable; flags; upload', async () => {
+    const scale = lib.kernel('scale');
+    using y = DeviceBuffer.from(floats(() => 1));
+    using graph = Graph.create();
+    const k = graph.addKernel(scale, shape, [arg.ptr(y), arg.f32(2), arg.u32(n)]);
+    const f = graph.addFill(y, 0, { elementBytes: 4, count: 1 }, { after: [k] });
+    using exec = graph.instantiate({ upload: stream, useNodePriority: true });
+    expect(exec.flags).toMatchObject({ upload: true, useNodePriority: true, autoFreeOnLaunch: false });
+    exec.setEnabled(f, false);
+    expect(exec.isEnabled(f)).toBe(false);
+    exec.upload(stream);
+    await exec.run(stream);
+    expect(y.readSync(Float32Array).slice(0, 2)).toEqual(new Float32Array([2, 2]));
+    exec.setParams(k, { type: 'kernel', kernel: scale, ...shape, args: [arg.ptr(y), arg.f32(10), arg.u32(n)] });
+    await exec.run(stream);
+    expect(y.readSync(Float32Array)[1]).toBe(20);
+    exec.setParams(k, { type: 'kernel', kernel: scale, ...shape, args: [arg.ptr(y), arg.f32(0.5), arg.u32(n)] }, { perTypeCall: true });
+    exec.setEnabled(f, true);
+    exec.setParams(f, { type: 'memset', target: y, value: 0, elementBytes: 4, count: 2 }, { perTypeCall: true });
+    await exec.run(stream);
+    expect(Array.from(y.readSync(Float32Array).slice(0, 3))).toEqual([0, 0, 10]);
+    // A graph the driver cannot instantiate says why.
+    using broken = Graph.create();
+    const handle = broken.conditionalHandle();
+    void handle;
+    expect(() => broken.instantiate()).toThrow(GraphInstantiateError);
+  });
+
+  test('a while loop runs on the GPU until a kernel clears its condition', async () => {
+    const countdown = lib.kernel('countdown');
+    using counter = DeviceBuffer.from(new Uint32Array([5]));
+    using iterations = DeviceBuffer.from(new Uint32Array([0]));
+    using graph = Graph.create();
+    const handle = graph.conditionalHandle({ defaultValue: 1 });
+    const { body } = graph.addWhile(handle);
+    body.addKernel(countdown, { grid: 1, block: 32 }, [arg.ptr(counter), arg.ptr(iterations), arg.u64(handle.value)]);
+    using exec = graph.instantiate();
+    await exec.run(stream);
+    expect(iterations.readSync(Uint32Array)[0]).toBe(5);
+    expect(counter.readSync(Uint32Array)[0]).toBe(0);
+  });
+
+  test('if/else and switch nodes pick their body from a kernel-set value', async () => {
+    const choose = lib.kernel('choose');
+    using out = DeviceBuffer.from(new Uint32Array(4));
+    for (const value of [0, 1, 2, 7]) {
+      using graph = Graph.create();
+      const ifHandle = graph.conditionalHandle();
+      const switchHandle = graph.conditionalHandle();
+      const setIf = graph.addKernel(choose, { grid: 1, block: 1 }, [arg.u64(ifHandle.value), arg.u32(value)]);
+      const setSwitch = graph.addKernel(choose, { grid: 1, block: 1 }, [arg.u64(switchHandle.value), arg.u32(value)], { after: [setIf] });
+      const branch = graph.addIf(ifHandle, { after: [setSwitch], withElse: true });
+      branch.then.addFill(out, 1, { elementBytes: 4, count: 1 });
+      branch.else!.addFill(out, 2, { elementBytes: 4, count: 1 });
+      const cases = graph.addSwitch(switchHandle, 3, { after: [branch.node] });
+      cases.cases.forEach((body, i) => body.addFill(out, 10 + i, { elementBytes: 4, offset: 4, count: 1 }));
+      out.fill(0);
+      using exec = graph.instantiate();
+      await exec.run(stream);
+      const [ifResult, switchResult] = out.readSync(Uint32Array);
+      expect(ifResult).toBe(value ? 1 : 2);
+      expect(switchResult).toBe(value < 3 ? 10 + value : 0);
+    }
+  });
+
+  test('memory nodes: allocate, use, free; auto-free on launch; graph memory accounting', async () => {
+    const scale = lib.kernel('scale');
+    using result = DeviceBuffer.alloc(n * 4);
+    using source = DeviceBuffer.from(floats((i) => i));
+    using graph = Graph.create();
+    const { node: alloc, allocation } = graph.addAlloc(n * 4);
+    expect(allocation.size).toBe(n * 4);
+    const copyIn = graph.addCopy(allocation, source, {}, { after: [alloc] });
+    const k = graph.addKernel(scale, shape, [arg.ptr(allocation), arg.f32(4), arg.u32(n)], { after: [copyIn] });
+    const copyOut = graph.addCopy(result, allocation, {}, { after: [k] });
+    graph.addFree(allocation, { after: [copyOut] });
+    expect(alloc.params()).toMatchObject({ type: 'memAlloc', bytes: n * 4, address: allocation.address });
+    using exec = graph.instantiate();
+    await exec.run(stream);
+    expect(result.readSync(Float32Array)[3]).toBe(12);
+    const usage = graphMemory();
+    expect(usage.reservedMemCurrent).toBeGreaterThanOrEqual(n * 4);
+    resetGraphMemoryHigh('usedMemHigh');
+    trimGraphMemory();
+
+    // Without a free node: auto-free on launch frees it before the next launch.
+    using leaky = Graph.create();
+    const { allocation: kept } = leaky.addAlloc(1 << 20);
+    leaky.addFill(kept, 3);
+    using autoFree = leaky.instantiate({ autoFreeOnLaunch: true });
+    expect(autoFree.flags.autoFreeOnLaunch).toBe(true);
+    await autoFree.run(stream);
+    await autoFree.run(stream);
+    // A child graph with memory nodes can only be moved into its parent.
+    const movable = Graph.create();
+    const { allocation: inner } = movable.addAlloc(4096);
+    movable.addFree(inner, { after: movable.nodes() });
+    using parent = Graph.create();
+    expect(() => parent.addChild(leaky)).toThrow();
+    parent.addChild(movable, { move: true });
+    expect(parent.nodeCount).toBe(1);
+    expect(() => movable.instantiate()).toThrow();
+    using parentExec = parent.instantiate();
+    await parentExec.run(stream);
+  });
+
+  test('user objects: destructor runs once the graph, its executables and launches are done', async () => {
+    let destroyed = 0;
+    const object = UserObject.create(() => destroyed++);
+    expect(object.references).toBe(1);
+    object.retain(2);
+    expect(object.references).toBe(3);
+    object.release(2);
+    expect(() => object.release(5)).toThrow(RangeError);
+    const graph = Graph.create();
+    graph.addEmpty();
+    graph.retainUserObject(object, { count: 2 });
+    graph.releaseUserObject(object, 1);
+    expect(() => graph.releaseUserObject(object, 5)).toThrow(RangeError);
+    graph.retainUserObject(object, { move: true });
+    expect(object.references).toBe(0);
+    const exec = graph.instantiate();
+    graph.dispose();
+    await exec.run(stream);
+    expect(destroyed).toBe(0);
+    exec.dispose();
+    object.dispose();
+    await stream.synchronize();
+    for (let i = 0; i < 50 && destroyed === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(destroyed).toBe(1);
+  });
+
+  test('a graph keeps running correctly after every reference to its buffers is dropped and GC ran', async () => {
+    const axpy = lib.kernel('axpy');
+    const result = new Float32Array(n);
+    using pinnedOut = HostBuffer.alloc(n * 4);
+    let exec: GraphExec;
+    {
+      const x = DeviceBuffer.from(floats((i) => i));
+      const y = DeviceBuffer.from(floats(() => 1));
+      const graph = Graph.create();
+      const k = graph.addKernel(axpy, shape, [arg.ptr(y), arg.ptr(x), arg.f32(1), arg.u32(n)]);
+      graph.addCopy(pinnedOut, y, {}, { after: [k] });
+      exec = graph.instantiate();
+      // Drop every JavaScript handle the graph uses: buffers and the graph itself.
+      x.dispose();
+      y.dispose();
+      graph.dispose();
+    }
+    for (let i = 0; i < 5; i++) {
+      collectGarbage();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      // Allocations made now would reuse freed memory if the graph's buffers had gone.
+      using noise = DeviceBuffer.from(floats(() => -1));
+      void noise;
+    }
+    for (let launch = 1; launch <= 3; launch++) {
+      await exec.run(stream);
+      result.set(pinnedOut.view(Float32Array));
+      expect(result[7]).toBe(1 + launch * 7);
+    }
+    exec.dispose();
+  });
+});
