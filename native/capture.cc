@@ -25,7 +25,7 @@ Napi::Value BeginCapture(const Napi::CallbackInfo& info) {
   if (info[2].IsUndefined()) {
     CU_CHECK(env, cuStreamBeginCapture, stream.stream, mode);
   } else {
-    const GraphRef& graph = Graph::from(info[2], "graph");
+    const GraphRef& graph = graphArg(info[2], "graph");
     Dependencies after = dependenciesArg(env, info[3], info[4], *graph);
     CU_CHECK(env, cuStreamBeginCaptureToGraph, stream.stream, graph->graph, after.nodes.empty() ? nullptr : after.nodes.data(),
              after.edges.empty() ? nullptr : after.edges.data(), after.nodes.size(), mode);
@@ -46,7 +46,7 @@ Napi::Value BeginCapture(const Napi::CallbackInfo& info) {
 Napi::Value EndCapture(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   StreamBox& stream = streamArg(info[0]);
-  const GraphRef* into = info[1].IsUndefined() ? nullptr : &Graph::from(info[1], "into");
+  const GraphRef* into = info[1].IsUndefined() ? nullptr : &graphArg(info[1], "into");
   if (!stream.capturing) throw Napi::Error::New(env, "the stream is not capturing");
   CUgraph graph = nullptr;
   CUresult result = CU_CALL(cuStreamEndCapture, stream.stream, &graph);
@@ -95,7 +95,7 @@ Napi::Value CaptureInfo(const Napi::CallbackInfo& info) {
 Napi::Value UpdateCaptureDependencies(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   StreamBox& stream = streamArg(info[0]);
-  const GraphRef& graph = Graph::from(info[1], "graph");
+  const GraphRef& graph = graphArg(info[1], "graph");
   Dependencies deps = dependenciesArg(env, info[2], info[3], *graph);
   CU_CHECK(env, cuStreamUpdateCaptureDependencies, stream.stream, deps.nodes.empty() ? nullptr : deps.nodes.data(),
            deps.edges.empty() ? nullptr : deps.edges.data(), deps.nodes.size(), uintArg(info[4], "flags"));

@@ -9,8 +9,12 @@
 namespace cudrv {
 
 namespace {
+// Primary contexts, by ordinal, process-wide. Once retained, one stays retained
+// (as the CUDA runtime does) until resetPrimaryContext: releasing it when the
+// last handle goes would destroy the context and everything loaded in it, only
+// to make it again at the next call.
 std::mutex registryMutex;
-std::map<int, std::weak_ptr<ContextBox>> primaries;  // by ordinal, process-wide
+std::map<int, ContextRef> primaries;
 }  // namespace
 
 ContextBox::~ContextBox() {
@@ -48,7 +52,7 @@ CUdevice deviceOf(Napi::Env env, Napi::Value ordinal, const char* param) {
 ContextRef primaryContext(Napi::Env env, int ordinal) {
   CUdevice device = deviceOf(env, Napi::Number::New(env, ordinal), "ordinal");
   std::lock_guard<std::mutex> lock(registryMutex);
-  if (ContextRef existing = primaries[ordinal].lock()) return existing;
+  if (ContextRef existing = primaries[ordinal]) return existing;
   auto box = std::make_shared<ContextBox>();
   CU_CHECK_DETAIL(env, "device " + std::to_string(ordinal), cuDevicePrimaryCtxRetain, &box->context, device);
   box->device = device;
@@ -60,10 +64,22 @@ ContextRef primaryContext(Napi::Env env, int ordinal) {
 
 namespace {
 
+// True while a handle other than the registry holds the primary context.
 bool primaryInUse(int ordinal) {
   std::lock_guard<std::mutex> lock(registryMutex);
   auto it = primaries.find(ordinal);
-  return it != primaries.end() && !it->second.expired();
+  return it != primaries.end() && it->second && it->second.use_count() > 1;
+}
+
+// Lets go of the registry's retain (the context is released now, as nothing else holds it).
+void forgetPrimary(int ordinal) {
+  ContextRef released;
+  std::lock_guard<std::mutex> lock(registryMutex);
+  auto it = primaries.find(ordinal);
+  if (it != primaries.end()) {
+    released = std::move(it->second);
+    primaries.erase(it);
+  }
 }
 
 Napi::Value PrimaryContext(const Napi::CallbackInfo& info) {
@@ -133,6 +149,7 @@ Napi::Value ResetPrimaryContext(const Napi::CallbackInfo& info) {
                                     " is still used by live handles (contexts, streams, buffers, ...); "
                                     "dispose them before resetting it");
   }
+  forgetPrimary(ordinal);
   CU_CHECK(env, cuDevicePrimaryCtxReset, device);
   return env.Undefined();
 }

@@ -41,6 +41,11 @@ KernelRef makeLibraryKernel(Napi::Env env, const LibraryRef& library, CUkernel k
     name = found ? found : "";
   }
   box->name = std::move(name);
+  // A library's kernel belongs to no context, but the driver answers questions
+  // about it only with one current: use device 0's primary context when none is.
+  CUcontext current = nullptr;
+  CU_CHECK(env, cuCtxGetCurrent, &current);
+  if (!current) makeCurrent(env, primaryContext(env, 0));
   box->params = readParams(env, box->name, Fn::cuKernelGetParamInfo, [&](size_t i, size_t* offset, size_t* size) {
     return CU_CALL(cuKernelGetParamInfo, kernel, i, offset, size);
   });

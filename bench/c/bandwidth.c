@@ -1,5 +1,6 @@
 /* Pinned host<->device copy bandwidth with the driver API: the C baseline of
  * bench/copy-bandwidth.js. Prints {"h2d": GB/s, "d2h": GB/s} (medians). */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -23,7 +23,7 @@ import { DotEdge, DotNode, GraphNodeKind, renderDot } from './dot';
 import { decodeEdge, EdgeData, encodeEdge } from './edge';
 import { GraphExec, InstantiateOptions, instantiateGraph } from './exec';
 import { GraphAllocation } from './memory';
-import { GraphNode } from './node';
+import { GraphNode, setGraphWrapper } from './node';
 import { accessesOf, encodeNodeParams, NodeParams, NodeTypeName } from './node-params';
 import { UserObject } from './user-object';
 
@@ -367,6 +367,8 @@ export class Graph extends Disposable<NativeGraph> {
     return this.disposed ? 'Graph(disposed)' : `Graph(${this.nodeCount} nodes)`;
   }
 }
+
+setGraphWrapper((handle) => new Graph(handle));
 
 /** Where the data-flow tracker will find a node once the driver has made it. */
 class GraphNodeSlot {

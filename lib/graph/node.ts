@@ -1,13 +1,20 @@
 // Nodes of a graph. A node object stays usable while its graph lives; after
 // destroy() it (and every other reference to the node) throws.
 import { Disposable } from '../disposable';
-import type { NativeEdgeData, NativeGraphNode } from '../native';
+import type { NativeEdgeData, NativeGraph, NativeGraphNode } from '../native';
 import { native } from '../native';
 import { nameOfValue } from '../validate';
 import { EdgeData, decodeEdge } from './edge';
 import { encodeNodeParams, NodeParams, NodeType, NodeTypeName } from './node-params';
 
 const wrappers = new WeakMap<NativeGraphNode, GraphNode>();
+
+// How a native graph becomes a Graph; graph.ts sets it (it imports this file).
+let wrapGraph: (handle: NativeGraph) => unknown = (handle) => handle;
+/** @internal */
+export function setGraphWrapper(wrap: (handle: NativeGraph) => unknown): void {
+  wrapGraph = wrap;
+}
 
 export class GraphNode extends Disposable<NativeGraphNode> {
   /** A short name for DOT output and messages; set by the builder, or by you. */
@@ -48,7 +55,9 @@ export class GraphNode extends Disposable<NativeGraphNode> {
   /** What the driver holds for this node (cuGraph*NodeGetParams), per type. */
   params(): Record<string, unknown> & { type: NodeTypeName } {
     const raw = native.nodeParams(this.native);
-    return { ...raw, type: nameOfValue(NodeType, raw.type) ?? ('unknown' as NodeTypeName) };
+    const params: Record<string, unknown> = { ...raw, type: nameOfValue(NodeType, raw.type) ?? 'unknown' };
+    if (raw.graph) params.graph = wrapGraph(raw.graph as NativeGraph);
+    return params as Record<string, unknown> & { type: NodeTypeName };
   }
 
   /**

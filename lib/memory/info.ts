@@ -2,6 +2,7 @@
 // address belongs to, and pointer attributes by name.
 import { DeviceLike, ordinalOf } from '../device';
 import { MemoryAccess, MemoryAccessName, MemoryHandleType, MemoryHandleTypeName, MemoryType, MemoryTypeName, PointerAttribute, PointerAttributeName } from '../generated/enums';
+import { CudaError } from '../errors';
 import { native, NativeMemory } from '../native';
 import { checkArray, checkEnum, checkSize, nameOfValue } from '../validate';
 import { MemoryHandle, memoryNative } from './bytes';
@@ -83,12 +84,34 @@ export function pointerAttribute<K extends PointerAttributeName>(pointer: Pointe
 }
 
 /**
- * Several pointer attributes in one call (cuPointerGetAttributes; default: all).
- * For an address CUDA does not know, the values are empty rather than an error.
+ * Several pointer attributes in one call (cuPointerGetAttributes). Without
+ * names, every attribute this pointer has: the driver refuses a batch naming
+ * one it cannot answer for this pointer, so those are then asked one by one
+ * (cuPointerGetAttribute) and the ones it refuses are left out.
  */
 export function pointerAttributes<K extends PointerAttributeName>(pointer: PointerLike, names?: K[], offset?: number): Pick<PointerAttributes, K> {
-  const list = (names === undefined ? (Object.keys(PointerAttribute) as K[]) : (checkArray<K>(names, 'names') as K[]));
   const [p, o] = pointerArgs(pointer, offset);
+  if (names === undefined) {
+    const all = Object.keys(PointerAttribute) as K[];
+    try {
+      return batch(p, o, all);
+    } catch (error) {
+      if (!(error instanceof CudaError)) throw error;
+      const out = {} as Pick<PointerAttributes, K>;
+      for (const name of all) {
+        try {
+          out[name] = pointerAttribute(pointer, name, offset);
+        } catch (inner) {
+          if (!(inner instanceof CudaError)) throw inner;
+        }
+      }
+      return out;
+    }
+  }
+  return batch(p, o, checkArray<K>(names, 'names') as K[]);
+}
+
+function batch<K extends PointerAttributeName>(p: NativeMemory | bigint, o: number | undefined, list: K[]): Pick<PointerAttributes, K> {
   const bytes = native.pointerAttributes(p, o, list.map((n) => checkEnum(n, PointerAttribute, 'names')));
   const out = {} as Pick<PointerAttributes, K>;
   list.forEach((name, i) => {

@@ -8,7 +8,7 @@ namespace cudrv {
 
 struct ConditionalHandleBox {
   CUgraphConditionalHandle handle = 0;
-  GraphRef graph;
+  std::weak_ptr<GraphBox> graph;  // the graph it was made for (named, not kept)
   ContextRef context;
 };
 
@@ -30,7 +30,7 @@ namespace {
 // createConditionalHandle(graph, ordinal, defaultValue | undefined)
 Napi::Value CreateConditionalHandle(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = Graph::from(info[0], "graph");
+  const GraphRef& graph = graphArg(info[0], "graph");
   auto box = std::make_shared<ConditionalHandleBox>();
   box->graph = graph;
   box->context = primaryContext(env, intArg(info[1], "ordinal"));
@@ -45,9 +45,9 @@ Napi::Value CreateConditionalHandle(const Napi::CallbackInfo& info) {
 // {handle, kind: CUgraphConditionalNodeType, size}
 void buildConditional(Napi::Env env, Napi::Object p, NodeParams& out, GraphBox* graph) {
   const auto& handle = ConditionalHandle::from(p.Get("handle"), "handle");
-  if (graph && &handle->graph->root() != &graph->root()) {
-    throwTypeError(env, "handle was created for another graph");
-  }
+  GraphRef owner = handle->graph.lock();
+  if (!owner || !owner->root()) throwDisposed(env, "the graph of this conditional handle");
+  if (graph && owner->root() != graph->root()) throwTypeError(env, "handle was created for another graph");
   CUDA_CONDITIONAL_NODE_PARAMS& c = out.params.conditional;
   c.handle = handle->handle;
   c.type = static_cast<CUgraphConditionalNodeType>(uintArg(p.Get("kind"), "kind"));

@@ -53,7 +53,7 @@ namespace {
 // {error, result: CUgraphInstantiateResult, node?: GraphNode}.
 Napi::Value Instantiate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = Graph::from(info[0], "graph");
+  const GraphRef& graph = graphArg(info[0], "graph");
   uint64_t flags = u64Arg(info[1], "flags");
   StreamBox* upload = info[2].IsUndefined() ? nullptr : &streamArg(info[2], "uploadStream");
   bool detailed = boolArg(info[3], "detailed");
@@ -124,7 +124,7 @@ Napi::Value GraphExec::Upload(const Napi::CallbackInfo& info) {
 Napi::Value GraphExec::Update(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   GraphExecBox& exec = live();
-  const GraphRef& graph = Graph::from(info[0], "graph");
+  const GraphRef& graph = graphArg(info[0], "graph");
   CUgraphExecUpdateResultInfo result;
   std::memset(&result, 0, sizeof(result));
   CUresult r = CU_CALL(cuGraphExecUpdate, exec.exec, graph->graph, &result);
@@ -208,7 +208,7 @@ Napi::Value GraphExec::SetNodeParams(const Napi::CallbackInfo& info) {
 Napi::Value GraphExec::SetChildGraph(const Napi::CallbackInfo& info) {
   GraphExecBox& exec = live();
   const NodeRef& node = nodeArg(info[0], "node");
-  const GraphRef& child = Graph::from(info[1], "graph");
+  const GraphRef& child = graphArg(info[1], "graph");
   CU_CHECK(info.Env(), cuGraphExecChildGraphNodeSetParams, exec.exec, node->node, child->graph);
   exec.extra.add(child);
   return info.Env().Undefined();

@@ -29,7 +29,7 @@ void attachBag(Napi::Env env, GraphBox& graph) {
   auto bag = std::make_shared<ResourceBag>();
   auto* holder = new BagHolder{bag, JsThreadPort::open(env)};
   CUuserObject object = nullptr;
-  CUresult r = CU_CALL(cuUserObjectCreate, &object, holder, releaseBag, 1, 0);
+  CUresult r = CU_CALL(cuUserObjectCreate, &object, holder, releaseBag, 1, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
   if (r != CUDA_SUCCESS) {
     delete holder;
     throwCudaError(env, r, Fn::cuUserObjectCreate);
@@ -56,9 +56,10 @@ GraphBox::~GraphBox() {
 
 void GraphBox::keep(Napi::Env env, std::shared_ptr<void> resource) {
   if (!resource) return;
-  GraphBox& owner = root();
-  if (!owner.bag) attachBag(env, owner);
-  owner.bag->add(std::move(resource));
+  GraphBox* owner = root();
+  if (!owner) throwDisposed(env, "the graph that owns this one");
+  if (!owner->bag) attachBag(env, *owner);
+  owner->bag->add(std::move(resource));
 }
 
 void GraphBox::keepAll(Napi::Env env, const ResourceBag& resources) {
@@ -79,13 +80,25 @@ ResourceBag takeCaptured(uint64_t captureId) {
   return bag;
 }
 
-GraphRef makeGraphBox(Napi::Env env, CUgraph graph, GraphRef parent) {
+GraphRef makeGraphBox(Napi::Env env, CUgraph graph, const GraphRef& parent) {
   auto box = std::make_shared<GraphBox>();
   box->graph = graph;
   box->env = env;
   box->owned = parent == nullptr;
-  box->parent = std::move(parent);
+  box->parent = parent;
   return box;
+}
+
+const GraphRef& graphArg(Napi::Value value, const char* param) {
+  const GraphRef& graph = Graph::from(value, param);
+  if (!graph->root()) throwDisposed(value.Env(), "the graph that owns this one");
+  return graph;
+}
+
+GraphRef graphOf(Napi::Env env, const NodeBox& node) {
+  GraphRef graph = node.graph.lock();
+  if (!graph || !graph->root()) throwDisposed(env, "the graph of this node");
+  return graph;
 }
 
 Napi::Object wrapGraph(Napi::Env env, const GraphRef& graph) { return Graph::wrap(env, graph); }
@@ -120,7 +133,8 @@ Napi::Object wrapNode(Napi::Env env, const NodeRef& node) {
 const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph) {
   const NodeRef& node = GraphNode::from(value, param);
   if (!node->alive) throwTypeError(value.Env(), std::string(param) + " was destroyed (GraphNode.destroy)");
-  if (graph && node->graph.get() != graph) throwTypeError(value.Env(), std::string(param) + " belongs to another graph");
+  GraphRef owner = graphOf(value.Env(), *node);
+  if (graph && owner.get() != graph) throwTypeError(value.Env(), std::string(param) + " belongs to another graph");
   return node;
 }
 
@@ -212,16 +226,16 @@ void Graph::init(Napi::Env env, Napi::Object exports) {
   GraphNode::init(env, exports);
 }
 
-Napi::Value Graph::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().graph); }
+Napi::Value Graph::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), liveGraph().graph); }
 
 Napi::Value Graph::NodeCount(const Napi::CallbackInfo& info) {
   size_t count = 0;
-  CU_CHECK(info.Env(), cuGraphGetNodes, live().graph, nullptr, &count);
+  CU_CHECK(info.Env(), cuGraphGetNodes, liveGraph().graph, nullptr, &count);
   return Napi::Number::New(info.Env(), static_cast<double>(count));
 }
 
 Napi::Value Graph::Nodes(const Napi::CallbackInfo& info) {
-  const GraphRef& graph = shared();
+  const GraphRef& graph = sharedGraph();
   size_t count = 0;
   CU_CHECK(info.Env(), cuGraphGetNodes, graph->graph, nullptr, &count);
   std::vector<CUgraphNode> nodes(count);
@@ -231,7 +245,7 @@ Napi::Value Graph::Nodes(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value Graph::RootNodes(const Napi::CallbackInfo& info) {
-  const GraphRef& graph = shared();
+  const GraphRef& graph = sharedGraph();
   size_t count = 0;
   CU_CHECK(info.Env(), cuGraphGetRootNodes, graph->graph, nullptr, &count);
   std::vector<CUgraphNode> nodes(count);
@@ -243,7 +257,7 @@ Napi::Value Graph::RootNodes(const Napi::CallbackInfo& info) {
 // edges() -> {from: GraphNode[], to: GraphNode[], data: [fromPort, toPort, type][]}
 Napi::Value Graph::Edges(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = shared();
+  const GraphRef& graph = sharedGraph();
   size_t count = 0;
   CU_CHECK(env, cuGraphGetEdges, graph->graph, nullptr, nullptr, nullptr, &count);
   std::vector<CUgraphNode> from(count), to(count);
@@ -260,7 +274,7 @@ Napi::Value Graph::Edges(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value Graph::AddEdges(const Napi::CallbackInfo& info) {
-  GraphBox& graph = live();
+  GraphBox& graph = liveGraph();
   EdgeList edges = edgeListArg(info, graph);
   CU_CHECK(info.Env(), cuGraphAddDependencies, graph.graph, edges.from.data(), edges.to.data(),
            edges.data.empty() ? nullptr : edges.data.data(), edges.from.size());
@@ -268,7 +282,7 @@ Napi::Value Graph::AddEdges(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value Graph::RemoveEdges(const Napi::CallbackInfo& info) {
-  GraphBox& graph = live();
+  GraphBox& graph = liveGraph();
   EdgeList edges = edgeListArg(info, graph);
   CU_CHECK(info.Env(), cuGraphRemoveDependencies, graph.graph, edges.from.data(), edges.to.data(),
            edges.data.empty() ? nullptr : edges.data.data(), edges.from.size());
@@ -278,17 +292,17 @@ Napi::Value Graph::RemoveEdges(const Napi::CallbackInfo& info) {
 // clone() -> a new graph with the same nodes, holding the same resources.
 Napi::Value Graph::Clone(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  GraphBox& graph = live();
+  GraphBox& graph = liveGraph();
   CUgraph clone = nullptr;
   CU_CHECK(env, cuGraphClone, &clone, graph.graph);
   GraphRef box = makeGraphBox(env, clone);
-  if (graph.root().bag) box->keepAll(env, *graph.root().bag);
+  if (graph.root()->bag) box->keepAll(env, *graph.root()->bag);
   return wrapGraph(env, box);
 }
 
 // findInClone(originalNode): this graph is the clone.
 Napi::Value Graph::FindInClone(const Napi::CallbackInfo& info) {
-  const GraphRef& clone = shared();
+  const GraphRef& clone = sharedGraph();
   const NodeRef& original = nodeArg(info[0], "node");
   CUgraphNode found = nullptr;
   CU_CHECK(info.Env(), cuGraphNodeFindInClone, &found, original->node, clone->graph);
@@ -297,7 +311,7 @@ Napi::Value Graph::FindInClone(const Napi::CallbackInfo& info) {
 
 // debugDotPrint(path, flags): the driver writes its DOT description to path.
 Napi::Value Graph::DebugDotPrint(const Napi::CallbackInfo& info) {
-  GraphBox& graph = live();
+  GraphBox& graph = liveGraph();
   std::string path = stringArg(info[0], "path");
   CU_CHECK_DETAIL(info.Env(), "path=" + path, cuGraphDebugDotPrint, graph.graph, path.c_str(), uintArg(info[1], "flags"));
   return info.Env().Undefined();
@@ -305,8 +319,8 @@ Napi::Value Graph::DebugDotPrint(const Napi::CallbackInfo& info) {
 
 // How many resources the graph keeps alive (for tests and diagnostics).
 Napi::Value Graph::ResourceCount(const Napi::CallbackInfo& info) {
-  GraphBox& root = live().root();
-  return Napi::Number::New(info.Env(), root.bag ? static_cast<double>(root.bag->items.size()) : 0);
+  GraphBox* root = liveGraph().root();
+  return Napi::Number::New(info.Env(), root && root->bag ? static_cast<double>(root->bag->items.size()) : 0);
 }
 
 void GraphNode::init(Napi::Env env, Napi::Object exports) {
@@ -341,7 +355,7 @@ Napi::Value neighbours(Napi::Env env, const NodeRef& node, Query query) {
   nodes.resize(count);
   data.resize(count);
   Napi::Object out = Napi::Object::New(env);
-  out.Set("nodes", nodeArray(env, node->graph, nodes));
+  out.Set("nodes", nodeArray(env, graphOf(env, *node), nodes));
   out.Set("data", edgeDataArray(env, data));
   return out;
 }
@@ -368,7 +382,7 @@ Napi::Value GraphNode::Destroy(const Napi::CallbackInfo& info) {
   const NodeRef& node = nodeArg(Value(), "node");
   CU_CHECK(info.Env(), cuGraphDestroyNode, node->node);
   node->alive = false;
-  node->graph->nodes.erase(node->node);
+  graphOf(info.Env(), *node)->nodes.erase(node->node);
   return info.Env().Undefined();
 }
 

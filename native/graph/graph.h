@@ -36,10 +36,13 @@ using BagRef = std::shared_ptr<ResourceBag>;
 
 struct NodeBox;
 
+// A graph's box belongs to its JavaScript object; dispose() destroys the
+// CUgraph at once. Nodes, body graphs and conditional handles only name it
+// (weakly): once it is gone they throw instead of reaching the driver.
 struct GraphBox {
   CUgraph graph = nullptr;
   bool owned = true;                    // false: a child or conditional body graph its parent owns
-  std::shared_ptr<GraphBox> parent;     // keeps the owner of a graph that is not owned alive
+  std::weak_ptr<GraphBox> parent;       // the owner of a graph that is not owned
   napi_env env = nullptr;
   BagRef bag;                           // created with the first resource
   std::unordered_map<CUgraphNode, std::weak_ptr<NodeBox>> nodes;  // one box per node
@@ -53,14 +56,19 @@ struct GraphBox {
   // made from it may use it.
   void keep(Napi::Env env, std::shared_ptr<void> resource);
   void keepAll(Napi::Env env, const ResourceBag& resources);
-  // The graph whose bag and user object hold the resources of this one.
-  GraphBox& root() { return parent ? parent->root() : *this; }
+  // The graph whose bag and user object hold the resources of this one; null
+  // when an owner has been disposed (and with it this graph).
+  GraphBox* root() {
+    if (owned) return this;
+    std::shared_ptr<GraphBox> owner = parent.lock();
+    return owner ? owner->root() : nullptr;
+  }
 };
 using GraphRef = std::shared_ptr<GraphBox>;
 
 struct NodeBox {
   CUgraphNode node = nullptr;
-  GraphRef graph;     // nodes belong to their graph, which lives while a node is referenced
+  std::weak_ptr<GraphBox> graph;  // the graph the node belongs to
   bool alive = true;  // false once destroyed with cuGraphDestroyNode
   napi_env env = nullptr;
   napi_ref wrapper = nullptr;  // weak: the node's one JavaScript object, while it lives
@@ -81,6 +89,18 @@ class Graph : public Handle<Graph, GraphBox> {
   static void init(Napi::Env env, Napi::Object exports);
 
  private:
+  // The box, checked to still have its CUgraph (a body or moved child graph
+  // goes with its owner).
+  GraphBox& liveGraph() {
+    GraphBox& graph = live();
+    if (!graph.root()) throwDisposed(Env(), "the graph that owns this one");
+    return graph;
+  }
+  const GraphRef& sharedGraph() {
+    liveGraph();
+    return shared();
+  }
+
   Napi::Value HandleValue(const Napi::CallbackInfo& info);
   Napi::Value NodeCount(const Napi::CallbackInfo& info);
   Napi::Value Nodes(const Napi::CallbackInfo& info);
@@ -109,8 +129,12 @@ class GraphNode : public Handle<GraphNode, NodeBox> {
 };
 
 // A graph box owning (or, with a parent, naming) a CUgraph.
-GraphRef makeGraphBox(Napi::Env env, CUgraph graph, GraphRef parent = nullptr);
+GraphRef makeGraphBox(Napi::Env env, CUgraph graph, const GraphRef& parent = nullptr);
 Napi::Object wrapGraph(Napi::Env env, const GraphRef& graph);
+// A live graph argument: a Graph whose CUgraph (and owners) still exist.
+const GraphRef& graphArg(Napi::Value value, const char* param);
+// The graph a live node belongs to.
+GraphRef graphOf(Napi::Env env, const NodeBox& node);
 
 // The one JavaScript-visible box of a node of graph (made on first sight).
 NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node);

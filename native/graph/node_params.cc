@@ -184,7 +184,7 @@ void buildBatchMemOp(Napi::Env env, Napi::Object p, NodeParams& out) {
 
 // {graph, move}: cloned into the node, or (move) handed over to it.
 void buildChildGraph(Napi::Env env, Napi::Object p, NodeParams& out) {
-  const GraphRef& child = Graph::from(field(p, "graph"), "graph");
+  const GraphRef& child = graphArg(field(p, "graph"), "graph");
   if (!child->owned) throwTypeError(env, "graph belongs to another graph (a moved child or a conditional body)");
   out.params.graph.graph = child->graph;
   bool move = boolArg(field(p, "move"), "move");

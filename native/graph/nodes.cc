@@ -78,7 +78,7 @@ CUresult addPerType(CUgraphNode* node, CUgraph graph, const Dependencies& deps, 
 //   -> {node, allocation?: GraphAllocation, bodies?: Graph[]}
 Napi::Value AddNode(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = Graph::from(info[0], "graph");
+  const GraphRef& graph = graphArg(info[0], "graph");
   Dependencies deps = dependenciesArg(env, info[1], info[2], *graph);
   std::unique_ptr<NodeParams> p = buildNodeParams(env, info[3], graph.get());
   bool perType = boolArg(info[4], "perTypeCall");
@@ -128,7 +128,8 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
 Napi::Value SetNodeParams(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const NodeRef& node = nodeArg(info[0], "node");
-  std::unique_ptr<NodeParams> p = buildNodeParams(env, info[1], node->graph.get());
+  GraphRef graph = graphOf(env, *node);
+  std::unique_ptr<NodeParams> p = buildNodeParams(env, info[1], graph.get());
   bool perType = boolArg(info[2], "perTypeCall");
   if (p->context) makeCurrent(env, p->context);
   CUgraphNodeParams& g = p->params;
@@ -181,8 +182,8 @@ Napi::Value SetNodeParams(const Napi::CallbackInfo& info) {
     }
   }
   if (r != CUDA_SUCCESS) throwCudaError(env, r, fn);
-  for (auto& used : p->uses) node->graph->keep(env, used);
-  if (p->kernel) node->graph->keep(env, p->kernel);
+  for (auto& used : p->uses) graph->keep(env, used);
+  if (p->kernel) graph->keep(env, p->kernel);
   return env.Undefined();
 }
 
@@ -245,7 +246,7 @@ Napi::Value readNodeParams(Napi::Env env, const NodeRef& node) {
     case CU_GRAPH_NODE_TYPE_GRAPH: {
       CUgraph child = nullptr;
       CU_CHECK(env, cuGraphChildGraphNodeGetGraph, node->node, &child);
-      out.Set("graph", wrapGraph(env, makeGraphBox(env, child, node->graph)));
+      out.Set("graph", wrapGraph(env, makeGraphBox(env, child, graphOf(env, *node))));
       break;
     }
     case CU_GRAPH_NODE_TYPE_WAIT_EVENT: {

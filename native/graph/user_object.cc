@@ -83,7 +83,7 @@ Napi::Value CreateUserObject(const Napi::CallbackInfo& info) {
   if (!info[0].IsFunction()) throwTypeError(env, "destructor must be a function");
   auto* destructor = new Destructor{Napi::Persistent(info[0].As<Napi::Function>()), JsThreadPort::open(env)};
   auto box = std::make_shared<UserObjectBox>();
-  CUresult r = CU_CALL(cuUserObjectCreate, &box->object, destructor, runDestructor, 1, 0);
+  CUresult r = CU_CALL(cuUserObjectCreate, &box->object, destructor, runDestructor, 1, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
   if (r != CUDA_SUCCESS) {
     delete destructor;
     throwCudaError(env, r, Fn::cuUserObjectCreate);
@@ -96,7 +96,7 @@ Napi::Value CreateUserObject(const Napi::CallbackInfo& info) {
 // references, or (move) count of the object's own.
 Napi::Value GraphRetainUserObject(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = Graph::from(info[0], "graph");
+  const GraphRef& graph = graphArg(info[0], "graph");
   UserObjectBox& object = *UserObject::from(info[1], "object");
   unsigned int count = uintArg(info[2], "count");
   bool move = boolArg(info[3], "move");
@@ -111,7 +111,7 @@ Napi::Value GraphRetainUserObject(const Napi::CallbackInfo& info) {
 // graphReleaseUserObject(graph, object, count): only references the graph took here.
 Napi::Value GraphReleaseUserObject(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = Graph::from(info[0], "graph");
+  const GraphRef& graph = graphArg(info[0], "graph");
   UserObjectBox& object = *UserObject::from(info[1], "object");
   unsigned int count = uintArg(info[2], "count");
   unsigned int& held = object.graphReferences[graph->graph];

@@ -190,8 +190,10 @@ describe('between processes', () => {
     using channel = await server.accept({ timeoutMs: 20000 });
     expect((await channel.receive({ timeoutMs: 20000 })).payload).toBe('hello');
     const pending = channel.receive({ timeoutMs: 20000 });
+    // Handled from the start: the child may die (and pending reject) before the send resolves.
+    const pendingRejected = expect(pending).rejects.toThrow(ChannelClosedError);
     await channel.send('now die');
-    await expect(pending).rejects.toThrow(ChannelClosedError);
+    await pendingRejected;
     await expect(pending).rejects.toMatchObject({ operation: 'receive', message: 'receive: the peer closed the connection' });
     expect((await c.result).signal).toBe('SIGKILL');
     const sent = channel.send('anyone?');

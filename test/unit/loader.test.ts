@@ -136,18 +136,22 @@ describe('with a stand-in driver', () => {
     expect(r.report.isCapture).toBe(type.startsWith('Capture'));
   });
 
-  test('the primary context is retained once, shared, and released when nothing uses it', () => {
+  test('the primary context is retained once and kept; reset releases it, refused while handles live', () => {
     const log = path.join(os.tmpdir(), `fake-cuda-log-${process.pid}`);
     fs.rmSync(log, { force: true });
     const r = runScript(`const dev = cuda.Device.get(0);
       const a = dev.primaryContext; const same = a === dev.primaryContext;
       a.dispose(); a.dispose();
       const b = dev.primaryContext; const fresh = b !== a;
+      let refused; try { dev.resetPrimaryContext(); } catch (e) { refused = e.message; }
       b.dispose();
-      report({ same, fresh, aDisposed: a.disposed, bDisposed: b.disposed });`,
-    { CUDA_DRIVER_LIBRARY: library, FAKE_CUDA_LOG: log });
-    expect(r.report).toEqual({ same: true, fresh: true, aDisposed: true, bDisposed: true });
-    expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toEqual(['retain', 'release', 'retain', 'release']);
+      dev.resetPrimaryContext();
+      report({ same, fresh, aDisposed: a.disposed, refused });`,
+    { CUDA_DRIVER_LIBRARY: fakeDriver(), FAKE_CUDA_LOG: log });
+    expect(r.stderr).toBe('');
+    expect(r.report).toMatchObject({ same: true, fresh: true, aDisposed: true });
+    expect(r.report.refused).toMatch(/still used by live handles/);
+    expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toEqual(['retain', 'release', 'reset']);
   });
 
   test('call counters: off by default, on with CUDA_DRIVER_COUNTERS=1 or enable(), errors counted', () => {
