@@ -11,6 +11,7 @@
 #include "js_thread.h"
 #include "memory/memory.h"
 #include "ipc/fd_channel.h"
+#include "ipc/imported_memory.h"
 #include "release.h"
 #include "stream.h"
 
@@ -47,6 +48,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   Graph::init(env, exports);
   initCapture(env, exports);
   initFdChannel(env, exports);
+  initIpc(env, exports);
   exports.Set("markMainThread", Napi::Function::New(env, MarkMainThread));
   return exports;
 }

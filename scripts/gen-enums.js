@@ -43,6 +43,11 @@ const ENUMS = [
   ['CUmemLocationType', 'MemoryLocationType', 'CU_MEM_LOCATION_TYPE_', 'camel'],
   ['CUmemAllocationType', 'MemoryAllocationType', 'CU_MEM_ALLOCATION_TYPE_', 'camel'],
   ['CUmemAccess_flags', 'MemoryAccess', 'CU_MEM_ACCESS_FLAGS_PROT_', 'camel'],
+  ['CUmemAllocationGranularity_flags', 'AllocationGranularity', 'CU_MEM_ALLOC_GRANULARITY_', 'camel'],
+  ['CUmemAllocationCompType', 'MemoryCompression', 'CU_MEM_ALLOCATION_COMP_', 'camel'],
+  ['CUmemRangeHandleType', 'MemoryRangeHandleType', 'CU_MEM_RANGE_HANDLE_TYPE_', 'camel'],
+  ['CUmemRangeFlags', 'MemoryRangeFlag', 'CU_MEM_RANGE_FLAG_', 'camel'],
+  ['CUipcMem_flags', 'IpcMemoryFlag', 'CU_IPC_MEM_', 'camel'],
 ];
 
 const camel = (s) => s.toLowerCase().replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());

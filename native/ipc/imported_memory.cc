@@ -1,0 +1,123 @@
+#include "ipc/imported_memory.h"
+
+#include <mutex>
+#include <unordered_map>
+
+#include "args.h"
+#include "release.h"
+
+namespace cudrv {
+
+namespace {
+
+// Openings by key, process-wide (driver state is; worker threads share it).
+// Recursive: an opening that fails inside findOrOpen is destroyed under the lock.
+std::recursive_mutex registryMutex;
+std::unordered_map<std::string, std::weak_ptr<OpenedBox>>& registry() {
+  static auto* map = new std::unordered_map<std::string, std::weak_ptr<OpenedBox>>();  // never destroyed: boxes may outlive statics
+  return *map;
+}
+
+}  // namespace
+
+OpenedBox::~OpenedBox() {
+  if (!key.empty()) {
+    std::lock_guard<std::recursive_mutex> lock(registryMutex);
+    auto it = registry().find(key);
+    if (it != registry().end() && it->second.expired()) registry().erase(it);
+  }
+  if (!base) return;
+  CUdeviceptr ptr = base;
+  ContextRef ctx = context;
+  std::shared_ptr<void> keptPool = pool;
+  Kind k = kind;
+  releaseWhenSafe([ptr, ctx, keptPool, k] {
+    if (setCurrent(ctx->context) != CUDA_SUCCESS) return;
+    // Work queued through the library on this memory is done (streams kept the
+    // view alive until then); this also covers work it did not see.
+    CU_CALL(cuCtxSynchronize);
+    if (k == Kind::LegacyIpc) {
+      CU_CALL(cuIpcCloseMemHandle, ptr);
+    } else {
+      CU_CALL(cuMemFree, ptr);
+    }
+  });
+}
+
+OpenedRef findOrOpen(const std::string& key, const std::function<OpenedRef()>& open) {
+  std::lock_guard<std::recursive_mutex> lock(registryMutex);
+  auto it = registry().find(key);
+  if (it != registry().end()) {
+    if (OpenedRef live = it->second.lock()) return live;
+  }
+  OpenedRef opened = open();
+  opened->key = key;
+  registry()[key] = opened;
+  return opened;
+}
+
+size_t bytesToAllocationEnd(CUdeviceptr ptr) {
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  if (CU_CALL(cuMemGetAddressRange, &base, &size, ptr) != CUDA_SUCCESS || ptr < base || ptr - base > size) return 0;
+  return size - (ptr - base);
+}
+
+Napi::Object ImportedMemory::view(Napi::Env env, std::shared_ptr<void> source, ContextRef context, CUdeviceptr base,
+                                  size_t available, uint64_t offset, uint64_t bytes, const char* path) {
+  if (offset > available || bytes > available - offset) {
+    throwRangeError(env, "the shared range [" + std::to_string(offset) + ", " + std::to_string(offset) + "+" +
+                             std::to_string(bytes) + ") does not fit the " + std::to_string(available) +
+                             " bytes the opened memory has in this process");
+  }
+  auto box = std::make_shared<ImportedMemoryBox>();
+  box->device = base + offset;
+  box->size = bytes;
+  box->context = std::move(context);
+  box->source = std::move(source);
+  box->path = path;
+  return wrap(env, box);
+}
+
+namespace {
+
+// memoryView(memory, offset, bytes, path): a view of library memory (an alias in
+// the exporting process, or virtual memory mapped from imported allocations).
+Napi::Value MemoryView(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  MemoryRef memory = memoryOf(info[0]);
+  if (!memory || !memory->device) throwTypeError(env, "memory must be device memory of this library");
+  std::string path = stringArg(info[3], "path");
+  const char* name = path == "vmm" ? "vmm" : "alias";
+  return ImportedMemory::view(env, memory, memory->context, memory->device, memory->size, u64Arg(info[1], "offset"),
+                              u64Arg(info[2], "bytes"), name);
+}
+
+}  // namespace
+
+void ImportedMemory::init(Napi::Env env, Napi::Object exports) {
+  exports.Set("ImportedMemory", define(env, {
+      InstanceAccessor("address", &ImportedMemory::Address, nullptr),
+      InstanceAccessor("size", &ImportedMemory::Size, nullptr),
+      InstanceAccessor("ordinal", &ImportedMemory::Ordinal, nullptr),
+      InstanceAccessor("path", &ImportedMemory::Path, nullptr),
+  }));
+  exports.Set("memoryView", Napi::Function::New(env, MemoryView));
+}
+
+Napi::Value ImportedMemory::Address(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().device); }
+Napi::Value ImportedMemory::Size(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(live().size));
+}
+Napi::Value ImportedMemory::Ordinal(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), live().context->ordinal);
+}
+Napi::Value ImportedMemory::Path(const Napi::CallbackInfo& info) { return Napi::String::New(info.Env(), live().path); }
+
+void initIpc(Napi::Env env, Napi::Object exports) {
+  ImportedMemory::init(env, exports);
+  initLegacyIpc(env, exports);
+  initPoolSharing(env, exports);
+}
+
+}  // namespace cudrv
