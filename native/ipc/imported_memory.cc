@@ -11,21 +11,15 @@ namespace cudrv {
 namespace {
 
 // Openings by key, process-wide (driver state is; worker threads share it).
-// Recursive: an opening that fails inside findOrOpen is destroyed under the lock.
-std::recursive_mutex registryMutex;
-std::unordered_map<std::string, std::weak_ptr<OpenedBox>>& registry() {
-  static auto* map = new std::unordered_map<std::string, std::weak_ptr<OpenedBox>>();  // never destroyed: boxes may outlive statics
+std::mutex registryMutex;
+std::unordered_map<std::string, std::weak_ptr<void>>& registry() {
+  static auto* map = new std::unordered_map<std::string, std::weak_ptr<void>>();  // never destroyed: boxes may outlive statics
   return *map;
 }
 
 }  // namespace
 
 OpenedBox::~OpenedBox() {
-  if (!key.empty()) {
-    std::lock_guard<std::recursive_mutex> lock(registryMutex);
-    auto it = registry().find(key);
-    if (it != registry().end() && it->second.expired()) registry().erase(it);
-  }
   if (!base) return;
   CUdeviceptr ptr = base;
   ContextRef ctx = context;
@@ -44,16 +38,22 @@ OpenedBox::~OpenedBox() {
   });
 }
 
-OpenedRef findOrOpen(const std::string& key, const std::function<OpenedRef()>& open) {
-  std::lock_guard<std::recursive_mutex> lock(registryMutex);
-  auto it = registry().find(key);
-  if (it != registry().end()) {
-    if (OpenedRef live = it->second.lock()) return live;
+std::shared_ptr<void> findOrMake(const std::string& key, const std::function<std::shared_ptr<void>()>& make) {
+  std::lock_guard<std::mutex> lock(registryMutex);
+  auto& map = registry();
+  auto it = map.find(key);
+  if (it != map.end()) {
+    if (std::shared_ptr<void> live = it->second.lock()) return live;
   }
-  OpenedRef opened = open();
-  opened->key = key;
-  registry()[key] = opened;
-  return opened;
+  std::shared_ptr<void> made = make();
+  for (auto e = map.begin(); e != map.end();) e = e->second.expired() ? map.erase(e) : std::next(e);
+  map[key] = made;
+  return made;
+}
+
+std::string openingKey(const char* kind, const ContextRef& context, const void* bytes, size_t size) {
+  return std::string(kind) + ":" + std::to_string(reinterpret_cast<uintptr_t>(context->context)) + ":" +
+         std::string(static_cast<const char*>(bytes), size);
 }
 
 size_t bytesToAllocationEnd(CUdeviceptr ptr) {

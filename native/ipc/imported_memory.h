@@ -1,10 +1,11 @@
 // Memory shared by another process, as this process sees it. An opening (a
 // legacy IPC handle opened with cuIpcOpenMemHandle, a pointer imported from a
-// shared pool) is made once per export and context and shared by every view of
-// it: the driver maps an imported pool pointer anew on each import, and the
-// first free would unmap every copy. A view (ImportedMemory) is a checked byte
-// range of an opening, of virtual memory mapped from shared allocations, or, in
-// the exporting process itself, of the exported memory (an alias).
+// shared pool, the imported pool itself) is made once per export and context
+// and shared by every holder: the driver maps an imported pool pointer anew on
+// each import, and the first free would unmap every copy. A view
+// (ImportedMemory) is a checked byte range of an opening, of virtual memory
+// mapped from shared allocations, or, in the exporting process itself, of the
+// exported memory (an alias).
 #pragma once
 
 #include <napi.h>
@@ -26,19 +27,21 @@ struct OpenedBox {
   size_t size = 0;             // bytes from base to the end of the allocation, as mapped here
   ContextRef context;
   std::shared_ptr<void> pool;  // pool pointers: the imported pool (released after the pointer)
-  std::string key;             // context + export bytes
 
   OpenedBox() = default;
   OpenedBox(const OpenedBox&) = delete;
   OpenedBox& operator=(const OpenedBox&) = delete;
-  // Leaves the registry, then closes (cuIpcCloseMemHandle / cuMemFree) under its
-  // context once the context's work is done: neither call is stream-ordered.
+  // Closes (cuIpcCloseMemHandle / cuMemFree) under its context once the
+  // context's work is done: neither call is stream-ordered.
   ~OpenedBox();
 };
-using OpenedRef = std::shared_ptr<OpenedBox>;
 
-// The live opening registered under key, or a new one made by open() and registered.
-OpenedRef findOrOpen(const std::string& key, const std::function<OpenedRef()>& open);
+// The live object registered under key (process-wide), or a new one made by
+// make() and registered; the registry holds it weakly.
+std::shared_ptr<void> findOrMake(const std::string& key, const std::function<std::shared_ptr<void>()>& make);
+
+// A registry key: a kind, the context, and the export's bytes.
+std::string openingKey(const char* kind, const ContextRef& context, const void* bytes, size_t size);
 
 // The size of the allocation ptr lies in, from ptr to its end (cuMemGetAddressRange),
 // or 0 when the driver does not say.

@@ -65,9 +65,8 @@ Napi::Value OpenIpcMemory(const Napi::CallbackInfo& info) {
   uint64_t offset = u64Arg(info[2], "offset");
   uint64_t bytes = u64Arg(info[3], "bytes");
   makeCurrent(env, context);
-  std::string key = "ipc:" + std::to_string(reinterpret_cast<uintptr_t>(context->context)) + ":" +
-                    std::string(handle.reserved, kHandleBytes);
-  OpenedRef opened = findOrOpen(key, [&] {
+  std::string key = openingKey("ipc", context, handle.reserved, kHandleBytes);
+  auto opened = std::static_pointer_cast<OpenedBox>(findOrMake(key, [&] {
     CUdeviceptr base = 0;
     CU_CHECK(env, cuIpcOpenMemHandle, &base, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
     auto box = std::make_shared<OpenedBox>();
@@ -76,7 +75,7 @@ Napi::Value OpenIpcMemory(const Napi::CallbackInfo& info) {
     box->context = context;
     box->size = bytesToAllocationEnd(base);
     return box;
-  });
+  }));
   return ImportedMemory::view(env, opened, context, opened->base, opened->size, offset, bytes, "legacy");
 }
 

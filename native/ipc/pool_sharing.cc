@@ -67,26 +67,35 @@ Napi::Value ExportPool(const Napi::CallbackInfo& info) {
   return bytesValue(env, fabric);
 }
 
-// importPool(ordinal, handle, handleType) -> MemoryPool: handle is a descriptor
-// number (the caller keeps and closes it) or a fabric handle's 64 bytes. The
-// pool is destroyed when its last holder lets go.
+// importPool(ordinal, handle, handleType, identity) -> MemoryPool: handle is a
+// descriptor number (the caller keeps and closes it) or a fabric handle's 64
+// bytes. identity names the exporter's pool: a pool this process already
+// imported under it (and still holds) is returned instead of importing it twice.
+// The pool is destroyed when its last holder (its imported pointers included) lets go.
 Napi::Value ImportPool(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuMemPoolImportFromShareableHandle);
   ContextRef context = primaryContext(env, intArg(info[0], "ordinal"));
   CUmemAllocationHandleType type = shareableTypeArg(info[2]);
+  std::string identity = stringArg(info[3], "identity");
   makeCurrent(env, context);
-  auto box = std::make_shared<PoolBox>();
-  box->context = context;
-  if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
-    int fd = static_cast<int>(integerArg(info[1], "handle", 0, 0x7fffffff));
-    CU_CHECK(env, cuMemPoolImportFromShareableHandle, &box->pool, reinterpret_cast<void*>(static_cast<uintptr_t>(fd)),
-             type, 0);
-  } else {
-    CUmemFabricHandle fabric = bytesArg<CUmemFabricHandle>(info[1], "handle");
-    CU_CHECK(env, cuMemPoolImportFromShareableHandle, &box->pool, &fabric, type, 0);
-  }
-  return MemoryPool::wrap(env, box);
+  auto pool = std::static_pointer_cast<PoolBox>(
+      findOrMake(openingKey("pool", context, identity.data(), identity.size()), [&] {
+        auto box = std::make_shared<PoolBox>();
+        box->context = context;
+        CUmemoryPool imported = nullptr;
+        if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
+          int fd = static_cast<int>(integerArg(info[1], "handle", 0, 0x7fffffff));
+          CU_CHECK(env, cuMemPoolImportFromShareableHandle, &imported,
+                   reinterpret_cast<void*>(static_cast<uintptr_t>(fd)), type, 0);
+        } else {
+          CUmemFabricHandle fabric = bytesArg<CUmemFabricHandle>(info[1], "handle");
+          CU_CHECK(env, cuMemPoolImportFromShareableHandle, &imported, &fabric, type, 0);
+        }
+        box->pool = imported;
+        return box;
+      }));
+  return MemoryPool::wrap(env, pool);
 }
 
 // exportPoolPointer(memory) -> Uint8Array(64) naming the allocation. The
@@ -116,9 +125,8 @@ Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info) {
   uint64_t bytes = u64Arg(info[3], "bytes");
   ContextRef context = pool->context;
   makeCurrent(env, context);
-  std::string key = "pool:" + std::to_string(reinterpret_cast<uintptr_t>(context->context)) + ":" +
-                    std::string(reinterpret_cast<const char*>(data.reserved), sizeof(data.reserved));
-  OpenedRef opened = findOrOpen(key, [&] {
+  std::string key = openingKey("pointer", context, data.reserved, sizeof(data.reserved));
+  auto opened = std::static_pointer_cast<OpenedBox>(findOrMake(key, [&] {
     CUdeviceptr ptr = 0;
     CU_CHECK(env, cuMemPoolImportPointer, &ptr, pool->pool, &data);
     auto box = std::make_shared<OpenedBox>();
@@ -128,7 +136,7 @@ Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info) {
     box->pool = pool;
     box->size = bytesToAllocationEnd(ptr);
     return box;
-  });
+  }));
   return ImportedMemory::view(env, opened, context, opened->base, opened->size, offset, bytes, "pool");
 }
 

@@ -350,6 +350,7 @@ void AddressReservation::init(Napi::Env env, Napi::Object exports) {
       InstanceAccessor("address", &AddressReservation::Address, nullptr),
       InstanceAccessor("size", &AddressReservation::Size, nullptr),
       InstanceAccessor("alignment", &AddressReservation::Alignment, nullptr),
+      InstanceAccessor("ordinal", &AddressReservation::Ordinal, nullptr),
   }));
 }
 
@@ -359,6 +360,9 @@ Napi::Value AddressReservation::Size(const Napi::CallbackInfo& info) {
 }
 Napi::Value AddressReservation::Alignment(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(live().alignment));
+}
+Napi::Value AddressReservation::Ordinal(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), live().context->ordinal);
 }
 
 void VirtualMemory::init(Napi::Env env, Napi::Object exports) {

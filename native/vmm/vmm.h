@@ -87,6 +87,7 @@ class AddressReservation : public Handle<AddressReservation, ReservationBox> {
   Napi::Value Address(const Napi::CallbackInfo& info);
   Napi::Value Size(const Napi::CallbackInfo& info);
   Napi::Value Alignment(const Napi::CallbackInfo& info);
+  Napi::Value Ordinal(const Napi::CallbackInfo& info);
 };
 
 class VirtualMemory : public Handle<VirtualMemory, VirtualMemoryBox> {
