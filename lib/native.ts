@@ -286,7 +286,7 @@ export interface NativeAddon {
   memoryView(memory: NativeMemory, offset: number, bytes: number, path: 'alias' | 'vmm'): NativeImportedMemory;
   ipcMemoryHandle(memory: NativeMemory, offset: number): { handle: Buffer; offset: number; allocationSize: number };
   openIpcMemory(ordinal: number, handle: Uint8Array, offset: number, bytes: number): NativeImportedMemory;
-  ipcEventHandle(event: NativeEvent): Buffer;
+  ipcEventHandle(event: NativeEvent): { handle: Buffer; ordinal: number };
   openIpcEvent(ordinal: number, handle: Uint8Array): NativeEvent;
   aliasEvent(event: NativeEvent): NativeEvent;
   exportPool(pool: NativeMemoryPool | NativeMemory, handleType: number): NativeReceivedFd | Buffer;

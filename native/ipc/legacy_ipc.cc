@@ -79,12 +79,16 @@ Napi::Value OpenIpcMemory(const Napi::CallbackInfo& info) {
   return ImportedMemory::view(env, opened, context, opened->base, opened->size, offset, bytes, "legacy");
 }
 
-// ipcEventHandle(event) -> Uint8Array(64)
+// ipcEventHandle(event) -> { handle: Uint8Array(64), ordinal }
 Napi::Value IpcEventHandle(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
   const EventRef& event = Event::from(info[0], "event");
   CUipcEventHandle handle;
-  CU_CHECK(info.Env(), cuIpcGetEventHandle, &handle, event->event);
-  return handleValueOf(info.Env(), handle);
+  CU_CHECK(env, cuIpcGetEventHandle, &handle, event->event);
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("handle", handleValueOf(env, handle));
+  out.Set("ordinal", event->context->ordinal);
+  return out;
 }
 
 // openIpcEvent(ordinal, handle) -> Event: behaves as an event created with
