@@ -28,8 +28,15 @@ namespace {
 // driver that may be shutting down. A worker's teardown releases normally.
 void onMainEnvironmentExit(void*) { markProcessExiting(); }
 
+// Idempotent: the TypeScript layer may be loaded more than once over one addon
+// instance (jest gives each test file its own module registry, but Node loads a
+// .node file once), and Node aborts on a cleanup hook registered twice.
 Napi::Value MarkMainThread(const Napi::CallbackInfo& info) {
-  napi_add_env_cleanup_hook(info.Env(), onMainEnvironmentExit, nullptr);
+  AddonData& data = addonData(info.Env());
+  if (!data.markedMainThread) {
+    napi_add_env_cleanup_hook(info.Env(), onMainEnvironmentExit, nullptr);
+    data.markedMainThread = true;
+  }
   return info.Env().Undefined();
 }
 

@@ -21,6 +21,8 @@ struct AddonData {
   int pendingDeliveries = 0;
   // Fired when this environment is torn down, ending its wait threads (wait_thread.h).
   std::shared_ptr<CancelSignal> teardown;
+  // markMainThread() has registered the process-exit hook.
+  bool markedMainThread = false;
 };
 
 inline AddonData& addonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }

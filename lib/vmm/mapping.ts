@@ -87,8 +87,8 @@ export class Mapping extends Disposable<NativeVirtualMemory> {
       return Mapping.map(reservation, allocation, { access: options.access ?? defaultAccess(allocation.device) });
     } finally {
       // The mapping holds its own references; on failure these were the only ones.
-      reservation?.dispose();
       allocation.dispose();
+      reservation?.dispose();
     }
   }
 

@@ -29,6 +29,10 @@ ReservationBox::~ReservationBox() {
 
 VirtualMemoryBox::~VirtualMemoryBox() {
   if (segments.empty()) return;
+  struct Held {
+    std::vector<Segment> segments;
+    ReservationRef reservation;
+  };
   struct Range {
     CUdeviceptr ptr;
     size_t bytes;
@@ -40,8 +44,8 @@ VirtualMemoryBox::~VirtualMemoryBox() {
     at += s.bytes;
   }
   // The allocations and the reservation ride along, so that their releases
-  // (cuMemRelease, cuMemAddressFree) come after the unmaps.
-  auto held = std::make_shared<std::pair<std::vector<Segment>, ReservationRef>>(std::move(segments), std::move(reservation));
+  // (cuMemRelease, then cuMemAddressFree) come after the unmaps.
+  auto held = std::make_shared<Held>(Held{std::move(segments), std::move(reservation)});
   ContextRef ctx = context;
   releaseWhenSafe([ranges, ctx, held] {
     if (setCurrent(ctx->context) != CUDA_SUCCESS) {
@@ -53,6 +57,8 @@ VirtualMemoryBox::~VirtualMemoryBox() {
     // context covers work it did not see, such as a kernel given the address.
     CU_CALL(cuCtxSynchronize);
     for (auto it = ranges.rbegin(); it != ranges.rend(); ++it) CU_CALL(cuMemUnmap, it->ptr, it->bytes);
+    held->segments.clear();
+    held->reservation.reset();
   });
 }
 
