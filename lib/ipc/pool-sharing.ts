@@ -41,7 +41,8 @@ export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleTyp
   try {
     exported = native.exportPool(pool.native, type);
   } catch (error) {
-    if (error instanceof CudaError && (error.code === CudaResult.CUDA_ERROR_INVALID_VALUE || error.code === CudaResult.CUDA_ERROR_NOT_SUPPORTED)) {
+    const refusals: number[] = [CudaResult.CUDA_ERROR_INVALID_VALUE, CudaResult.CUDA_ERROR_NOT_SUPPORTED, CudaResult.CUDA_ERROR_NOT_PERMITTED];
+    if (error instanceof CudaError && refusals.includes(error.code)) {
       throw new SharingUnsupportedError('pool-not-exportable',
         `the memory pool cannot be exported as ${options.handleType ?? 'posixFileDescriptor'} (${error.name})`, exportablePoolRemedy);
     }
