@@ -8,8 +8,9 @@ import { InvalidDescriptorError } from './errors';
 /** The descriptor format this version writes and reads. */
 export const descriptorVersion = 1;
 
-/** Format tags: a descriptor says what it describes. */
+/** The format tag of shared-memory descriptors (a descriptor says what it describes). */
 export const memoryDescriptorFormat = 'cuda-driver/shared-memory';
+/** The format tag of shared-event descriptors. */
 export const eventDescriptorFormat = 'cuda-driver/shared-event';
 
 /** The most pieces (and so file descriptors) one shared-memory descriptor may name. */

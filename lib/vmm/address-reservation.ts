@@ -19,6 +19,10 @@ export interface ReserveOptions {
   address?: bigint;
 }
 
+/**
+ * A reserved virtual address range (cuMemAddressReserve) to map physical
+ * allocations into. Freed once disposed and no mapping uses it.
+ */
 export class AddressReservation extends Disposable<NativeAddressReservation> {
   /** @internal */
   constructor(handle: NativeAddressReservation) {

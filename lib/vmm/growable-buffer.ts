@@ -28,6 +28,11 @@ export interface GrowableBufferOptions {
   access?: AccessEntry[];
 }
 
+/**
+ * Device memory that grows without moving: {@link resize} maps more physical
+ * memory at the end of a range reserved up front. Usable wherever a DeviceBuffer
+ * is, within {@link size} bytes.
+ */
 export class GrowableBuffer extends Disposable<NativeVirtualMemory> {
   readonly #reserved: number;
   readonly #granularity: number;

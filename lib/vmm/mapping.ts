@@ -65,6 +65,11 @@ export function defaultAccess(device: Device): AccessEntry[] {
   return [{ location: device, access: 'readwrite' }];
 }
 
+/**
+ * A physical allocation mapped into a reserved range with access granted: device
+ * memory usable wherever a DeviceBuffer is. Made by {@link Mapping.alloc} (all in
+ * one) or {@link Mapping.map} / {@link AddressReservation.map}.
+ */
 export class Mapping extends Disposable<NativeVirtualMemory> {
   /** @internal */
   constructor(handle: NativeVirtualMemory) {

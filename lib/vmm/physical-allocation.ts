@@ -18,6 +18,11 @@ export interface PhysicalAllocationOptions extends AllocationOptions {
   granularity?: AllocationGranularityName;
 }
 
+/**
+ * Physical memory without an address (cuMemCreate): map it into an
+ * {@link AddressReservation} to use it. One reference to the allocation: disposing
+ * it releases that reference (cuMemRelease); mappings keep the memory until they go.
+ */
 export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
   /** @internal */
   constructor(handle: NativePhysicalAllocation) {

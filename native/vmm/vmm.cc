@@ -113,7 +113,8 @@ Napi::Value AllocationGranularity(const Napi::CallbackInfo& info) {
   requireDriver(env, Fn::cuMemGetAllocationGranularity);
   CUmemAllocationProp prop = propsArg(info[0]);
   auto option = boolArg(info[1], "recommended") ? CU_MEM_ALLOC_GRANULARITY_RECOMMENDED : CU_MEM_ALLOC_GRANULARITY_MINIMUM;
-  makeCurrent(env, locationContext(env, prop.location));
+  ContextRef context = locationContext(env, prop.location);  // held for the call
+  makeCurrent(env, context);
   size_t granularity = 0;
   CU_CHECK(env, cuMemGetAllocationGranularity, &granularity, &prop, option);
   return Napi::Number::New(env, static_cast<double>(granularity));
@@ -160,7 +161,8 @@ Napi::Value ImportAllocation(const Napi::CallbackInfo& info) {
   requireDriver(env, Fn::cuMemImportFromShareableHandle);
   auto type = static_cast<CUmemAllocationHandleType>(uintArg(info[1], "handleType"));
   uint64_t bytes = u64Arg(info[2], "bytes");
-  makeCurrent(env, primaryContext(env, 0));
+  ContextRef context = primaryContext(env, 0);  // held for the call
+  makeCurrent(env, context);
   CUmemGenericAllocationHandle handle = 0;
   if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
     int fd = static_cast<int>(integerArg(info[0], "handle", 0, 0x7fffffff));
