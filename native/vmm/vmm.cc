@@ -145,7 +145,9 @@ Napi::Value RetainAllocation(const Napi::CallbackInfo& info) {
   requireDriver(env, Fn::cuMemRetainAllocationHandle);
   MemoryRef owner;
   CUdeviceptr address = addressOf(info[0], info[1], &owner);
-  if (owner && owner->context) makeCurrent(env, owner->context);
+  // A raw address names no device: device 0's context serves (the calls need one current).
+  ContextRef context = owner && owner->context ? owner->context : primaryContext(env, 0);
+  makeCurrent(env, context);
   size_t mappingSize = 0;
   CU_CHECK(env, cuPointerGetAttribute, &mappingSize, CU_POINTER_ATTRIBUTE_MAPPING_SIZE, address);
   CUmemGenericAllocationHandle handle = 0;
@@ -287,7 +289,8 @@ Napi::Value MemoryAccess(const Napi::CallbackInfo& info) {
   MemoryRef owner;
   CUdeviceptr address = addressOf(info[0], info[1], &owner);
   CUmemLocation location = locationArg(info[2], info[3]);
-  if (owner && owner->context) makeCurrent(env, owner->context);
+  ContextRef context = owner && owner->context ? owner->context : locationContext(env, location);
+  makeCurrent(env, context);
   unsigned long long flags = 0;
   CU_CHECK(env, cuMemGetAccess, &flags, &location, address);
   return Napi::Number::New(env, static_cast<double>(flags));
