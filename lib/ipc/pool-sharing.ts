@@ -105,13 +105,14 @@ export function exportPoolMemory(buffer: DeviceBuffer, poolId: bigint, offset: n
 }
 
 /** @internal Opens a pool descriptor on a device, given its descriptors (if any). */
-export function openPoolMemory(descriptor: PoolMemoryDescriptor, device: Device, owner: Device | undefined, fds: readonly OwnedFd[]): NativeImportedMemory {
+export function openPoolMemory(descriptor: PoolMemoryDescriptor, device: Device, fds: readonly OwnedFd[]): NativeImportedMemory {
   if (descriptor.handleType === 'fabric') requireFabric(device);
   const handle = descriptor.poolHandle !== undefined ? decodeBytes(descriptor.poolHandle) : fds[0];
   const pool = importPool(handle, { identity: `${descriptor.exporter.token}:${descriptor.pool}`, device });
   try {
-    // The owning device has access already (and cuMemPoolSetAccess rejects it); another device needs a grant.
-    if (owner !== undefined && owner.ordinal !== device.ordinal) {
+    // Grant the device access unless it has it already (the owning device does,
+    // and cuMemPoolSetAccess rejects a batch naming it), as NVIDIA's IPC sample does.
+    if (pool.native.getAccess(MemoryLocationType.device, device.ordinal) !== MemoryAccess.readwrite) {
       pool.native.setAccess([[MemoryLocationType.device, device.ordinal, MemoryAccess.readwrite]]);
     }
     return native.importPoolPointer(pool.native, decodeBytes(descriptor.pointer), descriptor.offset, descriptor.size);

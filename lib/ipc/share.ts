@@ -197,7 +197,7 @@ export async function openSharedMemory(descriptor: unknown, options: OpenSharedO
         opened = openLegacy(checked, device.ordinal);
         break;
       case 'pool':
-        opened = openPoolMemory(checked, device, owner, fds);
+        opened = openPoolMemory(checked, device, fds);
         break;
       case 'vmm':
         opened = openVmmMemory(checked, device, fds);
