@@ -1,9 +1,10 @@
 // Physical allocations mapped into a reserved address range, with access
 // granted: device memory usable wherever a DeviceBuffer is (copies, fills,
-// stream memory operations, kernel arguments by address). Disposing it unmaps
-// the range once the GPU is done with it: streams that work was queued on keep
-// the mapping alive until they are known idle, and the release synchronizes the
-// context first, since cuMemUnmap is not stream-ordered.
+// stream memory operations, kernel arguments by address). cuMemUnmap is not
+// stream-ordered, so disposing it unmaps the range only once the GPU is done
+// with it: streams (and graphs) that work on it was queued through keep the
+// mapping alive until that work is known complete. Work the library did not see
+// (a raw address handed elsewhere) must be finished by the caller first.
 import { Device } from '../device';
 import { Disposable } from '../disposable';
 import { MemoryAccessName } from '../generated/enums';

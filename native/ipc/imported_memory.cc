@@ -26,10 +26,8 @@ OpenedBox::~OpenedBox() {
   std::shared_ptr<void> keptPool = pool;
   Kind k = kind;
   releaseWhenSafe([ptr, ctx, keptPool, k] {
+    // Work the library queued on this memory is done: streams held the view until then.
     if (setCurrent(ctx->context) != CUDA_SUCCESS) return;
-    // Work queued through the library on this memory is done (streams kept the
-    // view alive until then); this also covers work it did not see.
-    CU_CALL(cuCtxSynchronize);
     if (k == Kind::LegacyIpc) {
       CU_CALL(cuIpcCloseMemHandle, ptr);
     } else {

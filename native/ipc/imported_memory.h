@@ -31,8 +31,9 @@ struct OpenedBox {
   OpenedBox() = default;
   OpenedBox(const OpenedBox&) = delete;
   OpenedBox& operator=(const OpenedBox&) = delete;
-  // Closes (cuIpcCloseMemHandle / cuMemFree) under its context once the
-  // context's work is done: neither call is stream-ordered.
+  // Closes (cuIpcCloseMemHandle / cuMemFree) under its context. Neither call is
+  // stream-ordered: views are held by the streams that use them until their work
+  // is done, and every view holds its opening.
   ~OpenedBox();
 };
 

@@ -52,10 +52,10 @@ VirtualMemoryBox::~VirtualMemoryBox() {
       new auto(held);  // cannot unmap: leak the handles and range rather than free them while mapped
       return;
     }
-    // cuMemUnmap is not stream-ordered. Work the library queued on this memory
-    // is done (streams kept this box alive until then); synchronizing the
-    // context covers work it did not see, such as a kernel given the address.
-    CU_CALL(cuCtxSynchronize);
+    // cuMemUnmap is not stream-ordered: this runs once the work the library
+    // queued on the memory is done (streams and graphs hold the box until then).
+    // No context synchronize: a stream waiting on another process's event
+    // would block the JavaScript thread, which that process may be waiting on.
     for (auto it = ranges.rbegin(); it != ranges.rend(); ++it) CU_CALL(cuMemUnmap, it->ptr, it->bytes);
     held->segments.clear();
     held->reservation.reset();
