@@ -98,7 +98,8 @@ export function shareMemory(memory: MemoryHandle, options: ShareOptions = {}): M
   if (bytes < 1 || offset + bytes > memory.size) {
     throw new RangeError(`the shared range [${offset}, ${offset}+${bytes}) must hold at least 1 byte and lie within the memory's ${memory.size} bytes`);
   }
-  const handleType = (options.handleType ?? 'posixFileDescriptor') as ShareableHandleType;
+  const handleType = options.handleType ?? 'posixFileDescriptor';
+  if (typeof handleType !== 'string') throw new TypeError("options.handleType must be 'posixFileDescriptor' or 'fabric'");
   checkEnum(handleType, handleTypes, 'options.handleType');
   const attributes = pointerAttributes(memory, ['isManaged', 'isLegacyCudaIpcCapable', 'mempoolHandle'], offset);
   const device = memory.device;
@@ -118,15 +119,21 @@ export function shareMemory(memory: MemoryHandle, options: ShareOptions = {}): M
       `Allocate with DeviceBuffer.alloc, or as virtual memory with Mapping.alloc(bytes, { handleTypes: ['posixFileDescriptor'] }); for pools: ${exportablePoolRemedy}`);
   }
   const id = newExportId();
-  const descriptor = validateMemoryDescriptor({
-    format: memoryDescriptorFormat,
-    version: descriptorVersion,
-    id,
-    exporter: thisProcess(),
-    device: { uuid: device.uuid, ordinal: device.ordinal },
-    size: bytes,
-    ...path.fields,
-  });
+  let descriptor: SharedMemoryDescriptor;
+  try {
+    descriptor = validateMemoryDescriptor({
+      format: memoryDescriptorFormat,
+      version: descriptorVersion,
+      id,
+      exporter: thisProcess(),
+      device: { uuid: device.uuid, ordinal: device.ordinal },
+      size: bytes,
+      ...path.fields,
+    });
+  } catch (error) {
+    for (const fd of path.fds) fd.dispose();
+    throw error;
+  }
   exportedMemory.set(id, { source: new WeakRef(memory), offset });
   forgetExport.register(memory, id);
   return new MemoryExport(descriptor, path.fds, memory);
