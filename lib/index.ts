@@ -42,6 +42,7 @@ export {
   FdChannel,
   FdChannelServer,
   FdMessage,
+  OwnedFd,
   ReceivedFd,
   type FdChannelAcceptOptions,
   type FdChannelAddress,
@@ -50,6 +51,38 @@ export {
   type PeerCredentials,
 } from './ipc/fd-channel';
 export * from './generated/enums';
+export {
+  descriptorFdCount,
+  descriptorVersion,
+  validateEventDescriptor,
+  validateMemoryDescriptor,
+  type DeviceIdentity,
+  type ExporterIdentity,
+  type LegacyMemoryDescriptor,
+  type PoolMemoryDescriptor,
+  type SharedEventDescriptor,
+  type SharedMemoryDescriptor,
+  type VmmMemoryDescriptor,
+  type VmmSegment,
+} from './ipc/descriptor';
+export { InvalidDescriptorError, SharingUnsupportedError, type SharingUnsupportedReason } from './ipc/errors';
+export { openSharedEvent, shareEvent } from './ipc/event-sharing';
+export { fabricSupport, type FabricSupport } from './ipc/fabric';
+export { exportPool, exportPoolPointer, importPool, importPoolPointer, type ShareableHandleType } from './ipc/pool-sharing';
+export { openSharedMemory, receiveSharedMemory, shareMemory, type OpenSharedOptions, type ShareOptions } from './ipc/share';
+export { MemoryExport, SharedMemory, type SharingPath } from './ipc/shared-memory';
+export { memoryAccess, type AccessEntry } from './vmm/access';
+export { AddressReservation, type ReserveOptions } from './vmm/address-reservation';
+export { exportDmaBuf, type DmaBufOptions } from './vmm/dma-buf';
+export {
+  allocationGranularity,
+  roundToGranularity,
+  type AllocationOptions,
+  type AllocationProperties,
+} from './vmm/granularity';
+export { GrowableBuffer, type GrowableBufferOptions } from './vmm/growable-buffer';
+export { Mapping, type MappedSegment, type MappingAllocOptions, type MappingOptions } from './vmm/mapping';
+export { PhysicalAllocation, type PhysicalAllocationOptions } from './vmm/physical-allocation';
 export {
   criticalPath,
   GraphCycleError,

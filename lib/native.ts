@@ -78,8 +78,49 @@ export interface NativeHostBuffer extends NativeHandle {
   view(): ArrayBuffer | ArrayBufferView;
 }
 
+/** A CUmemGenericAllocationHandle this process holds a reference to (native/vmm). */
+export interface NativePhysicalAllocation extends NativeHandle {
+  readonly handle: bigint;
+  readonly size: number;
+  readonly ordinal: number;
+  /** [type, locationType, locationId, handleTypes, compression, gpuDirectRdma, usage] */
+  properties(): [number, number, number, number, number, number, number];
+  export(handleType: number): NativeReceivedFd | Buffer;
+}
+
+export interface NativeAddressReservation extends NativeHandle {
+  readonly address: bigint;
+  readonly size: number;
+  readonly alignment: number;
+  readonly ordinal: number;
+}
+
+/** [allocation, allocationOffset, bytes] */
+export type NativeSegment = [NativePhysicalAllocation, number, number];
+/** [locationType, locationId, flags] */
+export type NativeAccessEntry = [number, number, number];
+
+/** Allocations mapped into a reservation with access granted (native/vmm). */
+export interface NativeVirtualMemory extends NativeHandle {
+  readonly address: bigint;
+  readonly size: number;
+  readonly ordinal: number;
+  extend(segments: NativeSegment[], access: NativeAccessEntry[]): void;
+  setAccess(access: NativeAccessEntry[]): void;
+  getAccess(locationType: number, locationId: number, offset?: number): number;
+  segments(): NativeSegment[];
+}
+
+/** A view of memory shared by another process (or an alias in the exporting one). */
+export interface NativeImportedMemory extends NativeHandle {
+  readonly address: bigint;
+  readonly size: number;
+  readonly ordinal: number;
+  readonly path: 'legacy' | 'pool' | 'vmm' | 'alias';
+}
+
 /** Any memory handle the native layer accepts as an operand. */
-export type NativeMemory = NativeDeviceBuffer | NativeHostBuffer | NativeGraphAllocation;
+export type NativeMemory = NativeDeviceBuffer | NativeHostBuffer | NativeGraphAllocation | NativeVirtualMemory | NativeImportedMemory;
 /** An operand of a copy: a memory handle or JavaScript bytes. */
 export type NativeBytes = NativeMemory | ArrayBuffer | ArrayBufferView;
 
@@ -389,6 +430,27 @@ export interface NativeAddon {
   captureStatus(stream: NativeStream): number;
   captureInfo(stream: NativeStream): { status: number; id: bigint; graph: bigint; dependencies: number };
   exchangeCaptureMode(mode: number): number;
+  /** properties: [locationType, locationId, handleTypes, compression, gpuDirectRdma, usage] */
+  allocationGranularity(properties: number[], recommended: boolean): number;
+  createAllocation(properties: number[], bytes: number): NativePhysicalAllocation;
+  retainAllocation(pointer: NativeMemory | bigint, offset?: number): NativePhysicalAllocation;
+  importAllocation(handle: number | Uint8Array, handleType: number, bytes: number): NativePhysicalAllocation;
+  reserveAddress(ordinal: number, bytes: number, alignment: number, hint: bigint): NativeAddressReservation;
+  mapMemory(reservation: NativeAddressReservation, offset: number, segments: NativeSegment[], access: NativeAccessEntry[]): NativeVirtualMemory;
+  memoryAccess(pointer: NativeMemory | bigint, offset: number | undefined, locationType: number, locationId: number): number;
+  dmaBufOf(memory: NativeMemory, offset: number, bytes: number, flags: number): NativeReceivedFd;
+
+  memoryView(memory: NativeMemory, offset: number, bytes: number, path: 'alias' | 'vmm'): NativeImportedMemory;
+  ipcMemoryHandle(memory: NativeMemory, offset: number): { handle: Buffer; offset: number; allocationSize: number };
+  openIpcMemory(ordinal: number, handle: Uint8Array, offset: number, bytes: number): NativeImportedMemory;
+  ipcEventHandle(event: NativeEvent): { handle: Buffer; ordinal: number };
+  openIpcEvent(ordinal: number, handle: Uint8Array): NativeEvent;
+  aliasEvent(event: NativeEvent): NativeEvent;
+  exportPool(pool: NativeMemoryPool | NativeMemory, handleType: number): NativeReceivedFd | Buffer;
+  importPool(ordinal: number, handle: number | Uint8Array, handleType: number, identity: string): NativeMemoryPool;
+  exportPoolPointer(memory: NativeDeviceBuffer): Buffer;
+  importPoolPointer(pool: NativeMemoryPool, data: Uint8Array, offset: number, bytes: number): NativeImportedMemory;
+
   readonly fdChannelLimits: { maxPayloadBytes: number; maxFds: number; maxAddressBytes: number };
   /** timeoutMs -1: no timeout (also for connect and the channel's calls). */
   fdChannelListen(address: string, abstract: boolean, backlog: number): NativeFdChannelServer;

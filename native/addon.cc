@@ -16,6 +16,7 @@
 #include "library.h"
 #include "module.h"
 #include "nvrtc/program.h"
+#include "ipc/imported_memory.h"
 #include "release.h"
 #include "stream.h"
 
@@ -37,6 +38,9 @@ namespace {
 // driver that may be shutting down. A worker's teardown releases normally.
 void onMainEnvironmentExit(void*) { markProcessExiting(); }
 
+// Idempotent: the TypeScript layer may be loaded more than once over one addon
+// instance (jest gives each test file its own module registry, but Node loads a
+// .node file once), and Node aborts on a cleanup hook registered twice.
 Napi::Value MarkMainThread(const Napi::CallbackInfo& info) {
   AddonData& data = addonData(info.Env());
   if (data.mainThreadMarked) return info.Env().Undefined();
@@ -75,6 +79,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   Module::init(env, exports);
   Kernel::init(env, exports);
   PreparedLaunch::init(env, exports);
+  initIpc(env, exports);
   exports.Set("markMainThread", Napi::Function::New(env, MarkMainThread));
   return exports;
 }

@@ -44,6 +44,11 @@ const ENUMS = [
   ['CUmemAllocationType', 'MemoryAllocationType', 'CU_MEM_ALLOCATION_TYPE_', 'camel'],
   ['CUmemAccess_flags', 'MemoryAccess', 'CU_MEM_ACCESS_FLAGS_PROT_', 'camel'],
   ['CUfunction_attribute', 'FunctionAttribute', 'CU_FUNC_ATTRIBUTE_', 'camel'],
+  ['CUmemAllocationGranularity_flags', 'AllocationGranularity', 'CU_MEM_ALLOC_GRANULARITY_', 'camel'],
+  ['CUmemAllocationCompType', 'MemoryCompression', 'CU_MEM_ALLOCATION_COMP_', 'camel'],
+  ['CUmemRangeHandleType', 'MemoryRangeHandleType', 'CU_MEM_RANGE_HANDLE_TYPE_', 'camel'],
+  ['CUmemRangeFlags', 'MemoryRangeFlag', 'CU_MEM_RANGE_FLAG_', 'camel'],
+  ['CUipcMem_flags', 'IpcMemoryFlag', 'CU_IPC_MEM_', 'camel'],
 ];
 
 const camel = (s) => s.toLowerCase().replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());

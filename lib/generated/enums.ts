@@ -853,3 +853,46 @@ export const FunctionAttribute = {
 } as const;
 /** A name of {@link FunctionAttribute}. */
 export type FunctionAttributeName = keyof typeof FunctionAttribute;
+
+/** The driver's CUmemAllocationGranularity_flags values by name. */
+export const AllocationGranularity = {
+  /** Minimum required granularity for allocation */
+  minimum: 0,
+  /** Recommended granularity for allocation for best performance */
+  recommended: 1,
+} as const;
+/** A name of {@link AllocationGranularity}. */
+export type AllocationGranularityName = keyof typeof AllocationGranularity;
+
+/** The driver's CUmemAllocationCompType values by name. */
+export const MemoryCompression = {
+  /** Allocating non-compressible memory */
+  none: 0,
+  /** Allocating  compressible memory */
+  generic: 1,
+} as const;
+/** A name of {@link MemoryCompression}. */
+export type MemoryCompressionName = keyof typeof MemoryCompression;
+
+/** The driver's CUmemRangeHandleType values by name. */
+export const MemoryRangeHandleType = {
+  dmaBufFd: 1,
+} as const;
+/** A name of {@link MemoryRangeHandleType}. */
+export type MemoryRangeHandleTypeName = keyof typeof MemoryRangeHandleType;
+
+/** The driver's CUmemRangeFlags values by name. */
+export const MemoryRangeFlag = {
+  /** Indicates that DMA_BUF handle should be mapped via PCIe BAR1 */
+  dmaBufMappingTypePcie: 1,
+} as const;
+/** A name of {@link MemoryRangeFlag}. */
+export type MemoryRangeFlagName = keyof typeof MemoryRangeFlag;
+
+/** The driver's CUipcMem_flags values by name. */
+export const IpcMemoryFlag = {
+  /** Automatically enable peer access between remote devices as needed */
+  lazyEnablePeerAccess: 1,
+} as const;
+/** A name of {@link IpcMemoryFlag}. */
+export type IpcMemoryFlagName = keyof typeof IpcMemoryFlag;

@@ -83,11 +83,14 @@ function checkAddress(address: unknown, name: string): { name: string; abstract:
 }
 
 /**
- * A file descriptor received from a peer. It is this object's to close: dispose()
- * closes it (and so does garbage collection, as a backstop), unless takeFd()
- * handed it over first.
+ * A file descriptor this process owns: made by an export (a VMM allocation or a
+ * memory pool exported as a POSIX descriptor, a dma_buf) or received from a
+ * peer ({@link ReceivedFd}). It is this object's to close: dispose() closes it
+ * (and so does garbage collection, as a backstop), unless takeFd() handed it
+ * over first. Descriptors made by exports are close-on-exec, so child processes
+ * do not inherit them.
  */
-export class ReceivedFd extends Disposable<NativeReceivedFd> {
+export class OwnedFd extends Disposable<NativeReceivedFd> {
   /** @internal */
   constructor(handle: NativeReceivedFd) {
     super(handle);
@@ -107,9 +110,12 @@ export class ReceivedFd extends Disposable<NativeReceivedFd> {
   }
 
   override toString(): string {
-    return this.disposed ? 'ReceivedFd(disposed)' : `ReceivedFd(${this.fd})`;
+    return this.disposed ? `${this.constructor.name}(disposed)` : `${this.constructor.name}(${this.fd})`;
   }
 }
+
+/** A file descriptor received from a peer over an {@link FdChannel}. */
+export class ReceivedFd extends OwnedFd {}
 
 /**
  * A message received on a channel. Disposing it disposes every descriptor that
@@ -184,15 +190,15 @@ export class FdChannel extends Disposable<NativeFdChannel> {
 
   /**
    * Sends payload (anything JSON.stringify takes, at most maxPayloadBytes as
-   * JSON) and fds (at most maxFds descriptors of this process, or ReceivedFd
-   * objects) as one message. The descriptors are duplicated before this returns,
+   * JSON) and fds (at most maxFds descriptors of this process, or OwnedFd /
+   * ReceivedFd objects) as one message. The descriptors are duplicated before this returns,
    * so the caller may close its own at once; the peer receives new descriptors
    * for the same open files. Bad arguments throw (TypeError, RangeError, a
    * SystemError `EBADF` for a descriptor that is not open); the promise rejects
    * with a TimeoutError when the peer does not make room in time, or a
    * ChannelClosedError when it is gone.
    */
-  send(payload: unknown, fds: ReadonlyArray<number | ReceivedFd> = [], options: FdChannelWaitOptions = {}): Promise<void> {
+  send(payload: unknown, fds: ReadonlyArray<number | OwnedFd> = [], options: FdChannelWaitOptions = {}): Promise<void> {
     const json = JSON.stringify(payload);
     if (json === undefined) throw new TypeError('payload must be a value JSON can represent');
     const bytes = Buffer.from(json, 'utf8');
@@ -201,7 +207,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
     }
     if (!Array.isArray(fds)) throw new TypeError('fds must be an array of descriptors');
     if (fds.length > limits.maxFds) throw new RangeError(`fds must hold at most ${limits.maxFds} descriptors, got ${fds.length}`);
-    const numbers = fds.map((fd, i) => (fd instanceof ReceivedFd ? fd.fd : checkInteger(fd, `fds[${i}]`, 0, 0x7fffffff)));
+    const numbers = fds.map((fd, i) => (fd instanceof OwnedFd ? fd.fd : checkInteger(fd, `fds[${i}]`, 0, 0x7fffffff)));
     const timeoutMs = checkTimeout(options.timeoutMs, 'options.timeoutMs');
     return holding(this, this.native.send(bytes, numbers, timeoutMs));
   }

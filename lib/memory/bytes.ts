@@ -1,7 +1,7 @@
 // The operands memory functions accept, and how they reach the native layer.
 import type { NativeBytes, NativeMemory } from '../native';
 
-/** Memory owned by the library (DeviceBuffer, HostBuffer). */
+/** Memory the library hands out (DeviceBuffer, HostBuffer, Mapping, GrowableBuffer, SharedMemory). */
 export interface MemoryHandle {
   readonly native: NativeMemory;
   readonly size: number;
@@ -24,12 +24,12 @@ export function bytesNative(value: Bytes, name: string): NativeBytes {
     }
     return value;
   }
-  throw new TypeError(`${name} must be a DeviceBuffer, HostBuffer, ArrayBuffer, typed array, DataView or Buffer`);
+  throw new TypeError(`${name} must be a memory handle (DeviceBuffer, HostBuffer, Mapping, ...), ArrayBuffer, typed array, DataView or Buffer`);
 }
 
 /** The native handle of library memory, or a TypeError naming the parameter. */
 export function memoryNative(value: MemoryHandle, name: string): NativeMemory {
-  if (!isMemoryHandle(value)) throw new TypeError(`${name} must be a DeviceBuffer or HostBuffer`);
+  if (!isMemoryHandle(value)) throw new TypeError(`${name} must be a memory handle (DeviceBuffer, HostBuffer, Mapping, GrowableBuffer or SharedMemory)`);
   return value.native;
 }
 

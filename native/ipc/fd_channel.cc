@@ -389,7 +389,8 @@ Outcome receiveFrame(Socket& s, int64_t timeoutMs, Received* out) {
 
 }  // namespace
 
-// A descriptor received from a peer, closed when disposed unless taken.
+// A descriptor this process owns (received from a peer, or made by an export),
+// closed when disposed unless taken.
 class ReceivedFd : public Handle<ReceivedFd, FdBox> {
  public:
   static constexpr const char* kName = "ReceivedFd";
@@ -412,6 +413,15 @@ class ReceivedFd : public Handle<ReceivedFd, FdBox> {
     return Napi::Number::New(info.Env(), fd);
   }
 };
+
+Napi::Object wrapOwnedFd(Napi::Env env, int fd) {
+  auto box = std::make_shared<FdBox>();
+  box->fd.reset(fd);
+  // Not inherited by child processes (an exported allocation's descriptor keeps its memory alive).
+  int flags = fcntl(fd, F_GETFD);
+  if (flags >= 0) fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+  return ReceivedFd::wrap(env, std::move(box));
+}
 
 class FdChannel : public Handle<FdChannel, SocketBox> {
  public:

@@ -23,19 +23,6 @@ Napi::Value MemoryInfo(const Napi::CallbackInfo& info) {
   return out;
 }
 
-// A pointer argument: a library memory handle (its start plus offset) or a bigint
-// address. Only queries take raw addresses; nothing is read or written through them.
-CUdeviceptr addressArg(Napi::Value value, Napi::Value offset, MemoryRef* owner) {
-  if (MemoryRef memory = memoryOf(value)) {
-    uint64_t off = offset.IsUndefined() ? 0 : u64Arg(offset, "offset");
-    checkRange(value.Env(), "pointer", off, 0, memory->size);
-    *owner = memory;
-    return (memory->device ? memory->device : reinterpret_cast<CUdeviceptr>(memory->host)) + off;
-  }
-  if (value.IsBigInt()) return u64Arg(value, "pointer");
-  throwTypeError(value.Env(), "pointer must be a DeviceBuffer, HostBuffer or bigint address");
-}
-
 void makeOwnerCurrent(Napi::Env env, const MemoryRef& owner) {
   if (owner && owner->context) makeCurrent(env, owner->context);
 }
@@ -45,7 +32,7 @@ Napi::Value AddressRange(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuMemGetAddressRange);
   MemoryRef owner;
-  CUdeviceptr address = addressArg(info[0], info[1], &owner);
+  CUdeviceptr address = addressOf(info[0], info[1], &owner);
   makeOwnerCurrent(env, owner);
   CUdeviceptr base = 0;
   size_t size = 0;
@@ -63,7 +50,7 @@ Napi::Value PointerAttribute(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuPointerGetAttribute);
   MemoryRef owner;
-  CUdeviceptr address = addressArg(info[0], info[1], &owner);
+  CUdeviceptr address = addressOf(info[0], info[1], &owner);
   auto attribute = static_cast<CUpointer_attribute>(uintArg(info[2], "attribute"));
   makeOwnerCurrent(env, owner);
   unsigned char value[kAttributeBytes] = {};
@@ -77,7 +64,7 @@ Napi::Value PointerAttributes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuPointerGetAttributes);
   MemoryRef owner;
-  CUdeviceptr address = addressArg(info[0], info[1], &owner);
+  CUdeviceptr address = addressOf(info[0], info[1], &owner);
   if (!info[2].IsArray()) throwTypeError(env, "attributes must be an array");
   Napi::Array list = info[2].As<Napi::Array>();
   unsigned int n = list.Length();

@@ -7,8 +7,14 @@
 #include "memory/device_buffer.h"
 #include "memory/host_buffer.h"
 #include "memory/pool.h"
+#include "ipc/imported_memory.h"
+#include "vmm/vmm.h"
 
 namespace cudrv {
+
+namespace {
+constexpr const char* kMemoryHandleNames = "a memory handle (DeviceBuffer, HostBuffer, Mapping, GrowableBuffer or SharedMemory)";
+}  // namespace
 
 void checkRange(Napi::Env env, const char* param, uint64_t offset, uint64_t bytes, uint64_t size) {
   if (offset > size || bytes > size - offset) {
@@ -22,7 +28,47 @@ MemoryRef memoryOf(Napi::Value value) {
   if (auto* device = DeviceBuffer::tryFrom(value)) return *device;
   if (auto* host = HostBuffer::tryFrom(value)) return *host;
   if (auto* allocation = GraphAllocation::tryFrom(value)) return *allocation;
+  if (auto* mapped = VirtualMemory::tryFrom(value)) return *mapped;
+  if (auto* imported = ImportedMemory::tryFrom(value)) return *imported;
   return nullptr;
+}
+
+CUdeviceptr addressOf(Napi::Value value, Napi::Value offset, MemoryRef* owner) {
+  if (MemoryRef memory = memoryOf(value)) {
+    uint64_t off = offset.IsUndefined() ? 0 : u64Arg(offset, "offset");
+    checkRange(value.Env(), "pointer", off, 0, memory->size);
+    *owner = memory;
+    return (memory->device ? memory->device : reinterpret_cast<CUdeviceptr>(memory->host)) + off;
+  }
+  if (value.IsBigInt()) return u64Arg(value, "pointer");
+  throwTypeError(value.Env(), std::string("pointer must be ") + kMemoryHandleNames + " or a bigint address");
+}
+
+CUmemLocation locationArg(Napi::Value type, Napi::Value id) {
+  CUmemLocation location;
+  location.type = static_cast<CUmemLocationType>(uintArg(type, "locationType"));
+  location.id = intArg(id, "locationId");
+  return location;
+}
+
+ContextRef locationContext(Napi::Env env, const CUmemLocation& location) {
+  return primaryContext(env, location.type == CU_MEM_LOCATION_TYPE_DEVICE ? location.id : 0);
+}
+
+std::vector<CUmemAccessDesc> accessListArg(Napi::Value value, const char* param) {
+  Napi::Env env = value.Env();
+  if (!value.IsArray()) throwTypeError(env, std::string(param) + " must be an array");
+  Napi::Array entries = value.As<Napi::Array>();
+  if (entries.Length() > 1024) throwRangeError(env, std::string(param) + " has too many access entries");
+  std::vector<CUmemAccessDesc> list(entries.Length());
+  for (uint32_t i = 0; i < entries.Length(); ++i) {
+    Napi::Value entry = entries[i];
+    if (!entry.IsArray()) throwTypeError(env, std::string("each entry of ") + param + " must be an array");
+    Napi::Array e = entry.As<Napi::Array>();
+    list[i].location = locationArg(e[0u], e[1u]);
+    list[i].flags = static_cast<CUmemAccess_flags>(uintArg(e[2u], "flags"));
+  }
+  return list;
 }
 
 namespace {
@@ -43,7 +89,7 @@ Span resolve(MemoryRef memory, Napi::Value value, const char* param, uint64_t of
 
 Span deviceSpanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t bytes) {
   MemoryRef memory = memoryOf(value);
-  if (!memory) throwTypeError(value.Env(), std::string(param) + " must be a DeviceBuffer or HostBuffer");
+  if (!memory) throwTypeError(value.Env(), std::string(param) + " must be " + kMemoryHandleNames);
   return resolve(std::move(memory), value, param, offset, bytes);
 }
 
@@ -64,8 +110,8 @@ Span spanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t byte
     data = static_cast<char*>(view.ArrayBuffer().Data()) + view.ByteOffset();
     length = view.ByteLength();
   } else {
-    throwTypeError(value.Env(), std::string(param) +
-                                                " must be a DeviceBuffer, HostBuffer, ArrayBuffer, typed array, DataView or Buffer");
+    throwTypeError(value.Env(), std::string(param) + " must be " + kMemoryHandleNames +
+                                    ", or an ArrayBuffer, typed array, DataView or Buffer");
   }
   if (bytes == std::numeric_limits<uint64_t>::max()) bytes = offset <= length ? length - offset : 0;
   checkRange(value.Env(), param, offset, bytes, length);
@@ -84,6 +130,7 @@ void initMemory(Napi::Env env, Napi::Object exports) {
   initMemset(env, exports);
   initManaged(env, exports);
   initMemoryInfo(env, exports);
+  initVmm(env, exports);
 }
 
 }  // namespace cudrv

@@ -6,6 +6,7 @@
 #include <napi.h>
 
 #include <memory>
+#include <vector>
 
 #include "context.h"
 
@@ -56,6 +57,22 @@ Span spanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t byte
 
 // A span of a memory handle only (device-reachable memory; JavaScript buffers refused).
 Span deviceSpanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t bytes);
+
+// A pointer argument of a query: a memory handle (its start plus offset, which
+// must lie within it; *owner is set to its memory) or a bigint address. Only
+// queries and driver calls that validate addresses themselves take raw ones;
+// nothing is read or written through them.
+CUdeviceptr addressOf(Napi::Value value, Napi::Value offset, MemoryRef* owner);
+
+// A CUmemLocation from its two JavaScript numbers.
+CUmemLocation locationArg(Napi::Value type, Napi::Value id);
+
+// The context calls about memory at location run under: its device's primary
+// context (device 0's for host locations).
+ContextRef locationContext(Napi::Env env, const CUmemLocation& location);
+
+// An access list: [[locationType, locationId, flags], ...] (at most 1024 entries).
+std::vector<CUmemAccessDesc> accessListArg(Napi::Value value, const char* param);
 
 // Module set-up of every memory file (memory.cc calls the others).
 void initMemory(Napi::Env env, Napi::Object exports);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "args.h"
+#include "memory/memory.h"
 #include "release.h"
 
 namespace cudrv {
@@ -17,18 +18,6 @@ PoolBox::~PoolBox() {
 }
 
 namespace {
-
-CUmemLocation locationArg(Napi::Value type, Napi::Value id) {
-  CUmemLocation location;
-  location.type = static_cast<CUmemLocationType>(uintArg(type, "locationType"));
-  location.id = intArg(id, "locationId");
-  return location;
-}
-
-// The context a pool's calls run under: its device's primary context (device 0 for host pools).
-ContextRef poolContext(Napi::Env env, const CUmemLocation& location) {
-  return primaryContext(env, location.type == CU_MEM_LOCATION_TYPE_DEVICE ? location.id : 0);
-}
 
 Napi::Value wrapPool(Napi::Env env, CUmemoryPool pool, ContextRef context, bool owned) {
   auto box = std::make_shared<PoolBox>();
@@ -48,7 +37,7 @@ Napi::Value CreatePool(const Napi::CallbackInfo& info) {
   props.allocType = static_cast<CUmemAllocationType>(uintArg(info[2], "allocationType"));
   props.handleTypes = static_cast<CUmemAllocationHandleType>(uintArg(info[3], "handleTypes"));
   props.maxSize = u64Arg(info[4], "maxSize");
-  ContextRef context = poolContext(env, props.location);
+  ContextRef context = locationContext(env, props.location);
   makeCurrent(env, context);
   CUmemoryPool pool = nullptr;
   CU_CHECK(env, cuMemPoolCreate, &pool, &props);
@@ -88,7 +77,7 @@ Napi::Value LocationPool(const Napi::CallbackInfo& info) {
   } else {
     CU_CHECK(env, cuMemGetDefaultMemPool, &pool, &location, type);
   }
-  return wrapPool(env, pool, poolContext(env, location), false);
+  return wrapPool(env, pool, locationContext(env, location), false);
 }
 
 // setLocationPool(locationType, locationId, allocationType, pool): cuMemSetMemPool.
@@ -175,17 +164,7 @@ Napi::Value MemoryPool::TrimTo(const Napi::CallbackInfo& info) {
 Napi::Value MemoryPool::SetAccess(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   PoolBox& box = live();
-  if (!info[0].IsArray()) throwTypeError(env, "entries must be an array");
-  Napi::Array entries = info[0].As<Napi::Array>();
-  if (entries.Length() > 1024) throwRangeError(env, "too many access entries");
-  std::vector<CUmemAccessDesc> map(entries.Length());
-  for (uint32_t i = 0; i < entries.Length(); ++i) {
-    Napi::Value entry = entries[i];
-    if (!entry.IsArray()) throwTypeError(env, "each access entry must be an array");
-    Napi::Array e = entry.As<Napi::Array>();
-    map[i].location = locationArg(e[0u], e[1u]);
-    map[i].flags = static_cast<CUmemAccess_flags>(uintArg(e[2u], "flags"));
-  }
+  std::vector<CUmemAccessDesc> map = accessListArg(info[0], "entries");
   CU_CHECK(env, cuMemPoolSetAccess, box.pool, map.data(), map.size());
   return env.Undefined();
 }

@@ -1,0 +1,122 @@
+// The memory-pool path, for stream-ordered allocations: the pool is exported
+// once (a POSIX descriptor or a fabric handle) and each allocation as 64 bytes
+// of export data. An importer imports each exporter's pool once and each
+// allocation once (importing the same pointer twice would map it twice, and the
+// first free would unmap both); the pool lives while its imported pointers do.
+// Imported pool memory must be released in every importer before the exporter
+// frees it (the driver's rule).
+import { Device, DeviceLike, ordinalOf } from '../device';
+import { CudaError } from '../errors';
+import { CudaResult, MemoryAccess, MemoryHandleType, MemoryLocationType } from '../generated/enums';
+import type { DeviceBuffer } from '../memory/device-buffer';
+import { MemoryPool } from '../memory/pool';
+import { native, NativeImportedMemory, NativeReceivedFd } from '../native';
+import { checkEnum, checkInstance, checkObject, checkSize, checkString } from '../validate';
+import { decodeBytes, encodeBytes, PoolMemoryDescriptor } from './descriptor';
+import { SharingUnsupportedError } from './errors';
+import { requireFabric } from './fabric';
+import { OwnedFd } from './fd-channel';
+import { SharedMemory } from './shared-memory';
+
+/** How a pool or an allocation travels: a POSIX file descriptor (one host) or a fabric handle. */
+export type ShareableHandleType = 'posixFileDescriptor' | 'fabric';
+
+const shareableTypes = { posixFileDescriptor: MemoryHandleType.posixFileDescriptor, fabric: MemoryHandleType.fabric };
+
+/** @internal The remedy when a pool cannot be exported. */
+export const exportablePoolRemedy =
+  "Allocate from a pool created to be shared: MemoryPool.create({ handleTypes: ['posixFileDescriptor'] }) and " +
+  'DeviceBuffer.allocAsync(bytes, stream, { pool }); a device\'s default pool cannot be exported';
+
+/**
+ * Exports a pool (cuMemPoolExportToShareableHandle) created with that handle
+ * type: an OwnedFd to send over an FdChannel, or a fabric handle's 64 bytes.
+ * pool may also be stream-ordered memory, meaning the pool it came from.
+ */
+export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleType?: ShareableHandleType } = {}): OwnedFd | Uint8Array {
+  checkObject(options, 'options');
+  const type = checkEnum(options.handleType ?? 'posixFileDescriptor', shareableTypes, 'options.handleType');
+  if (type === MemoryHandleType.fabric) requireFabric(pool.device);
+  let exported: NativeReceivedFd | Buffer;
+  try {
+    exported = native.exportPool(pool.native, type);
+  } catch (error) {
+    const refusals: number[] = [CudaResult.CUDA_ERROR_INVALID_VALUE, CudaResult.CUDA_ERROR_NOT_SUPPORTED, CudaResult.CUDA_ERROR_NOT_PERMITTED];
+    if (error instanceof CudaError && refusals.includes(error.code)) {
+      throw new SharingUnsupportedError('pool-not-exportable',
+        `the memory pool cannot be exported as ${options.handleType ?? 'posixFileDescriptor'} (${error.name})`, exportablePoolRemedy);
+    }
+    throw error;
+  }
+  return exported instanceof Uint8Array ? new Uint8Array(exported) : new OwnedFd(exported);
+}
+
+/**
+ * Imports a pool another process exported (cuMemPoolImportFromShareableHandle):
+ * handle is the descriptor it sent (a number or an OwnedFd, which stays the
+ * caller's to close) or its fabric handle's bytes. identity names the
+ * exporter's pool: importing it again under the same identity while this
+ * process still holds it returns the same pool. Imported pools cannot allocate.
+ */
+export function importPool(handle: number | OwnedFd | Uint8Array, options: { identity: string; device?: DeviceLike }): MemoryPool {
+  checkObject(options, 'options');
+  const identity = checkString(options.identity, 'options.identity');
+  const ordinal = ordinalOf(options.device, 'options.device');
+  if (handle instanceof Uint8Array) return new MemoryPool(native.importPool(ordinal, handle, MemoryHandleType.fabric, identity));
+  const fd = handle instanceof OwnedFd ? handle.fd : handle;
+  return new MemoryPool(native.importPool(ordinal, fd, MemoryHandleType.posixFileDescriptor, identity));
+}
+
+/**
+ * The export data of a stream-ordered allocation (cuMemPoolExportPointer), after
+ * its stream has reached the allocation (synchronized here), so that an
+ * importer never touches memory not yet allocated.
+ */
+export function exportPoolPointer(buffer: DeviceBuffer): Uint8Array {
+  return new Uint8Array(native.exportPoolPointer(buffer.native));
+}
+
+/**
+ * Imports an allocation of an imported pool (cuMemPoolImportPointer), once per
+ * export data: a second import returns a view of the same mapping. bytes (from
+ * offset) must lie within the allocation.
+ */
+export function importPoolPointer(pool: MemoryPool, data: Uint8Array, options: { offset?: number; bytes: number }): SharedMemory {
+  checkInstance(pool, MemoryPool, 'pool');
+  if (!(data instanceof Uint8Array)) throw new TypeError('data must be a Uint8Array');
+  checkObject(options, 'options');
+  const imported = native.importPoolPointer(pool.native, data, checkSize(options.offset ?? 0, 'options.offset'), checkSize(options.bytes, 'options.bytes'));
+  return new SharedMemory(imported, undefined);
+}
+
+/** @internal The pool path's part of a descriptor, and the descriptor that travels with it. */
+export function exportPoolMemory(buffer: DeviceBuffer, poolId: bigint, offset: number, handleType: ShareableHandleType):
+  { fields: Pick<PoolMemoryDescriptor, 'kind' | 'handleType' | 'pool' | 'poolHandle' | 'pointer' | 'offset'>; fds: OwnedFd[] } {
+  const poolHandle = exportPool(buffer, { handleType });
+  try {
+    const pointer = encodeBytes(exportPoolPointer(buffer));
+    const pool = poolId.toString(16);
+    if (poolHandle instanceof OwnedFd) return { fields: { kind: 'pool', handleType, pool, pointer, offset }, fds: [poolHandle] };
+    return { fields: { kind: 'pool', handleType, pool, poolHandle: encodeBytes(poolHandle), pointer, offset }, fds: [] };
+  } catch (error) {
+    if (poolHandle instanceof OwnedFd) poolHandle.dispose();
+    throw error;
+  }
+}
+
+/** @internal Opens a pool descriptor on a device, given its descriptors (if any). */
+export function openPoolMemory(descriptor: PoolMemoryDescriptor, device: Device, fds: readonly OwnedFd[]): NativeImportedMemory {
+  if (descriptor.handleType === 'fabric') requireFabric(device);
+  const handle = descriptor.poolHandle !== undefined ? decodeBytes(descriptor.poolHandle) : fds[0];
+  const pool = importPool(handle, { identity: `${descriptor.exporter.token}:${descriptor.pool}`, device });
+  try {
+    // Grant the device access unless it has it already (the owning device does,
+    // and cuMemPoolSetAccess rejects a batch naming it), as NVIDIA's IPC sample does.
+    if (pool.native.getAccess(MemoryLocationType.device, device.ordinal) !== MemoryAccess.readwrite) {
+      pool.native.setAccess([[MemoryLocationType.device, device.ordinal, MemoryAccess.readwrite]]);
+    }
+    return native.importPoolPointer(pool.native, decodeBytes(descriptor.pointer), descriptor.offset, descriptor.size);
+  } finally {
+    pool.dispose();  // the imported pointer holds the pool
+  }
+}

@@ -1,0 +1,152 @@
+// Sharing memory pools between processes: a pool is exported as a POSIX file
+// descriptor (or a fabric handle) and imported on the other side; allocations
+// from it are then shared as 64-byte export data naming one allocation.
+#include <cstring>
+
+#include "args.h"
+#include "ipc/fd_channel.h"
+#include "ipc/imported_memory.h"
+#include "memory/device_buffer.h"
+#include "memory/pool.h"
+
+namespace cudrv {
+
+namespace {
+
+CUmemAllocationHandleType shareableTypeArg(Napi::Value value) {
+  auto type = static_cast<CUmemAllocationHandleType>(uintArg(value, "handleType"));
+  if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR && type != CU_MEM_HANDLE_TYPE_FABRIC) {
+    throwRangeError(value.Env(), "handleType must be posixFileDescriptor or fabric");
+  }
+  return type;
+}
+
+template <typename T>
+T bytesArg(Napi::Value value, const char* param) {
+  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+    throwTypeError(value.Env(), std::string(param) + " must be a Uint8Array");
+  }
+  Napi::Uint8Array bytes = value.As<Napi::Uint8Array>();
+  if (bytes.ByteLength() != sizeof(T)) {
+    throwRangeError(value.Env(), std::string(param) + " must be " + std::to_string(sizeof(T)) + " bytes");
+  }
+  T out;
+  std::memcpy(&out, bytes.Data(), sizeof(T));
+  return out;
+}
+
+template <typename T>
+Napi::Value bytesValue(Napi::Env env, const T& value) {
+  return Napi::Buffer<unsigned char>::Copy(env, reinterpret_cast<const unsigned char*>(&value), sizeof(T));
+}
+
+// exportPool(poolOrMemory, handleType) -> ReceivedFd | Uint8Array(64): the pool
+// given, or the pool a stream-ordered allocation came from.
+Napi::Value ExportPool(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CUmemAllocationHandleType type = shareableTypeArg(info[1]);
+  CUmemoryPool pool = nullptr;
+  if (const PoolRef* box = MemoryPool::tryFrom(info[0])) {
+    pool = (*box)->pool;
+    makeCurrent(env, (*box)->context);
+  } else if (MemoryRef memory = memoryOf(info[0])) {
+    if (!memory->device) throwTypeError(env, "memory must be device memory");
+    makeCurrent(env, memory->context);
+    CU_CHECK(env, cuPointerGetAttribute, &pool, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, memory->device);
+    if (!pool) throwTypeError(env, "memory was not allocated from a memory pool");
+  } else {
+    throwTypeError(env, "pool must be a MemoryPool or memory allocated from one");
+  }
+  if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
+    int fd = -1;
+    CU_CHECK(env, cuMemPoolExportToShareableHandle, &fd, pool, type, 0);
+    return wrapOwnedFd(env, fd);
+  }
+  CUmemFabricHandle fabric;
+  CU_CHECK(env, cuMemPoolExportToShareableHandle, &fabric, pool, type, 0);
+  return bytesValue(env, fabric);
+}
+
+// importPool(ordinal, handle, handleType, identity) -> MemoryPool: handle is a
+// descriptor number (the caller keeps and closes it) or a fabric handle's 64
+// bytes. identity names the exporter's pool: a pool this process already
+// imported under it (and still holds) is returned instead of importing it twice.
+// The pool is destroyed when its last holder (its imported pointers included) lets go.
+Napi::Value ImportPool(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  requireDriver(env, Fn::cuMemPoolImportFromShareableHandle);
+  ContextRef context = primaryContext(env, intArg(info[0], "ordinal"));
+  CUmemAllocationHandleType type = shareableTypeArg(info[2]);
+  std::string identity = stringArg(info[3], "identity");
+  makeCurrent(env, context);
+  auto pool = std::static_pointer_cast<PoolBox>(
+      findOrMake(openingKey("pool", context, identity.data(), identity.size()), [&] {
+        auto box = std::make_shared<PoolBox>();
+        box->context = context;
+        CUmemoryPool imported = nullptr;
+        if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
+          int fd = static_cast<int>(integerArg(info[1], "handle", 0, 0x7fffffff));
+          CU_CHECK(env, cuMemPoolImportFromShareableHandle, &imported,
+                   reinterpret_cast<void*>(static_cast<uintptr_t>(fd)), type, 0);
+        } else {
+          CUmemFabricHandle fabric = bytesArg<CUmemFabricHandle>(info[1], "handle");
+          CU_CHECK(env, cuMemPoolImportFromShareableHandle, &imported, &fabric, type, 0);
+        }
+        box->pool = imported;
+        return box;
+      }));
+  return MemoryPool::wrap(env, pool);
+}
+
+// exportPoolPointer(memory) -> Uint8Array(64) naming the allocation. The
+// allocation must have happened before another process touches it, so a
+// stream-ordered buffer's stream is synchronized first.
+Napi::Value ExportPoolPointer(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const auto* buffer = DeviceBuffer::tryFrom(info[0]);
+  if (!buffer || (*buffer)->allocation != DeviceMemoryBox::Allocation::StreamOrdered) {
+    throwTypeError(env, "memory must be a stream-ordered DeviceBuffer");
+  }
+  const DeviceMemoryBox& box = **buffer;
+  makeCurrent(env, box.context);
+  CU_CHECK(env, cuStreamSynchronize, box.releaseStream->stream);
+  CUmemPoolPtrExportData data;
+  CU_CHECK(env, cuMemPoolExportPointer, &data, box.device);
+  return bytesValue(env, data);
+}
+
+// importPoolPointer(pool, data, offset, bytes) -> ImportedMemory: a view of the
+// allocation data names, imported once per context and export data.
+Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const PoolRef& pool = MemoryPool::from(info[0], "pool");
+  CUmemPoolPtrExportData data = bytesArg<CUmemPoolPtrExportData>(info[1], "data");
+  uint64_t offset = u64Arg(info[2], "offset");
+  uint64_t bytes = u64Arg(info[3], "bytes");
+  ContextRef context = pool->context;
+  makeCurrent(env, context);
+  std::string key = openingKey("pointer", context, data.reserved, sizeof(data.reserved));
+  auto opened = std::static_pointer_cast<OpenedBox>(findOrMake(key, [&] {
+    CUdeviceptr ptr = 0;
+    CU_CHECK(env, cuMemPoolImportPointer, &ptr, pool->pool, &data);
+    auto box = std::make_shared<OpenedBox>();
+    box->kind = OpenedBox::Kind::PoolPointer;
+    box->base = ptr;
+    box->context = context;
+    box->pool = pool;
+    box->size = bytesToAllocationEnd(ptr);
+    return box;
+  }));
+  return ImportedMemory::view(env, opened, context, opened->base, opened->size, offset, bytes, "pool");
+}
+
+}  // namespace
+
+void initPoolSharing(Napi::Env env, Napi::Object exports) {
+  exports.Set("exportPool", Napi::Function::New(env, ExportPool));
+  exports.Set("importPool", Napi::Function::New(env, ImportPool));
+  exports.Set("exportPoolPointer", Napi::Function::New(env, ExportPoolPointer));
+  exports.Set("importPoolPointer", Napi::Function::New(env, ImportPoolPointer));
+}
+
+}  // namespace cudrv
