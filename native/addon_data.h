@@ -12,12 +12,13 @@
 namespace cudrv {
 
 class CancelSignal;
+struct JsThreadChannel;
 
 struct AddonData {
   Napi::FunctionReference errorFactory;
   std::unordered_map<std::type_index, Napi::FunctionReference> constructors;
   // Work handed back to this environment's thread (native/js_thread.cc).
-  napi_threadsafe_function jsThreadChannel = nullptr;
+  std::shared_ptr<JsThreadChannel> jsThread;
   int pendingDeliveries = 0;
   // Fired when this environment is torn down, ending its wait threads (wait_thread.h).
   std::shared_ptr<CancelSignal> teardown;

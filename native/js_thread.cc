@@ -1,8 +1,23 @@
 #include "js_thread.h"
 
+#include <mutex>
+
 #include "addon_data.h"
 
 namespace cudrv {
+
+struct JsThreadChannel {
+  std::mutex mutex;
+  napi_threadsafe_function function = nullptr;
+  bool open = true;
+
+  // Queues a delivery unless the environment has closed the channel; the lock
+  // keeps teardown from finishing while a call is under way.
+  void send(void* delivery) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (open) napi_call_threadsafe_function(function, delivery, napi_tsfn_nonblocking);
+  }
+};
 
 namespace {
 
@@ -13,8 +28,8 @@ struct Delivery {
 
 void settled(Napi::Env env) {
   AddonData& addon = addonData(env);
-  if (--addon.pendingDeliveries == 0 && addon.jsThreadChannel) {
-    napi_unref_threadsafe_function(env, addon.jsThreadChannel);
+  if (--addon.pendingDeliveries == 0 && addon.jsThread) {
+    napi_unref_threadsafe_function(env, addon.jsThread->function);
   }
 }
 
@@ -32,59 +47,50 @@ void runOnJsThread(napi_env rawEnv, napi_value, void*, void* data) {
   delete delivery;
 }
 
-// The environment's channel, acquired once more for the caller.
-napi_threadsafe_function channelOf(Napi::Env env) {
+// The environment's channel, made on first use.
+const std::shared_ptr<JsThreadChannel>& channelOf(Napi::Env env) {
   AddonData& addon = addonData(env);
-  if (!addon.jsThreadChannel) {
+  if (!addon.jsThread) {
+    auto channel = std::make_shared<JsThreadChannel>();
     napi_value name = Napi::String::New(env, "cuda-driver");
     if (napi_create_threadsafe_function(env, nullptr, nullptr, name, 0, 1, nullptr, nullptr, nullptr, runOnJsThread,
-                                        &addon.jsThreadChannel) != napi_ok) {
+                                        &channel->function) != napi_ok) {
       throw Napi::Error::New(env, "could not create the channel back to the JavaScript thread");
     }
-    napi_unref_threadsafe_function(env, addon.jsThreadChannel);
+    napi_unref_threadsafe_function(env, channel->function);
+    addon.jsThread = std::move(channel);
   }
-  if (napi_acquire_threadsafe_function(addon.jsThreadChannel) != napi_ok) {
-    throw Napi::Error::New(env, "the environment is shutting down");
-  }
-  return addon.jsThreadChannel;
+  if (!addon.jsThread->open) throw Napi::Error::New(env, "the environment is shutting down");
+  return addon.jsThread;
 }
 
 }  // namespace
 
 JsThreadTicket JsThreadTicket::take(Napi::Env env) {
-  napi_threadsafe_function channel = channelOf(env);
+  const std::shared_ptr<JsThreadChannel>& channel = channelOf(env);
   AddonData& addon = addonData(env);
-  if (addon.pendingDeliveries++ == 0) napi_ref_threadsafe_function(env, channel);
+  if (addon.pendingDeliveries++ == 0) napi_ref_threadsafe_function(env, channel->function);
   return JsThreadTicket(channel);
 }
 
 void JsThreadTicket::deliver(std::function<void(Napi::Env)> work) {
-  auto* delivery = new Delivery{std::move(work), true};
-  // The queue is unbounded, so a non-blocking call never fails for lack of room.
-  napi_call_threadsafe_function(channel_, delivery, napi_tsfn_nonblocking);
-  napi_release_threadsafe_function(channel_, napi_tsfn_release);
+  channel_->send(new Delivery{std::move(work), true});
 }
 
-void JsThreadTicket::cancel(Napi::Env env) {
-  settled(env);
-  napi_release_threadsafe_function(channel_, napi_tsfn_release);
-}
+void JsThreadTicket::cancel(Napi::Env env) { settled(env); }
 
 std::shared_ptr<JsThreadPort> JsThreadPort::open(Napi::Env env) {
   return std::shared_ptr<JsThreadPort>(new JsThreadPort(channelOf(env)));
 }
 
-JsThreadPort::~JsThreadPort() { napi_release_threadsafe_function(channel_, napi_tsfn_release); }
-
-void JsThreadPort::post(std::function<void(Napi::Env)> work) {
-  auto* delivery = new Delivery{std::move(work), false};
-  napi_call_threadsafe_function(channel_, delivery, napi_tsfn_nonblocking);
-}
+void JsThreadPort::post(std::function<void(Napi::Env)> work) { channel_->send(new Delivery{std::move(work), false}); }
 
 void closeJsThreadChannel(Napi::Env env) {
   AddonData& addon = addonData(env);
-  if (addon.jsThreadChannel) napi_release_threadsafe_function(addon.jsThreadChannel, napi_tsfn_abort);
-  addon.jsThreadChannel = nullptr;
+  if (!addon.jsThread) return;
+  std::lock_guard<std::mutex> lock(addon.jsThread->mutex);
+  addon.jsThread->open = false;
+  napi_release_threadsafe_function(addon.jsThread->function, napi_tsfn_abort);
 }
 
 }  // namespace cudrv

@@ -2,6 +2,11 @@
 // thread) back to the JavaScript thread of one environment. CUDA calls are
 // forbidden on CUDA's own threads and JavaScript runs only on its thread, so
 // anything that must happen "when the GPU gets here" goes through this.
+//
+// Every environment has one channel. When the environment is torn down (a
+// worker ending, the process exiting) the channel closes under a lock, so no
+// other thread touches Node's structures after that: work sent later is
+// dropped, and deliberately leaked rather than destroyed off its thread.
 #pragma once
 
 #include <napi.h>
@@ -11,6 +16,8 @@
 
 namespace cudrv {
 
+struct JsThreadChannel;
+
 // One pending delivery. Taken on the JavaScript thread; while any is pending the
 // event loop stays alive, as it does for pending I/O.
 class JsThreadTicket {
@@ -18,8 +25,7 @@ class JsThreadTicket {
   static JsThreadTicket take(Napi::Env env);
 
   // Runs work on the JavaScript thread later. Callable once, from any thread;
-  // never blocks. If the environment is closing, work is dropped unrun and
-  // deliberately leaked (its captures are not destroyed off their thread).
+  // never blocks.
   void deliver(std::function<void(Napi::Env)> work);
 
   // Gives the ticket back unused (JavaScript thread), when what would have
@@ -27,8 +33,8 @@ class JsThreadTicket {
   void cancel(Napi::Env env);
 
  private:
-  explicit JsThreadTicket(napi_threadsafe_function channel) : channel_(channel) {}
-  napi_threadsafe_function channel_;
+  explicit JsThreadTicket(std::shared_ptr<JsThreadChannel> channel) : channel_(std::move(channel)) {}
+  std::shared_ptr<JsThreadChannel> channel_;
 };
 
 // Repeated deliveries from other threads for as long as the port lives (a
@@ -39,17 +45,13 @@ class JsThreadPort {
  public:
   // Opened on the JavaScript thread.
   static std::shared_ptr<JsThreadPort> open(Napi::Env env);
-  ~JsThreadPort();
-  JsThreadPort(const JsThreadPort&) = delete;
-  JsThreadPort& operator=(const JsThreadPort&) = delete;
 
-  // From any thread, any number of times; never blocks. Dropped (and leaked)
-  // if the environment is closing.
+  // From any thread, any number of times; never blocks.
   void post(std::function<void(Napi::Env)> work);
 
  private:
-  explicit JsThreadPort(napi_threadsafe_function channel) : channel_(channel) {}
-  napi_threadsafe_function channel_;
+  explicit JsThreadPort(std::shared_ptr<JsThreadChannel> channel) : channel_(std::move(channel)) {}
+  std::shared_ptr<JsThreadChannel> channel_;
 };
 
 // Closes this environment's channel (environment teardown).
