@@ -29,6 +29,17 @@ static double median(double *v, int n) {
   return v[n / 2];
 }
 
+static void CUDA_CB nothing(void *data) { (void)data; }
+
+/* With BENCH_USER_OBJECT set, each graph retains a CUDA user object, as the
+ * JavaScript side's graphs do (to keep what their nodes use alive). */
+static void maybeUserObject(CUgraph graph) {
+  if (!getenv("BENCH_USER_OBJECT")) return;
+  CUuserObject object;
+  CHECK(cuUserObjectCreate(&object, NULL, nothing, 1, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC));
+  CHECK(cuGraphRetainUserObject(graph, object, 1, CU_GRAPH_USER_OBJECT_MOVE));
+}
+
 static CUgraph chain(CUkernel kernel, CUcontext ctx, int n, double *ns) {
   CUgraph graph;
   CUgraphNode previous = NULL, node;
@@ -45,6 +56,7 @@ static CUgraph chain(CUkernel kernel, CUcontext ctx, int n, double *ns) {
     previous = node;
   }
   *ns = nanoseconds() - t0;
+  maybeUserObject(graph);
   return graph;
 }
 

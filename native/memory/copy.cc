@@ -15,6 +15,15 @@ namespace {
 // The stream of an async copy, or nullptr for a synchronous one.
 StreamBox* optionalStream(Napi::Value value) { return value.IsUndefined() ? nullptr : &streamArg(value); }
 
+// A copy made without a stream has completed when the call returns. The driver
+// returns from device-to-device copies (and fills) before they have run, on the
+// legacy stream, where work on the library's non-blocking streams would not
+// wait for them: so wait here.
+void finishSynchronous(Napi::Env env, StreamBox* stream, const Span& dst, const Span& src) {
+  if (stream || dst.kind == MemoryKind::Host || src.kind == MemoryKind::Host) return;
+  CU_CHECK(env, cuStreamSynchronize, CU_STREAM_LEGACY);
+}
+
 // Work that runs later must keep the memory it touches.
 void keep(StreamBox* stream, const Span& a, const Span& b) {
   if (!stream) return;
@@ -67,6 +76,7 @@ Napi::Value Memcpy(const Napi::CallbackInfo& info) {
     if (stream) CU_CHECK(env, cuMemcpyPeerAsync, dst.device, dc, src.device, sc, bytes, s);
     else CU_CHECK(env, cuMemcpyPeer, dst.device, dc, src.device, sc, bytes);
   }
+  finishSynchronous(env, stream, dst, src);
   keep(stream, dst, src);
   return env.Undefined();
 }
@@ -137,6 +147,7 @@ Napi::Value Memcpy2D(const Napi::CallbackInfo& info) {
   if (stream) CU_CHECK(env, cuMemcpy2DAsync, &p, stream->stream);
   else if (unaligned) CU_CHECK(env, cuMemcpy2DUnaligned, &p);
   else CU_CHECK(env, cuMemcpy2D, &p);
+  finishSynchronous(env, stream, dst, src);
   keep(stream, dst, src);
   return env.Undefined();
 }
@@ -187,6 +198,7 @@ Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
     if (stream) CU_CHECK(env, cuMemcpy3DAsync, &p, stream->stream);
     else CU_CHECK(env, cuMemcpy3D, &p);
   }
+  finishSynchronous(env, stream, dst, src);
   keep(stream, dst, src);
   return env.Undefined();
 }
