@@ -1,9 +1,8 @@
 // Executable graphs: instantiation, upload, launch, whole-graph update and
-// per-node updates. An executable holds its graph's resources through the
-// graph's user object (native/graph/graph.h); what per-node updates and updates
-// from other graphs bring in goes into the executable's own bag, and every
-// launch stamps the executable on its stream, so neither is released while a
-// launch may still run.
+// per-node updates. An executable holds its graph's resource bag
+// (native/graph/graph.h); what per-node updates and updates from other graphs
+// bring in goes into its own bag; and every launch stamps the executable on its
+// stream, so nothing it uses is released while a launch may still run.
 #include <cstring>
 
 #include "args.h"
@@ -15,7 +14,8 @@ namespace cudrv {
 
 struct GraphExecBox {
   CUgraphExec exec = nullptr;
-  ResourceBag extra;
+  BagRef graphResources;  // the bag of the graph it was made from
+  ResourceBag extra;      // what updates brought in
 
   GraphExecBox() = default;
   GraphExecBox(const GraphExecBox&) = delete;
@@ -59,6 +59,7 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
   bool detailed = boolArg(info[3], "detailed");
   auto box = std::make_shared<GraphExecBox>();
   if (upload) makeCurrent(env, upload->context);
+  box->graphResources = graph->root()->bag;
   if (!detailed) {
     CU_CHECK(env, cuGraphInstantiate, &box->exec, graph->graph, flags);
     return GraphExec::wrap(env, box);

@@ -4,44 +4,11 @@
 #include <string>
 
 #include "args.h"
-#include "js_thread.h"
 #include "release.h"
 
 namespace cudrv {
 
 namespace {
-
-// What a user object points at: the bag, and the way back to the JavaScript thread.
-struct BagHolder {
-  BagRef bag;
-  std::shared_ptr<JsThreadPort> port;
-};
-
-// Called by CUDA, on its own thread, when the last reference is gone.
-void CUDA_CB releaseBag(void* data) {
-  auto* holder = static_cast<BagHolder*>(data);
-  std::shared_ptr<JsThreadPort> port = holder->port;
-  port->post([holder](Napi::Env) { delete holder; });
-}
-
-// Gives the graph its bag, owned by a user object the graph retains.
-void attachBag(Napi::Env env, GraphBox& graph) {
-  auto bag = std::make_shared<ResourceBag>();
-  auto* holder = new BagHolder{bag, JsThreadPort::open(env)};
-  CUuserObject object = nullptr;
-  CUresult r = CU_CALL(cuUserObjectCreate, &object, holder, releaseBag, 1, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
-  if (r != CUDA_SUCCESS) {
-    delete holder;
-    throwCudaError(env, r, Fn::cuUserObjectCreate);
-  }
-  // The graph takes over our reference.
-  r = CU_CALL(cuGraphRetainUserObject, graph.graph, object, 1, CU_GRAPH_USER_OBJECT_MOVE);
-  if (r != CUDA_SUCCESS) {
-    CU_CALL(cuUserObjectRelease, object, 1);
-    throwCudaError(env, r, Fn::cuGraphRetainUserObject);
-  }
-  graph.bag = std::move(bag);
-}
 
 std::mutex capturedMutex;
 std::unordered_map<uint64_t, ResourceBag> captured;  // by capture id
@@ -58,7 +25,7 @@ void GraphBox::keep(Napi::Env env, std::shared_ptr<void> resource) {
   if (!resource) return;
   GraphBox* owner = root();
   if (!owner) throwDisposed(env, "the graph that owns this one");
-  if (!owner->bag) attachBag(env, *owner);
+  if (!owner->bag) owner->bag = std::make_shared<ResourceBag>();
   owner->bag->add(std::move(resource));
 }
 

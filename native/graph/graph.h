@@ -1,12 +1,15 @@
 // Graphs (CUgraph), their nodes, and what keeps the resources they use alive.
 //
 // Every resource a graph's nodes use (buffers, kernels and their code, events,
-// host callbacks, child graphs) goes into the graph's ResourceBag. The bag is
-// owned by a CUDA user object that the graph retains; the driver passes that
-// reference on to every executable instantiated from the graph and lets go of
-// it only when the graph, those executables and every launch of them are done.
-// Its destructor runs on a CUDA thread, so it only posts the bag back to the
-// JavaScript thread, where it is dropped.
+// host callbacks, child graphs) goes into the graph's ResourceBag. Each
+// executable instantiated from the graph holds the bag, and every launch stamps
+// its executable on its stream (StreamBox::keepUntilIdle), so a resource lives
+// as long as the graph, an executable or a launch that may still use it.
+//
+// CUDA user objects could carry the same references, but a graph that retains
+// one costs 1 to 22 µs more host time per launch (measured on an H200, driver
+// 580: 1.1 -> 3.0 µs for one node, 1.2 -> 23.9 µs for 100), so they are left
+// to programs that want them (UserObject, native/graph/user_object.cc).
 #pragma once
 
 #include <napi.h>
