@@ -5,7 +5,7 @@ import { Disposable } from './disposable';
 import { CudaError } from './errors';
 import { EventFlag } from './generated/enums';
 import { native, NativeEvent } from './native';
-import type { Stream } from './stream';
+import { Stream, streamNative } from './stream';
 import { checkBoolean, checkObject } from './validate';
 
 export interface EventOptions {
@@ -53,9 +53,7 @@ export class Event extends Disposable<NativeEvent> {
    * cuEventRecordWithFlags when external, for use across graph boundaries).
    */
   record(stream: Stream, options: { external?: boolean } = {}): this {
-    const handle = (stream as { native?: unknown } | null)?.native;
-    if (!handle) throw new TypeError('stream must be a Stream');
-    this.native.record(stream.native, options.external === undefined ? undefined : checkBoolean(options.external, 'external') ? 1 : 0);
+    this.native.record(streamNative(stream), options.external === undefined ? undefined : checkBoolean(options.external, 'external') ? 1 : 0);
     return this;
   }
 

@@ -297,34 +297,21 @@ Napi::Value Stream::AttachMemory(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-// waitValue(target, offset, value, flags, is64)
-Napi::Value Stream::WaitValue(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  StreamBox& box = live();
-  bool wide = boolArg(info[4], "is64");
-  Span word = wordOf(env, info[0], info[1], wide ? 8 : 4);
-  unsigned int flags = uintArg(info[3], "flags");
-  if (wide) {
-    CU_CHECK(env, cuStreamWaitValue64, box.stream, word.device, u64Arg(info[2], "value"), flags);
-  } else {
-    CU_CHECK(env, cuStreamWaitValue32, box.stream, word.device, uintArg(info[2], "value"), flags);
-  }
-  box.keepUntilIdle(word.owner);
-  return env.Undefined();
-}
+// waitValue / writeValue(target, offset, value, flags, is64): one 32- or 64-bit
+// stream memory operation on a word of device-reachable memory.
+Napi::Value Stream::WaitValue(const Napi::CallbackInfo& info) { return memoryOperation(info, true); }
+Napi::Value Stream::WriteValue(const Napi::CallbackInfo& info) { return memoryOperation(info, false); }
 
-// writeValue(target, offset, value, flags, is64)
-Napi::Value Stream::WriteValue(const Napi::CallbackInfo& info) {
+Napi::Value Stream::memoryOperation(const Napi::CallbackInfo& info, bool wait) {
   Napi::Env env = info.Env();
   StreamBox& box = live();
   bool wide = boolArg(info[4], "is64");
   Span word = wordOf(env, info[0], info[1], wide ? 8 : 4);
   unsigned int flags = uintArg(info[3], "flags");
-  if (wide) {
-    CU_CHECK(env, cuStreamWriteValue64, box.stream, word.device, u64Arg(info[2], "value"), flags);
-  } else {
-    CU_CHECK(env, cuStreamWriteValue32, box.stream, word.device, uintArg(info[2], "value"), flags);
-  }
+  if (wait && wide) CU_CHECK(env, cuStreamWaitValue64, box.stream, word.device, u64Arg(info[2], "value"), flags);
+  else if (wait) CU_CHECK(env, cuStreamWaitValue32, box.stream, word.device, uintArg(info[2], "value"), flags);
+  else if (wide) CU_CHECK(env, cuStreamWriteValue64, box.stream, word.device, u64Arg(info[2], "value"), flags);
+  else CU_CHECK(env, cuStreamWriteValue32, box.stream, word.device, uintArg(info[2], "value"), flags);
   box.keepUntilIdle(word.owner);
   return env.Undefined();
 }

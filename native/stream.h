@@ -87,6 +87,7 @@ class Stream : public Handle<Stream, StreamBox> {
   Napi::Value AttachMemory(const Napi::CallbackInfo& info);
   Napi::Value WaitValue(const Napi::CallbackInfo& info);
   Napi::Value WriteValue(const Napi::CallbackInfo& info);
+  Napi::Value memoryOperation(const Napi::CallbackInfo& info, bool wait);
   Napi::Value BatchMemoryOps(const Napi::CallbackInfo& info);
   Napi::Value PendingResources(const Napi::CallbackInfo& info);
 };
