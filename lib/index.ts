@@ -106,7 +106,7 @@ export {
 export { renderDot, type DotEdge, type DotNode, type DotOptions, type GraphNodeKind } from './graph/dot';
 export { Event, type EventOptions } from './event';
 export { Stream, type StreamMemoryOp, type StreamOptions, type WaitCondition } from './stream';
-export type { AccessPolicyWindow, MemSyncDomainMap, StreamAttributeName, StreamAttributes } from './stream-attributes';
+export type { AccessPolicyWindow, KernelNodeAttributeName, KernelNodeAttributes, MemSyncDomainMap, StreamAttributeName, StreamAttributes } from './launch-attributes';
 export type { Bytes, MemoryHandle } from './memory/bytes';
 export {
   copy,
@@ -184,3 +184,4 @@ export {
 } from './kernel/args';
 export { fromBFloat16Bits, fromFloat16Bits, toBFloat16Bits, toFloat16Bits } from './kernel/half';
 export { PreparedLaunch } from './kernel/prepared-launch';
+export { decompressBatch, type DecompressEntry } from './memory/decompress';

@@ -157,6 +157,9 @@ export interface NativeGraphNode extends NativeHandle {
   dependencies(): { nodes: NativeGraphNode[]; data: NativeEdgeData[] };
   dependents(): { nodes: NativeGraphNode[]; data: NativeEdgeData[] };
   destroy(): void;
+  getKernelAttribute(attribute: number): Buffer;
+  setKernelAttribute(attribute: number, value: Uint8Array): void;
+  copyKernelAttributes(source: NativeGraphNode): void;
 }
 
 export interface NativeGraphAllocation extends NativeHandle {
@@ -174,6 +177,7 @@ export interface NativeGraphExec extends NativeHandle {
   setChildGraph(node: NativeGraphNode, graph: NativeGraph): void;
   setEnabled(node: NativeGraphNode, enabled: boolean): void;
   isEnabled(node: NativeGraphNode): boolean;
+  clearExternalSemaphores(node: NativeGraphNode, signal: boolean): void;
 }
 
 export interface NativeConditionalHandle extends NativeHandle {
@@ -373,7 +377,7 @@ export interface NativeAddon {
 
   createEvent(ordinal: number, flags: number): NativeEvent;
 
-  allocate(ordinal: number, bytes: number): NativeDeviceBuffer;
+  allocate(ordinal: number, bytes: number, context?: NativeContext): NativeDeviceBuffer;
   allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number): NativeDeviceBuffer;
   allocateManaged(ordinal: number, bytes: number, flags: number): NativeDeviceBuffer;
   allocateAsync(bytes: number, stream: NativeStream, pool?: NativeMemoryPool): NativeDeviceBuffer;
@@ -422,6 +426,10 @@ export interface NativeAddon {
   resetGraphMemoryHigh(ordinal: number, attribute: number): void;
   trimGraphMemory(ordinal: number): void;
   createUserObject(destructor: () => void): NativeUserObject;
+  addExternalSemaphoreNode(graph: NativeGraph, dependencies: NativeGraphNode[], signal: boolean): NativeGraphNode;
+  externalSemaphoreCount(node: NativeGraphNode, signal: boolean): number;
+  clearExternalSemaphores(node: NativeGraphNode, signal: boolean): void;
+  decompressBatch(entries: Array<[NativeMemory, number, number, NativeMemory, number, number, NativeMemory, number, number]>, stream: NativeStream): void;
   graphRetainUserObject(graph: NativeGraph, object: NativeUserObject, count: number, move: boolean): void;
   graphReleaseUserObject(graph: NativeGraph, object: NativeUserObject, count: number): void;
   beginCapture(stream: NativeStream, mode: number, graph?: NativeGraph, after?: NativeGraphNode[], edgeData?: NativeEdgeData[]): void;

@@ -22,12 +22,12 @@ import {
 import { MemoryHandle, memoryNative } from './memory/bytes';
 import { native, NativeEvent, NativeMemory, NativeStream } from './native';
 import {
-  decodeStreamAttribute,
-  encodeStreamAttribute,
+  decodeLaunchAttribute,
+  encodeLaunchAttribute,
   streamAttributeId,
   StreamAttributeName,
   StreamAttributes,
-} from './stream-attributes';
+} from './launch-attributes';
 import { checkArray, checkBoolean, checkEnum, checkInteger, checkObject, checkSize, nameOfValue } from './validate';
 
 export interface StreamOptions {
@@ -150,12 +150,12 @@ export class Stream extends Disposable<NativeStream> {
 
   /** A stream attribute (cuStreamGetAttribute). */
   attribute<K extends StreamAttributeName>(name: K): StreamAttributes[K] {
-    return decodeStreamAttribute(name, this.native.getAttribute(streamAttributeId(name)));
+    return decodeLaunchAttribute(name, this.native.getAttribute(streamAttributeId(name))) as StreamAttributes[K];
   }
 
   /** Sets a stream attribute (cuStreamSetAttribute). */
   setAttribute<K extends StreamAttributeName>(name: K, value: StreamAttributes[K]): void {
-    this.native.setAttribute(streamAttributeId(name), encodeStreamAttribute(name, value));
+    this.native.setAttribute(streamAttributeId(name), encodeLaunchAttribute(name, value));
   }
 
   /** Copies every attribute of source onto this stream (cuStreamCopyAttributes). */

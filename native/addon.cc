@@ -30,6 +30,8 @@ void initGraphExec(Napi::Env env, Napi::Object exports);
 void initConditional(Napi::Env env, Napi::Object exports);
 void initGraphMemory(Napi::Env env, Napi::Object exports);
 void initUserObjects(Napi::Env env, Napi::Object exports);
+void initExternalSemaphoreNodes(Napi::Env env, Napi::Object exports);
+void initDecompress(Napi::Env env, Napi::Object exports);
 
 namespace {
 
@@ -72,6 +74,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   initConditional(env, exports);
   initGraphMemory(env, exports);
   initUserObjects(env, exports);
+  initExternalSemaphoreNodes(env, exports);
+  initDecompress(env, exports);
   initCapture(env, exports);
   initFdChannel(env, exports);
   initNvrtc(env, exports);

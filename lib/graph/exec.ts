@@ -5,7 +5,7 @@ import { CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
 import { Disposable } from '../disposable';
 import { native, NativeGraph, NativeGraphExec } from '../native';
 import { Stream, streamNative } from '../stream';
-import { checkBoolean, checkInstance, checkObject, nameOfValue } from '../validate';
+import { checkBoolean, checkEnum, checkInstance, checkObject, nameOfValue } from '../validate';
 import type { Graph } from './graph';
 import { GraphNode } from './node';
 import { encodeNodeParams, NodeParams } from './node-params';
@@ -130,6 +130,11 @@ export class GraphExec extends Disposable<NativeGraphExec> {
   /** Enables or disables a node of this executable (a disabled node does nothing when launched). */
   setEnabled(node: GraphNode, enabled: boolean): void {
     this.native.setEnabled(checkInstance(node, GraphNode, 'node').native, checkBoolean(enabled, 'enabled'));
+  }
+
+  /** Gives the executable's external-semaphore node an empty set (see Graph.addExternalSemaphoreNode). */
+  clearExternalSemaphores(node: GraphNode, kind: 'signal' | 'wait'): void {
+    this.native.clearExternalSemaphores(checkInstance(node, GraphNode, 'node').native, checkEnum(kind, { signal: 1, wait: 0 }, 'kind') === 1);
   }
 
   isEnabled(node: GraphNode): boolean {

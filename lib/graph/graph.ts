@@ -15,7 +15,7 @@ import type { LaunchShape } from '../kernel/launch-config';
 import type { MemoryHandle } from '../memory/bytes';
 import { native, NativeGraph } from '../native';
 import type { StreamMemoryOp } from '../stream';
-import { checkArray, checkBoolean, checkInstance, checkInteger, checkObject } from '../validate';
+import { checkArray, checkBoolean, checkEnum, checkInstance, checkInteger, checkObject } from '../validate';
 import { criticalPath, CriticalPath, GraphCycleError, levelSets, reaches } from './analysis';
 import { ConditionalHandle } from './conditional';
 import { DataflowTracker } from './dataflow';
@@ -171,6 +171,17 @@ export class Graph extends Disposable<NativeGraph> {
   /** Stream memory operations (wait/write 32/64-bit values, barriers) as one node. */
   addMemoryOps(ops: readonly StreamMemoryOp[], options: NodeOptions & { device?: DeviceLike } = {}): GraphNode {
     return this.addNode({ type: 'batchMemOp', ops, device: options.device }, options);
+  }
+
+  /**
+   * An external-semaphore signal or wait node. External semaphores come from
+   * graphics and other APIs whose import is outside this package's scope, so
+   * the node can only be made with none; the driver's answer says whether it
+   * accepts that.
+   */
+  addExternalSemaphoreNode(kind: 'signal' | 'wait', options: { after?: readonly GraphNode[] } = {}): GraphNode {
+    const after = checkArray<GraphNode>(options.after ?? [], 'options.after').map((n, i) => checkInstance(n, GraphNode, `options.after[${i}]`).native);
+    return GraphNode.of(native.addExternalSemaphoreNode(this.native, after, checkEnum(kind, { signal: 1, wait: 0 }, 'kind') === 1));
   }
 
   /**

@@ -3,7 +3,8 @@
 import { Disposable } from '../disposable';
 import type { NativeEdgeData, NativeGraph, NativeGraphNode } from '../native';
 import { native } from '../native';
-import { nameOfValue } from '../validate';
+import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, KernelNodeAttributeName, KernelNodeAttributes } from '../launch-attributes';
+import { checkEnum, nameOfValue } from '../validate';
 import { EdgeData, decodeEdge } from './edge';
 import { encodeNodeParams, NodeParams, NodeType, NodeTypeName } from './node-params';
 
@@ -67,6 +68,35 @@ export class GraphNode extends Disposable<NativeGraphNode> {
    */
   setParams(params: NodeParams, options: { perTypeCall?: boolean } = {}): void {
     native.setNodeParams(this.native, encodeNodeParams(params), options.perTypeCall === true);
+  }
+
+  /** A launch attribute of a kernel node (cuGraphKernelNodeGetAttribute). */
+  kernelAttribute<K extends KernelNodeAttributeName>(name: K): KernelNodeAttributes[K] {
+    return decodeLaunchAttribute(name, this.native.getKernelAttribute(kernelNodeAttributeId(name))) as KernelNodeAttributes[K];
+  }
+
+  /** Sets a launch attribute of a kernel node (cuGraphKernelNodeSetAttribute). */
+  setKernelAttribute<K extends KernelNodeAttributeName>(name: K, value: KernelNodeAttributes[K]): void {
+    this.native.setKernelAttribute(kernelNodeAttributeId(name), encodeLaunchAttribute(name, value));
+  }
+
+  /** Copies every launch attribute of another kernel node onto this one (cuGraphKernelNodeCopyAttributes). */
+  copyKernelAttributesFrom(source: GraphNode): void {
+    if (!(source instanceof GraphNode)) throw new TypeError('source must be a GraphNode');
+    this.native.copyKernelAttributes(source.native);
+  }
+
+  /**
+   * How many external semaphores an external-semaphore node holds
+   * (cuGraphExternalSemaphores{Signal,Wait}NodeGetParams); see Graph.addExternalSemaphoreNode.
+   */
+  externalSemaphoreCount(kind: 'signal' | 'wait'): number {
+    return native.externalSemaphoreCount(this.native, checkEnum(kind, { signal: 1, wait: 0 }, 'kind') === 1);
+  }
+
+  /** Gives an external-semaphore node an empty set of semaphores (cuGraphExternalSemaphores*NodeSetParams). */
+  clearExternalSemaphores(kind: 'signal' | 'wait'): void {
+    native.clearExternalSemaphores(this.native, checkEnum(kind, { signal: 1, wait: 0 }, 'kind') === 1);
   }
 
   /** Removes the node and its edges from the graph (cuGraphDestroyNode). */

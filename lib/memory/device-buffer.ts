@@ -1,6 +1,7 @@
 // Device memory: plain (cuMemAlloc), pitched, stream-ordered (from a pool) and
 // managed. Freed by dispose() or, as a safety net, after garbage collection;
 // never while queued work that the library knows of still uses it.
+import { Context } from '../context';
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import {
@@ -25,10 +26,15 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
     super(handle);
   }
 
-  /** bytes of device memory (cuMemAlloc). Contents are undefined. */
-  static alloc(bytes: number, options: { device?: DeviceLike } = {}): DeviceBuffer {
+  /**
+   * bytes of device memory (cuMemAlloc), in the device's primary context or in
+   * options.context (a context of its own, from Device.createContext). Contents are undefined.
+   */
+  static alloc(bytes: number, options: { device?: DeviceLike; context?: Context } = {}): DeviceBuffer {
     checkObject(options, 'options');
-    return new DeviceBuffer(native.allocate(ordinalOf(options.device, 'options.device'), checkSize(bytes, 'bytes')));
+    const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
+    const ordinal = context ? context.deviceOrdinal : ordinalOf(options.device, 'options.device');
+    return new DeviceBuffer(native.allocate(ordinal, checkSize(bytes, 'bytes'), context?.native));
   }
 
   /** A new buffer holding a copy of data. */

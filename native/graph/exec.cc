@@ -44,6 +44,7 @@ class GraphExec : public Handle<GraphExec, GraphExecBox> {
   Napi::Value SetChildGraph(const Napi::CallbackInfo& info);
   Napi::Value SetEnabled(const Napi::CallbackInfo& info);
   Napi::Value IsEnabled(const Napi::CallbackInfo& info);
+  Napi::Value ClearExternalSemaphores(const Napi::CallbackInfo& info);
 };
 
 namespace {
@@ -91,6 +92,7 @@ void GraphExec::init(Napi::Env env, Napi::Object exports) {
       InstanceMethod("setChildGraph", &GraphExec::SetChildGraph),
       InstanceMethod("setEnabled", &GraphExec::SetEnabled),
       InstanceMethod("isEnabled", &GraphExec::IsEnabled),
+      InstanceMethod("clearExternalSemaphores", &GraphExec::ClearExternalSemaphores),
   }));
   exports.Set("instantiate", Napi::Function::New(env, Instantiate));
 }
@@ -228,6 +230,21 @@ Napi::Value GraphExec::IsEnabled(const Napi::CallbackInfo& info) {
   unsigned int enabled = 0;
   CU_CHECK(info.Env(), cuGraphNodeGetEnabled, exec.exec, node->node, &enabled);
   return Napi::Boolean::New(info.Env(), enabled != 0);
+}
+
+// clearExternalSemaphores(node, signal): the executable's external-semaphore node
+// gets an empty set (native/graph/external_semaphore.cc says why only that).
+Napi::Value GraphExec::ClearExternalSemaphores(const Napi::CallbackInfo& info) {
+  GraphExecBox& exec = live();
+  const NodeRef& node = nodeArg(info[0], "node");
+  if (boolArg(info[1], "signal")) {
+    CUDA_EXT_SEM_SIGNAL_NODE_PARAMS p{nullptr, nullptr, 0};
+    CU_CHECK(info.Env(), cuGraphExecExternalSemaphoresSignalNodeSetParams, exec.exec, node->node, &p);
+  } else {
+    CUDA_EXT_SEM_WAIT_NODE_PARAMS p{nullptr, nullptr, 0};
+    CU_CHECK(info.Env(), cuGraphExecExternalSemaphoresWaitNodeSetParams, exec.exec, node->node, &p);
+  }
+  return info.Env().Undefined();
 }
 
 void initGraphExec(Napi::Env env, Napi::Object exports) { GraphExec::init(env, exports); }

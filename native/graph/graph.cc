@@ -1,5 +1,6 @@
 #include "graph/graph.h"
 
+#include <cstring>
 #include <mutex>
 #include <string>
 
@@ -297,6 +298,9 @@ void GraphNode::init(Napi::Env env, Napi::Object exports) {
       InstanceMethod("dependencies", &GraphNode::Dependencies),
       InstanceMethod("dependents", &GraphNode::Dependents),
       InstanceMethod("destroy", &GraphNode::Destroy),
+      InstanceMethod("getKernelAttribute", &GraphNode::GetKernelAttribute),
+      InstanceMethod("setKernelAttribute", &GraphNode::SetKernelAttribute),
+      InstanceMethod("copyKernelAttributes", &GraphNode::CopyKernelAttributes),
   }));
 }
 
@@ -350,6 +354,40 @@ Napi::Value GraphNode::Destroy(const Napi::CallbackInfo& info) {
   CU_CHECK(info.Env(), cuGraphDestroyNode, node->node);
   node->alive = false;
   graphOf(info.Env(), *node)->nodes.erase(node->node);
+  return info.Env().Undefined();
+}
+
+// A kernel node's launch attribute (cuGraphKernelNodeGetAttribute): the raw
+// CUkernelNodeAttrValue union, which lib/ decodes (as for stream attributes).
+Napi::Value GraphNode::GetKernelAttribute(const Napi::CallbackInfo& info) {
+  const NodeRef& node = nodeArg(Value(), "node");
+  unsigned int id = uintArg(info[0], "attribute");
+  CUkernelNodeAttrValue value;
+  std::memset(&value, 0, sizeof(value));
+  CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuGraphKernelNodeGetAttribute, node->node,
+                  static_cast<CUkernelNodeAttrID>(id), &value);
+  return Napi::Buffer<char>::Copy(info.Env(), reinterpret_cast<const char*>(&value), sizeof(value));
+}
+
+Napi::Value GraphNode::SetKernelAttribute(const Napi::CallbackInfo& info) {
+  const NodeRef& node = nodeArg(Value(), "node");
+  unsigned int id = uintArg(info[0], "attribute");
+  if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array ||
+      info[1].As<Napi::Uint8Array>().ByteLength() != sizeof(CUkernelNodeAttrValue)) {
+    throwTypeError(info.Env(), "value must be a Uint8Array of " + std::to_string(sizeof(CUkernelNodeAttrValue)) + " bytes");
+  }
+  CUkernelNodeAttrValue value;
+  std::memcpy(&value, info[1].As<Napi::Uint8Array>().Data(), sizeof(value));
+  CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuGraphKernelNodeSetAttribute, node->node,
+                  static_cast<CUkernelNodeAttrID>(id), &value);
+  return info.Env().Undefined();
+}
+
+// copyKernelAttributes(source): every launch attribute of source onto this kernel node.
+Napi::Value GraphNode::CopyKernelAttributes(const Napi::CallbackInfo& info) {
+  const NodeRef& node = nodeArg(Value(), "node");
+  const NodeRef& source = nodeArg(info[0], "source");
+  CU_CHECK(info.Env(), cuGraphKernelNodeCopyAttributes, node->node, source->node);
   return info.Env().Undefined();
 }
 

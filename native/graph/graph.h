@@ -129,6 +129,9 @@ class GraphNode : public Handle<GraphNode, NodeBox> {
   Napi::Value Dependencies(const Napi::CallbackInfo& info);
   Napi::Value Dependents(const Napi::CallbackInfo& info);
   Napi::Value Destroy(const Napi::CallbackInfo& info);
+  Napi::Value GetKernelAttribute(const Napi::CallbackInfo& info);
+  Napi::Value SetKernelAttribute(const Napi::CallbackInfo& info);
+  Napi::Value CopyKernelAttributes(const Napi::CallbackInfo& info);
 };
 
 // A graph box owning (or, with a parent, naming) a CUgraph.

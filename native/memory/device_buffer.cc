@@ -30,12 +30,19 @@ std::shared_ptr<DeviceMemoryBox> newDeviceBox(Napi::Env env, int ordinal) {
   return box;
 }
 
-// allocate(ordinal, bytes)
+// allocate(ordinal, bytes, context | undefined): in the device's primary context, or in context.
 Napi::Value Allocate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int ordinal = intArg(info[0], "ordinal");
   uint64_t bytes = u64Arg(info[1], "bytes");
-  auto box = newDeviceBox(env, ordinal);
+  std::shared_ptr<DeviceMemoryBox> box;
+  if (info[2].IsUndefined()) {
+    box = newDeviceBox(env, ordinal);
+  } else {
+    box = std::make_shared<DeviceMemoryBox>();
+    box->context = Context::from(info[2], "context");
+    makeCurrent(env, box->context);
+  }
   CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAlloc, &box->device, bytes);
   box->size = bytes;
   return DeviceBuffer::wrap(env, box);

@@ -3,6 +3,9 @@
 import {
   arg,
   compile,
+  CudaError,
+  decompressBatch,
+  Device,
   DeviceBuffer,
   Event,
   Graph,
@@ -274,6 +277,90 @@ describeGpu('graphs', () => {
     const handle = broken.conditionalHandle();
     void handle;
     expect(() => broken.instantiate()).toThrow(GraphInstantiateError);
+  });
+
+  test('kernel nodes through the per-type calls: parameters and launch attributes, read back and set; executable updates per type', async () => {
+    const scale = lib.kernel('scale');
+    using y = DeviceBuffer.from(floats(() => 1));
+    using z = DeviceBuffer.from(floats(() => 1));
+    using pinned = HostBuffer.alloc(64, { mapped: true });
+    using event = Event.create();
+    using other = Event.create();
+    using child = Graph.create();
+    child.addFill(z, 0, { elementBytes: 4, count: 1 });
+    using graph = Graph.create();
+    const k = graph.addKernel(scale, shape, [arg.ptr(y), arg.f32(2), arg.u32(n)], { perTypeCall: true });
+    const k2 = graph.addKernel(scale, shape, [arg.ptr(z), arg.f32(3), arg.u32(n)], { after: [k] });
+    expect(k.params()).toMatchObject({ type: 'kernel', grid: [shape.grid, 1, 1], block: [256, 1, 1], sharedMemoryBytes: 0 });
+    k.setParams({ type: 'kernel', kernel: scale, ...shape, args: [arg.ptr(y), arg.f32(4), arg.u32(n)] }, { perTypeCall: true });
+    k.setKernelAttribute('priority', 0);
+    expect(k.kernelAttribute('priority')).toBe(0);
+    k.setKernelAttribute('preferredSharedMemoryCarveout', 50);
+    k2.copyKernelAttributesFrom(k);
+    expect(k2.kernelAttribute('preferredSharedMemoryCarveout')).toBe(50);
+    expect(k.kernelAttribute('cooperative')).toBe(false);
+    let hostCalls = 0;
+    const host = graph.addHost(() => hostCalls++, { after: [k2] });
+    const copy = graph.addCopy(z, y, { bytes: 16 }, { after: [host] });
+    const record = graph.addEventRecord(event, { after: [copy] });
+    const wait = graph.addEventWait(event, { after: [record] });
+    const ops = graph.addMemoryOps([{ op: 'writeValue32', target: pinned, value: 1 }], { after: [wait] });
+    const childNode = graph.addChild(child, { after: [ops] });
+    const { node: allocNode, allocation } = graph.addAlloc(4096, {}, { after: [childNode], perTypeCall: true });
+    const freeNode = graph.addFree(allocation, { after: [allocNode], perTypeCall: true });
+    expect(freeNode.params()).toMatchObject({ type: 'memFree', address: allocation.address });
+    using exec = graph.instantiate();
+    exec.setParams(host, { type: 'host', callback: () => (hostCalls += 100) }, { perTypeCall: true });
+    exec.setParams(copy, { type: 'memcpy', dst: z, src: y, bytes: 32 }, { perTypeCall: true });
+    exec.setParams(record, { type: 'eventRecord', event: other }, { perTypeCall: true });
+    exec.setParams(wait, { type: 'eventWait', event: other }, { perTypeCall: true });
+    exec.setParams(ops, { type: 'batchMemOp', ops: [{ op: 'writeValue32', target: pinned, value: 2 }] }, { perTypeCall: true });
+    using replacementChild = Graph.create();
+    replacementChild.addFill(z, 0, { elementBytes: 4, offset: 4, count: 1 });
+    exec.setChildGraph(childNode, replacementChild);
+    await exec.run(stream);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(hostCalls).toBe(100);
+    expect(pinned.view(Uint32Array)[0]).toBe(2);
+    const zs = z.readSync(Float32Array);
+    // y = 4 (scaled by the updated kernel); z: copied 8 floats of y, then the replacement child cleared z[1].
+    expect(Array.from(zs.slice(0, 3))).toEqual([4, 0, 4]);
+    expect(zs[8]).toBe(3);
+  });
+
+  test('external-semaphore nodes and batch decompression answer as the driver does', () => {
+    using graph = Graph.create();
+    const answers: string[] = [];
+    for (const kind of ['signal', 'wait'] as const) {
+      try {
+        const node = graph.addExternalSemaphoreNode(kind);
+        answers.push(`${kind} added with ${node.externalSemaphoreCount(kind)} semaphores`);
+        node.clearExternalSemaphores(kind);
+        using exec = graph.instantiate();
+        exec.clearExternalSemaphores(node, kind);
+      } catch (error) {
+        expect(error).toBeInstanceOf(CudaError);
+        answers.push(`${kind}: ${(error as CudaError).name}`);
+      }
+    }
+    expect(answers).toHaveLength(2);
+    // A non-external-semaphore node is refused by the per-type getter.
+    const empty = graph.addEmpty();
+    expect(() => empty.externalSemaphoreCount('signal')).toThrow(CudaError);
+    using src = DeviceBuffer.alloc(64);
+    using dst = DeviceBuffer.alloc(64);
+    using actual = DeviceBuffer.alloc(4);
+    let decompress: string;
+    try {
+      decompressBatch([{ src, srcBytes: 64, dst, dstBytes: 64, actualBytes: actual, algorithm: 'deflate' }], stream);
+      stream.synchronizeSync();
+      decompress = 'accepted';
+    } catch (error) {
+      expect(error).toBeInstanceOf(CudaError);
+      decompress = (error as CudaError).name;
+    }
+    // Hopper has no decompression engine.
+    if (Device.get(0).computeCapability.major < 10) expect(['CUDA_ERROR_NOT_SUPPORTED', 'CUDA_ERROR_INVALID_VALUE']).toContain(decompress);
   });
 
   test('a while loop runs on the GPU until a kernel clears its condition', async () => {

@@ -85,6 +85,26 @@ describeGpu('device memory', () => {
     expectBytes(check, data.subarray(200, 250));
   });
 
+  test('copies between contexts go peer to peer (cuMemcpyPeer, cuMemcpy3DPeer), sync and async', async () => {
+    using s = Stream.create();
+    using own = Device.get(0).createContext();
+    using theirs = DeviceBuffer.alloc(256, { context: own });
+    using ours = DeviceBuffer.from(pattern(256, 9));
+    copy(theirs, ours);
+    expectBytes(theirs.readSync(), pattern(256, 9));
+    using back = DeviceBuffer.alloc(256);
+    copy(back, theirs, { stream: s });
+    await s.synchronize();
+    expectBytes(back.readSync(), pattern(256, 9));
+    back.fill(0);
+    copy3D({ memory: back, pitch: 16 }, { memory: theirs, pitch: 16 }, { width: 16, height: 4, depth: 2 });
+    expectBytes(back.readSync(Uint8Array, { bytes: 128 }), pattern(256, 9).subarray(0, 128));
+    copy3D({ memory: theirs, pitch: 16 }, { memory: ours, pitch: 16 }, { width: 16, height: 16, depth: 1 }, { stream: s });
+    await s.synchronize();
+    expectBytes(theirs.readSync(), pattern(256, 9));
+    Device.get(0).primaryContext.makeCurrent();
+  });
+
   test('out-of-range copies are RangeErrors and touch nothing', () => {
     using buf = DeviceBuffer.alloc(100);
     buf.fill(9);
@@ -277,6 +297,22 @@ describeGpu('stream-ordered memory and pools', () => {
     pool.setAttribute('usedMemHigh', 0);
     expect(pool.access(0)).toBe('readwrite');
     pool.setAccess([{ device: 0, access: 'readwrite' }]);
+  });
+
+  test('a host-located pool: device access granted with cuMemPoolSetAccess, where the device supports it', async () => {
+    if (!Device.get(0).attribute('hostMemoryPoolsSupported')) return;
+    using pool = MemoryPool.create({ location: 'host' });
+    expect(pool.access(0)).toBe('none');
+    pool.setAccess([{ device: 0, access: 'readwrite' }]);
+    expect(pool.access(0)).toBe('readwrite');
+    using s = Stream.create();
+    const buffer = DeviceBuffer.allocAsync(4096, s, { pool });
+    buffer.fill(0x5c, { stream: s });
+    const out = new Uint8Array(4);
+    copy(out, buffer, { stream: s, bytes: 4 });
+    buffer.dispose();
+    await s.synchronize();
+    expect(Array.from(out)).toEqual([0x5c, 0x5c, 0x5c, 0x5c]);
   });
 
   test('default and current pools of a device and of a location', () => {

@@ -1,5 +1,6 @@
-// Stream attributes: typed values encoded to and decoded from the driver's
-// 64-byte CUstreamAttrValue union (the native layer moves the bytes only).
+// Launch attributes of streams and kernel nodes: typed values encoded to and
+// decoded from the driver's 64-byte CUlaunchAttributeValue union (the native
+// layer moves the bytes only).
 import { AccessProperty, AccessPropertyName, LaunchAttribute, SynchronizationPolicy, SynchronizationPolicyName } from './generated/enums';
 import { checkEnum, checkInteger, checkNumber, checkSize, nameOfValue } from './validate';
 
@@ -23,6 +24,7 @@ export interface MemSyncDomainMap {
   remote: number;
 }
 
+/** Attributes a stream carries for the work queued on it (cuStreamSetAttribute). */
 export interface StreamAttributes {
   accessPolicyWindow: AccessPolicyWindow;
   synchronizationPolicy: SynchronizationPolicyName;
@@ -32,13 +34,33 @@ export interface StreamAttributes {
 }
 export type StreamAttributeName = keyof StreamAttributes;
 
-const ids: Record<StreamAttributeName, number> = {
+/** Attributes of a graph's kernel node (cuGraphKernelNodeSetAttribute). */
+export interface KernelNodeAttributes {
+  accessPolicyWindow: AccessPolicyWindow;
+  cooperative: boolean;
+  priority: number;
+  clusterDimension: { x: number; y: number; z: number };
+  memSyncDomainMap: MemSyncDomainMap;
+  memSyncDomain: number;
+  preferredSharedMemoryCarveout: number;
+}
+export type KernelNodeAttributeName = keyof KernelNodeAttributes;
+
+type LaunchAttributes = StreamAttributes & KernelNodeAttributes;
+type LaunchAttributeName = keyof LaunchAttributes;
+
+const ids: Record<LaunchAttributeName, number> = {
   accessPolicyWindow: LaunchAttribute.accessPolicyWindow,
   synchronizationPolicy: LaunchAttribute.synchronizationPolicy,
   priority: LaunchAttribute.priority,
   memSyncDomainMap: LaunchAttribute.memSyncDomainMap,
   memSyncDomain: LaunchAttribute.memSyncDomain,
+  cooperative: LaunchAttribute.cooperative,
+  clusterDimension: LaunchAttribute.clusterDimension,
+  preferredSharedMemoryCarveout: LaunchAttribute.preferredSharedMemoryCarveout,
 };
+const streamNames: readonly StreamAttributeName[] = ['accessPolicyWindow', 'synchronizationPolicy', 'priority', 'memSyncDomainMap', 'memSyncDomain'];
+const kernelNodeNames: readonly KernelNodeAttributeName[] = ['accessPolicyWindow', 'cooperative', 'priority', 'clusterDimension', 'memSyncDomainMap', 'memSyncDomain', 'preferredSharedMemoryCarveout'];
 
 const nameOf = <M extends Record<string, number>>(map: M, value: number): keyof M & string => {
   const name = nameOfValue(map, value);
@@ -46,15 +68,24 @@ const nameOf = <M extends Record<string, number>>(map: M, value: number): keyof 
   return name;
 };
 
-/** The driver's id of a stream attribute. */
-export function streamAttributeId(name: StreamAttributeName): number {
-  if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(ids, name)) {
-    throw new RangeError(`attribute must be one of ${Object.keys(ids).join(', ')}; got ${String(name)}`);
+function attributeId(name: unknown, allowed: readonly string[]): number {
+  if (typeof name !== 'string' || !allowed.includes(name)) {
+    throw new RangeError(`attribute must be one of ${allowed.join(', ')}; got ${String(name)}`);
   }
-  return ids[name];
+  return ids[name as LaunchAttributeName];
 }
 
-export function encodeStreamAttribute<K extends StreamAttributeName>(name: K, value: StreamAttributes[K]): Uint8Array {
+/** The driver's id of a stream attribute. */
+export function streamAttributeId(name: StreamAttributeName): number {
+  return attributeId(name, streamNames);
+}
+
+/** The driver's id of a kernel node attribute. */
+export function kernelNodeAttributeId(name: KernelNodeAttributeName): number {
+  return attributeId(name, kernelNodeNames);
+}
+
+export function encodeLaunchAttribute<K extends LaunchAttributeName>(name: K, value: unknown): Uint8Array {
   const bytes = new Uint8Array(ATTRIBUTE_VALUE_BYTES);
   const view = new DataView(bytes.buffer);
   switch (name) {
@@ -85,17 +116,30 @@ export function encodeStreamAttribute<K extends StreamAttributeName>(name: K, va
       break;
     }
     case 'memSyncDomain':
-      view.setUint32(0, checkInteger(value, 'memSyncDomain', 0, 2 ** 32 - 1), true);
+    case 'preferredSharedMemoryCarveout':
+      view.setUint32(0, checkInteger(value, name, 0, 2 ** 32 - 1), true);
       break;
+    case 'cooperative':
+      if (typeof value !== 'boolean') throw new TypeError('cooperative must be a boolean');
+      view.setInt32(0, value ? 1 : 0, true);
+      break;
+    case 'clusterDimension': {
+      const d = value as { x: number; y: number; z: number };
+      if (typeof d !== 'object' || d === null) throw new TypeError('clusterDimension must be { x, y, z }');
+      view.setUint32(0, checkInteger(d.x, 'clusterDimension.x', 1, 2 ** 31 - 1), true);
+      view.setUint32(4, checkInteger(d.y, 'clusterDimension.y', 1, 2 ** 31 - 1), true);
+      view.setUint32(8, checkInteger(d.z, 'clusterDimension.z', 1, 2 ** 31 - 1), true);
+      break;
+    }
     default:
-      streamAttributeId(name);
+      attributeId(name, Object.keys(ids));
   }
   return bytes;
 }
 
-export function decodeStreamAttribute<K extends StreamAttributeName>(name: K, bytes: Uint8Array): StreamAttributes[K] {
+export function decodeLaunchAttribute<K extends LaunchAttributeName>(name: K, bytes: Uint8Array): LaunchAttributes[K] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const decode = (): StreamAttributes[StreamAttributeName] => {
+  const decode = (): LaunchAttributes[LaunchAttributeName] => {
     switch (name) {
       case 'accessPolicyWindow':
         return {
@@ -111,9 +155,13 @@ export function decodeStreamAttribute<K extends StreamAttributeName>(name: K, by
         return view.getInt32(0, true);
       case 'memSyncDomainMap':
         return { default: view.getUint8(0), remote: view.getUint8(1) };
+      case 'cooperative':
+        return view.getInt32(0, true) !== 0;
+      case 'clusterDimension':
+        return { x: view.getUint32(0, true), y: view.getUint32(4, true), z: view.getUint32(8, true) };
       default:
         return view.getUint32(0, true);
     }
   };
-  return decode() as StreamAttributes[K];
+  return decode() as LaunchAttributes[K];
 }

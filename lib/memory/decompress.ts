@@ -1,0 +1,36 @@
+// Hardware decompression of many buffers at once (cuMemBatchDecompressAsync).
+// It needs a decompression engine (NVIDIA Blackwell and later); other devices
+// answer CudaNotSupportedError.
+import { native, NativeMemory } from '../native';
+import { Stream, streamNative } from '../stream';
+import { checkArray, checkEnum, checkObject, checkSize } from '../validate';
+import { MemoryHandle, memoryNative } from './bytes';
+
+export interface DecompressEntry {
+  src: MemoryHandle;
+  srcOffset?: number;
+  /** Compressed bytes to read. */
+  srcBytes: number;
+  dst: MemoryHandle;
+  dstOffset?: number;
+  /** Bytes the output is expected to take (a scheduling hint for the driver). */
+  dstBytes: number;
+  /** Where the driver writes the bytes actually produced, as a 32-bit count. */
+  actualBytes: MemoryHandle;
+  actualBytesOffset?: number;
+  algorithm: 'deflate' | 'snappy' | 'lz4';
+}
+
+const algorithms = { deflate: 1, snappy: 2, lz4: 4 };
+
+/** Decompresses each entry on stream. Memory must be device memory the decompression engine can reach. */
+export function decompressBatch(entries: readonly DecompressEntry[], stream: Stream): void {
+  const encoded = checkArray<DecompressEntry>(entries, 'entries').map((e, i): [NativeMemory, number, number, NativeMemory, number, number, NativeMemory, number, number] => {
+    checkObject(e, `entries[${i}]`);
+    return [memoryNative(e.src, `entries[${i}].src`), checkSize(e.srcOffset ?? 0, `entries[${i}].srcOffset`), checkSize(e.srcBytes, `entries[${i}].srcBytes`),
+      memoryNative(e.dst, `entries[${i}].dst`), checkSize(e.dstOffset ?? 0, `entries[${i}].dstOffset`), checkSize(e.dstBytes, `entries[${i}].dstBytes`),
+      memoryNative(e.actualBytes, `entries[${i}].actualBytes`), checkSize(e.actualBytesOffset ?? 0, `entries[${i}].actualBytesOffset`),
+      checkEnum(e.algorithm, algorithms, `entries[${i}].algorithm`)];
+  });
+  native.decompressBatch(encoded, streamNative(stream));
+}

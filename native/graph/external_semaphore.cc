@@ -1,0 +1,69 @@
+// External-semaphore nodes. Bound for completeness: external semaphores come
+// from graphics and other APIs whose import is outside this package's scope, so
+// only an empty set of semaphores can be passed, and the driver's answer says
+// what it accepts.
+#include <cstring>
+
+#include "args.h"
+#include "graph/graph.h"
+
+namespace cudrv {
+
+namespace {
+
+// addExternalSemaphoreNode(graph, dependencies, signal) -> GraphNode
+Napi::Value AddExternalSemaphoreNode(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const GraphRef& graph = graphArg(info[0], "graph");
+  Dependencies deps = dependenciesArg(env, info[1], Napi::Value(), *graph);
+  CUgraphNode node = nullptr;
+  const CUgraphNode* d = deps.nodes.empty() ? nullptr : deps.nodes.data();
+  if (boolArg(info[2], "signal")) {
+    CUDA_EXT_SEM_SIGNAL_NODE_PARAMS p{nullptr, nullptr, 0};
+    CU_CHECK(env, cuGraphAddExternalSemaphoresSignalNode, &node, graph->graph, d, deps.nodes.size(), &p);
+  } else {
+    CUDA_EXT_SEM_WAIT_NODE_PARAMS p{nullptr, nullptr, 0};
+    CU_CHECK(env, cuGraphAddExternalSemaphoresWaitNode, &node, graph->graph, d, deps.nodes.size(), &p);
+  }
+  return wrapNode(env, nodeBoxOf(graph, node));
+}
+
+// externalSemaphoreCount(node, signal) -> numExtSems (cuGraphExternalSemaphores*NodeGetParams)
+Napi::Value ExternalSemaphoreCount(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const NodeRef& node = nodeArg(info[0], "node");
+  if (boolArg(info[1], "signal")) {
+    CUDA_EXT_SEM_SIGNAL_NODE_PARAMS p;
+    std::memset(&p, 0, sizeof(p));
+    CU_CHECK(env, cuGraphExternalSemaphoresSignalNodeGetParams, node->node, &p);
+    return Napi::Number::New(env, p.numExtSems);
+  }
+  CUDA_EXT_SEM_WAIT_NODE_PARAMS p;
+  std::memset(&p, 0, sizeof(p));
+  CU_CHECK(env, cuGraphExternalSemaphoresWaitNodeGetParams, node->node, &p);
+  return Napi::Number::New(env, p.numExtSems);
+}
+
+// clearExternalSemaphores(node, signal): sets an empty set (cuGraphExternalSemaphores*NodeSetParams).
+Napi::Value ClearExternalSemaphores(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const NodeRef& node = nodeArg(info[0], "node");
+  if (boolArg(info[1], "signal")) {
+    CUDA_EXT_SEM_SIGNAL_NODE_PARAMS p{nullptr, nullptr, 0};
+    CU_CHECK(env, cuGraphExternalSemaphoresSignalNodeSetParams, node->node, &p);
+  } else {
+    CUDA_EXT_SEM_WAIT_NODE_PARAMS p{nullptr, nullptr, 0};
+    CU_CHECK(env, cuGraphExternalSemaphoresWaitNodeSetParams, node->node, &p);
+  }
+  return env.Undefined();
+}
+
+}  // namespace
+
+void initExternalSemaphoreNodes(Napi::Env env, Napi::Object exports) {
+  exports.Set("addExternalSemaphoreNode", Napi::Function::New(env, AddExternalSemaphoreNode));
+  exports.Set("externalSemaphoreCount", Napi::Function::New(env, ExternalSemaphoreCount));
+  exports.Set("clearExternalSemaphores", Napi::Function::New(env, ClearExternalSemaphores));
+}
+
+}  // namespace cudrv

@@ -1,0 +1,60 @@
+// Hardware decompression (cuMemBatchDecompressAsync): a batch of compressed
+// buffers decompressed on a stream. It needs a decompression engine (Blackwell);
+// elsewhere the driver says it is not supported.
+#include <cstring>
+#include <vector>
+
+#include "args.h"
+#include "memory/memory.h"
+#include "stream.h"
+
+namespace cudrv {
+
+namespace {
+
+// decompressBatch([[src, srcOffset, srcBytes, dst, dstOffset, dstBytes, actual, actualOffset, algorithm], ...], stream)
+// -> undefined; on failure the error's detail names the failing entry.
+Napi::Value DecompressBatch(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsArray()) throwTypeError(env, "entries must be an array");
+  Napi::Array list = info[0].As<Napi::Array>();
+  StreamBox& stream = streamArg(info[1]);
+  if (list.Length() > 65536) throwRangeError(env, "entries must hold at most 65536 entries");
+  std::vector<CUmemDecompressParams> params(list.Length());
+  std::vector<MemoryRef> owners;
+  for (uint32_t i = 0; i < list.Length(); ++i) {
+    Napi::Value entry = list[i];
+    if (!entry.IsArray()) throwTypeError(env, "each entry must be an array");
+    Napi::Array e = entry.As<Napi::Array>();
+    uint64_t srcBytes = u64Arg(e[2u], "srcBytes"), dstBytes = u64Arg(e[5u], "dstBytes");
+    Span src = deviceSpanOf(e[0u], "src", u64Arg(e[1u], "srcOffset"), srcBytes);
+    Span dst = deviceSpanOf(e[3u], "dst", u64Arg(e[4u], "dstOffset"), dstBytes);
+    Span actual = deviceSpanOf(e[6u], "actualBytes", u64Arg(e[7u], "actualBytesOffset"), 4);
+    CUmemDecompressParams& p = params[i];
+    std::memset(&p, 0, sizeof(p));
+    p.src = reinterpret_cast<const void*>(src.address());
+    p.srcNumBytes = srcBytes;
+    p.dst = reinterpret_cast<void*>(dst.address());
+    p.dstNumBytes = dstBytes;
+    p.dstActBytes = reinterpret_cast<cuuint32_t*>(actual.address());
+    p.algo = static_cast<CUmemDecompressAlgorithm>(uintArg(e[8u], "algorithm"));
+    owners.insert(owners.end(), {src.owner, dst.owner, actual.owner});
+  }
+  makeCurrent(env, stream.context);
+  size_t failed = 0;
+  CUresult r = CU_CALL(cuMemBatchDecompressAsync, params.empty() ? nullptr : params.data(), params.size(), 0, &failed,
+                       stream.stream);
+  if (r != CUDA_SUCCESS) {
+    throwCudaError(env, r, Fn::cuMemBatchDecompressAsync, params.empty() ? "" : "entry " + std::to_string(failed));
+  }
+  for (auto& owner : owners) stream.keepUntilIdle(owner);
+  return env.Undefined();
+}
+
+}  // namespace
+
+void initDecompress(Napi::Env env, Napi::Object exports) {
+  exports.Set("decompressBatch", Napi::Function::New(env, DecompressBatch));
+}
+
+}  // namespace cudrv
