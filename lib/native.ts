@@ -125,6 +125,8 @@ export type NativeMemory = NativeDeviceBuffer | NativeHostBuffer | NativeGraphAl
 export type NativeBytes = NativeMemory | ArrayBuffer | ArrayBufferView;
 
 export interface NativeMemoryPool extends NativeHandle {
+  /** [locationType, locationId] of the pool's memory. */
+  readonly location: [number, number];
   readonly handle: bigint;
   readonly ordinal: number;
   readonly owned: boolean;

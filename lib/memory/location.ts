@@ -16,3 +16,14 @@ export function locationOf(location: Location, name = 'location'): { type: numbe
   }
   throw new TypeError(`${name} must be a Device, a device ordinal, 'host', 'hostNumaCurrent' or { hostNuma: node }`);
 }
+
+/** The Location of a driver CUmemLocation. */
+export function locationFrom(type: number, id: number): Location {
+  switch (type) {
+    case MemoryLocationType.device: return Device.get(id);
+    case MemoryLocationType.host: return 'host';
+    case MemoryLocationType.hostNuma: return { hostNuma: id };
+    case MemoryLocationType.hostNumaCurrent: return 'hostNumaCurrent';
+    default: throw new RangeError(`unknown memory location type ${type}`);
+  }
+}

@@ -7,12 +7,13 @@ import {
   MemoryAllocationType,
   MemoryHandleType,
   MemoryHandleTypeName,
+  MemoryLocationType,
   PoolAttribute,
   PoolAttributeName,
 } from '../generated/enums';
 import { native, NativeMemoryPool } from '../native';
 import { checkArray, checkEnum, checkFlags, checkObject, checkSize, nameOfValue } from '../validate';
-import { Location, locationOf } from './location';
+import { Location, locationFrom, locationOf } from './location';
 
 export interface PoolOptions {
   /** Where allocations live (default: device 0). */
@@ -103,11 +104,13 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   }
 
   /**
-   * Sets which devices may access the pool's memory. The owning device always has
-   * read-write access and is left out of the driver call (it rejects a batch naming it).
+   * Sets which devices may access the pool's memory. The device a device-located pool
+   * lives on always has read-write access and is left out of the driver call (it rejects
+   * a batch naming it); a host-located pool starts with no device access.
    */
   setAccess(entries: Array<{ device: DeviceLike; access: MemoryAccessName }>): void {
-    const owner = this.native.ordinal;
+    const [locationType, locationId] = this.native.location;
+    const owner = locationType === MemoryLocationType.device ? locationId : -1;
     const list = checkArray<{ device: DeviceLike; access: MemoryAccessName }>(entries, 'entries').map((e, i): [number, number, number] => {
       checkObject(e, `entries[${i}]`);
       return [1 /* device */, ordinalOf(e.device, `entries[${i}].device`), checkEnum(e.access, MemoryAccess, `entries[${i}].access`)];
@@ -119,6 +122,12 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   access(device: DeviceLike): MemoryAccessName {
     const flags = this.native.getAccess(1, ordinalOf(device));
     return nameOfValue(MemoryAccess, flags) ?? 'none';
+  }
+
+  /** Where the pool's memory lives. */
+  get location(): Location {
+    const [type, id] = this.native.location;
+    return locationFrom(type, id);
   }
 
   get device(): Device {

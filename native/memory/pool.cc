@@ -19,9 +19,10 @@ PoolBox::~PoolBox() {
 
 namespace {
 
-Napi::Value wrapPool(Napi::Env env, CUmemoryPool pool, ContextRef context, bool owned) {
+Napi::Value wrapPool(Napi::Env env, CUmemoryPool pool, CUmemLocation location, ContextRef context, bool owned) {
   auto box = std::make_shared<PoolBox>();
   box->pool = pool;
+  box->location = location;
   box->context = std::move(context);
   box->owned = owned;
   return MemoryPool::wrap(env, box);
@@ -41,7 +42,7 @@ Napi::Value CreatePool(const Napi::CallbackInfo& info) {
   makeCurrent(env, context);
   CUmemoryPool pool = nullptr;
   CU_CHECK(env, cuMemPoolCreate, &pool, &props);
-  return wrapPool(env, pool, std::move(context), true);
+  return wrapPool(env, pool, props.location, std::move(context), true);
 }
 
 // devicePool(ordinal, current): the device's default pool, or its current one.
@@ -54,7 +55,8 @@ Napi::Value DevicePool(const Napi::CallbackInfo& info) {
   } else {
     CU_CHECK(env, cuDeviceGetDefaultMemPool, &pool, device);
   }
-  return wrapPool(env, pool, primaryContext(env, intArg(info[0], "ordinal")), false);
+  int ordinal = intArg(info[0], "ordinal");
+  return wrapPool(env, pool, CUmemLocation{CU_MEM_LOCATION_TYPE_DEVICE, ordinal}, primaryContext(env, ordinal), false);
 }
 
 // setDevicePool(ordinal, pool): the pool cuMemAllocAsync uses on the device from now on.
@@ -77,7 +79,7 @@ Napi::Value LocationPool(const Napi::CallbackInfo& info) {
   } else {
     CU_CHECK(env, cuMemGetDefaultMemPool, &pool, &location, type);
   }
-  return wrapPool(env, pool, locationContext(env, location), false);
+  return wrapPool(env, pool, location, locationContext(env, location), false);
 }
 
 // setLocationPool(locationType, locationId, allocationType, pool): cuMemSetMemPool.
@@ -107,6 +109,7 @@ void MemoryPool::init(Napi::Env env, Napi::Object exports) {
   exports.Set("MemoryPool", define(env, {
       InstanceAccessor("handle", &MemoryPool::HandleValue, nullptr),
       InstanceAccessor("ordinal", &MemoryPool::Ordinal, nullptr),
+      InstanceAccessor("location", &MemoryPool::Location, nullptr),
       InstanceAccessor("owned", &MemoryPool::IsOwned, nullptr),
       InstanceMethod("getAttribute", &MemoryPool::GetAttribute),
       InstanceMethod("setAttribute", &MemoryPool::SetAttribute),
@@ -124,6 +127,15 @@ void MemoryPool::init(Napi::Env env, Napi::Object exports) {
 Napi::Value MemoryPool::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().pool); }
 Napi::Value MemoryPool::Ordinal(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), live().context->ordinal);
+}
+// location -> [locationType, locationId]
+Napi::Value MemoryPool::Location(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const CUmemLocation& location = live().location;
+  Napi::Array out = Napi::Array::New(env, 2);
+  out.Set(0u, Napi::Number::New(env, location.type));
+  out.Set(1u, Napi::Number::New(env, location.id));
+  return out;
 }
 Napi::Value MemoryPool::IsOwned(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), live().owned); }
 

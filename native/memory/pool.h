@@ -12,6 +12,8 @@ namespace cudrv {
 struct PoolBox {
   CUmemoryPool pool = nullptr;
   ContextRef context;
+  // Where the pool's memory lives: the owning device's entry is implicit in access lists.
+  CUmemLocation location{CU_MEM_LOCATION_TYPE_DEVICE, 0};
   bool owned = true;
 
   PoolBox() = default;
@@ -30,6 +32,7 @@ class MemoryPool : public Handle<MemoryPool, PoolBox> {
  private:
   Napi::Value HandleValue(const Napi::CallbackInfo& info);
   Napi::Value Ordinal(const Napi::CallbackInfo& info);
+  Napi::Value Location(const Napi::CallbackInfo& info);
   Napi::Value IsOwned(const Napi::CallbackInfo& info);
   Napi::Value GetAttribute(const Napi::CallbackInfo& info);
   Napi::Value SetAttribute(const Napi::CallbackInfo& info);

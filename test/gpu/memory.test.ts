@@ -302,6 +302,7 @@ describeGpu('stream-ordered memory and pools', () => {
   test('a host-located pool: device access granted with cuMemPoolSetAccess, where the device supports it', async () => {
     if (!Device.get(0).attribute('hostMemoryPoolsSupported')) return;
     using pool = MemoryPool.create({ location: 'host' });
+    expect(pool.location).toBe('host');
     expect(pool.access(0)).toBe('none');
     pool.setAccess([{ device: 0, access: 'readwrite' }]);
     expect(pool.access(0)).toBe('readwrite');
@@ -319,6 +320,7 @@ describeGpu('stream-ordered memory and pools', () => {
     using def = MemoryPool.defaultFor(0);
     using cur = MemoryPool.currentFor(0);
     expect(def.owned).toBe(false);
+    expect(def.location).toBe(Device.get(0));
     expect(cur.handle).toBe(def.handle);
     using mine = MemoryPool.create();
     MemoryPool.setCurrentFor(0, mine);
