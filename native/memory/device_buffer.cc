@@ -94,6 +94,9 @@ Napi::Value AllocateAsync(const Napi::CallbackInfo& info) {
     box->pool = pool;
     CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocFromPoolAsync, &box->device, bytes, pool->pool,
                     stream->stream);
+    // A host-located pool hands out host memory: the copy-engine calls for device
+    // pointers (cuMemcpyDtoH, ...) refuse it, cuMemcpy takes it.
+    if (pool->location.type != CU_MEM_LOCATION_TYPE_DEVICE) box->kind = MemoryKind::Unified;
   }
   box->allocation = DeviceMemoryBox::Allocation::StreamOrdered;
   box->releaseStream = stream;

@@ -15,7 +15,7 @@ namespace cudrv {
 enum class MemoryKind {
   Device,   // device memory: reached through CUdeviceptr only
   Host,     // host memory (pinned or a JavaScript buffer): reached through a host pointer
-  Unified,  // managed memory: one address valid on both sides, copied with cuMemcpy
+  Unified,  // managed or host-pool memory: one address valid on both sides, copied with cuMemcpy
 };
 
 // The base of every memory box (device buffers, pinned host memory, ...).
