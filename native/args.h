@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -81,6 +82,26 @@ inline T* typedArrayArg(Napi::Value v, napi_typedarray_type kind, const char* na
     typeError(v.Env(), name, what);
   }
   return static_cast<T*>(data);
+}
+
+// A plain driver struct (an IPC handle, an attribute union, ...) passed as a
+// Uint8Array of exactly its size.
+template <typename T>
+inline T bytesArg(Napi::Value v, const char* name) {
+  size_t length = 0;
+  const uint8_t* data = typedArrayArg<uint8_t>(v, napi_uint8_array, name, "a Uint8Array", &length);
+  if (length != sizeof(T)) {
+    throwRangeError(v.Env(), std::string(name) + " must be " + std::to_string(sizeof(T)) + " bytes");
+  }
+  T out;
+  std::memcpy(&out, data, sizeof(T));
+  return out;
+}
+
+// The bytes of a plain driver struct, as a new Uint8Array (a Node Buffer).
+template <typename T>
+inline Napi::Value bytesValue(Napi::Env env, const T& value) {
+  return Napi::Buffer<unsigned char>::Copy(env, reinterpret_cast<const unsigned char*>(&value), sizeof(T));
 }
 
 inline Napi::Value bigint(Napi::Env env, uint64_t value) { return Napi::BigInt::New(env, value); }

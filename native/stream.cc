@@ -259,19 +259,14 @@ Napi::Value Stream::GetAttribute(const Napi::CallbackInfo& info) {
   std::memset(&value, 0, sizeof(value));
   CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuStreamGetAttribute, box.stream,
                   static_cast<CUstreamAttrID>(id), &value);
-  return Napi::Buffer<char>::Copy(info.Env(), reinterpret_cast<const char*>(&value), sizeof(value));
+  return bytesValue(info.Env(), value);
 }
 
 // setAttribute(id, bytes): bytes is the encoded CUstreamAttrValue union.
 Napi::Value Stream::SetAttribute(const Napi::CallbackInfo& info) {
   StreamBox& box = live();
   unsigned int id = uintArg(info[0], "attribute");
-  if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array ||
-      info[1].As<Napi::Uint8Array>().ByteLength() != sizeof(CUstreamAttrValue)) {
-    throwTypeError(info.Env(), "value must be a Uint8Array of " + std::to_string(sizeof(CUstreamAttrValue)) + " bytes");
-  }
-  CUstreamAttrValue value;
-  std::memcpy(&value, info[1].As<Napi::Uint8Array>().Data(), sizeof(value));
+  auto value = bytesArg<CUstreamAttrValue>(info[1], "value");
   CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuStreamSetAttribute, box.stream,
                   static_cast<CUstreamAttrID>(id), &value);
   return info.Env().Undefined();

@@ -366,18 +366,13 @@ Napi::Value GraphNode::GetKernelAttribute(const Napi::CallbackInfo& info) {
   std::memset(&value, 0, sizeof(value));
   CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuGraphKernelNodeGetAttribute, node->node,
                   static_cast<CUkernelNodeAttrID>(id), &value);
-  return Napi::Buffer<char>::Copy(info.Env(), reinterpret_cast<const char*>(&value), sizeof(value));
+  return bytesValue(info.Env(), value);
 }
 
 Napi::Value GraphNode::SetKernelAttribute(const Napi::CallbackInfo& info) {
   const NodeRef& node = nodeArg(Value(), "node");
   unsigned int id = uintArg(info[0], "attribute");
-  if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array ||
-      info[1].As<Napi::Uint8Array>().ByteLength() != sizeof(CUkernelNodeAttrValue)) {
-    throwTypeError(info.Env(), "value must be a Uint8Array of " + std::to_string(sizeof(CUkernelNodeAttrValue)) + " bytes");
-  }
-  CUkernelNodeAttrValue value;
-  std::memcpy(&value, info[1].As<Napi::Uint8Array>().Data(), sizeof(value));
+  auto value = bytesArg<CUkernelNodeAttrValue>(info[1], "value");
   CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuGraphKernelNodeSetAttribute, node->node,
                   static_cast<CUkernelNodeAttrID>(id), &value);
   return info.Env().Undefined();

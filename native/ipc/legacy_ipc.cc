@@ -13,26 +13,8 @@ namespace {
 
 constexpr size_t kHandleBytes = CU_IPC_HANDLE_SIZE;
 
-// A 64-byte handle argument.
-template <typename Handle>
-Handle handleArg(Napi::Value value, const char* param) {
-  static_assert(sizeof(Handle) == kHandleBytes, "IPC handles are 64 bytes");
-  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-    throwTypeError(value.Env(), std::string(param) + " must be a Uint8Array");
-  }
-  Napi::Uint8Array bytes = value.As<Napi::Uint8Array>();
-  if (bytes.ByteLength() != kHandleBytes) {
-    throwRangeError(value.Env(), std::string(param) + " must be " + std::to_string(kHandleBytes) + " bytes");
-  }
-  Handle handle;
-  std::memcpy(&handle, bytes.Data(), kHandleBytes);
-  return handle;
-}
-
-template <typename Handle>
-Napi::Value handleValueOf(Napi::Env env, const Handle& handle) {
-  return Napi::Buffer<unsigned char>::Copy(env, reinterpret_cast<const unsigned char*>(&handle), sizeof(handle));
-}
+static_assert(sizeof(CUipcMemHandle) == CU_IPC_HANDLE_SIZE && sizeof(CUipcEventHandle) == CU_IPC_HANDLE_SIZE,
+              "IPC handles are 64 bytes");
 
 // ipcMemoryHandle(memory, offset) -> { handle, offset, allocationSize }: the
 // handle of the allocation holding memory + offset, and that point's offset in it.
@@ -49,7 +31,7 @@ Napi::Value IpcMemoryHandle(const Napi::CallbackInfo& info) {
   CUipcMemHandle handle;
   CU_CHECK(env, cuIpcGetMemHandle, &handle, base);
   Napi::Object out = Napi::Object::New(env);
-  out.Set("handle", handleValueOf(env, handle));
+  out.Set("handle", bytesValue(env, handle));
   out.Set("offset", static_cast<double>(ptr - base));
   out.Set("allocationSize", static_cast<double>(size));
   return out;
@@ -61,7 +43,7 @@ Napi::Value OpenIpcMemory(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuIpcOpenMemHandle);
   ContextRef context = primaryContext(env, intArg(info[0], "ordinal"));
-  CUipcMemHandle handle = handleArg<CUipcMemHandle>(info[1], "handle");
+  CUipcMemHandle handle = bytesArg<CUipcMemHandle>(info[1], "handle");
   uint64_t offset = u64Arg(info[2], "offset");
   uint64_t bytes = u64Arg(info[3], "bytes");
   makeCurrent(env, context);
@@ -86,7 +68,7 @@ Napi::Value IpcEventHandle(const Napi::CallbackInfo& info) {
   CUipcEventHandle handle;
   CU_CHECK(env, cuIpcGetEventHandle, &handle, event->event);
   Napi::Object out = Napi::Object::New(env);
-  out.Set("handle", handleValueOf(env, handle));
+  out.Set("handle", bytesValue(env, handle));
   out.Set("ordinal", event->context->ordinal);
   return out;
 }
@@ -98,7 +80,7 @@ Napi::Value OpenIpcEvent(const Napi::CallbackInfo& info) {
   requireDriver(env, Fn::cuIpcOpenEventHandle);
   auto box = std::make_shared<EventBox>();
   box->context = primaryContext(env, intArg(info[0], "ordinal"));
-  CUipcEventHandle handle = handleArg<CUipcEventHandle>(info[1], "handle");
+  CUipcEventHandle handle = bytesArg<CUipcEventHandle>(info[1], "handle");
   makeCurrent(env, box->context);
   CU_CHECK(env, cuIpcOpenEventHandle, &box->event, handle);
   box->flags = CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;

@@ -21,25 +21,6 @@ CUmemAllocationHandleType shareableTypeArg(Napi::Value value) {
   return type;
 }
 
-template <typename T>
-T bytesArg(Napi::Value value, const char* param) {
-  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-    throwTypeError(value.Env(), std::string(param) + " must be a Uint8Array");
-  }
-  Napi::Uint8Array bytes = value.As<Napi::Uint8Array>();
-  if (bytes.ByteLength() != sizeof(T)) {
-    throwRangeError(value.Env(), std::string(param) + " must be " + std::to_string(sizeof(T)) + " bytes");
-  }
-  T out;
-  std::memcpy(&out, bytes.Data(), sizeof(T));
-  return out;
-}
-
-template <typename T>
-Napi::Value bytesValue(Napi::Env env, const T& value) {
-  return Napi::Buffer<unsigned char>::Copy(env, reinterpret_cast<const unsigned char*>(&value), sizeof(T));
-}
-
 // exportPool(poolOrMemory, handleType) -> ReceivedFd | Uint8Array(64): the pool
 // given, or the pool a stream-ordered allocation came from.
 Napi::Value ExportPool(const Napi::CallbackInfo& info) {

@@ -152,6 +152,22 @@ Napi::Value Memcpy2D(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// The fields CUDA_MEMCPY3D and CUDA_MEMCPY3D_PEER share.
+template <typename P>
+P copy3DParams(const Span& dst, uint64_t dstPitch, uint64_t dstRows, const Span& src, uint64_t srcPitch,
+               uint64_t srcRows, uint64_t width, uint64_t height, uint64_t depth) {
+  P p;
+  std::memset(&p, 0, sizeof(p));
+  setSide(p, true, dst, dstPitch);
+  setSide(p, false, src, srcPitch);
+  p.dstHeight = dstRows;
+  p.srcHeight = srcRows;
+  p.WidthInBytes = width;
+  p.Height = height;
+  p.Depth = depth;
+  return p;
+}
+
 // memcpy3D({dst, dstOffset, dstPitch, dstHeight, src, ..., width, height, depth}, stream | undefined).
 // Operands of different contexts go through cuMemcpy3DPeer(Async).
 Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
@@ -172,29 +188,13 @@ Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
   const bool peer = dst.owner && src.owner && dst.kind == MemoryKind::Device && src.kind == MemoryKind::Device &&
                     dst.owner->context != src.owner->context;
   if (peer) {
-    CUDA_MEMCPY3D_PEER p;
-    std::memset(&p, 0, sizeof(p));
-    setSide(p, true, dst, dstPitch);
-    setSide(p, false, src, srcPitch);
-    p.dstHeight = dstRows;
-    p.srcHeight = srcRows;
+    auto p = copy3DParams<CUDA_MEMCPY3D_PEER>(dst, dstPitch, dstRows, src, srcPitch, srcRows, width, height, depth);
     p.dstContext = dst.owner->context->context;
     p.srcContext = src.owner->context->context;
-    p.WidthInBytes = width;
-    p.Height = height;
-    p.Depth = depth;
     if (stream) CU_CHECK(env, cuMemcpy3DPeerAsync, &p, stream->stream);
     else CU_CHECK(env, cuMemcpy3DPeer, &p);
   } else {
-    CUDA_MEMCPY3D p;
-    std::memset(&p, 0, sizeof(p));
-    setSide(p, true, dst, dstPitch);
-    setSide(p, false, src, srcPitch);
-    p.dstHeight = dstRows;
-    p.srcHeight = srcRows;
-    p.WidthInBytes = width;
-    p.Height = height;
-    p.Depth = depth;
+    auto p = copy3DParams<CUDA_MEMCPY3D>(dst, dstPitch, dstRows, src, srcPitch, srcRows, width, height, depth);
     if (stream) CU_CHECK(env, cuMemcpy3DAsync, &p, stream->stream);
     else CU_CHECK(env, cuMemcpy3D, &p);
   }
