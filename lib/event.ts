@@ -53,13 +53,14 @@ export class Event extends Disposable<NativeEvent> {
    * cuEventRecordWithFlags when external, for use across graph boundaries).
    */
   record(stream: Stream, options: { external?: boolean } = {}): this {
-    this.native.record(streamNative(stream), options.external === undefined ? undefined : checkBoolean(options.external, 'external') ? 1 : 0);
+    native.eventRecord(this.native.slot, streamNative(stream).slot,
+      options.external === undefined ? undefined : checkBoolean(options.external, 'external') ? 1 : 0);
     return this;
   }
 
   /** True once the work before the last record has completed (or nothing was recorded). */
   query(): boolean {
-    return this.native.query();
+    return native.eventQuery(this.native.slot);
   }
 
   /** Resolves once the recorded work has completed, without blocking the event loop. */

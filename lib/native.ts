@@ -7,6 +7,8 @@ import { isMainThread } from 'worker_threads';
 export interface NativeHandle {
   dispose(): void;
   readonly alive: boolean;
+  /** The handle's number in the native slot table: hot calls name handles by it (native/slots.h). */
+  readonly slot: number;
 }
 
 export interface NativeContext extends NativeHandle {
@@ -54,8 +56,6 @@ export interface NativeStream extends NativeHandle {
 export interface NativeEvent extends NativeHandle {
   readonly handle: bigint;
   readonly flags: number;
-  record(stream: NativeStream, flags?: number): void;
-  query(): boolean;
   synchronize(): void;
   synchronizeAsync(): Promise<void>;
   elapsedTime(end: NativeEvent): number;
@@ -172,7 +172,6 @@ export interface NativeGraphAllocation extends NativeHandle {
 export interface NativeGraphExec extends NativeHandle {
   readonly handle: bigint;
   flags(): number;
-  launch(stream: NativeStream): void;
   upload(stream: NativeStream): void;
   update(graph: NativeGraph): { result: number; error?: Error; node?: NativeGraphNode; fromNode?: bigint };
   setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
@@ -275,8 +274,6 @@ export interface NativeKernel extends NativeHandle {
   availableDynamicSharedMemoryPerBlock(context: NativeContext | null, blocks: number, blockSize: number): number;
   maxPotentialClusterSize(context: NativeContext | null, config: Int32Array): number;
   maxActiveClusters(context: NativeContext | null, config: Int32Array): number;
-  /** pointers: [offset, memory, ...]: memory whose device address goes at offset in args. */
-  launch(stream: NativeStream, config: Int32Array, args: Uint8Array, pointers: Array<number | NativeMemory> | undefined): void;
   /** bytes: the packed size, used only when the driver cannot report the layout. */
   prepare(stream: NativeStream, config: Int32Array, bytes: number): NativePreparedLaunch;
 }
@@ -286,7 +283,6 @@ export interface NativePreparedLaunch extends NativeHandle {
   readonly arguments: ArrayBuffer;
   /** Writes memory's device address at offset and keeps the memory for the launches (null: keeps none). */
   setPointer(offset: number, memory: NativeMemory | null): void;
-  launch(): void;
 }
 
 export interface NativeDriverStatus {
@@ -421,6 +417,16 @@ export interface NativeAddon {
     params: Record<string, unknown>, perTypeCall: boolean): { node: NativeGraphNode; allocation?: NativeGraphAllocation; bodies?: NativeGraph[] };
   setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
   nodeParams(node: NativeGraphNode): Record<string, unknown> & { type: number };
+  graphLaunch(execSlot: number, streamSlot: number): void;
+  eventRecord(eventSlot: number, streamSlot: number, flags: number | undefined): void;
+  eventQuery(eventSlot: number): boolean;
+  /**
+   * pointers: [offset, memory slot, ...] for the first pointerCount pairs: memory whose
+   * device address goes at offset in args.
+   */
+  kernelLaunch(kernelSlot: number, streamSlot: number, config: Int32Array, args: Uint8Array, pointers: Float64Array,
+    pointerCount: number): void;
+  preparedLaunch(slot: number): void;
   instantiate(graph: NativeGraph, flags: number, uploadStream: NativeStream | undefined, detailed: boolean):
     NativeGraphExec | { error: Error; result: number; node?: NativeGraphNode };
   createConditionalHandle(graph: NativeGraph, ordinal: number, defaultValue?: number): NativeConditionalHandle;

@@ -12,6 +12,7 @@
 namespace cudrv {
 
 class CancelSignal;
+class SlotTable;
 struct JsThreadChannel;
 
 struct AddonData {
@@ -23,6 +24,8 @@ struct AddonData {
   // Fired when this environment is torn down, ending its wait threads (wait_thread.h).
   std::shared_ptr<CancelSignal> teardown;
   bool mainThreadMarked = false;
+  // Handles by number (native/slots.h).
+  std::shared_ptr<SlotTable> slots;
 };
 
 inline AddonData& addonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }

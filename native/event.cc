@@ -26,43 +26,48 @@ Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
   return Event::wrap(env, box);
 }
 
+// Record and query take handles by slot (slots.h): both sit in polling and
+// timing loops.
+
+// eventRecord(eventSlot, streamSlot, flags | undefined): cuEventRecord, or
+// cuEventRecordWithFlags when flags are given.
+Napi::Value EventRecord(const Napi::CallbackInfo& info) {
+  EventBox& event = *Event::fromSlot(info[0], "event");
+  StreamBox& stream = *Stream::fromSlot(info[1], "stream");
+  if (info[2].IsUndefined()) {
+    CU_CHECK(info.Env(), cuEventRecord, event.event, stream.stream);
+  } else {
+    CU_CHECK(info.Env(), cuEventRecordWithFlags, event.event, stream.stream, uintArg(info[2], "flags"));
+  }
+  return info.Env().Undefined();
+}
+
+// eventQuery(slot): true when the work before the last record has completed
+// (or nothing was recorded).
+Napi::Value EventQuery(const Napi::CallbackInfo& info) {
+  CUresult r = CU_CALL(cuEventQuery, Event::fromSlot(info[0], "event")->event);
+  if (r == CUDA_ERROR_NOT_READY) return Napi::Boolean::New(info.Env(), false);
+  if (r != CUDA_SUCCESS) throwCudaError(info.Env(), r, Fn::cuEventQuery);
+  return Napi::Boolean::New(info.Env(), true);
+}
+
 }  // namespace
 
 void Event::init(Napi::Env env, Napi::Object exports) {
   exports.Set("Event", define(env, {
       InstanceAccessor("handle", &Event::HandleValue, nullptr),
       InstanceAccessor("flags", &Event::Flags, nullptr),
-      InstanceMethod("record", &Event::Record),
-      InstanceMethod("query", &Event::Query),
       InstanceMethod("synchronize", &Event::Synchronize),
       InstanceMethod("synchronizeAsync", &Event::SynchronizeAsync),
       InstanceMethod("elapsedTime", &Event::ElapsedTime),
   }));
   exports.Set("createEvent", Napi::Function::New(env, CreateEvent));
+  exports.Set("eventRecord", Napi::Function::New(env, EventRecord));
+  exports.Set("eventQuery", Napi::Function::New(env, EventQuery));
 }
 
 Napi::Value Event::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().event); }
 Napi::Value Event::Flags(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), live().flags); }
-
-// record(stream, flags | undefined): cuEventRecord, or cuEventRecordWithFlags when flags are given.
-Napi::Value Event::Record(const Napi::CallbackInfo& info) {
-  EventBox& box = live();
-  StreamBox& stream = streamArg(info[0]);
-  if (info[1].IsUndefined()) {
-    CU_CHECK(info.Env(), cuEventRecord, box.event, stream.stream);
-  } else {
-    CU_CHECK(info.Env(), cuEventRecordWithFlags, box.event, stream.stream, uintArg(info[1], "flags"));
-  }
-  return info.Env().Undefined();
-}
-
-// True when the work before the last record has completed (or nothing was recorded).
-Napi::Value Event::Query(const Napi::CallbackInfo& info) {
-  CUresult r = CU_CALL(cuEventQuery, live().event);
-  if (r == CUDA_ERROR_NOT_READY) return Napi::Boolean::New(info.Env(), false);
-  if (r != CUDA_SUCCESS) throwCudaError(info.Env(), r, Fn::cuEventQuery);
-  return Napi::Boolean::New(info.Env(), true);
-}
 
 Napi::Value Event::Synchronize(const Napi::CallbackInfo& info) {
   CU_CHECK(info.Env(), cuEventSynchronize, live().event);

@@ -29,8 +29,6 @@ class Event : public Handle<Event, EventBox> {
  private:
   Napi::Value HandleValue(const Napi::CallbackInfo& info);
   Napi::Value Flags(const Napi::CallbackInfo& info);
-  Napi::Value Record(const Napi::CallbackInfo& info);
-  Napi::Value Query(const Napi::CallbackInfo& info);
   Napi::Value Synchronize(const Napi::CallbackInfo& info);
   Napi::Value SynchronizeAsync(const Napi::CallbackInfo& info);
   Napi::Value ElapsedTime(const Napi::CallbackInfo& info);

@@ -8,11 +8,14 @@
 #include <napi.h>
 
 #include <memory>
+#include <string_view>
+#include <type_traits>
 #include <typeindex>
 #include <vector>
 
 #include "addon_data.h"
 #include "errors.h"
+#include "slots.h"
 
 namespace cudrv {
 
@@ -51,15 +54,40 @@ class Handle : public Napi::ObjectWrap<Self> {
         addonData(env).constructors.at(typeid(Self)).New({Napi::External<void>::New(env, token())});
     static const napi_type_tag tag = typeTagFor(Self::kName);
     object.TypeTag(&tag);
-    Self::Unwrap(object)->box_ = std::move(box);
+    Self* self = Self::Unwrap(object);
+    self->box_ = std::move(box);
+    self->slots_ = slotTable(env);
+    SlotTable::Entry entry;
+    entry.object = self;
+    entry.classId = token();
+    entry.name = Self::kName;
+    if constexpr (std::is_base_of_v<MemoryBox, Box>) {
+      entry.memory = [](void* object) -> MemoryRef { return static_cast<Self*>(object)->box_; };
+    }
+    self->slot_ = self->slots_->add(entry);
+    object.DefineProperty(Napi::PropertyDescriptor::Value("slot", Napi::Number::New(env, self->slot_), napi_default));
     return object;
+  }
+
+  ~Handle() override {
+    if (slots_) slots_->remove(slot_);
+  }
+
+  // The live box a slot number names (see slots.h): TypeError when it names no
+  // Self, the disposed error when it names a disposed one. Valid until JavaScript runs.
+  static const std::shared_ptr<Box>& fromSlot(Napi::Value value, const char* param) {
+    const SlotTable::Entry* entry = slotTable(value.Env())->find(slotArg(value));
+    if (!entry || entry->classId != token()) throwTypeError(value.Env(), std::string(param) + " must be " + article() + Self::kName);
+    Self* self = static_cast<Self*>(entry->object);
+    if (!self->box_) throwDisposed(value.Env(), Self::kName);
+    return self->box_;
   }
 
   // The live box behind an argument that must be a Self; TypeError if it is not
   // one, the disposed error if it was disposed.
   static const std::shared_ptr<Box>& from(Napi::Value value, const char* param) {
     const std::shared_ptr<Box>* box = tryFrom(value);
-    if (!box) throwTypeError(value.Env(), std::string(param) + " must be a " + Self::kName);
+    if (!box) throwTypeError(value.Env(), std::string(param) + " must be " + article() + Self::kName);
     return *box;
   }
 
@@ -92,10 +120,15 @@ class Handle : public Napi::ObjectWrap<Self> {
 
   const void* classId_ = token();
   std::shared_ptr<Box> box_;
+  std::shared_ptr<SlotTable> slots_;
+  double slot_ = -1;
 
  private:
   void checkClass() const {
     if (classId_ != token()) throwTypeError(this->Env(), std::string("this is not a ") + Self::kName);
+  }
+  static const char* article() {
+    return std::string_view("AEIOU").find(Self::kName[0]) == std::string_view::npos ? "a " : "an ";
   }
   static void* token() {
     static char marker;

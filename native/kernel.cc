@@ -83,7 +83,6 @@ void Kernel::init(Napi::Env env, Napi::Object exports) {
       InstanceMethod("availableDynamicSharedMemoryPerBlock", &Kernel::AvailableDynamicSharedMemoryPerBlock),
       InstanceMethod("maxPotentialClusterSize", &Kernel::MaxPotentialClusterSize),
       InstanceMethod("maxActiveClusters", &Kernel::MaxActiveClusters),
-      InstanceMethod("launch", &Kernel::Launch),
       InstanceMethod("prepare", &Kernel::Prepare),
   }));
 }
@@ -289,7 +288,6 @@ Napi::Value Kernel::MaxActiveClusters(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, clusters);
 }
 
-Napi::Value Kernel::Launch(const Napi::CallbackInfo& info) { return launchKernel(info, shared()); }
 Napi::Value Kernel::Prepare(const Napi::CallbackInfo& info) { return prepareLaunch(info, shared()); }
 
 }  // namespace cudrv

@@ -77,7 +77,6 @@ class Kernel : public Handle<Kernel, KernelBox> {
   Napi::Value AvailableDynamicSharedMemoryPerBlock(const Napi::CallbackInfo& info);
   Napi::Value MaxPotentialClusterSize(const Napi::CallbackInfo& info);
   Napi::Value MaxActiveClusters(const Napi::CallbackInfo& info);
-  Napi::Value Launch(const Napi::CallbackInfo& info);
   Napi::Value Prepare(const Napi::CallbackInfo& info);
 };
 

@@ -31,8 +31,7 @@ constexpr size_t kStackParams = 32;
 
 }  // namespace
 
-MemoryRef writePointer(Napi::Env env, Napi::Value memory, uint64_t offset, uint8_t* buffer, size_t bytes) {
-  MemoryRef box = memoryOf(memory);
+MemoryRef writePointer(Napi::Env env, MemoryRef box, uint64_t offset, uint8_t* buffer, size_t bytes) {
   if (!box) typeError(env, "memory", "a DeviceBuffer or a HostBuffer");
   if (offset % 8 != 0 || offset + 8 > bytes) {
     rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in " + std::to_string(bytes) + " bytes of parameters");
@@ -44,42 +43,35 @@ MemoryRef writePointer(Napi::Env env, Napi::Value memory, uint64_t offset, uint8
   return box;
 }
 
-// launch(stream, config, args: Uint8Array, pointers: [offset, memory, ...] | undefined)
-Napi::Value launchKernel(const Napi::CallbackInfo& info, const KernelRef& kernel) {
+namespace {
+
+// kernelLaunch(kernelSlot, streamSlot, config, args: Uint8Array, pointers: Float64Array
+// [offset, memorySlot, ...], pointerCount). Handles come as slot numbers and
+// everything else as typed arrays: no JavaScript object is unwrapped or read
+// property by property, and nothing JavaScript can run between reading where
+// the argument bytes are and writing the memory addresses into them.
+Napi::Value KernelLaunch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const StreamRef& stream = Stream::from(info[0], "stream");
-  LaunchPlan plan = readLaunchPlan(info[1], "config");
+  const KernelRef& kernel = Kernel::fromSlot(info[0], "kernel");
+  const StreamRef& stream = Stream::fromSlot(info[1], "stream");
+  LaunchPlan plan = readLaunchPlan(info[2], "config");
   const ParamLayout& layout = kernel->params;
   checkCurrent(env, launchContext(env, *kernel, *stream));
-  // The memory pointer arguments name (a few on the stack, more on the heap),
-  // read before the argument bytes, so that nothing runs between reading
-  // where those bytes are and writing the addresses into them.
-  struct Pointer {
-    uint64_t offset = 0;
-    Napi::Value memory;
-  };
-  Pointer few[4];
-  std::vector<Pointer> many;
-  Pointer* pointers = few;
-  uint32_t pointerCount = 0;
-  if (info[3].IsArray()) {
-    Napi::Array list = info[3].As<Napi::Array>();
-    pointerCount = list.Length() / 2;
-    if (pointerCount > 4) {
-      many.resize(pointerCount);
-      pointers = many.data();
-    }
-    for (uint32_t i = 0; i < pointerCount; ++i) {
-      pointers[i].offset = u64Arg(list.Get(2 * i), "offset");
-      pointers[i].memory = list.Get(2 * i + 1);
-    }
-  }
   size_t bytes = 0;
-  uint8_t* data = typedArrayArg<uint8_t>(info[2], napi_uint8_array, "args", "a Uint8Array", &bytes);
+  uint8_t* data = typedArrayArg<uint8_t>(info[3], napi_uint8_array, "args", "a Uint8Array", &bytes);
+  size_t pointerLength = 0;
+  const double* pointers = typedArrayArg<double>(info[4], napi_float64_array, "pointers", "a Float64Array", &pointerLength);
+  const uint32_t pointerCount = uintArg(info[5], "pointerCount");
+  if (pointerCount > pointerLength / 2) rangeError(env, "pointerCount", "exceeds the pointers given");
   MemoryRef fewHeld[4];
   std::vector<MemoryRef> manyHeld(pointerCount > 4 ? pointerCount : 0);
   MemoryRef* held = pointerCount > 4 ? manyHeld.data() : fewHeld;
-  for (uint32_t i = 0; i < pointerCount; ++i) held[i] = writePointer(env, pointers[i].memory, pointers[i].offset, data, bytes);
+  for (uint32_t i = 0; i < pointerCount; ++i) {
+    const double offset = pointers[2 * i];
+    if (!(offset >= 0) || offset > static_cast<double>(bytes)) rangeError(env, "offset", "is outside the parameters");
+    MemoryRef memory = memoryOfSlot(env, pointers[2 * i + 1]);
+    held[i] = writePointer(env, std::move(memory), static_cast<uint64_t>(offset), data, bytes);
+  }
 
   CUresult r;
   bool packed = !layout.known;
@@ -109,6 +101,26 @@ Napi::Value launchKernel(const Napi::CallbackInfo& info, const KernelRef& kernel
   for (uint32_t i = 0; i < pointerCount; ++i) stream->keepUntilIdle(held[i]);
   return env.Undefined();
 }
+
+// preparedLaunch(slot): one driver call with what prepare() fixed.
+Napi::Value PreparedLaunchRun(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const std::shared_ptr<PreparedLaunchBox>& box = PreparedLaunch::fromSlot(info[0], "launch");
+  PreparedLaunchBox& p = *box;
+  if (p.context) {
+    CUresult current = setCurrent(p.context);
+    if (current != CUDA_SUCCESS) throwCudaError(env, current, Fn::cuCtxSetCurrent);
+  }
+  const bool packed = !p.kernel->params.known;
+  CUresult r = launchWithPlan(p.plan, p.kernel->launchable(), p.stream->stream,
+                              packed || p.params.empty() ? nullptr : p.params.data(),
+                              packed && p.bytes ? p.extra : nullptr);
+  if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(p.plan, packed), p.kernel->name);
+  p.stream->keepUntilIdle(box);  // the kernel and the memory its arguments name
+  return env.Undefined();
+}
+
+}  // namespace
 
 // prepare(stream, config, bytes) -> PreparedLaunch. bytes is the caller's
 // packed size, used only when the driver cannot report the layout.
@@ -143,8 +155,9 @@ void PreparedLaunch::init(Napi::Env env, Napi::Object exports) {
   exports.Set("PreparedLaunch", define(env, {
       InstanceAccessor("arguments", &PreparedLaunch::Arguments, nullptr),
       InstanceMethod("setPointer", &PreparedLaunch::SetPointer),
-      InstanceMethod("launch", &PreparedLaunch::Launch),
   }));
+  exports.Set("kernelLaunch", Napi::Function::New(env, KernelLaunch));
+  exports.Set("preparedLaunch", Napi::Function::New(env, PreparedLaunchRun));
 }
 
 // The parameter buffer as an ArrayBuffer over the native storage. The buffer
@@ -168,7 +181,7 @@ Napi::Value PreparedLaunch::SetPointer(const Napi::CallbackInfo& info) {
   uint64_t offset = u64Arg(info[0], "offset");
   MemoryRef next;
   if (!info[1].IsNull() && !info[1].IsUndefined()) {
-    next = writePointer(env, info[1], offset, reinterpret_cast<uint8_t*>(p.storage->data()), p.bytes);
+    next = writePointer(env, memoryOf(info[1]), offset, reinterpret_cast<uint8_t*>(p.storage->data()), p.bytes);
   } else if (offset % 8 != 0 || offset + 8 > p.bytes) {
     rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in the parameters of " + p.kernel->name);
   }
@@ -179,20 +192,5 @@ Napi::Value PreparedLaunch::SetPointer(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-Napi::Value PreparedLaunch::Launch(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  PreparedLaunchBox& p = live();
-  if (p.context) {
-    CUresult current = setCurrent(p.context);
-    if (current != CUDA_SUCCESS) throwCudaError(env, current, Fn::cuCtxSetCurrent);
-  }
-  const bool packed = !p.kernel->params.known;
-  CUresult r = launchWithPlan(p.plan, p.kernel->launchable(), p.stream->stream,
-                              packed || p.params.empty() ? nullptr : p.params.data(),
-                              packed && p.bytes ? p.extra : nullptr);
-  if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(p.plan, packed), p.kernel->name);
-  p.stream->keepUntilIdle(box_);  // the kernel and the memory its arguments name
-  return env.Undefined();
-}
 
 }  // namespace cudrv

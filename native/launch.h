@@ -56,15 +56,13 @@ class PreparedLaunch : public Handle<PreparedLaunch, PreparedLaunchBox> {
  private:
   Napi::Value Arguments(const Napi::CallbackInfo& info);
   Napi::Value SetPointer(const Napi::CallbackInfo& info);
-  Napi::Value Launch(const Napi::CallbackInfo& info);
 };
 
-// Kernel.launch(stream, config, args, pointers) and Kernel.prepare(stream, config, bytes).
-
-// The device address of memory a pointer argument names, written at offset
-// into a parameter buffer of `bytes`; the memory, to be kept alive.
-MemoryRef writePointer(Napi::Env env, Napi::Value memory, uint64_t offset, uint8_t* buffer, size_t bytes);
-Napi::Value launchKernel(const Napi::CallbackInfo& info, const KernelRef& kernel);
+// The device address of memory (TypeError when null: not library memory),
+// written at offset into a parameter buffer of `bytes`; the memory, to be kept alive.
+MemoryRef writePointer(Napi::Env env, MemoryRef memory, uint64_t offset, uint8_t* buffer, size_t bytes);
+// Kernel.prepare(stream, config, bytes). Launches are the module-level
+// kernelLaunch and preparedLaunch, which take handles by slot (slots.h).
 Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kernel);
 
 }  // namespace cudrv

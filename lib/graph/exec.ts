@@ -76,7 +76,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
 
   /** Queues a launch on stream (cuGraphLaunch). */
   launch(stream: Stream): void {
-    this.native.launch(streamNative(stream));
+    native.graphLaunch(this.native.slot, streamNative(stream).slot);
   }
 
   /** Launches on stream and resolves when it completes, without blocking the event loop. */

@@ -5,7 +5,7 @@ import { Context } from '../context';
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generated/enums';
-import type { NativeKernel, NativeMemory } from '../native';
+import { native, NativeKernel } from '../native';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkSize } from '../validate';
 import { argLayout, ArgLayout, ArgType, ArgValue, KernelArg, writeArg } from './args';
 import { encodeLaunchShape, LaunchConfig, LaunchConfigSlot, launchStream, LaunchShape } from './launch-config';
@@ -44,6 +44,7 @@ export class Kernel extends Disposable<NativeKernel> {
   #lastLayout: ArgLayout | undefined;
   #scratch = new Uint8Array(0);
   #scratchView = new DataView(this.#scratch.buffer);
+  #scratchPointers = new Float64Array(0);
   readonly #config = new Int32Array(LaunchConfigSlot.count);
 
   /** @internal */
@@ -161,14 +162,19 @@ export class Kernel extends Disposable<NativeKernel> {
     const layout = this.#layoutFor(args);
     const view = this.#scratchView;
     const bytes = this.#scratch;
-    // Memory arguments go as [offset, memory] pairs: the native layer writes their addresses.
-    let pointers: Array<number | NativeMemory> | undefined;
+    // Memory arguments go as [offset, memory slot] pairs: the native layer writes their addresses.
+    const pointers = this.#scratchPointers;
+    let pointerCount = 0;
     for (let i = 0; i < args.length; i++) {
       const slot = layout.slots[i];
       const memory = writeArg(view, bytes, slot, args[i].value, 'args', i);
-      if (memory !== null) (pointers ??= []).push(slot.offset, memory.native);
+      if (memory !== null) {
+        pointers[2 * pointerCount] = slot.offset;
+        pointers[2 * pointerCount + 1] = memory.native.slot;
+        pointerCount++;
+      }
     }
-    this.native.launch(stream, encodeLaunchShape(config, this.#config), bytes, pointers);
+    native.kernelLaunch(this.native.slot, stream.slot, encodeLaunchShape(config, this.#config), bytes, pointers, pointerCount);
   }
 
   // The layout of the arguments' types: the last one when the types are the
@@ -190,6 +196,7 @@ export class Kernel extends Disposable<NativeKernel> {
     this.#lastLayout = layout;
     this.#scratch = new Uint8Array(layout.bytes);
     this.#scratchView = new DataView(this.#scratch.buffer);
+    this.#scratchPointers = new Float64Array(2 * layout.slots.filter((s) => s.type === 'ptr').length);
     return layout;
   }
 

@@ -2,7 +2,7 @@
 // once, checked once against the kernel's parameters; set() writes a value in
 // place and launch() is one call into the driver with nothing allocated.
 import { Disposable } from '../disposable';
-import { NativePreparedLaunch } from '../native';
+import { native, NativePreparedLaunch } from '../native';
 import { checkInteger } from '../validate';
 import { ArgLayout, ArgValue, KernelArgumentError, writeArg } from './args';
 import type { Kernel } from './kernel';
@@ -66,7 +66,7 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
       const missing = this.#values.findIndex((v) => v === undefined);
       throw new KernelArgumentError(this.kernel.name, missing, `argument ${missing} has not been set`);
     }
-    this.native.launch();
+    native.preparedLaunch(this.native.slot);
   }
 
   override toString(): string {

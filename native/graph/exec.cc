@@ -37,7 +37,6 @@ class GraphExec : public Handle<GraphExec, GraphExecBox> {
  private:
   Napi::Value HandleValue(const Napi::CallbackInfo& info);
   Napi::Value Flags(const Napi::CallbackInfo& info);
-  Napi::Value Launch(const Napi::CallbackInfo& info);
   Napi::Value Upload(const Napi::CallbackInfo& info);
   Napi::Value Update(const Napi::CallbackInfo& info);
   Napi::Value SetNodeParams(const Napi::CallbackInfo& info);
@@ -79,13 +78,22 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
   return failure;
 }
 
+// graphLaunch(execSlot, streamSlot): the hot path: handles found by slot (no
+// unwrapping), one driver call, one stamp.
+Napi::Value GraphLaunch(const Napi::CallbackInfo& info) {
+  const ExecRef& exec = GraphExec::fromSlot(info[0], "exec");
+  StreamBox& stream = *Stream::fromSlot(info[1], "stream");
+  CU_CHECK(info.Env(), cuGraphLaunch, exec->exec, stream.stream);
+  stream.keepUntilIdle(exec);
+  return info.Env().Undefined();
+}
+
 }  // namespace
 
 void GraphExec::init(Napi::Env env, Napi::Object exports) {
   exports.Set("GraphExec", define(env, {
       InstanceAccessor("handle", &GraphExec::HandleValue, nullptr),
       InstanceMethod("flags", &GraphExec::Flags),
-      InstanceMethod("launch", &GraphExec::Launch),
       InstanceMethod("upload", &GraphExec::Upload),
       InstanceMethod("update", &GraphExec::Update),
       InstanceMethod("setNodeParams", &GraphExec::SetNodeParams),
@@ -95,6 +103,7 @@ void GraphExec::init(Napi::Env env, Napi::Object exports) {
       InstanceMethod("clearExternalSemaphores", &GraphExec::ClearExternalSemaphores),
   }));
   exports.Set("instantiate", Napi::Function::New(env, Instantiate));
+  exports.Set("graphLaunch", Napi::Function::New(env, GraphLaunch));
 }
 
 Napi::Value GraphExec::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().exec); }
@@ -105,14 +114,6 @@ Napi::Value GraphExec::Flags(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(flags));
 }
 
-// launch(stream): the hot path is one driver call and one stamp.
-Napi::Value GraphExec::Launch(const Napi::CallbackInfo& info) {
-  const ExecRef& exec = shared();
-  StreamBox& stream = streamArg(info[0]);
-  CU_CHECK(info.Env(), cuGraphLaunch, exec->exec, stream.stream);
-  stream.keepUntilIdle(exec);
-  return info.Env().Undefined();
-}
 
 Napi::Value GraphExec::Upload(const Napi::CallbackInfo& info) {
   const ExecRef& exec = shared();

@@ -26,7 +26,7 @@ void buildKernelNode(Napi::Env env, Napi::Object p, NodeParams& out) {
   if (pointers.IsArray()) {
     Napi::Array list = pointers.As<Napi::Array>();
     for (uint32_t i = 0; i + 1 < list.Length(); i += 2) {
-      out.uses.push_back(writePointer(env, list.Get(i + 1), u64Arg(list.Get(i), "offset"), out.kernelArgs.data(),
+      out.uses.push_back(writePointer(env, memoryOf(list.Get(i + 1)), u64Arg(list.Get(i), "offset"), out.kernelArgs.data(),
                                       out.kernelArgs.size()));
     }
   }

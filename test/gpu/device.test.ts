@@ -2,6 +2,7 @@
 import { Worker } from 'worker_threads';
 import * as path from 'path';
 import { Context, CudaError, Device, DeviceAttribute, DisposedError, driverFunctions, driverStatus } from '../../lib';
+import { runScript } from '../helpers/subprocess';
 import { describeGpu } from '../helpers/tiers';
 
 describeGpu('devices', () => {
@@ -70,7 +71,13 @@ describeGpu('devices', () => {
 
   test('peer queries between distinct devices, when there are two', () => {
     if (Device.count() < 2) {
-      expect(() => Device.get(0).p2pAttribute(Device.get(0), 'accessSupported')).toThrow(CudaError);
+      const only = Device.get(0);
+      expect(() => only.p2pAttribute(only, 'accessSupported')).toThrow(CudaError);
+      // A device is not its own peer: the driver says no, and refuses peer access to itself.
+      expect(only.canAccessPeer(only)).toBe(false);
+      const ctx = only.primaryContext;
+      expect(() => ctx.enablePeerAccess(ctx)).toThrow(expect.objectContaining({ name: 'CUDA_ERROR_INVALID_DEVICE' }));
+      expect(() => ctx.disablePeerAccess(ctx)).toThrow(CudaError);
       return;
     }
     const [a, b] = Device.all();
@@ -122,6 +129,41 @@ describeGpu('contexts', () => {
     ctx.dispose();
     expect(() => ctx.apiVersion).toThrow(DisposedError);
     dev.primaryContext.makeCurrent();
+  });
+
+  test('context flags: set on a created context and read back; primary context flags set before it is active', () => {
+    const dev = Device.get(0);
+    using ctx = dev.createContext();
+    ctx.setFlags('schedYield');
+    expect(ctx.flags).toContain('schedYield');
+    ctx.setFlags('schedBlockingSync');
+    expect(ctx.flags).toContain('schedBlockingSync');
+    expect(ctx.flags).not.toContain('schedYield');
+    dev.primaryContext.makeCurrent();
+    // The primary context is active: the flags apply to it from now on (CUDA 12+ accepts this).
+    const before = dev.primaryContextState().flags;
+    dev.setPrimaryContextFlags('schedSpin');
+    expect(dev.primaryContextState().flags).toContain('schedSpin');
+    dev.setPrimaryContextFlags(before);
+  });
+
+  test('the primary context resets once no handle uses it (a process of its own)', () => {
+    const result = runScript(`
+      const dev = cuda.Device.get(0);
+      const buffer = cuda.DeviceBuffer.from(new Uint8Array([1, 2, 3]));
+      let refused = '';
+      try { dev.resetPrimaryContext(); } catch (e) { refused = e.message; }
+      buffer.dispose();
+      dev.primaryContext.dispose();
+      dev.resetPrimaryContext();
+      const inactive = !dev.primaryContextState().active;
+      // A new handle retains it again.
+      const again = cuda.DeviceBuffer.from(new Uint8Array([4, 5]));
+      report({ refused, inactive, active: dev.primaryContextState().active, bytes: [...again.readSync()] });
+    `);
+    expect(result.stderr).toBe('');
+    expect(result.report.refused).toMatch(/still used by live handles/);
+    expect(result.report).toMatchObject({ inactive: true, active: true, bytes: [4, 5] });
   });
 
   test('resetting the primary context is refused while handles live on it', () => {

@@ -18,6 +18,9 @@ import {
   toBFloat16Bits,
   toFloat16Bits,
 } from '../../lib';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { toolkitIncludes } from '../helpers/toolkit';
 import { describeGpu } from '../helpers/tiers';
 
@@ -206,6 +209,33 @@ describeGpu('kernels', () => {
     expect([...y.readSync(Float32Array)]).toEqual([3, 5, 7]);
     expect(mod.functionCount).toBe(7);
     expect(mod.global('counter').size).toBe(4);
+    // Enumerated functions are named by the driver (cuModuleEnumerateFunctions, cuFuncGetName).
+    const all = mod.functions();
+    expect(all.map((f) => f.name).sort()).toEqual(['add_to', 'affine', 'read_counter', 'saxpy', 'scalars', 'spin', 'sum']);
+    for (const f of all) f.dispose();
+    // A module function's attributes are its context's device's (cuFuncGetAttribute / cuFuncSetAttribute).
+    expect(saxpy.attribute('numRegs')).toBeGreaterThan(0);
+    expect(saxpy.attribute('maxThreadsPerBlock')).toBeGreaterThanOrEqual(32);
+    saxpy.setAttribute('preferredSharedMemoryCarveout', 50);
+    expect(saxpy.attribute('preferredSharedMemoryCarveout')).toBe(50);
+  });
+
+  test('a library from a file, and its module in a context', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cuda-driver-lib-')), 'kernels.cubin');
+    fs.writeFileSync(file, compile(source, { name: 'kernels.cu' }).code);
+    using fromFile = Library.loadFile(file);
+    using saxpy = fromFile.kernel('saxpy');
+    using mod = fromFile.module();
+    expect(mod.ownedByLibrary).toBe(true);
+    using viaModule = mod.function('saxpy');
+    expect(viaModule.kind).toBe('module');
+    using x = DeviceBuffer.from(new Float32Array([1, 2]));
+    using y = DeviceBuffer.from(new Float32Array([10, 20]));
+    saxpy.launch({ grid: 1, block: 32, stream }, [arg.f32(1), arg.ptr(x), arg.ptr(y), arg.u32(2)]);
+    viaModule.launch({ grid: 1, block: 32, stream }, [arg.f32(3), arg.ptr(x), arg.ptr(y), arg.u32(2)]);
+    stream.synchronizeSync();
+    expect([...y.readSync(Float32Array)]).toEqual([14, 28]);
+    expect(() => Library.loadFile(path.join(path.dirname(file), 'absent.cubin'))).toThrow();
   });
 
   test('a global: its address passed as a pointer, its value read by another kernel', () => {

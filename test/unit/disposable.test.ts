@@ -6,6 +6,7 @@ import type { NativeHandle } from '../../lib/native';
 
 class FakeNative implements NativeHandle {
   alive = true;
+  readonly slot = -1;
   releases = 0;
   dispose(): void {
     if (this.alive) this.releases++;

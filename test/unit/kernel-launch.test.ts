@@ -282,6 +282,52 @@ describe('launches', () => {
     expect(r.afterSync.sort()).toEqual([`free ${y}`, `free ${z}`].sort());
   });
 
+  test('hot calls name handles by slot: a number naming nothing, another class or a disposed handle is refused', () => {
+    const r = run(`
+      const { native } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/native'))});
+      const stream = newStream();
+      const lib = cuda.Library.load(image);
+      const saxpy = lib.kernel('saxpy');
+      const event = cuda.Event.create();
+      const buffer = cuda.DeviceBuffer.alloc(64);
+      const { encodeLaunchShape } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/kernel/launch-config'))});
+      const config = encodeLaunchShape({ grid: 1, block: 1 });
+      const args = new Uint8Array(28);
+      const out = {
+        slots: [stream, event, buffer, saxpy].map((h) => typeof h.native.slot),
+        readOnly: attempt(() => { 'use strict'; stream.native.slot = 0; }),
+        nothing: attempt(() => native.graphLaunch(2 ** 40, stream.native.slot)),
+        negative: attempt(() => native.eventRecord(-1, stream.native.slot)),
+        fraction: attempt(() => native.eventQuery(event.native.slot + 0.5)),
+        notNumber: attempt(() => native.graphLaunch({}, stream.native.slot)),
+        otherClass: attempt(() => native.eventRecord(stream.native.slot, event.native.slot)),
+        pointerNotMemory: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, config, args,
+          new Float64Array([8, event.native.slot]), 1)),
+        pointerCount: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, config, args, new Float64Array(2), 2)),
+        pointerOffset: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, config, args,
+          new Float64Array([1e300, buffer.native.slot]), 1)),
+      };
+      const oldSlot = event.native.slot;
+      event.dispose();
+      out.disposed = attempt(() => native.eventQuery(oldSlot));
+      buffer.dispose();
+      out.disposedMemory = attempt(() => saxpy.launch({ grid: 1, block: 1, stream },
+        [cuda.arg.f32(1), cuda.arg.ptr(buffer), cuda.arg.ptr(buffer), cuda.arg.u32(1)]));
+      saxpy.dispose();
+      out.disposedKernel = attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, config, args, new Float64Array(0), 0));
+      report(out);`);
+    expect(r.slots).toEqual(['number', 'number', 'number', 'number']);
+    expect(r.readOnly).toMatchObject({ type: 'TypeError' });
+    for (const key of ['nothing', 'negative', 'fraction', 'notNumber']) expect(r[key]).toMatchObject({ type: 'TypeError' });
+    expect(r.otherClass).toMatchObject({ type: 'TypeError', message: 'event must be an Event' });
+    expect(r.pointerNotMemory).toMatchObject({ type: 'TypeError' });
+    expect(r.pointerCount).toMatchObject({ type: 'RangeError' });
+    expect(r.pointerOffset).toMatchObject({ type: 'RangeError' });
+    expect(r.disposed).toMatchObject({ type: 'DisposedError' });
+    expect(r.disposedMemory).toMatchObject({ type: 'DisposedError' });
+    expect(r.disposedKernel).toMatchObject({ type: 'DisposedError' });
+  });
+
   test('without the driver\'s parameter layout (before CUDA 12.4): C\'s rules, the buffer passed whole', () => {
     const r = run(`
       const stream = newStream();

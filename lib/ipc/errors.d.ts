@@ -1,0 +1,23 @@
+/** Why sharing cannot go ahead. */
+export type SharingUnsupportedReason = 'host-memory' | 'managed-memory' | 'imported-memory' | 'not-ipc-capable' | 'pool-not-exportable' | 'handle-type-not-requested' | 'fabric-unavailable' | 'too-many-pieces' | 'event-not-interprocess' | 'device-not-visible' | 'same-process';
+/**
+ * Memory (or an event) cannot be shared the way it was asked to be. `reason`
+ * says why in a word; `remedy` says what to do instead.
+ */
+export declare class SharingUnsupportedError extends Error {
+    readonly reason: SharingUnsupportedReason;
+    /** What to do instead, e.g. which allocation or export path fits. */
+    readonly remedy: string;
+    constructor(reason: SharingUnsupportedReason, message: string, remedy: string);
+}
+/**
+ * A descriptor to open is not one this library made (or not of this version):
+ * a field is missing, of the wrong type or out of range. Descriptors arrive from
+ * other processes and are checked as untrusted input before anything reaches
+ * the driver.
+ */
+export declare class InvalidDescriptorError extends Error {
+    /** The offending field's path, e.g. `segments[1].bytes` ('' for the whole value). */
+    readonly field: string;
+    constructor(field: string, problem: string);
+}

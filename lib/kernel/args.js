@@ -1,0 +1,216 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.KernelArgumentError = exports.arg = exports.KernelArg = void 0;
+exports.typeInfo = typeInfo;
+exports.argLayout = argLayout;
+exports.writeArg = writeArg;
+// Kernel arguments, typed explicitly: each has a type (i8 … u64, f16/bf16 as
+// bits, f32, f64, a pointer, or raw bytes for a struct) and is laid out at the
+// offset the driver reports for its parameter. A count or size that does not
+// match the kernel is a KernelArgumentError before anything is launched.
+const bytes_1 = require("../memory/bytes");
+const validate_1 = require("../validate");
+/** One typed argument of a launch; make them with {@link arg}. */
+class KernelArg {
+    type;
+    value;
+    constructor(type, value) {
+        this.type = type;
+        this.value = value;
+    }
+}
+exports.KernelArg = KernelArg;
+/** Typed arguments: `kernel.launch(config, [arg.ptr(x), arg.f32(2), arg.u32(n)])`. */
+exports.arg = {
+    i8: (value) => new KernelArg('i8', value),
+    u8: (value) => new KernelArg('u8', value),
+    i16: (value) => new KernelArg('i16', value),
+    u16: (value) => new KernelArg('u16', value),
+    i32: (value) => new KernelArg('i32', value),
+    u32: (value) => new KernelArg('u32', value),
+    i64: (value) => new KernelArg('i64', value),
+    u64: (value) => new KernelArg('u64', value),
+    /** An f16 given as its bits (toFloat16Bits(x)). */
+    f16: (bits) => new KernelArg('f16', bits),
+    /** A bf16 given as its bits (toBFloat16Bits(x)). */
+    bf16: (bits) => new KernelArg('bf16', bits),
+    f32: (value) => new KernelArg('f32', value),
+    f64: (value) => new KernelArg('f64', value),
+    ptr: (value) => new KernelArg('ptr', value),
+    /** A struct by value: exactly its bytes, with the struct's alignment for layouts the driver cannot report. */
+    bytes: (data, align) => new KernelArg({ bytes: data.byteLength, align }, data),
+};
+/** An argument list does not match the kernel's parameters. */
+class KernelArgumentError extends TypeError {
+    /** The kernel's name. */
+    kernel;
+    /** The argument at fault, or -1 when the count is wrong. */
+    index;
+    constructor(kernel, index, message) {
+        super(`${kernel}: ${message}`);
+        this.name = 'KernelArgumentError';
+        this.kernel = kernel;
+        this.index = index;
+    }
+}
+exports.KernelArgumentError = KernelArgumentError;
+const scalarSizes = {
+    i8: 1, u8: 1, i16: 2, u16: 2, f16: 2, bf16: 2, i32: 4, u32: 4, f32: 4, i64: 8, u64: 8, f64: 8, ptr: 8,
+};
+/** The size and alignment of an argument type; TypeError for anything else. */
+function typeInfo(type, name) {
+    if (typeof type === 'string') {
+        const size = scalarSizes[type];
+        if (size === undefined || !Object.prototype.hasOwnProperty.call(scalarSizes, type)) {
+            throw new TypeError(`${name} must be one of ${Object.keys(scalarSizes).join(', ')} or { bytes, align }, got '${type}'`);
+        }
+        return { size, align: size };
+    }
+    if (type === null || typeof type !== 'object')
+        throw new TypeError(`${name} must be a type name or { bytes, align }`);
+    const size = (0, validate_1.checkInteger)(type.bytes, `${name}.bytes`, 1, 32764);
+    const align = type.align === undefined ? 1 : (0, validate_1.checkInteger)(type.align, `${name}.align`, 1, 256);
+    if ((align & (align - 1)) !== 0)
+        throw new RangeError(`${name}.align must be a power of two, got ${align}`);
+    return { size, align };
+}
+function describeType(type) {
+    return typeof type === 'string' ? type : `${type.bytes} bytes`;
+}
+/**
+ * Lays out types for a kernel: at the driver's offsets when it reported the
+ * parameters (after checking the count and every size), else by C's rules.
+ */
+function argLayout(kernel, params, types) {
+    if (!Array.isArray(types))
+        throw new TypeError('types must be an array of argument types');
+    const infos = types.map((t, i) => typeInfo(t, `types[${i}]`));
+    if (params) {
+        if (types.length !== params.length) {
+            throw new KernelArgumentError(kernel, -1, `takes ${params.length} argument${params.length === 1 ? '' : 's'} ` +
+                `(${params.map((p) => `${p.size} bytes`).join(', ') || 'none'}); ${types.length} given`);
+        }
+        const slots = params.map((p, i) => {
+            if (infos[i].size !== p.size) {
+                throw new KernelArgumentError(kernel, i, `argument ${i} is ${describeType(types[i])} (${infos[i].size} bytes) ` +
+                    `but parameter ${i} takes ${p.size} bytes`);
+            }
+            return Object.freeze({ type: types[i], offset: p.offset, size: p.size });
+        });
+        const bytes = params.reduce((end, p) => Math.max(end, p.offset + p.size), 0);
+        return Object.freeze({ slots: Object.freeze(slots), bytes, checked: true });
+    }
+    let end = 0;
+    const slots = infos.map(({ size, align }, i) => {
+        const offset = Math.ceil(end / align) * align;
+        end = offset + size;
+        return Object.freeze({ type: types[i], offset, size });
+    });
+    return Object.freeze({ slots: Object.freeze(slots), bytes: end, checked: false });
+}
+const two32 = 2 ** 32;
+/**
+ * Writes one argument into the parameter buffer (view over it; bytes the same
+ * as Uint8Array). A pointer to memory (DeviceBuffer, HostBuffer) is not written
+ * here: it is returned, and the native layer writes its device address and
+ * keeps the memory alive for the launch. Errors name the argument as
+ * `${label}[${index}]`; nothing is formatted unless there is an error.
+ */
+function writeArg(view, bytes, slot, value, label, index) {
+    const { type, offset } = slot;
+    switch (type) {
+        case 'i8':
+            view.setInt8(offset, integer(value, -128, 127, type, label, index));
+            return null;
+        case 'u8':
+            view.setUint8(offset, integer(value, 0, 255, type, label, index));
+            return null;
+        case 'i16':
+            view.setInt16(offset, integer(value, -32768, 32767, type, label, index), true);
+            return null;
+        case 'u16':
+        case 'f16':
+        case 'bf16':
+            view.setUint16(offset, integer(value, 0, 65535, type, label, index), true);
+            return null;
+        case 'i32':
+            view.setInt32(offset, integer(value, -2147483648, 2147483647, type, label, index), true);
+            return null;
+        case 'u32':
+            view.setUint32(offset, integer(value, 0, 4294967295, type, label, index), true);
+            return null;
+        case 'f32':
+            if (typeof value !== 'number')
+                throw new TypeError(`${label}[${index}] must be a number, got ${typeof value}`);
+            view.setFloat32(offset, value, true);
+            return null;
+        case 'f64':
+            if (typeof value !== 'number')
+                throw new TypeError(`${label}[${index}] must be a number, got ${typeof value}`);
+            view.setFloat64(offset, value, true);
+            return null;
+        case 'i64':
+            writeWide(view, offset, value, true, label, index);
+            return null;
+        case 'u64':
+            writeWide(view, offset, value, false, label, index);
+            return null;
+        case 'ptr': return writePointer(view, offset, value, label, index);
+        default: {
+            if (!ArrayBuffer.isView(value)) {
+                throw new TypeError(`${label}[${index}] must be an ArrayBufferView of ${slot.size} bytes (a struct's bytes)`);
+            }
+            if (value.byteLength !== slot.size)
+                throw new RangeError(`${label}[${index}] must be ${slot.size} bytes, got ${value.byteLength}`);
+            bytes.set(new Uint8Array(value.buffer, value.byteOffset, value.byteLength), offset);
+            return null;
+        }
+    }
+}
+function integer(value, min, max, type, label, index) {
+    if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max)
+        return value;
+    return (0, validate_1.checkInteger)(value, `${label}[${index}] (${type})`, min, max); // throws
+}
+// A 64-bit integer from a safe-integer number (written as two halves, so that
+// no bigint is made) or a bigint.
+function writeWide(view, offset, value, signed, label, index) {
+    if (typeof value === 'number') {
+        if (!Number.isSafeInteger(value) || (!signed && value < 0)) {
+            (0, validate_1.checkInteger)(value, `${label}[${index}]`, signed ? Number.MIN_SAFE_INTEGER : 0, Number.MAX_SAFE_INTEGER); // throws
+        }
+        if (value >= 0) {
+            view.setUint32(offset, value % two32, true);
+            view.setUint32(offset + 4, Math.floor(value / two32), true);
+        }
+        else {
+            view.setBigInt64(offset, BigInt(value), true);
+        }
+        return;
+    }
+    if (typeof value !== 'bigint')
+        throw new TypeError(`${label}[${index}] must be a number or a bigint, got ${typeof value}`);
+    if (signed ? BigInt.asIntN(64, value) !== value : BigInt.asUintN(64, value) !== value) {
+        throw new RangeError(`${label}[${index}] is out of range for ${signed ? 'i64' : 'u64'}: ${value}`);
+    }
+    if (signed)
+        view.setBigInt64(offset, value, true);
+    else
+        view.setBigUint64(offset, value, true);
+}
+function writePointer(view, offset, value, label, index) {
+    if ((0, bytes_1.isMemoryHandle)(value))
+        return value;
+    if (value === null) {
+        view.setBigUint64(offset, 0n, true);
+        return null;
+    }
+    if (typeof value === 'bigint') {
+        if (BigInt.asUintN(64, value) !== value)
+            throw new RangeError(`${label}[${index}] is not a 64-bit address: ${value}`);
+        view.setBigUint64(offset, value, true);
+        return null;
+    }
+    throw new TypeError(`${label}[${index}] must be library memory (DeviceBuffer, HostBuffer, GraphAllocation, ...), a bigint address or null`);
+}
+//# sourceMappingURL=args.js.map

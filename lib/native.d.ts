@@ -1,0 +1,479 @@
+/** What every native handle object has (native/handle.h). */
+export interface NativeHandle {
+    dispose(): void;
+    readonly alive: boolean;
+    /** The handle's number in the native slot table: hot calls name handles by it (native/slots.h). */
+    readonly slot: number;
+}
+export interface NativeContext extends NativeHandle {
+    readonly handle: bigint;
+    readonly ordinal: number;
+    readonly isPrimary: boolean;
+    makeCurrent(): void;
+    pushCurrent(): void;
+    synchronize(): void;
+    apiVersion(): number;
+    id(): bigint;
+    device(): number;
+    flags(): number;
+    setFlags(flags: number): void;
+    getLimit(limit: number): number;
+    setLimit(limit: number, value: number | bigint): void;
+    streamPriorityRange(): {
+        least: number;
+        greatest: number;
+    };
+    resetPersistingL2Cache(): void;
+    enablePeerAccess(peer: NativeContext): void;
+    disablePeerAccess(peer: NativeContext): void;
+}
+export interface NativeStream extends NativeHandle {
+    readonly handle: bigint;
+    readonly ordinal: number;
+    query(): boolean;
+    synchronize(): void;
+    synchronizeAsync(): Promise<void>;
+    waitEvent(event: NativeEvent, flags: number): void;
+    flags(): number;
+    priority(): number;
+    id(): bigint;
+    contextHandle(viaV2?: boolean): bigint;
+    device(): number;
+    getAttribute(attribute: number): Buffer;
+    setAttribute(attribute: number, value: Uint8Array): void;
+    copyAttributesFrom(source: NativeStream): void;
+    attachMemory(buffer: NativeMemory, flags: number): void;
+    waitValue(target: NativeMemory, offset: number, value: number | bigint, flags: number, is64: boolean): void;
+    writeValue(target: NativeMemory, offset: number, value: number | bigint, flags: number, is64: boolean): void;
+    batchMemoryOps(ops: Array<[number, NativeMemory | undefined, number, number | bigint, number]>, flags: number): void;
+    pendingResources(): number;
+}
+export interface NativeEvent extends NativeHandle {
+    readonly handle: bigint;
+    readonly flags: number;
+    synchronize(): void;
+    synchronizeAsync(): Promise<void>;
+    elapsedTime(end: NativeEvent): number;
+}
+export interface NativeDeviceBuffer extends NativeHandle {
+    readonly address: bigint;
+    readonly size: number;
+    readonly pitch: number;
+    readonly ordinal: number;
+    readonly allocation: 'plain' | 'pitched' | 'stream-ordered' | 'managed';
+}
+export interface NativeHostBuffer extends NativeHandle {
+    readonly address: bigint;
+    readonly size: number;
+    readonly flags: number;
+    readonly registered: boolean;
+    devicePointer(): bigint;
+    view(): ArrayBuffer | ArrayBufferView;
+}
+/** A CUmemGenericAllocationHandle this process holds a reference to (native/vmm). */
+export interface NativePhysicalAllocation extends NativeHandle {
+    readonly handle: bigint;
+    readonly size: number;
+    readonly ordinal: number;
+    /** [type, locationType, locationId, handleTypes, compression, gpuDirectRdma, usage] */
+    properties(): [number, number, number, number, number, number, number];
+    export(handleType: number): NativeReceivedFd | Buffer;
+}
+export interface NativeAddressReservation extends NativeHandle {
+    readonly address: bigint;
+    readonly size: number;
+    readonly alignment: number;
+    readonly ordinal: number;
+}
+/** [allocation, allocationOffset, bytes] */
+export type NativeSegment = [NativePhysicalAllocation, number, number];
+/** [locationType, locationId, flags] */
+export type NativeAccessEntry = [number, number, number];
+/** Allocations mapped into a reservation with access granted (native/vmm). */
+export interface NativeVirtualMemory extends NativeHandle {
+    readonly address: bigint;
+    readonly size: number;
+    readonly ordinal: number;
+    extend(segments: NativeSegment[], access: NativeAccessEntry[]): void;
+    setAccess(access: NativeAccessEntry[]): void;
+    getAccess(locationType: number, locationId: number, offset?: number): number;
+    segments(): NativeSegment[];
+}
+/** A view of memory shared by another process (or an alias in the exporting one). */
+export interface NativeImportedMemory extends NativeHandle {
+    readonly address: bigint;
+    readonly size: number;
+    readonly ordinal: number;
+    readonly path: 'legacy' | 'pool' | 'vmm' | 'alias';
+}
+/** Any memory handle the native layer accepts as an operand. */
+export type NativeMemory = NativeDeviceBuffer | NativeHostBuffer | NativeGraphAllocation | NativeVirtualMemory | NativeImportedMemory;
+/** An operand of a copy: a memory handle or JavaScript bytes. */
+export type NativeBytes = NativeMemory | ArrayBuffer | ArrayBufferView;
+export interface NativeMemoryPool extends NativeHandle {
+    /** [locationType, locationId] of the pool's memory. */
+    readonly location: [number, number];
+    readonly handle: bigint;
+    readonly ordinal: number;
+    readonly owned: boolean;
+    getAttribute(attribute: number): number | bigint;
+    setAttribute(attribute: number, value: number | bigint): void;
+    trimTo(minBytesToKeep: number): void;
+    setAccess(entries: Array<[locationType: number, locationId: number, flags: number]>): void;
+    getAccess(locationType: number, locationId: number): number;
+}
+export type NativeEdgeData = [fromPort: number, toPort: number, type: number];
+export interface NativeGraph extends NativeHandle {
+    readonly handle: bigint;
+    nodeCount(): number;
+    nodes(): NativeGraphNode[];
+    rootNodes(): NativeGraphNode[];
+    edges(): {
+        from: NativeGraphNode[];
+        to: NativeGraphNode[];
+        data: NativeEdgeData[];
+    };
+    addEdges(from: NativeGraphNode[], to: NativeGraphNode[], data?: NativeEdgeData[]): void;
+    removeEdges(from: NativeGraphNode[], to: NativeGraphNode[], data?: NativeEdgeData[]): void;
+    clone(): NativeGraph;
+    findInClone(original: NativeGraphNode): NativeGraphNode;
+    debugDotPrint(path: string, flags: number): void;
+    resourceCount(): number;
+}
+export interface NativeGraphNode extends NativeHandle {
+    readonly handle: bigint;
+    type(): number;
+    dependencies(): {
+        nodes: NativeGraphNode[];
+        data: NativeEdgeData[];
+    };
+    dependents(): {
+        nodes: NativeGraphNode[];
+        data: NativeEdgeData[];
+    };
+    destroy(): void;
+    getKernelAttribute(attribute: number): Buffer;
+    setKernelAttribute(attribute: number, value: Uint8Array): void;
+    copyKernelAttributes(source: NativeGraphNode): void;
+}
+export interface NativeGraphAllocation extends NativeHandle {
+    readonly address: bigint;
+    readonly size: number;
+}
+export interface NativeGraphExec extends NativeHandle {
+    readonly handle: bigint;
+    flags(): number;
+    upload(stream: NativeStream): void;
+    update(graph: NativeGraph): {
+        result: number;
+        error?: Error;
+        node?: NativeGraphNode;
+        fromNode?: bigint;
+    };
+    setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
+    setChildGraph(node: NativeGraphNode, graph: NativeGraph): void;
+    setEnabled(node: NativeGraphNode, enabled: boolean): void;
+    isEnabled(node: NativeGraphNode): boolean;
+    clearExternalSemaphores(node: NativeGraphNode, signal: boolean): void;
+}
+export interface NativeConditionalHandle extends NativeHandle {
+    readonly value: bigint;
+}
+export interface NativeUserObject extends NativeHandle {
+    readonly references: number;
+    retain(count: number): void;
+    release(count: number): void;
+}
+export interface Pitched2D {
+    dst: NativeBytes;
+    dstOffset: number;
+    dstPitch: number;
+    src: NativeBytes;
+    srcOffset: number;
+    srcPitch: number;
+    width: number;
+    height: number;
+}
+export interface Pitched3D extends Pitched2D {
+    dstHeight: number;
+    srcHeight: number;
+    depth: number;
+}
+/** The credentials of the process at the other end of a socket (SO_PEERCRED). */
+export interface NativePeerCredentials {
+    pid: number;
+    uid: number;
+    gid: number;
+}
+export interface NativeReceivedFd extends NativeHandle {
+    readonly fd: number;
+    take(): number;
+}
+export interface NativeFdChannel extends NativeHandle {
+    peer(): NativePeerCredentials;
+    send(payload: Uint8Array, fds: number[], timeoutMs: number): Promise<void>;
+    receive(timeoutMs: number): Promise<{
+        payload: Buffer;
+        fds: NativeReceivedFd[];
+    }>;
+}
+export interface NativeFdChannelServer extends NativeHandle {
+    accept(timeoutMs: number, peerUid: number): Promise<NativeFdChannel>;
+}
+export interface NativeDeviceVariable {
+    address: bigint;
+    size: number;
+}
+export interface NativeJitOptions {
+    maxRegisters?: number;
+    optimizationLevel?: number;
+    generateDebugInfo?: boolean;
+    generateLineInfo?: boolean;
+    logVerbose?: boolean;
+}
+export interface NativeLibrary extends NativeHandle {
+    readonly handle: bigint;
+    readonly jitLog: string;
+    kernel(name: string): NativeKernel;
+    kernelCount(): number;
+    kernels(): NativeKernel[];
+    global(name: string, context: NativeContext): NativeDeviceVariable;
+    managed(name: string): NativeDeviceVariable;
+    unifiedFunction(symbol: string): bigint;
+    module(context: NativeContext): NativeModule;
+}
+export interface NativeModule extends NativeHandle {
+    readonly handle: bigint;
+    readonly jitLog: string;
+    readonly ownedByLibrary: boolean;
+    function(name: string): NativeKernel;
+    functionCount(): number;
+    functions(): NativeKernel[];
+    global(name: string): NativeDeviceVariable;
+}
+export interface NativeKernel extends NativeHandle {
+    readonly handle: bigint;
+    readonly name: string;
+    readonly isLibraryKernel: boolean;
+    /** [offset, size] per parameter, or null when the driver cannot say. */
+    params(): Array<[offset: number, size: number]> | null;
+    getAttribute(attribute: number, device: number): number;
+    setAttribute(attribute: number, value: number, device: number): void;
+    /** context: null for a module's function (its own context is used). */
+    isLoaded(context: NativeContext | null): boolean;
+    load(context: NativeContext | null): void;
+    maxActiveBlocksPerMultiprocessor(context: NativeContext | null, blockSize: number, dynamicSharedMemory: number, flags: number): number;
+    maxPotentialBlockSize(context: NativeContext | null, dynamicSharedMemory: number | ((blockSize: number) => number), blockSizeLimit: number, flags: number): {
+        minGridSize: number;
+        blockSize: number;
+    };
+    availableDynamicSharedMemoryPerBlock(context: NativeContext | null, blocks: number, blockSize: number): number;
+    maxPotentialClusterSize(context: NativeContext | null, config: Int32Array): number;
+    maxActiveClusters(context: NativeContext | null, config: Int32Array): number;
+    /** bytes: the packed size, used only when the driver cannot report the layout. */
+    prepare(stream: NativeStream, config: Int32Array, bytes: number): NativePreparedLaunch;
+}
+export interface NativePreparedLaunch extends NativeHandle {
+    /** The parameter buffer (native memory) the arguments are written into. */
+    readonly arguments: ArrayBuffer;
+    /** Writes memory's device address at offset and keeps the memory for the launches (null: keeps none). */
+    setPointer(offset: number, memory: NativeMemory | null): void;
+}
+export interface NativeDriverStatus {
+    stage: 'not-loaded' | 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready';
+    libraryPath: string;
+    detail: string;
+    initResult: number;
+    initResultName: string;
+    driverVersion: number;
+    headerVersion: number;
+}
+/** Builds the error the addon throws: see native/errors.cc. */
+export type ErrorFactory = (kind: 'cuda' | 'unavailable' | 'missing' | 'disposed' | 'system' | 'timeout' | 'closed' | 'protocol' | 'type' | 'range', code: number, name: string, message: string, call: string | null, detail: string, requiredVersion: number) => Error;
+export interface NativeNvrtcStatus {
+    available: boolean;
+    libraryPath: string;
+    detail: string;
+    version?: [major: number, minor: number];
+    supportedArchs?: number[];
+}
+/** A compile as native/nvrtc/program.cc reads it. */
+export interface NativeCompileRequest {
+    source: string;
+    name: string;
+    headerNames: string[];
+    headerSources: string[];
+    options: string[];
+    nameExpressions: string[];
+    output: 'ptx' | 'cubin';
+}
+/** What a compile did; `code` only when stage is 'done'. */
+export interface NativeCompileOutcome {
+    stage: 'unavailable' | 'create' | 'name-expression' | 'compile' | 'lowered-name' | 'output' | 'done';
+    result: number;
+    resultName: string;
+    log: string;
+    code?: Buffer;
+    loweredNames: Array<[expression: string, lowered: string]>;
+    libraryPath: string;
+    detail: string;
+}
+export interface NativeAddon {
+    readonly headerVersion: number;
+    setErrorFactory(factory: ErrorFactory): void;
+    markMainThread(): void;
+    driverStatus(): NativeDriverStatus;
+    driverFunctions(): Array<[name: string, version: number, available: boolean]>;
+    setCounting(enabled: boolean): void;
+    isCounting(): boolean;
+    readCounters(): Array<[name: string, calls: number, errors: number]>;
+    resetCounters(): void;
+    deviceCount(): number;
+    deviceByPciBusId(busId: string): number;
+    deviceName(ordinal: number): string;
+    deviceUuid(ordinal: number): Buffer;
+    devicePciBusId(ordinal: number): string;
+    deviceTotalMemory(ordinal: number): number;
+    deviceAttribute(ordinal: number, attribute: number): number;
+    deviceCanAccessPeer(ordinal: number, peer: number): boolean;
+    deviceP2PAttribute(ordinal: number, peer: number, attribute: number): number;
+    primaryContext(ordinal: number): NativeContext;
+    createContext(ordinal: number, flags: number): NativeContext;
+    currentContext(): bigint;
+    popCurrentContext(): bigint;
+    primaryContextState(ordinal: number): {
+        flags: number;
+        active: boolean;
+    };
+    setPrimaryContextFlags(ordinal: number, flags: number): void;
+    resetPrimaryContext(ordinal: number): void;
+    Stream: unknown;
+    createStream(ordinal: number, flags: number, priority?: number): NativeStream;
+    specialStream(ordinal: number, perThread: boolean): NativeStream;
+    launchHostFunction(stream: NativeStream, callback: () => void): void;
+    addStreamCallback(stream: NativeStream, callback: (error: Error | null) => void): void;
+    createEvent(ordinal: number, flags: number): NativeEvent;
+    allocate(ordinal: number, bytes: number, context?: NativeContext): NativeDeviceBuffer;
+    allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number): NativeDeviceBuffer;
+    allocateManaged(ordinal: number, bytes: number, flags: number): NativeDeviceBuffer;
+    allocateAsync(bytes: number, stream: NativeStream, pool?: NativeMemoryPool): NativeDeviceBuffer;
+    allocateHost(ordinal: number, bytes: number, flags: number): NativeHostBuffer;
+    registerHost(ordinal: number, buffer: ArrayBuffer | ArrayBufferView, flags: number): NativeHostBuffer;
+    createPool(locationType: number, locationId: number, allocationType: number, handleTypes: number, maxSize: number): NativeMemoryPool;
+    devicePool(ordinal: number, current: boolean): NativeMemoryPool;
+    setDevicePool(ordinal: number, pool: NativeMemoryPool): void;
+    locationPool(locationType: number, locationId: number, allocationType: number, current: boolean): NativeMemoryPool;
+    setLocationPool(locationType: number, locationId: number, allocationType: number, pool: NativeMemoryPool): void;
+    memcpy(dst: NativeBytes, dstOffset: number, src: NativeBytes, srcOffset: number, bytes: number, stream?: NativeStream): void;
+    memcpy2D(params: Pitched2D, stream: NativeStream | undefined, unaligned: boolean): void;
+    memcpy3D(params: Pitched3D, stream?: NativeStream): void;
+    memcpyBatch(copies: Array<[NativeMemory, number, NativeMemory, number, number]>, stream: NativeStream): void;
+    memcpy3DBatch(copies: Pitched3D[], stream: NativeStream): void;
+    memset(target: NativeMemory, offset: number, value: number, count: number, elementBytes: number, stream?: NativeStream): void;
+    memset2D(target: NativeMemory, offset: number, pitch: number, value: number, width: number, height: number, elementBytes: number, stream?: NativeStream): void;
+    prefetch(buffer: NativeMemory, offset: number, bytes: number, locationType: number, locationId: number, flags: number, stream: NativeStream): void;
+    advise(buffer: NativeMemory, offset: number, bytes: number, advice: number, locationType: number, locationId: number): void;
+    rangeAttribute(buffer: NativeMemory, offset: number, bytes: number, attribute: number, slots: number): Int32Array;
+    rangeAttributes(buffer: NativeMemory, offset: number, bytes: number, attributes: number[]): number[];
+    prefetchBatch(ranges: Array<[NativeMemory, number, number]>, locationType: number, locationId: number, flags: number, stream: NativeStream, discardFirst: boolean): void;
+    discardBatch(ranges: Array<[NativeMemory, number, number]>, flags: number, stream: NativeStream): void;
+    memoryInfo(ordinal: number): {
+        free: number;
+        total: number;
+    };
+    addressRange(pointer: NativeMemory | bigint, offset?: number): {
+        base: bigint;
+        size: number;
+    };
+    pointerAttribute(pointer: NativeMemory | bigint, offset: number | undefined, attribute: number): Buffer;
+    pointerAttributes(pointer: NativeMemory | bigint, offset: number | undefined, attributes: number[]): Buffer;
+    setSyncMemops(pointer: NativeMemory, enabled: boolean): void;
+    createGraph(): NativeGraph;
+    addNode(graph: NativeGraph, dependencies: NativeGraphNode[], edgeData: NativeEdgeData[] | undefined, params: Record<string, unknown>, perTypeCall: boolean): {
+        node: NativeGraphNode;
+        allocation?: NativeGraphAllocation;
+        bodies?: NativeGraph[];
+    };
+    setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
+    nodeParams(node: NativeGraphNode): Record<string, unknown> & {
+        type: number;
+    };
+    graphLaunch(execSlot: number, streamSlot: number): void;
+    eventRecord(eventSlot: number, streamSlot: number, flags: number | undefined): void;
+    eventQuery(eventSlot: number): boolean;
+    /**
+     * pointers: [offset, memory slot, ...] for the first pointerCount pairs: memory whose
+     * device address goes at offset in args.
+     */
+    kernelLaunch(kernelSlot: number, streamSlot: number, config: Int32Array, args: Uint8Array, pointers: Float64Array, pointerCount: number): void;
+    preparedLaunch(slot: number): void;
+    instantiate(graph: NativeGraph, flags: number, uploadStream: NativeStream | undefined, detailed: boolean): NativeGraphExec | {
+        error: Error;
+        result: number;
+        node?: NativeGraphNode;
+    };
+    createConditionalHandle(graph: NativeGraph, ordinal: number, defaultValue?: number): NativeConditionalHandle;
+    graphMemoryAttribute(ordinal: number, attribute: number): number;
+    resetGraphMemoryHigh(ordinal: number, attribute: number): void;
+    trimGraphMemory(ordinal: number): void;
+    createUserObject(destructor: () => void): NativeUserObject;
+    addExternalSemaphoreNode(graph: NativeGraph, dependencies: NativeGraphNode[], signal: boolean): NativeGraphNode;
+    externalSemaphoreCount(node: NativeGraphNode, signal: boolean): number;
+    clearExternalSemaphores(node: NativeGraphNode, signal: boolean): void;
+    decompressBatch(entries: Array<[NativeMemory, number, number, NativeMemory, number, number, NativeMemory, number, number]>, stream: NativeStream): void;
+    graphRetainUserObject(graph: NativeGraph, object: NativeUserObject, count: number, move: boolean): void;
+    graphReleaseUserObject(graph: NativeGraph, object: NativeUserObject, count: number): void;
+    beginCapture(stream: NativeStream, mode: number, graph?: NativeGraph, after?: NativeGraphNode[], edgeData?: NativeEdgeData[]): void;
+    updateCaptureDependencies(stream: NativeStream, graph: NativeGraph, nodes: NativeGraphNode[], edgeData: NativeEdgeData[] | undefined, flags: number): void;
+    endCapture(stream: NativeStream, into: NativeGraph | undefined): NativeGraph | undefined;
+    captureStatus(stream: NativeStream): number;
+    captureInfo(stream: NativeStream): {
+        status: number;
+        id: bigint;
+        graph: bigint;
+        dependencies: number;
+    };
+    exchangeCaptureMode(mode: number): number;
+    /** properties: [locationType, locationId, handleTypes, compression, gpuDirectRdma, usage] */
+    allocationGranularity(properties: number[], recommended: boolean): number;
+    createAllocation(properties: number[], bytes: number): NativePhysicalAllocation;
+    retainAllocation(pointer: NativeMemory | bigint, offset?: number): NativePhysicalAllocation;
+    importAllocation(handle: number | Uint8Array, handleType: number, bytes: number): NativePhysicalAllocation;
+    reserveAddress(ordinal: number, bytes: number, alignment: number, hint: bigint): NativeAddressReservation;
+    mapMemory(reservation: NativeAddressReservation, offset: number, segments: NativeSegment[], access: NativeAccessEntry[]): NativeVirtualMemory;
+    memoryAccess(pointer: NativeMemory | bigint, offset: number | undefined, locationType: number, locationId: number): number;
+    dmaBufOf(memory: NativeMemory, offset: number, bytes: number, flags: number): NativeReceivedFd;
+    memoryView(memory: NativeMemory, offset: number, bytes: number, path: 'alias' | 'vmm'): NativeImportedMemory;
+    ipcMemoryHandle(memory: NativeMemory, offset: number): {
+        handle: Buffer;
+        offset: number;
+        allocationSize: number;
+    };
+    openIpcMemory(ordinal: number, handle: Uint8Array, offset: number, bytes: number): NativeImportedMemory;
+    ipcEventHandle(event: NativeEvent): {
+        handle: Buffer;
+        ordinal: number;
+    };
+    openIpcEvent(ordinal: number, handle: Uint8Array): NativeEvent;
+    aliasEvent(event: NativeEvent): NativeEvent;
+    exportPool(pool: NativeMemoryPool | NativeMemory, handleType: number): NativeReceivedFd | Buffer;
+    importPool(ordinal: number, handle: number | Uint8Array, handleType: number, identity: string): NativeMemoryPool;
+    exportPoolPointer(memory: NativeDeviceBuffer): Buffer;
+    importPoolPointer(pool: NativeMemoryPool, data: Uint8Array, offset: number, bytes: number): NativeImportedMemory;
+    readonly fdChannelLimits: {
+        maxPayloadBytes: number;
+        maxFds: number;
+        maxAddressBytes: number;
+    };
+    /** timeoutMs -1: no timeout (also for connect and the channel's calls). */
+    fdChannelListen(address: string, abstract: boolean, backlog: number): NativeFdChannelServer;
+    fdChannelConnect(address: string, abstract: boolean, timeoutMs: number): Promise<NativeFdChannel>;
+    loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): NativeLibrary;
+    loadLibraryFile(path: string, jit: NativeJitOptions | undefined): NativeLibrary;
+    loadModuleData(context: NativeContext, code: Uint8Array, jit: NativeJitOptions | undefined): NativeModule;
+    moduleLoadingMode(): 'eager' | 'lazy';
+    nvrtcStatus(): NativeNvrtcStatus;
+    nvrtcCompile(request: NativeCompileRequest): NativeCompileOutcome;
+    nvrtcCompileAsync(request: NativeCompileRequest): Promise<NativeCompileOutcome>;
+}
+export declare const native: NativeAddon;

@@ -1,0 +1,70 @@
+// Handles named by number, for the hot calls (graph and kernel launches, event
+// records). Finding the native object behind a JavaScript object costs V8
+// private-property lookups (its wrap, and its type tag to prove it is ours), some
+// 800 instructions each, measured under callgrind; a call that takes an
+// executable and a stream paid three of them before reaching the driver. Every
+// handle gets a slot in its environment's table when it is wrapped, and its
+// object a read-only `slot` number; hot calls take those numbers and index the
+// table, which also says the slot's class, so no number names a handle of
+// another class. A slot is freed when its object is finalized and reused with a
+// new generation, so an old number names nothing.
+#pragma once
+
+#include <napi.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace cudrv {
+
+struct MemoryBox;
+using MemoryRef = std::shared_ptr<MemoryBox>;
+
+class SlotTable {
+ public:
+  struct Entry {
+    void* object = nullptr;                // the Handle<Self, Box> wrapper (Self*)
+    const void* classId = nullptr;         // Handle<Self, Box>::token()
+    const char* name = nullptr;            // Self::kName
+    MemoryRef (*memory)(void*) = nullptr;  // memory classes: the wrapper's box (null once disposed)
+    uint32_t generation = 0;
+  };
+
+  // A slot for object; the number JavaScript sees.
+  double add(const Entry& entry);
+  void remove(double id);
+  // The entry a number names, or nullptr when it names no live slot.
+  const Entry* find(double id) const {
+    if (!(id >= 0) || id >= kLimit) return nullptr;
+    const uint64_t n = static_cast<uint64_t>(id);
+    const uint64_t index = n & (kIndexSpan - 1);
+    if (static_cast<double>(n) != id || index >= entries_.size()) return nullptr;
+    const Entry& entry = entries_[index];
+    return entry.object && entry.generation == (n >> kIndexBits) ? &entry : nullptr;
+  }
+
+ private:
+  static constexpr int kIndexBits = 24;
+  static constexpr uint64_t kIndexSpan = uint64_t{1} << kIndexBits;
+  static constexpr double kLimit = 9007199254740992.0;  // 2^53: numbers stay exact
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> unused_;
+};
+
+// The table of env's handles (held by each handle too, so that a handle
+// finalized during teardown can still free its slot).
+const std::shared_ptr<SlotTable>& slotTable(Napi::Env env);
+
+// The number read from a slot argument (NaN when it is not a number).
+inline double slotArg(Napi::Value value) {
+  double id = -1;
+  if (napi_get_value_double(value.Env(), value, &id) != napi_ok) return -1;
+  return id;
+}
+
+// The memory a slot names (a DeviceBuffer, HostBuffer, ...); null when it names
+// no memory handle, the disposed error when it names a disposed one.
+MemoryRef memoryOfSlot(Napi::Env env, double id);
+
+}  // namespace cudrv

@@ -1,0 +1,1 @@
+export declare function expectBytes(actual: ArrayBufferView, expected: ArrayBufferView): void;

@@ -1,0 +1,825 @@
+"use strict";
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __setModuleDefault = (this && this.__setModuleDefault) || (Object.create ? (function(o, v) {
+    Object.defineProperty(o, "default", { enumerable: true, value: v });
+}) : function(o, v) {
+    o["default"] = v;
+});
+var __importStar = (this && this.__importStar) || (function () {
+    var ownKeys = function(o) {
+        ownKeys = Object.getOwnPropertyNames || function (o) {
+            var ar = [];
+            for (var k in o) if (Object.prototype.hasOwnProperty.call(o, k)) ar[ar.length] = k;
+            return ar;
+        };
+        return ownKeys(o);
+    };
+    return function (mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        __setModuleDefault(result, mod);
+        return result;
+    };
+})();
+var __addDisposableResource = (this && this.__addDisposableResource) || function (env, value, async) {
+    if (value !== null && value !== void 0) {
+        if (typeof value !== "object" && typeof value !== "function") throw new TypeError("Object expected.");
+        var dispose, inner;
+        if (async) {
+            if (!Symbol.asyncDispose) throw new TypeError("Symbol.asyncDispose is not defined.");
+            dispose = value[Symbol.asyncDispose];
+        }
+        if (dispose === void 0) {
+            if (!Symbol.dispose) throw new TypeError("Symbol.dispose is not defined.");
+            dispose = value[Symbol.dispose];
+            if (async) inner = dispose;
+        }
+        if (typeof dispose !== "function") throw new TypeError("Object not disposable.");
+        if (inner) dispose = function() { try { inner.call(this); } catch (e) { return Promise.reject(e); } };
+        env.stack.push({ value: value, dispose: dispose, async: async });
+    }
+    else if (async) {
+        env.stack.push({ async: true });
+    }
+    return value;
+};
+var __disposeResources = (this && this.__disposeResources) || (function (SuppressedError) {
+    return function (env) {
+        function fail(e) {
+            env.error = env.hasError ? new SuppressedError(e, env.error, "An error was suppressed during disposal.") : e;
+            env.hasError = true;
+        }
+        var r, s = 0;
+        function next() {
+            while (r = env.stack.pop()) {
+                try {
+                    if (!r.async && s === 1) return s = 0, env.stack.push(r), Promise.resolve().then(next);
+                    if (r.dispose) {
+                        var result = r.dispose.call(r.value);
+                        if (r.async) return s |= 2, Promise.resolve(result).then(next, function(e) { fail(e); return next(); });
+                    }
+                    else s |= 1;
+                }
+                catch (e) {
+                    fail(e);
+                }
+            }
+            if (s === 1) return env.hasError ? Promise.reject(env.error) : Promise.resolve();
+            if (env.hasError) throw env.error;
+        }
+        return next();
+    };
+})(typeof SuppressedError === "function" ? SuppressedError : function (error, suppressed, message) {
+    var e = new Error(message);
+    return e.name = "SuppressedError", e.error = error, e.suppressed = suppressed, e;
+});
+Object.defineProperty(exports, "__esModule", { value: true });
+// Passing file descriptors between processes (lib/ipc/fd-channel.ts): between
+// this process and real child processes that run the built package (dist/),
+// descriptors arrive as the same open files, several per message; waits time out
+// without blocking the event loop; a peer that dies or breaks the message format
+// gives a clean error; nothing leaks, in either process; limits and disposal are
+// enforced in TypeScript and in the native layer.
+const child_process_1 = require("child_process");
+const fs = __importStar(require("fs"));
+const net = __importStar(require("net"));
+const os = __importStar(require("os"));
+const path = __importStar(require("path"));
+const worker_threads_1 = require("worker_threads");
+const errors_1 = require("../../lib/errors");
+const fd_channel_1 = require("../../lib/ipc/fd-channel");
+const native_1 = require("../../lib/native");
+const subprocess_1 = require("../helpers/subprocess");
+const openFds = () => fs.readdirSync('/proc/self/fd').length;
+const abstractName = (server) => server.address.abstract;
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+let scratch;
+const children = [];
+beforeAll(() => {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-channel-'));
+});
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+afterEach(() => {
+    for (const { child } of children.splice(0))
+        if (child.exitCode === null && child.signalCode === null)
+            child.kill('SIGKILL');
+});
+// A child process running body (in an async function, with `cuda`, `fs`, `report`
+// and `address`, this test's server address); exits 1 with the error on a throw.
+function child(server, body, env = {}, args = []) {
+    const started = (0, subprocess_1.startScript)(`const fs = require('fs');
+const address = { abstract: process.env.FD_CHANNEL_ADDRESS };
+(async () => { ${body} })().catch((e) => { console.error(e && e.stack || e); process.exit(1); });`, { FD_CHANNEL_ADDRESS: abstractName(server), ...env }, args);
+    children.push(started);
+    return started;
+}
+async function succeeded(started) {
+    const r = await started.result;
+    if (r.status !== 0)
+        throw new Error(`child failed (${r.status ?? r.signal}): ${r.stderr}`);
+    return r.report;
+}
+// A connected pair inside this process.
+async function pair() {
+    const server = fd_channel_1.FdChannelServer.listen();
+    const [a, b] = await Promise.all([server.accept({ timeoutMs: 5000 }), fd_channel_1.FdChannel.connect(server.address, { timeoutMs: 5000 })]);
+    return { server, a, b, dispose: () => [a, b, server].forEach((x) => x.dispose()) };
+}
+describe('between processes', () => {
+    test('a file descriptor sent by a child is the same open file here: data and file offset are shared', async () => {
+        const env_1 = { stack: [], error: void 0, hasError: false };
+        try {
+            const server = __addDisposableResource(env_1, fd_channel_1.FdChannelServer.listen(), false);
+            const file = path.join(scratch, 'shared.txt');
+            const c = child(server, `
+      const fd = fs.openSync(process.env.FILE, 'w+');
+      fs.unlinkSync(process.env.FILE);          // reachable only through the descriptor now
+      fs.writeSync(fd, 'from child');           // the file offset is now 10
+      const channel = await cuda.FdChannel.connect(address, { timeoutMs: 10000 });
+      await channel.send({ kind: 'file', offset: 10 }, [fd]);
+      const reply = await channel.receive({ timeoutMs: 10000 });
+      const buf = Buffer.alloc(64);
+      const n = fs.readSync(fd, buf, 0, 64, 0);
+      report({ content: buf.toString('utf8', 0, n), reply: reply.payload, peer: reply.peer, pid: process.pid });
+      channel.dispose();`, { FILE: file });
+            const channel = __addDisposableResource(env_1, await server.accept({ timeoutMs: 20000 }), false);
+            expect(channel.peer).toEqual({ pid: c.child.pid, uid: process.getuid(), gid: process.getgid() });
+            const message = __addDisposableResource(env_1, await channel.receive({ timeoutMs: 20000 }), false);
+            expect(message.payload).toEqual({ kind: 'file', offset: 10 });
+            expect(message.fds).toHaveLength(1);
+            expect(message.peer.pid).toBe(c.child.pid);
+            const fd = message.fds[0].fd;
+            expect(fs.existsSync(file)).toBe(false);
+            const buf = Buffer.alloc(64);
+            expect(buf.toString('utf8', 0, fs.readSync(fd, buf, 0, 64, 0))).toBe('from child');
+            // A write without a position lands at the offset the child left: one open file description.
+            fs.writeSync(fd, '+parent');
+            await channel.send({ written: true });
+            const report = await succeeded(c);
+            expect(report.content).toBe('from child+parent');
+            expect(report.reply).toEqual({ written: true });
+            expect(report.peer.pid).toBe(process.pid);
+        }
+        catch (e_1) {
+            env_1.error = e_1;
+            env_1.hasError = true;
+        }
+        finally {
+            __disposeResources(env_1);
+        }
+    });
+    test('several descriptors in one message, both ways: a pipe and two files', async () => {
+        const env_2 = { stack: [], error: void 0, hasError: false };
+        try {
+            const server = __addDisposableResource(env_2, fd_channel_1.FdChannelServer.listen(), false);
+            const fifo = path.join(scratch, 'pipe');
+            (0, child_process_1.execFileSync)('mkfifo', [fifo]);
+            const pipeFd = fs.openSync(fifo, 'r+'); // both ends of the pipe
+            const fileA = path.join(scratch, 'a.txt');
+            const fileB = path.join(scratch, 'b.txt');
+            fs.writeFileSync(fileA, 'contents of a');
+            fs.writeFileSync(fileB, 'contents of b');
+            const fdA = fs.openSync(fileA, 'r');
+            const fdB = fs.openSync(fileB, 'r');
+            const c = child(server, `
+      const channel = await cuda.FdChannel.connect(address, { timeoutMs: 10000 });
+      const message = await channel.receive({ timeoutMs: 10000 });
+      const [pipe, a, b] = message.fds;
+      fs.writeSync(pipe.fd, 'through the pipe');
+      const read = (fd) => { const buf = Buffer.alloc(64); return buf.toString('utf8', 0, fs.readSync(fd, buf, 0, 64, 0)); };
+      // Send a file back, and the pipe: the parent reads from the pipe what comes through it here.
+      const back = fs.openSync(process.env.BACK, 'w+');
+      fs.writeSync(back, 'written by the child');
+      await channel.send({ a: read(a.fd), b: read(b.fd), order: message.payload.order }, [back, pipe]);
+      fs.closeSync(back);
+      message.dispose();
+      await channel.receive({ timeoutMs: 10000 });   // until the parent is done
+      channel.dispose();`, { BACK: path.join(scratch, 'back.txt') });
+            const channel = __addDisposableResource(env_2, await server.accept({ timeoutMs: 20000 }), false);
+            // send() duplicates the descriptors before it returns: closing ours at once is fine.
+            const sent = channel.send({ order: ['pipe', 'a', 'b'] }, [pipeFd, fdA, fdB]);
+            fs.closeSync(fdA);
+            fs.closeSync(fdB);
+            await sent;
+            const reply = __addDisposableResource(env_2, await channel.receive({ timeoutMs: 20000 }), false);
+            expect(reply.payload).toEqual({ a: 'contents of a', b: 'contents of b', order: ['pipe', 'a', 'b'] });
+            expect(reply.fds).toHaveLength(2);
+            const buf = Buffer.alloc(64);
+            expect(buf.toString('utf8', 0, fs.readSync(pipeFd, buf, 0, 64, null))).toBe('through the pipe');
+            expect(buf.toString('utf8', 0, fs.readSync(reply.fds[0].fd, buf, 0, 64, 0))).toBe('written by the child');
+            // The pipe came back as a new descriptor for the same pipe.
+            expect(reply.fds[1].fd).not.toBe(pipeFd);
+            fs.writeSync(reply.fds[1].fd, 'round trip');
+            expect(buf.toString('utf8', 0, fs.readSync(pipeFd, buf, 0, 64, null))).toBe('round trip');
+            expect(fs.fstatSync(reply.fds[1].fd).ino).toBe(fs.fstatSync(pipeFd).ino);
+            await channel.send('done');
+            await succeeded(c);
+            fs.closeSync(pipeFd);
+        }
+        catch (e_2) {
+            env_2.error = e_2;
+            env_2.hasError = true;
+        }
+        finally {
+            __disposeResources(env_2);
+        }
+    });
+    test('no descriptor leaks: /proc/self/fd counts are equal before and after many cycles, in both processes', async () => {
+        const env_3 = { stack: [], error: void 0, hasError: false };
+        try {
+            const server = __addDisposableResource(env_3, fd_channel_1.FdChannelServer.listen(), false);
+            const file = path.join(scratch, 'leak.txt');
+            fs.writeFileSync(file, 'x');
+            const cycles = 150;
+            const c = child(server, `
+      const openFds = () => fs.readdirSync('/proc/self/fd').length;
+      const channel = await cuda.FdChannel.connect(address, { timeoutMs: 10000 });
+      const before = openFds();
+      for (let i = 0; i < ${cycles}; i++) {
+        const message = await channel.receive({ timeoutMs: 10000 });
+        // Forward the received descriptors back, then let go of them three ways.
+        await channel.send({ i }, message.fds);
+        if (i % 3 === 0) message.dispose();
+        else if (i % 3 === 1) for (const fd of message.fds) fs.closeSync(fd.takeFd());
+        else for (const fd of message.fds) fd.dispose();
+      }
+      const after = openFds();
+      await channel.receive({ timeoutMs: 10000 });
+      channel.dispose();
+      report({ before, after });`);
+            const channel = __addDisposableResource(env_3, await server.accept({ timeoutMs: 20000 }), false);
+            const fds = [fs.openSync(file, 'r'), fs.openSync(file, 'r'), fs.openSync(file, 'r')];
+            const inodes = fds.map((fd) => fs.fstatSync(fd).ino);
+            const before = openFds();
+            for (let i = 0; i < cycles; i++) {
+                const env_4 = { stack: [], error: void 0, hasError: false };
+                try {
+                    await channel.send({ i }, fds);
+                    const message = __addDisposableResource(env_4, await channel.receive({ timeoutMs: 10000 }), false);
+                    expect(message.payload).toEqual({ i });
+                    expect(message.fds.map((fd) => fs.fstatSync(fd.fd).ino)).toEqual(inodes);
+                }
+                catch (e_3) {
+                    env_4.error = e_3;
+                    env_4.hasError = true;
+                }
+                finally {
+                    __disposeResources(env_4);
+                }
+            }
+            const after = openFds();
+            await channel.send('done');
+            const report = await succeeded(c);
+            fds.forEach((fd) => fs.closeSync(fd));
+            expect(after).toBe(before);
+            expect(report.after).toBe(report.before);
+        }
+        catch (e_4) {
+            env_3.error = e_4;
+            env_3.hasError = true;
+        }
+        finally {
+            __disposeResources(env_3);
+        }
+    });
+    test('a child that dies mid-conversation: a pending receive, then a send, reject with ChannelClosedError', async () => {
+        const env_5 = { stack: [], error: void 0, hasError: false };
+        try {
+            const server = __addDisposableResource(env_5, fd_channel_1.FdChannelServer.listen(), false);
+            const c = child(server, `
+      const channel = await cuda.FdChannel.connect(address, { timeoutMs: 10000 });
+      await channel.send('hello');
+      await channel.receive({ timeoutMs: 10000 });
+      process.kill(process.pid, 'SIGKILL');`);
+            const channel = __addDisposableResource(env_5, await server.accept({ timeoutMs: 20000 }), false);
+            expect((await channel.receive({ timeoutMs: 20000 })).payload).toBe('hello');
+            const pending = channel.receive({ timeoutMs: 20000 });
+            // Handled from the start: the child may die (and pending reject) before the send resolves.
+            const pendingRejected = expect(pending).rejects.toThrow(errors_1.ChannelClosedError);
+            // The send races the peer's death: it may land, or find the peer gone; either way it is settled cleanly.
+            await channel.send('now die').catch((error) => expect(error).toBeInstanceOf(errors_1.ChannelClosedError));
+            await pendingRejected;
+            await expect(pending).rejects.toMatchObject({ operation: 'receive', message: 'receive: the peer closed the connection' });
+            expect((await c.result).signal).toBe('SIGKILL');
+            const sent = channel.send('anyone?');
+            await expect(sent).rejects.toThrow(errors_1.ChannelClosedError);
+            await expect(sent).rejects.toMatchObject({ operation: 'send' });
+        }
+        catch (e_5) {
+            env_5.error = e_5;
+            env_5.hasError = true;
+        }
+        finally {
+            __disposeResources(env_5);
+        }
+    });
+    test('the peer of a connection is the process that made it, seen from both ends', async () => {
+        const env_6 = { stack: [], error: void 0, hasError: false };
+        try {
+            const server = __addDisposableResource(env_6, fd_channel_1.FdChannelServer.listen(), false);
+            const c = child(server, `
+      const channel = await cuda.FdChannel.connect(address, { timeoutMs: 10000 });
+      report({ peer: channel.peer });
+      await channel.receive({ timeoutMs: 10000 });`);
+            const channel = __addDisposableResource(env_6, await server.accept({ timeoutMs: 20000 }), false);
+            expect(channel.peer).toEqual({ pid: c.child.pid, uid: process.getuid(), gid: process.getgid() });
+            await channel.send('bye');
+            expect((await succeeded(c)).peer).toEqual({ pid: process.pid, uid: process.getuid(), gid: process.getgid() });
+        }
+        catch (e_6) {
+            env_6.error = e_6;
+            env_6.hasError = true;
+        }
+        finally {
+            __disposeResources(env_6);
+        }
+    });
+    test('descriptors never disposed are closed once their objects are garbage-collected', async () => {
+        const r = await succeeded((0, subprocess_1.startScript)(`(async () => {
+      const fs = require('fs');
+      const openFds = () => fs.readdirSync('/proc/self/fd').length;
+      const server = cuda.FdChannelServer.listen();
+      const [a, b] = await Promise.all([server.accept(), cuda.FdChannel.connect(server.address)]);
+      const fd = fs.openSync(process.execPath, 'r');
+      const before = openFds();
+      for (let i = 0; i < 20; i++) { await a.send(i, [fd, fd, fd]); await b.receive(); }  // dropped undisposed
+      const held = openFds();
+      let after = held;
+      for (let i = 0; i < 50 && after !== before; i++) { gc(); await new Promise((r) => setTimeout(r, 20)); after = openFds(); }
+      report({ before, held, after });
+    })();`, {}, ['--expose-gc']));
+        expect(r.held).toBe(r.before + 60);
+        expect(r.after).toBe(r.before);
+    });
+});
+describe('waits', () => {
+    test('accept and receive time out in time, while the event loop keeps running', async () => {
+        const env_7 = { stack: [], error: void 0, hasError: false };
+        try {
+            const server = __addDisposableResource(env_7, fd_channel_1.FdChannelServer.listen(), false);
+            let ticks = 0;
+            const timer = setInterval(() => ticks++, 10);
+            try {
+                let start = Date.now();
+                const accepting = server.accept({ timeoutMs: 300 });
+                await expect(accepting).rejects.toThrow(errors_1.TimeoutError);
+                await expect(accepting).rejects.toMatchObject({ operation: 'accept', timeoutMs: 300, message: 'accept timed out after 300 ms' });
+                let elapsed = Date.now() - start;
+                expect(elapsed).toBeGreaterThanOrEqual(295);
+                expect(elapsed).toBeLessThan(3000);
+                expect(ticks).toBeGreaterThanOrEqual(10);
+                const p = await pair();
+                try {
+                    ticks = 0;
+                    start = Date.now();
+                    await expect(p.a.receive({ timeoutMs: 250 })).rejects.toMatchObject({ name: 'TimeoutError', operation: 'receive', timeoutMs: 250 });
+                    elapsed = Date.now() - start;
+                    expect(elapsed).toBeGreaterThanOrEqual(245);
+                    expect(elapsed).toBeLessThan(3000);
+                    expect(ticks).toBeGreaterThanOrEqual(8);
+                    // Nothing had moved: the channel still works.
+                    await p.b.send({ after: 'timeout' });
+                    expect((await p.a.receive({ timeoutMs: 5000 })).payload).toEqual({ after: 'timeout' });
+                    await expect(p.a.receive({ timeoutMs: 0 })).rejects.toThrow(errors_1.TimeoutError);
+                }
+                finally {
+                    p.dispose();
+                }
+            }
+            finally {
+                clearInterval(timer);
+            }
+        }
+        catch (e_7) {
+            env_7.error = e_7;
+            env_7.hasError = true;
+        }
+        finally {
+            __disposeResources(env_7);
+        }
+    });
+    test('connect waits out a full backlog within its timeout', async () => {
+        const env_8 = { stack: [], error: void 0, hasError: false };
+        try {
+            const server = __addDisposableResource(env_8, fd_channel_1.FdChannelServer.listen(undefined, { backlog: 1 }), false);
+            // Linux queues backlog + 1 connections; the next connect finds no room.
+            const queued = [];
+            let full = null;
+            for (let i = 0; i < 4 && full === null; i++) {
+                try {
+                    queued.push(await fd_channel_1.FdChannel.connect(server.address, { timeoutMs: 200 }));
+                }
+                catch (e) {
+                    full = e;
+                }
+            }
+            expect(full).toBeInstanceOf(errors_1.TimeoutError);
+            expect(full).toMatchObject({ operation: 'connect', timeoutMs: 200 });
+            const waiting = fd_channel_1.FdChannel.connect(server.address, { timeoutMs: 10000 });
+            await wait(50);
+            const accepted = __addDisposableResource(env_8, await server.accept({ timeoutMs: 1000 }), false);
+            const late = __addDisposableResource(env_8, await waiting, false);
+            expect(late.peer.pid).toBe(process.pid);
+            expect(accepted.peer.pid).toBe(process.pid);
+            queued.forEach((c) => c.dispose());
+        }
+        catch (e_8) {
+            env_8.error = e_8;
+            env_8.hasError = true;
+        }
+        finally {
+            __disposeResources(env_8);
+        }
+    });
+    test('disposing an object rejects its pending waits with DisposedError', async () => {
+        const server = fd_channel_1.FdChannelServer.listen();
+        const accepting = server.accept();
+        server.dispose();
+        await expect(accepting).rejects.toThrow(errors_1.DisposedError);
+        await expect(accepting).rejects.toMatchObject({ handleType: 'FdChannelServer' });
+        const p = await pair();
+        const receiving = p.a.receive();
+        p.a.dispose();
+        await expect(receiving).rejects.toMatchObject({ name: 'DisposedError', handleType: 'FdChannel' });
+        // The other end sees the connection close.
+        await expect(p.b.receive({ timeoutMs: 5000 })).rejects.toThrow(errors_1.ChannelClosedError);
+        p.dispose();
+    });
+    test('a server refuses peers of other users (by default, users other than its own) and keeps waiting', async () => {
+        const env_9 = { stack: [], error: void 0, hasError: false };
+        try {
+            const server = __addDisposableResource(env_9, fd_channel_1.FdChannelServer.listen(), false);
+            const client = __addDisposableResource(env_9, await fd_channel_1.FdChannel.connect(server.address, { timeoutMs: 5000 }), false);
+            await expect(server.accept({ timeoutMs: 300, peerUid: process.getuid() + 1 })).rejects.toThrow(errors_1.TimeoutError);
+            await expect(client.receive({ timeoutMs: 5000 })).rejects.toThrow(errors_1.ChannelClosedError);
+            const other = __addDisposableResource(env_9, await fd_channel_1.FdChannel.connect(server.address, { timeoutMs: 5000 }), false);
+            const accepted = __addDisposableResource(env_9, await server.accept({ timeoutMs: 5000, peerUid: null }), false);
+            expect(accepted.peer.pid).toBe(process.pid);
+            void other;
+        }
+        catch (e_9) {
+            env_9.error = e_9;
+            env_9.hasError = true;
+        }
+        finally {
+            __disposeResources(env_9);
+        }
+    });
+    test('one receive and one send at a time per channel', async () => {
+        const p = await pair();
+        try {
+            const first = p.a.receive({ timeoutMs: 5000 });
+            expect(() => p.a.receive()).toThrow(/a receive is already in progress/);
+            await p.b.send(1);
+            expect((await first).payload).toBe(1);
+            const sending = p.b.send(2);
+            expect(() => p.b.send(3)).toThrow(/a send is already in progress/);
+            await sending;
+            await p.b.send(3); // free again once the promise has settled
+            expect((await p.a.receive({ timeoutMs: 5000 })).payload).toBe(2);
+            expect((await p.a.receive({ timeoutMs: 5000 })).payload).toBe(3);
+        }
+        finally {
+            p.dispose();
+        }
+    });
+    test('a pending wait does not hold up a worker thread that is terminated, nor the exit of a process', async () => {
+        const worker = new worker_threads_1.Worker(`const cuda = require(${JSON.stringify(subprocess_1.distPath)});
+       const { parentPort } = require('worker_threads');
+       (async () => {
+         const server = cuda.FdChannelServer.listen();
+         const [a, b] = await Promise.all([server.accept(), cuda.FdChannel.connect(server.address)]);
+         a.receive(); server.accept();   // wait forever
+         parentPort.postMessage('waiting');
+       })();`, { eval: true });
+        await new Promise((resolve, reject) => {
+            worker.once('message', resolve);
+            worker.once('error', reject);
+        });
+        const start = Date.now();
+        await worker.terminate();
+        expect(Date.now() - start).toBeLessThan(2000);
+        const exited = await succeeded((0, subprocess_1.startScript)(`(async () => {
+      const server = cuda.FdChannelServer.listen();
+      const [a, b] = await Promise.all([server.accept(), cuda.FdChannel.connect(server.address)]);
+      a.receive(); server.accept();
+      setTimeout(() => { report('exiting'); process.exit(0); }, 50);
+    })();`));
+        expect(exited).toBe('exiting');
+    });
+});
+describe('broken peers', () => {
+    // Raw bytes from a plain socket, as a misbehaving peer would send them.
+    async function fromRawPeer(server, bytes, end) {
+        const raw = net.connect({ path: server.address });
+        await new Promise((resolve, reject) => raw.once('connect', resolve).once('error', reject));
+        const channel = await server.accept({ timeoutMs: 5000 });
+        raw.write(bytes);
+        if (end)
+            raw.end();
+        return { channel, raw };
+    }
+    const header = (payloadBytes, fdCount, magic = 0x31434446) => {
+        const b = Buffer.alloc(12);
+        b.writeUInt32LE(magic, 0);
+        b.writeUInt32LE(payloadBytes, 4);
+        b.writeUInt32LE(fdCount, 8);
+        return b;
+    };
+    // Node's net cannot reach abstract names: these servers listen at a path.
+    const rawServer = () => fd_channel_1.FdChannelServer.listen(path.join(scratch, `raw-${process.hrtime.bigint()}.sock`));
+    test('a message cut off midway gives ChannelClosedError and shuts the channel down', async () => {
+        const env_10 = { stack: [], error: void 0, hasError: false };
+        try {
+            const server = __addDisposableResource(env_10, rawServer(), false);
+            const { channel, raw } = await fromRawPeer(server, Buffer.concat([header(10, 0), Buffer.from('{"a":')]), true);
+            await expect(channel.receive({ timeoutMs: 5000 })).rejects.toThrow(/closed the connection in the middle of a message/);
+            await expect(channel.receive({ timeoutMs: 5000 })).rejects.toThrow(/shut down after a message was cut off/);
+            await expect(channel.send(1)).rejects.toThrow(errors_1.ChannelClosedError);
+            channel.dispose();
+            raw.destroy();
+        }
+        catch (e_10) {
+            env_10.error = e_10;
+            env_10.hasError = true;
+        }
+        finally {
+            __disposeResources(env_10);
+        }
+    });
+    test('something that is not a message gives ChannelProtocolError', async () => {
+        const env_11 = { stack: [], error: void 0, hasError: false };
+        try {
+            const server = __addDisposableResource(env_11, rawServer(), false);
+            for (const [bytes, message] of [
+                [header(2, 0, 0x12345678), /not a message of this channel/],
+                [header(1 << 20, 0), /announced 1048576 payload bytes/],
+                [Buffer.concat([header(2, 2), Buffer.from('{}')]), /announced 2 descriptors but 0 arrived/],
+                [header(0, 0), /the payload is not JSON/],
+            ]) {
+                const { channel, raw } = await fromRawPeer(server, bytes, false);
+                const error = await channel.receive({ timeoutMs: 5000 }).catch((e) => e);
+                expect(error).toBeInstanceOf(errors_1.ChannelProtocolError);
+                expect(error.message).toMatch(message);
+                channel.dispose();
+                raw.destroy();
+            }
+            // A payload that is not JSON: the framing held, so the channel goes on.
+            const { channel, raw } = await fromRawPeer(server, Buffer.concat([header(3, 0), Buffer.from('{x}'), header(4, 0), Buffer.from('true')]), false);
+            await expect(channel.receive({ timeoutMs: 5000 })).rejects.toThrow(/the payload is not JSON/);
+            expect((await channel.receive({ timeoutMs: 5000 })).payload).toBe(true);
+            channel.dispose();
+            raw.destroy();
+        }
+        catch (e_11) {
+            env_11.error = e_11;
+            env_11.hasError = true;
+        }
+        finally {
+            __disposeResources(env_11);
+        }
+    });
+    test('more descriptors than a message may carry: those that arrived are closed, none leak', async () => {
+        const env_12 = { stack: [], error: void 0, hasError: false };
+        try {
+            const flood = (0, subprocess_1.fdFlood)();
+            const server = __addDisposableResource(env_12, fd_channel_1.FdChannelServer.listen(), false);
+            const sender = (0, child_process_1.spawn)(flood, [abstractName(server), '100'], { stdio: 'ignore' });
+            const exited = new Promise((resolve) => sender.on('close', resolve));
+            const channel = __addDisposableResource(env_12, await server.accept({ timeoutMs: 10000 }), false);
+            const before = openFds();
+            const error = await channel.receive({ timeoutMs: 10000 }).catch((e) => e);
+            expect(error).toBeInstanceOf(errors_1.ChannelProtocolError);
+            expect(error.message).toMatch(/more than 64 descriptors .*MSG_CTRUNC.*closed/);
+            expect(openFds()).toBe(before);
+            expect(await exited).toBe(0); // the channel was shut down, so the sender saw its end
+        }
+        catch (e_12) {
+            env_12.error = e_12;
+            env_12.hasError = true;
+        }
+        finally {
+            __disposeResources(env_12);
+        }
+    });
+});
+describe('arguments and limits', () => {
+    test('payload and descriptor limits give RangeError; the largest allowed message arrives whole', async () => {
+        const p = await pair();
+        try {
+            const env_13 = { stack: [], error: void 0, hasError: false };
+            try {
+                expect(fd_channel_1.FdChannel.maxPayloadBytes).toBe(65536);
+                expect(fd_channel_1.FdChannel.maxFds).toBe(64);
+                const largest = 'x'.repeat(fd_channel_1.FdChannel.maxPayloadBytes - 2); // plus two quotes as JSON
+                expect(() => p.a.send(largest + 'x')).toThrow(new RangeError('payload must be at most 65536 bytes as JSON, got 65537'));
+                const fd = fs.openSync(process.execPath, 'r');
+                expect(() => p.a.send(null, new Array(65).fill(fd))).toThrow(new RangeError('fds must hold at most 64 descriptors, got 65'));
+                await p.a.send(largest, new Array(64).fill(fd));
+                const message = __addDisposableResource(env_13, await p.b.receive({ timeoutMs: 5000 }), false);
+                expect(message.payload).toBe(largest);
+                expect(message.fds).toHaveLength(64);
+                expect(new Set(message.fds.map((f) => f.fd)).size).toBe(64);
+                fs.closeSync(fd);
+            }
+            catch (e_13) {
+                env_13.error = e_13;
+                env_13.hasError = true;
+            }
+            finally {
+                __disposeResources(env_13);
+            }
+        }
+        finally {
+            p.dispose();
+        }
+    });
+    test('bad arguments throw TypeError or RangeError naming the parameter; a closed descriptor is EBADF', async () => {
+        const p = await pair();
+        try {
+            expect(() => p.a.send(undefined)).toThrow(TypeError);
+            expect(() => p.a.send(10n)).toThrow(TypeError);
+            expect(() => p.a.send(1, [-1])).toThrow(/fds\[0\] must be between 0/);
+            expect(() => p.a.send(1, [0, 1.5])).toThrow(new TypeError('fds[1] must be an integer, got 1.5'));
+            expect(() => p.a.send(1, ['3'])).toThrow(TypeError);
+            expect(() => p.a.send(1, 3)).toThrow(new TypeError('fds must be an array of descriptors'));
+            expect(() => p.a.receive({ timeoutMs: -1 })).toThrow(RangeError);
+            expect(() => p.a.receive({ timeoutMs: NaN })).toThrow(/options.timeoutMs must be a number of milliseconds/);
+            expect(() => p.server.accept({ peerUid: -2 })).toThrow(/options.peerUid/);
+            const closed = fs.openSync(process.execPath, 'r');
+            fs.closeSync(closed);
+            let error;
+            try {
+                p.a.send(1, [closed]);
+            }
+            catch (e) {
+                error = e;
+            }
+            expect(error).toBeInstanceOf(errors_1.SystemError);
+            expect(error).toMatchObject({ code: 'EBADF', errno: 9, syscall: 'fcntl(F_DUPFD_CLOEXEC)', detail: `fds[0]=${closed}` });
+            // The failed call left the channel usable.
+            await p.a.send('still fine');
+            expect((await p.b.receive({ timeoutMs: 5000 })).payload).toBe('still fine');
+        }
+        finally {
+            p.dispose();
+        }
+    });
+    test('the native layer checks what protects memory itself', async () => {
+        const p = await pair();
+        try {
+            const n = p.a.native;
+            // Errors made by the addon belong to Node's realm, not jest's: compare names and messages.
+            const throws = (f, name, message) => {
+                let error;
+                try {
+                    f();
+                }
+                catch (e) {
+                    error = e;
+                }
+                expect(error?.name).toBe(name);
+                expect(error?.message).toMatch(message);
+            };
+            throws(() => n.send(new Uint8Array(65537), [], -1), 'RangeError', /^payload must be at most 65536 bytes, got 65537$/);
+            throws(() => n.send('text', [], -1), 'TypeError', /^payload must be a Uint8Array$/);
+            throws(() => n.send(new Float64Array(2), [], -1), 'TypeError', /^payload must be a Uint8Array$/);
+            throws(() => n.send(new Uint8Array(1), new Array(65).fill(0), -1), 'RangeError', /^fds must hold at most 64 descriptors, got 65$/);
+            throws(() => n.send(new Uint8Array(1), [2 ** 31], -1), 'RangeError', /^fds\[0\] must be between 0 and 2147483647$/);
+            throws(() => n.send(new Uint8Array(1), [-1], -1), 'RangeError', /^fds\[0\] must be between 0/);
+            throws(() => n.send(new Uint8Array(1), {}, -1), 'TypeError', /^fds must be an array$/);
+            throws(() => n.receive(-2), 'RangeError', /^timeoutMs must be between -1 and 2147483647$/);
+            throws(() => n.receive(2 ** 31), 'RangeError', /^timeoutMs must be between/);
+            throws(() => p.server.native.accept(0, -2), 'RangeError', /^peerUid must be between -1/);
+            throws(() => native_1.native.fdChannelListen('a'.repeat(108), true, 1), 'RangeError', /^address must be 1 to 107 bytes long, got 108$/);
+            throws(() => native_1.native.fdChannelListen('', false, 1), 'RangeError', /^address must be 1 to 107 bytes/);
+            throws(() => native_1.native.fdChannelListen('/tmp/a\0b', false, 1), 'TypeError', /^address must be a path without NUL characters$/);
+            throws(() => native_1.native.fdChannelListen('x', true, 0), 'RangeError', /^backlog must be between 1 and 65535$/);
+            throws(() => native_1.native.fdChannelConnect('x', 'yes', 0), 'TypeError', /^abstract must be a boolean$/);
+            throws(() => native_1.native.fdChannelConnect(7, true, 0), 'TypeError', /^address must be a string$/);
+            // A getter among the descriptors that detaches the payload's buffer: the
+            // payload is read after the descriptors, so what goes out is empty, not freed memory.
+            const payload = new Uint8Array(1024).fill(65);
+            const fds = [];
+            Object.defineProperty(fds, 0, { enumerable: true, get: () => (structuredClone(payload.buffer, { transfer: [payload.buffer] }), 0) });
+            await n.send(payload, fds, 5000);
+            expect(payload.byteLength).toBe(0);
+            await expect(p.b.receive({ timeoutMs: 5000 })).rejects.toThrow(/the payload is not JSON/);
+        }
+        finally {
+            p.dispose();
+        }
+    });
+    test('addresses: filesystem paths (removed on dispose), abstract names, and their limits', async () => {
+        const file = path.join(scratch, 'server.sock');
+        {
+            const env_14 = { stack: [], error: void 0, hasError: false };
+            try {
+                const server = __addDisposableResource(env_14, fd_channel_1.FdChannelServer.listen(file), false);
+                expect(server.address).toBe(file);
+                expect(fs.statSync(file).isSocket()).toBe(true);
+                let taken;
+                try {
+                    fd_channel_1.FdChannelServer.listen(file);
+                }
+                catch (e) {
+                    taken = e;
+                }
+                expect(taken).toMatchObject({ name: 'SystemError', code: 'EADDRINUSE', syscall: 'bind', detail: `path=${file}` });
+                const client = __addDisposableResource(env_14, await fd_channel_1.FdChannel.connect(file, { timeoutMs: 5000 }), false);
+                const accepted = __addDisposableResource(env_14, await server.accept({ timeoutMs: 5000 }), false);
+                await client.send('by path');
+                expect((await accepted.receive({ timeoutMs: 5000 })).payload).toBe('by path');
+            }
+            catch (e_14) {
+                env_14.error = e_14;
+                env_14.hasError = true;
+            }
+            finally {
+                __disposeResources(env_14);
+            }
+        }
+        expect(fs.existsSync(file)).toBe(false);
+        fd_channel_1.FdChannelServer.listen(file).dispose(); // the path is free again
+        const relative = path.relative(process.cwd(), path.join(scratch, 'relative.sock'));
+        const server = fd_channel_1.FdChannelServer.listen(relative);
+        expect(server.address).toBe(path.resolve(relative));
+        server.dispose();
+        expect(() => fd_channel_1.FdChannelServer.listen('/tmp/' + 'x'.repeat(120))).toThrow(/address must be at most 107 bytes/);
+        expect(() => fd_channel_1.FdChannelServer.listen({ abstract: 'é'.repeat(54) })).toThrow(/at most 107 bytes as UTF-8, got 108/);
+        expect(() => fd_channel_1.FdChannelServer.listen({ abstract: '' })).toThrow(RangeError);
+        expect(() => fd_channel_1.FdChannelServer.listen('')).toThrow(RangeError);
+        expect(() => fd_channel_1.FdChannelServer.listen('a\0b')).toThrow(TypeError);
+        expect(() => fd_channel_1.FdChannelServer.listen({})).toThrow(new TypeError('address must be a path or { abstract: name }'));
+        expect(() => fd_channel_1.FdChannelServer.listen(undefined, { backlog: 0 })).toThrow(RangeError);
+        await expect(fd_channel_1.FdChannel.connect(path.join(scratch, 'nobody.sock'))).rejects.toMatchObject({ name: 'SystemError', code: 'ENOENT', syscall: 'connect' });
+        await expect(fd_channel_1.FdChannel.connect({ abstract: 'cuda-driver-test-nobody-listens' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    });
+});
+describe('lifetime', () => {
+    test('after dispose every call throws DisposedError; dispose is idempotent; a taken descriptor stays open', async () => {
+        const p = await pair();
+        const fd = fs.openSync(process.execPath, 'r');
+        await p.a.send('x', [fd, fd]);
+        fs.closeSync(fd);
+        const message = await p.b.receive({ timeoutMs: 5000 });
+        const [kept, dropped] = message.fds;
+        expect(kept).toBeInstanceOf(fd_channel_1.ReceivedFd);
+        const taken = kept.takeFd();
+        expect(kept.disposed).toBe(true);
+        expect(() => kept.fd).toThrow(errors_1.DisposedError);
+        expect(() => kept.takeFd()).toThrow(errors_1.DisposedError);
+        const droppedFd = dropped.fd;
+        message.dispose();
+        message.dispose();
+        expect(dropped.disposed).toBe(true);
+        expect(() => dropped.fd).toThrow(new errors_1.DisposedError('ReceivedFd'));
+        expect(fs.fstatSync(taken).isFile()).toBe(true); // still open: it is the caller's now
+        expect(() => fs.fstatSync(droppedFd)).toThrow(/EBADF/);
+        fs.closeSync(taken);
+        p.dispose();
+        p.dispose();
+        expect(p.a.disposed && p.b.disposed && p.server.disposed).toBe(true);
+        expect(() => p.a.send(1)).toThrow(errors_1.DisposedError);
+        expect(() => p.a.receive()).toThrow(errors_1.DisposedError);
+        expect(() => p.a.peer).toThrow(errors_1.DisposedError);
+        expect(() => p.server.accept()).toThrow(new errors_1.DisposedError('FdChannelServer'));
+        expect(String(p.a)).toBe('FdChannel(disposed)');
+    });
+    test('using closes the sockets at the end of the block', async () => {
+        fd_channel_1.FdChannelServer.listen().dispose(); // the first use makes the environment's teardown signal, which stays
+        const before = openFds();
+        {
+            const env_15 = { stack: [], error: void 0, hasError: false };
+            try {
+                const server = __addDisposableResource(env_15, fd_channel_1.FdChannelServer.listen(), false);
+                const a = __addDisposableResource(env_15, await fd_channel_1.FdChannel.connect(server.address, { timeoutMs: 5000 }), false);
+                const b = __addDisposableResource(env_15, await server.accept({ timeoutMs: 5000 }), false);
+                await a.send('x');
+                const message = __addDisposableResource(env_15, await b.receive({ timeoutMs: 5000 }), false);
+                expect(openFds()).toBeGreaterThan(before);
+                void message;
+            }
+            catch (e_15) {
+                env_15.error = e_15;
+                env_15.hasError = true;
+            }
+            finally {
+                __disposeResources(env_15);
+            }
+        }
+        expect(openFds()).toBe(before);
+    });
+});
+//# sourceMappingURL=fd-channel.test.js.map

@@ -1,0 +1,400 @@
+"use strict";
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __setModuleDefault = (this && this.__setModuleDefault) || (Object.create ? (function(o, v) {
+    Object.defineProperty(o, "default", { enumerable: true, value: v });
+}) : function(o, v) {
+    o["default"] = v;
+});
+var __importStar = (this && this.__importStar) || (function () {
+    var ownKeys = function(o) {
+        ownKeys = Object.getOwnPropertyNames || function (o) {
+            var ar = [];
+            for (var k in o) if (Object.prototype.hasOwnProperty.call(o, k)) ar[ar.length] = k;
+            return ar;
+        };
+        return ownKeys(o);
+    };
+    return function (mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        __setModuleDefault(result, mod);
+        return result;
+    };
+})();
+Object.defineProperty(exports, "__esModule", { value: true });
+// Loading code, kernels and launches against the stand-in driver
+// (test/fixtures/fake-libcuda.c), which logs every launch with the bytes of
+// each parameter: what the driver receives is checked byte for byte, and a
+// mismatched argument list is seen never to reach it.
+const fs = __importStar(require("fs"));
+const os = __importStar(require("os"));
+const path = __importStar(require("path"));
+const subprocess_1 = require("../helpers/subprocess");
+const image = [
+    'FAKE',
+    'kernel saxpy 4,8,8,4', // (float a, const float* x, float* y, unsigned n)
+    'kernel empty',
+    'kernel st 24,2,8', // (struct { double; char; int[3]; } s, short h, float* out)
+    'global counter 4',
+].join('\n');
+const prelude = `
+  const newStream = () => cuda.Stream.create();
+  const fs = require('fs');
+  const log = () => fs.readFileSync(process.env.FAKE_CUDA_LOG, 'utf8').split('\\n')
+    .filter((l) => l && !/^(retain|release)$/.test(l));
+  const clearLog = () => fs.writeFileSync(process.env.FAKE_CUDA_LOG, '');
+  const d = (e) => ({ type: e.constructor.name, name: e.name, message: e.message, code: e.code, call: e.call,
+    detail: e.detail, kernel: e.kernel, index: e.index });
+  const attempt = (f) => { try { f(); return null; } catch (e) { return d(e); } };
+  const image = ${JSON.stringify(image)};
+`;
+let logFile;
+let env;
+beforeAll(() => {
+    logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cuda-driver-kernel-')), 'log');
+    env = { CUDA_DRIVER_LIBRARY: (0, subprocess_1.fakeDriver)(), FAKE_CUDA_LOG: logFile };
+});
+beforeEach(() => fs.writeFileSync(logFile, ''));
+const run = (body, extraEnv = {}) => {
+    const r = (0, subprocess_1.runScript)(prelude + body, { ...env, ...extraEnv });
+    if (r.status !== 0 || r.report === undefined)
+        throw new Error(`script failed (${r.status}):\n${r.stderr}\n${r.stdout}`);
+    return r.report;
+};
+describe('libraries and modules', () => {
+    test('a library loads from memory or a file; kernels are found by name or enumerated with their layouts', () => {
+        const file = path.join(path.dirname(logFile), 'code.fake');
+        fs.writeFileSync(file, image);
+        const r = run(`
+      const lib = cuda.Library.load(image);
+      const fromFile = cuda.Library.loadFile(${JSON.stringify(file)}, { jit: { maxRegisters: 32 } });
+      const saxpy = lib.kernel('saxpy');
+      report({ count: lib.kernelCount, names: lib.kernels().map((k) => k.name), kind: saxpy.kind, params: saxpy.params,
+        empty: lib.kernel('empty').params, fileCount: fromFile.kernelCount, jitLog: lib.jitLog,
+        global: lib.global('counter'), missing: attempt(() => lib.kernel('nope')), missingGlobal: attempt(() => lib.global('nope')),
+        text: String(saxpy), log: log() });`);
+        expect(r).toMatchObject({ count: 3, names: ['saxpy', 'empty', 'st'], kind: 'library', empty: [], fileCount: 3, jitLog: '',
+            text: 'Kernel(saxpy, library)' });
+        expect(r.params).toEqual([{ offset: 0, size: 4 }, { offset: 8, size: 8 }, { offset: 16, size: 8 }, { offset: 24, size: 4 }]);
+        expect(r.global.size).toBe(4);
+        expect(BigInt(r.global.address)).toBeGreaterThan(0n);
+        expect(r.missing).toMatchObject({ type: 'CudaError', code: 500, call: 'cuLibraryGetKernel', detail: 'nope' });
+        expect(r.missingGlobal).toMatchObject({ code: 500, call: 'cuLibraryGetGlobal' });
+        // the four JIT log options always, plus the one asked for
+        expect(r.log).toEqual(['library load 3 kernels, 4 jit options', 'library load 3 kernels, 5 jit options']);
+    });
+    test('a load the JIT refuses throws a CudaError that carries the JIT\'s log', () => {
+        const r = run(`report({ bad: attempt(() => cuda.Library.load('FAKE\\nbad ptx')),
+      module: attempt(() => cuda.Module.load('FAKE bad')), notImage: attempt(() => cuda.Library.load('garbage')),
+      empty: attempt(() => cuda.Library.load(new Uint8Array(0))), nul: attempt(() => cuda.Library.load('a\\0b')),
+      type: attempt(() => cuda.Library.load(42)), jit: attempt(() => cuda.Library.load(image, { jit: { optimizationLevel: 9 } })) });`);
+        expect(r.bad).toMatchObject({ type: 'CudaError', name: 'CUDA_ERROR_INVALID_PTX', call: 'cuLibraryLoadData',
+            detail: '12 bytes; JIT log: ptxas fatal   : fake syntax error at line 1' });
+        expect(r.bad.message).toContain('fake syntax error at line 1');
+        expect(r.module).toMatchObject({ call: 'cuModuleLoadDataEx', detail: '8 bytes; JIT log: ptxas fatal   : fake syntax error at line 1' });
+        expect(r.notImage).toMatchObject({ code: 200, call: 'cuLibraryLoadData', detail: '7 bytes' });
+        expect(r.empty).toMatchObject({ type: 'RangeError', message: 'code must not be empty' });
+        expect(r.nul).toMatchObject({ type: 'RangeError' });
+        expect(r.type).toMatchObject({ type: 'TypeError' });
+        expect(r.jit).toMatchObject({ type: 'RangeError', message: 'jit.optimizationLevel must be between 0 and 4, got 9' });
+    });
+    test('a module loads into a context; its functions belong to it; unloading happens on dispose', () => {
+        const r = run(`
+      const mod = cuda.Module.load(image);
+      const f = mod.function('saxpy');
+      const all = mod.functions();
+      const out = { kind: f.kind, params: f.params, count: mod.functionCount, names: all.map((g) => g.name),
+        global: mod.global('counter').size,
+        mode: cuda.Module.loadingMode(), sameContext: f.context === cuda.Device.get(0).primaryContext };
+      all.forEach((g) => g.dispose());
+      mod.dispose();
+      out.afterModuleDispose = log();
+      out.stillUsable = f.params.length;
+      f.dispose();
+      out.afterFunctionDispose = log();
+      out.disposed = attempt(() => mod.function('saxpy'));
+      report(out);`);
+        expect(r).toMatchObject({ kind: 'module', count: 3, names: ['saxpy', 'empty', 'st'], global: 4, mode: 'lazy',
+            sameContext: true, stillUsable: 4 });
+        expect(r.params).toEqual([{ offset: 0, size: 4 }, { offset: 8, size: 8 }, { offset: 16, size: 8 }, { offset: 24, size: 4 }]);
+        // the function holds the module: unloaded only when both are gone
+        expect(r.afterModuleDispose).toEqual(['module load 3 kernels']);
+        expect(r.afterFunctionDispose).toEqual(['module load 3 kernels', 'module unload']);
+        expect(r.disposed).toMatchObject({ type: 'DisposedError' });
+    });
+});
+describe('launches', () => {
+    test('arguments reach the driver as the bytes of their types, at the kernel\'s offsets', () => {
+        const r = run(`
+      const stream = newStream();
+      const saxpy = cuda.Library.load(image).kernel('saxpy');
+      clearLog();
+      const { arg } = cuda;
+      saxpy.launch({ grid: 4, block: [256], stream }, [arg.f32(2.5), arg.ptr(0x7f0000001000n), arg.ptr(null), arg.u32(1000)]);
+      report(log());`);
+        expect(r).toEqual(['launch saxpy grid=4,1,1 block=256,1,1 smem=0 stream=1 args=00002040|0010000000' + '7f0000|0000000000000000|e8030000']);
+    });
+    test('a mismatched argument list is refused before the driver is called', () => {
+        const r = run(`
+      const stream = newStream();
+      const saxpy = cuda.Library.load(image).kernel('saxpy');
+      clearLog();
+      const { arg } = cuda;
+      report({ count: attempt(() => saxpy.launch({ grid: 1, block: 1, stream }, [arg.f32(1), arg.ptr(0n)])),
+        size: attempt(() => saxpy.launch({ grid: 1, block: 1, stream }, [arg.f64(1), arg.ptr(0n), arg.ptr(0n), arg.u32(1)])),
+        untyped: attempt(() => saxpy.launch({ grid: 1, block: 1, stream }, [1, 2, 3, 4])),
+        prepare: attempt(() => saxpy.prepare({ grid: 1, block: 1, stream }, ['f32', 'ptr', 'ptr'])),
+        value: attempt(() => saxpy.launch({ grid: 1, block: 1, stream }, [arg.f32(1), arg.ptr(0n), arg.ptr(0n), arg.u32(-1)])),
+        noStream: attempt(() => saxpy.launch({ grid: 1, block: 1 }, [])),
+        log: log() });`);
+        expect(r.count).toMatchObject({ type: 'KernelArgumentError', kernel: 'saxpy', index: -1,
+            message: 'saxpy: takes 4 arguments (4 bytes, 8 bytes, 8 bytes, 4 bytes); 2 given' });
+        expect(r.size).toMatchObject({ type: 'KernelArgumentError', index: 0, message: 'saxpy: argument 0 is f64 (8 bytes) but parameter 0 takes 4 bytes' });
+        expect(r.untyped).toMatchObject({ type: 'TypeError', message: expect.stringContaining('args[0] must be made with arg.*()') });
+        expect(r.prepare).toMatchObject({ type: 'KernelArgumentError', index: -1 });
+        expect(r.value).toMatchObject({ type: 'RangeError' });
+        expect(r.noStream).toMatchObject({ type: 'TypeError', message: 'config.stream must be a Stream' });
+        expect(r.log).toEqual([]);
+    });
+    test('a struct by value, a short and a pointer', () => {
+        const r = run(`
+      const stream = newStream();
+      const st = cuda.Library.load(image).kernel('st');
+      const s = new DataView(new ArrayBuffer(24));
+      s.setFloat64(0, 1.5, true); s.setInt8(8, 7); s.setInt32(12, 1, true); s.setInt32(16, 2, true); s.setInt32(20, -1, true);
+      clearLog();
+      st.launch({ grid: 1, block: 1, stream }, [cuda.arg.bytes(s, 8), cuda.arg.i16(-2), cuda.arg.ptr(16n)]);
+      report({ params: st.params, log: log() });`);
+        expect(r.params).toEqual([{ offset: 0, size: 24 }, { offset: 24, size: 2 }, { offset: 32, size: 8 }]);
+        expect(r.log).toEqual(['launch st grid=1,1,1 block=1,1,1 smem=0 stream=1 args=' +
+                '000000000000f83f' + '07000000' + '01000000' + '02000000' + 'ffffffff' + '|feff|1000000000000000']);
+    });
+    test('launch attributes choose the driver call: cooperative alone, or cuLaunchKernelEx', () => {
+        const r = run(`
+      const stream = newStream();
+      const empty = cuda.Library.load(image).kernel('empty');
+      clearLog();
+      empty.launch({ grid: 2, block: 32, stream, cooperative: true });
+      empty.launch({ grid: [4, 2], block: 64, sharedMemory: 1024, stream, cluster: [2], priority: -1, programmaticStreamSerialization: true });
+      empty.launch({ grid: 1, block: 1, stream, cooperative: true, priority: 0 });
+      report(log());`);
+        expect(r).toEqual([
+            'cooperative empty grid=2,1,1 block=32,1,1 smem=0 stream=1 args=',
+            'launchEx empty grid=4,2,1 block=64,1,1 smem=1024 stream=1 cluster=2,1,1 priority=-1 programmatic=1 args=',
+            'launchEx empty grid=1,1,1 block=1,1,1 smem=0 stream=1 cooperative=1 priority=0 args=',
+        ]);
+    });
+    test('a driver error names the launch call and the kernel', () => {
+        const r = run(`
+      const stream = newStream();
+      const empty = cuda.Library.load(image).kernel('empty');
+      report(attempt(() => empty.launch({ grid: 1, block: [1024, 2], stream })));`);
+        expect(r).toMatchObject({ type: 'CudaError', name: 'CUDA_ERROR_INVALID_VALUE', call: 'cuLaunchKernel', detail: 'empty' });
+    });
+    test('a prepared launch writes values in place; each launch sends the values as they are', () => {
+        const r = run(`
+      const stream = newStream();
+      const saxpy = cuda.Library.load(image).kernel('saxpy');
+      const launch = saxpy.prepare({ grid: 2, block: 128, stream }, ['f32', 'ptr', 'ptr', 'u32']);
+      const unset = attempt(() => launch.launch());
+      clearLog();
+      launch.setAll([1, 0x10n, 0x20n, 7]).launch();
+      launch.set(0, -1).set(3, 8).launch();
+      report({ unset, layout: launch.layout, log: log(), badIndex: attempt(() => launch.set(4, 1)),
+        badValue: attempt(() => launch.set(3, 2 ** 32)), get: launch.get(3), text: String(launch) });`);
+        expect(r.unset).toMatchObject({ type: 'KernelArgumentError', index: 0, message: 'saxpy: argument 0 has not been set' });
+        expect(r.layout).toMatchObject({ checked: true, bytes: 28 });
+        expect(r.log).toEqual([
+            'launch saxpy grid=2,1,1 block=128,1,1 smem=0 stream=1 args=0000803f|1000000000000000|2000000000000000|07000000',
+            'launch saxpy grid=2,1,1 block=128,1,1 smem=0 stream=1 args=000080bf|1000000000000000|2000000000000000|08000000',
+        ]);
+        expect(r.badIndex).toMatchObject({ type: 'RangeError', message: 'index 4 is out of range: saxpy takes 4 arguments' });
+        expect(r.badValue).toMatchObject({ type: 'RangeError' });
+        expect(r).toMatchObject({ get: 8, text: 'PreparedLaunch(saxpy)' });
+    });
+    test('a module\'s function launches in its context only', () => {
+        const r = run(`
+      const stream = newStream();
+      const own = cuda.Module.load(image).function('empty');
+      const other = cuda.Module.load(image, { context: cuda.Device.get(0).createContext() }).function('empty');
+      clearLog();
+      own.launch({ grid: 1, block: 1, stream });
+      report({ log: log(), other: attempt(() => other.launch({ grid: 1, block: 1, stream })),
+        prepared: attempt(() => other.prepare({ grid: 1, block: 1, stream }, [])) });`);
+        expect(r.log).toEqual(['launch empty grid=1,1,1 block=1,1,1 smem=0 stream=1 args=']);
+        expect(r.other.message).toMatch(/empty belongs to a module of another context than the stream's/);
+        expect(r.prepared.message).toMatch(/another context/);
+    });
+    test('code stays loaded while launched work may run it: released at the stream\'s next synchronization', () => {
+        const r = run(`
+      const stream = newStream();
+      let lib = cuda.Library.load(image);
+      let kernel = lib.kernel('empty');
+      kernel.launch({ grid: 1, block: 1, stream });
+      const prepared = lib.kernel('saxpy').prepare({ grid: 1, block: 1, stream }, ['f32', 'ptr', 'ptr', 'u32'], [1, 0n, 0n, 1]);
+      prepared.launch();
+      kernel.dispose(); lib.dispose(); prepared.dispose(); prepared.kernel.dispose();
+      const out = { pending: stream.native.pendingResources(), beforeSync: log().filter((l) => l.includes('unload')) };
+      stream.synchronizeSync();
+      out.afterSync = log().filter((l) => l.includes('unload'));
+      out.pendingAfter = stream.native.pendingResources();
+      const idle = cuda.Library.load(image);
+      idle.dispose();
+      out.unlaunched = log().filter((l) => l.includes('unload')).length;
+      report(out);`);
+        expect(r).toEqual({ pending: 2, beforeSync: [], afterSync: ['library unload'], pendingAfter: 0, unlaunched: 2 });
+    });
+    test('an awaited synchronization releases it too', () => {
+        const r = run(`
+      (async () => {
+        const stream = newStream();
+        const lib = cuda.Library.load(image);
+        const kernel = lib.kernel('empty');
+        kernel.launch({ grid: 1, block: 1, stream });
+        kernel.dispose();
+        lib.dispose();
+        const before = log().filter((l) => l.includes('unload')).length;
+        await stream.synchronize();
+        report({ before, after: log().filter((l) => l.includes('unload')), pending: stream.native.pendingResources() });
+      })();`);
+        expect(r).toEqual({ before: 0, after: ['library unload'], pending: 0 });
+    });
+    test('memory arguments: their device address is sent, and they are kept until the stream is known idle', () => {
+        const r = run(`
+      const stream = newStream();
+      const saxpy = cuda.Library.load(image).kernel('saxpy');
+      const x = cuda.DeviceBuffer.alloc(256), y = cuda.DeviceBuffer.alloc(256), z = cuda.DeviceBuffer.alloc(256);
+      const addresses = [x, y, z].map((b) => b.address.toString(16));
+      clearLog();
+      saxpy.launch({ grid: 1, block: 1, stream }, [cuda.arg.f32(1), cuda.arg.ptr(x), cuda.arg.ptr(y), cuda.arg.u32(2)]);
+      const prepared = saxpy.prepare({ grid: 1, block: 1, stream }, ['f32', 'ptr', 'ptr', 'u32'], [1, x, z, 3]);
+      prepared.launch();
+      prepared.set(2, 0x40n).launch(); // z no longer an argument: kept for the launch before
+      x.dispose(); y.dispose(); z.dispose();
+      const beforeSync = log().filter((l) => l.startsWith('free'));
+      const disposed = attempt(() => saxpy.launch({ grid: 1, block: 1, stream }, [cuda.arg.f32(1), cuda.arg.ptr(x), cuda.arg.ptr(y), cuda.arg.u32(2)]));
+      stream.synchronizeSync();
+      const afterSync = log().filter((l) => l.startsWith('free'));
+      prepared.dispose();
+      report({ addresses, launches: log().filter((l) => l.startsWith('launch')), beforeSync, afterSync, disposed });`);
+        const le = (hex) => Buffer.from(hex.padStart(16, '0'), 'hex').reverse().toString('hex');
+        const [x, y, z] = r.addresses;
+        expect(r.launches).toEqual([
+            `launch saxpy grid=1,1,1 block=1,1,1 smem=0 stream=1 args=0000803f|${le(x)}|${le(y)}|02000000`,
+            `launch saxpy grid=1,1,1 block=1,1,1 smem=0 stream=1 args=0000803f|${le(x)}|${le(z)}|03000000`,
+            `launch saxpy grid=1,1,1 block=1,1,1 smem=0 stream=1 args=0000803f|${le(x)}|${le('40')}|03000000`,
+        ]);
+        expect(r.beforeSync).toEqual([]);
+        expect(r.disposed).toMatchObject({ type: 'DisposedError' });
+        // x stays an argument of the prepared launch, so it is freed only when that goes
+        expect(r.afterSync.sort()).toEqual([`free ${y}`, `free ${z}`].sort());
+    });
+    test('hot calls name handles by slot: a number naming nothing, another class or a disposed handle is refused', () => {
+        const r = run(`
+      const { native } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/native'))});
+      const stream = newStream();
+      const lib = cuda.Library.load(image);
+      const saxpy = lib.kernel('saxpy');
+      const event = cuda.Event.create();
+      const buffer = cuda.DeviceBuffer.alloc(64);
+      const graph = cuda.Graph.create();
+      graph.addKernel(saxpy, { grid: 1, block: 1 }, [cuda.arg.f32(1), cuda.arg.ptr(buffer), cuda.arg.ptr(buffer), cuda.arg.u32(1)]);
+      const exec = graph.instantiate();
+      const config = new Int32Array(16);
+      const args = new Uint8Array(28);
+      const out = {
+        slots: [stream, event, buffer, exec].map((h) => typeof h.native.slot),
+        readOnly: attempt(() => { 'use strict'; stream.native.slot = 0; }),
+        nothing: attempt(() => native.graphLaunch(2 ** 40, stream.native.slot)),
+        negative: attempt(() => native.eventRecord(-1, stream.native.slot)),
+        fraction: attempt(() => native.eventQuery(event.native.slot + 0.5)),
+        notNumber: attempt(() => native.graphLaunch({}, stream.native.slot)),
+        otherClass: attempt(() => native.graphLaunch(stream.native.slot, exec.native.slot)),
+        pointerNotMemory: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, config, args,
+          new Float64Array([8, event.native.slot]), 1)),
+        pointerCount: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, config, args, new Float64Array(2), 2)),
+        pointerOffset: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, config, args,
+          new Float64Array([1e300, buffer.native.slot]), 1)),
+      };
+      const oldSlot = event.native.slot;
+      event.dispose();
+      out.disposed = attempt(() => native.eventQuery(oldSlot));
+      buffer.dispose();
+      out.disposedMemory = attempt(() => saxpy.launch({ grid: 1, block: 1, stream },
+        [cuda.arg.f32(1), cuda.arg.ptr(buffer), cuda.arg.ptr(buffer), cuda.arg.u32(1)]));
+      exec.launch(stream);
+      exec.dispose();
+      out.disposedExec = attempt(() => exec.launch(stream));
+      report(out);`);
+        expect(r.slots).toEqual(['number', 'number', 'number', 'number']);
+        expect(r.readOnly).toMatchObject({ type: 'TypeError' });
+        for (const key of ['nothing', 'negative', 'fraction', 'notNumber'])
+            expect(r[key]).toMatchObject({ type: 'TypeError' });
+        expect(r.otherClass).toMatchObject({ type: 'TypeError', message: 'exec must be a GraphExec' });
+        expect(r.pointerNotMemory).toMatchObject({ type: 'TypeError' });
+        expect(r.pointerCount).toMatchObject({ type: 'RangeError' });
+        expect(r.pointerOffset).toMatchObject({ type: 'RangeError' });
+        expect(r.disposed).toMatchObject({ type: 'DisposedError' });
+        expect(r.disposedMemory).toMatchObject({ type: 'DisposedError' });
+        expect(r.disposedExec).toMatchObject({ type: 'DisposedError' });
+    });
+    test('without the driver\'s parameter layout (before CUDA 12.4): C\'s rules, the buffer passed whole', () => {
+        const r = run(`
+      const stream = newStream();
+      const lib = cuda.Library.load(image);
+      const st = lib.kernel('st');
+      const s = new Uint8Array(24).fill(0xab);
+      clearLog();
+      st.launch({ grid: 1, block: 1, stream }, [cuda.arg.bytes(s, 8), cuda.arg.i16(1), cuda.arg.ptr(2n)]);
+      st.prepare({ grid: 1, block: 1, stream, cooperative: true }, [{ bytes: 24, align: 8 }, 'i16', 'ptr'], [s, 3, 4n]).launch();
+      report({ params: st.params, count: attempt(() => lib.kernelCount), log: log() });`, { FAKE_CUDA_VERSION: '12030' });
+        expect(r.params).toBeNull();
+        expect(r.count).toMatchObject({ type: 'FunctionUnavailableError', call: 'cuLibraryGetKernelCount' });
+        const packed = (h, p) => 'ab'.repeat(24) + h.toString(16).padStart(2, '0') + '00' + '00'.repeat(6) +
+            p.toString(16).padStart(2, '0') + '00'.repeat(7);
+        expect(r.log).toEqual([
+            `launch st grid=1,1,1 block=1,1,1 smem=0 stream=1 args=packed:${packed(1, 2)}`,
+            `launchEx st grid=1,1,1 block=1,1,1 smem=0 stream=1 cooperative=1 args=packed:${packed(3, 4)}`,
+        ]);
+    });
+});
+describe('attributes and occupancy', () => {
+    test('attributes are read and set per device', () => {
+        const r = run(`
+      const k = cuda.Library.load(image).kernel('saxpy');
+      const before = k.attribute('maxDynamicSharedSizeBytes');
+      k.setMaxDynamicSharedMemory(100000);
+      report({ before, after: k.attribute(cuda.FunctionAttribute.maxDynamicSharedSizeBytes), regs: k.attributes().numRegs,
+        tooMuch: attempt(() => k.setMaxDynamicSharedMemory(300000)), badName: attempt(() => k.attribute('registers')) });`);
+        expect(r).toMatchObject({ before: 49152, after: 100000, regs: 32 });
+        expect(r.tooMuch).toMatchObject({ type: 'CudaError', call: 'cuKernelSetAttribute', detail: 'saxpy attribute=8 value=300000' });
+        expect(r.badName).toMatchObject({ type: 'RangeError' });
+    });
+    test('occupancy, with the shared memory of a block size computed by JavaScript', () => {
+        const r = run(`
+      const k = cuda.Library.load(image).kernel('saxpy');
+      const sizes = [];
+      report({ blocks: k.maxActiveBlocksPerMultiprocessor(256), withShared: k.maxActiveBlocksPerMultiprocessor(256, { dynamicSharedMemory: 1 }),
+        fixed: k.maxPotentialBlockSize({ dynamicSharedMemory: 1000 }),
+        computed: k.maxPotentialBlockSize({ dynamicSharedMemory: (b) => { sizes.push(b); return b * 64; } }),
+        limited: k.maxPotentialBlockSize({ blockSizeLimit: 128 }), sizes,
+        throws: attempt(() => k.maxPotentialBlockSize({ dynamicSharedMemory: () => { throw new Error('from the callback'); } })),
+        notANumber: attempt(() => k.maxPotentialBlockSize({ dynamicSharedMemory: () => 'x' })) });`);
+        expect(r).toMatchObject({ blocks: 8, withShared: 7, fixed: { blockSize: 1024, minGridSize: 264 },
+            computed: { blockSize: 512 }, limited: { blockSize: 128 }, sizes: [32, 64, 128, 256, 512, 1024] });
+        expect(r.throws).toMatchObject({ type: 'Error', message: 'from the callback' });
+        expect(r.notANumber).toMatchObject({ type: 'TypeError' });
+    });
+});
+//# sourceMappingURL=kernel-launch.test.js.map

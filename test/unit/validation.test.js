@@ -1,0 +1,132 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+// Bad arguments are refused with a TypeError or RangeError naming the parameter,
+// before the driver is called; the raw addon refuses them too, without crashing.
+const validate_1 = require("../../lib/validate");
+const enums_1 = require("../../lib/generated/enums");
+const subprocess_1 = require("../helpers/subprocess");
+describe('argument checks', () => {
+    test('integers', () => {
+        expect((0, validate_1.checkInteger)(3, 'n', 0, 5)).toBe(3);
+        expect(() => (0, validate_1.checkInteger)(1.5, 'n')).toThrow(new TypeError('n must be an integer, got 1.5'));
+        expect(() => (0, validate_1.checkInteger)('3', 'n')).toThrow(TypeError);
+        expect(() => (0, validate_1.checkInteger)(NaN, 'n')).toThrow(TypeError);
+        expect(() => (0, validate_1.checkInteger)(Infinity, 'n')).toThrow(TypeError);
+        expect(() => (0, validate_1.checkInteger)(-1, 'ordinal', 0)).toThrow(RangeError);
+        expect(() => (0, validate_1.checkInteger)(-1, 'ordinal', 0)).toThrow(/ordinal must be between 0/);
+    });
+    test('sizes accept non-negative safe integers and bigints that fit', () => {
+        expect((0, validate_1.checkSize)(4096, 'bytes')).toBe(4096);
+        expect((0, validate_1.checkSize)(4096n, 'bytes')).toBe(4096);
+        expect(() => (0, validate_1.checkSize)(-1, 'bytes')).toThrow(RangeError);
+        expect(() => (0, validate_1.checkSize)(-1n, 'bytes')).toThrow(RangeError);
+        expect(() => (0, validate_1.checkSize)(2n ** 64n, 'bytes')).toThrow(RangeError);
+        expect(() => (0, validate_1.checkSize)(2 ** 60, 'bytes')).toThrow(RangeError);
+        expect(() => (0, validate_1.checkSize)(0.5, 'bytes')).toThrow(TypeError);
+        expect(() => (0, validate_1.checkSize)(null, 'bytes')).toThrow(/bytes must be an integer, got null/);
+    });
+    test('finite numbers, arrays and objects', () => {
+        expect((0, validate_1.checkNumber)(0.5, 'weight', 0)).toBe(0.5);
+        expect(() => (0, validate_1.checkNumber)(Infinity, 'weight')).toThrow(new TypeError('weight must be a finite number, got Infinity'));
+        expect(() => (0, validate_1.checkNumber)(-1, 'weight', 0)).toThrow(RangeError);
+        expect((0, validate_1.checkArray)([1], 'list')).toEqual([1]);
+        expect(() => (0, validate_1.checkArray)('ab', 'list')).toThrow(new TypeError("list must be an array, got 'ab'"));
+        const resource = {};
+        expect((0, validate_1.checkObject)(resource, 'resource')).toBe(resource);
+        expect((0, validate_1.checkObject)(Map, 'resource')).toBe(Map);
+        expect(() => (0, validate_1.checkObject)(null, 'resource')).toThrow(new TypeError('resource must be an object, got null'));
+        expect(() => (0, validate_1.checkObject)(1n, 'resource')).toThrow(TypeError);
+    });
+    test('enums by name or number; flags by list', () => {
+        expect((0, validate_1.checkEnum)('computeCapabilityMajor', enums_1.DeviceAttribute, 'name')).toBe(75);
+        expect((0, validate_1.checkEnum)(75, enums_1.DeviceAttribute, 'name')).toBe(75);
+        expect(() => (0, validate_1.checkEnum)('computeCapability', enums_1.DeviceAttribute, 'name')).toThrow(RangeError);
+        expect(() => (0, validate_1.checkEnum)('toString', enums_1.DeviceAttribute, 'name')).toThrow(RangeError);
+        expect(() => (0, validate_1.checkEnum)(-1, enums_1.DeviceAttribute, 'name')).toThrow(TypeError);
+        expect(() => (0, validate_1.checkEnum)({}, enums_1.DeviceAttribute, 'name')).toThrow(TypeError);
+        expect((0, validate_1.checkFlags)(['schedSpin', 'lmemResizeToMax'], enums_1.ContextFlag, 'flags')).toBe(0x11);
+        expect((0, validate_1.checkFlags)('schedYield', enums_1.ContextFlag, 'flags')).toBe(2);
+        expect((0, validate_1.flagNames)(0x14, enums_1.ContextFlag)).toEqual(['schedBlockingSync', 'lmemResizeToMax']);
+    });
+});
+describe('handles and devices with a stand-in driver', () => {
+    const env = () => ({ CUDA_DRIVER_LIBRARY: (0, subprocess_1.fakeDriver)() });
+    const capture = `const t = (f) => { try { f(); return 'no error'; } catch (e) { return e.constructor.name + ': ' + e.message; } };`;
+    test('device arguments are checked before the driver is called', () => {
+        const r = (0, subprocess_1.runScript)(`${capture} const dev = cuda.Device.get(0); cuda.callCounters.enable();
+      report({
+        negative: t(() => cuda.Device.get(-1)), fraction: t(() => cuda.Device.get(1.5)), text: t(() => cuda.Device.get('0')),
+        beyond: t(() => cuda.Device.get(5)), attribute: t(() => dev.attribute('bogus')), attributeType: t(() => dev.attribute({})),
+        peer: t(() => dev.canAccessPeer('x')), uuid: t(() => cuda.Device.byUuid('zz')), bus: t(() => cuda.Device.byPciBusId(7)),
+        calls: cuda.callCounters.read().map(c => c.name),
+      });`, env());
+        expect(r.report).toMatchObject({
+            negative: 'RangeError: ordinal must be between 0 and 9007199254740991, got -1',
+            fraction: 'TypeError: ordinal must be an integer, got 1.5',
+            text: "TypeError: ordinal must be an integer, got '0'",
+            beyond: 'RangeError: ordinal 5 is out of range: 1 device visible',
+            attributeType: expect.stringMatching(/^TypeError: name must be a name of/),
+            peer: "TypeError: peer must be a Device, got 'x'",
+            uuid: expect.stringMatching(/^RangeError: uuid must be 32 hex digits/),
+            bus: 'TypeError: pciBusId must be a string, got 7',
+        });
+        expect(r.report.attribute).toMatch(/^RangeError: name must be one of maxThreadsPerBlock/);
+        // Only Device.get(5) reached the driver, to count devices.
+        expect(r.report.calls).toEqual(['cuDeviceGetCount']);
+    });
+    test('a disposed handle throws DisposedError and never reaches the driver; dispose is idempotent', () => {
+        const r = (0, subprocess_1.runScript)(`${capture} const dev = cuda.Device.get(0);
+      const ctx = dev.createContext(); const api = ctx.apiVersion; ctx.dispose(); ctx.dispose();
+      cuda.callCounters.enable();
+      const after = t(() => ctx.apiVersion); let e; try { ctx.apiVersion } catch (x) { e = x; }
+      const scoped = dev.createContext(); scoped[Symbol.dispose]();
+      report({ api, after, isDisposedError: e instanceof cuda.DisposedError, handleType: e.handleType,
+        calls: cuda.callCounters.read(), disposed: ctx.disposed, scopedDisposed: scoped.disposed, text: String(ctx) });`, env());
+        expect(r.stderr).toBe('');
+        expect(r.report).toMatchObject({
+            api: 3020, after: 'DisposedError: Context has been disposed', isDisposedError: true, handleType: 'Context',
+            disposed: true, scopedDisposed: true, text: 'Context(disposed)',
+        });
+        expect(r.report.calls.map((c) => c.name)).not.toContain('cuCtxGetApiVersion');
+    });
+    test('the raw addon refuses bad arguments and foreign handles with errors, not crashes', () => {
+        const r = (0, subprocess_1.runScript)(`${capture} const native = require(${JSON.stringify(require.resolve('../../build/Release/cuda_driver.node'))});
+      const ctx = cuda.Device.get(0).createContext();
+      report({
+        construct: t(() => new native.Context()), constructFake: t(() => new native.Context({})),
+        wrongType: t(() => native.deviceName('x')), tooBig: t(() => native.deviceName(2 ** 40)), missing: t(() => native.deviceName()),
+        fraction: t(() => native.deviceName(0.5)), foreignThis: t(() => ctx.native.apiVersion.call({})),
+        plainPeer: t(() => ctx.native.enablePeerAccess({})), protoPeer: t(() => ctx.native.enablePeerAccess(Object.create(native.Context.prototype))),
+        limit: t(() => ctx.native.setLimit(0, -5)), hugeLimit: t(() => ctx.native.setLimit(0, 2n ** 70n)),
+        factory: t(() => native.setErrorFactory(5)), counting: t(() => native.setCounting('yes')),
+      });`, env());
+        expect(r.status).toBe(0);
+        expect(r.report).toEqual({
+            construct: 'TypeError: Context cannot be constructed directly',
+            constructFake: 'TypeError: Context cannot be constructed directly',
+            wrongType: 'TypeError: ordinal must be an integer',
+            tooBig: 'RangeError: ordinal must be between -2147483648 and 2147483647',
+            missing: 'TypeError: ordinal must be an integer',
+            fraction: 'TypeError: ordinal must be an integer',
+            foreignThis: expect.stringMatching(/Error/),
+            plainPeer: 'TypeError: peer must be a Context',
+            protoPeer: 'TypeError: peer must be a Context',
+            limit: 'RangeError: value must be between 0 and 9007199254740991',
+            hugeLimit: 'RangeError: value must be between 0 and 2^64-1',
+            factory: 'TypeError: factory must be a function',
+            counting: 'TypeError: enabled must be a boolean',
+        });
+    });
+    test('an undisposed context is destroyed after garbage collection', () => {
+        const log = require('path').join(require('os').tmpdir(), `fake-cuda-gc-${process.pid}`);
+        require('fs').rmSync(log, { force: true });
+        const r = (0, subprocess_1.runScript)(`const dev = cuda.Device.get(0);
+      (() => { for (let i = 0; i < 3; i++) dev.createContext(); })();
+      (async () => { for (let i = 0; i < 20; i++) { global.gc(); await new Promise(r => setTimeout(r, 10)); } report('done'); })();`, { ...env(), FAKE_CUDA_LOG: log }, ['--expose-gc']);
+        expect(r.report).toBe('done');
+        const lines = require('fs').readFileSync(log, 'utf8').trim().split('\n');
+        expect(lines.filter((l) => l === 'create')).toHaveLength(3);
+        expect(lines.filter((l) => l === 'destroy')).toHaveLength(3);
+    });
+});
+//# sourceMappingURL=validation.test.js.map
