@@ -89,7 +89,9 @@ export class CaptureWrongThreadError extends CaptureError {}
  * the offending node, when the driver names one.
  */
 export class GraphUpdateError extends CudaError {
+  /** The driver's CUgraphExecUpdateResult, by name ('topologyChanged', ...); '' when unknown. */
   reason = '';
+  /** The node the driver blames (a GraphNode), when it names one. */
   node: unknown;
 
   constructor(cause: CudaError | number, reasonOrName = '', node?: unknown, call: string | null = 'cuGraphExecUpdate', detail = '') {
@@ -105,7 +107,9 @@ export class GraphUpdateError extends CudaError {
 
 /** Instantiation failed; reason is the driver's CUgraphInstantiateResult, node the node it names. */
 export class GraphInstantiateError extends CudaError {
+  /** The driver's CUgraphInstantiateResult, by name ('invalidStructure', ...). */
   readonly reason: string;
+  /** The node the driver blames (a GraphNode), when it names one. */
   readonly node: unknown;
 
   constructor(cause: CudaError, reason: string, node?: unknown) {

@@ -123,7 +123,7 @@ export {
   type FillOptions,
   type PitchedOperand,
 } from './memory/copy';
-export { DeviceBuffer, type ManagedRangeAttributes } from './memory/device-buffer';
+export { DeviceBuffer, type ManagedRangeAttributes, type TypedArrayConstructor } from './memory/device-buffer';
 export { HostBuffer, type HostAllocOptions, type HostRegisterOptions } from './memory/host-buffer';
 export { addressRange, memoryInfo, pointerAttribute, pointerAttributes, setSyncMemops, type PointerAttributes, type PointerLike } from './memory/info';
 export type { Location } from './memory/location';
@@ -134,7 +134,7 @@ export { GraphNode } from './graph/node';
 export { GraphExec, type InstantiateOptions } from './graph/exec';
 export { ConditionalHandle } from './graph/conditional';
 export { UserObject } from './graph/user-object';
-export { GraphAllocation, graphMemory, resetGraphMemoryHigh, trimGraphMemory } from './graph/memory';
+export { GraphAllocation, graphMemory, resetGraphMemoryHigh, trimGraphMemory, type GraphMemoryUsage } from './graph/memory';
 export type { EdgeData } from './graph/edge';
 export {
   NodeType,

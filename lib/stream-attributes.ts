@@ -13,23 +13,34 @@ export interface AccessPolicyWindow {
   bytes: number;
   /** Fraction of accesses in the window that get hitProp, 0..1. */
   hitRatio: number;
+  /** How hits in the window are cached: 'persisting' keeps them in L2 (or 'normal', 'streaming'). */
   hitProp: AccessPropertyName;
+  /** How the rest of the accesses are cached (usually 'streaming' or 'normal'). */
   missProp: AccessPropertyName;
 }
 
 /** Which memory-synchronization domain work uses, and the map for remote domains. */
 export interface MemSyncDomainMap {
+  /** The domain of work launched normally. */
   default: number;
+  /** The domain of work launched to be observed by other devices. */
   remote: number;
 }
 
+/** The attributes of a stream (CUstreamAttrValue), by name, with their value types. */
 export interface StreamAttributes {
+  /** An L2 persistence window for the stream's accesses. */
   accessPolicyWindow: AccessPolicyWindow;
+  /** How a synchronize on the stream waits: 'auto', 'spin', 'yield' or 'blockingSync'. */
   synchronizationPolicy: SynchronizationPolicyName;
+  /** The stream's priority. */
   priority: number;
+  /** The memory-synchronization domain map. */
   memSyncDomainMap: MemSyncDomainMap;
+  /** The memory-synchronization domain of the stream's work. */
   memSyncDomain: number;
 }
+/** A name of {@link StreamAttributes}. */
 export type StreamAttributeName = keyof StreamAttributes;
 
 const ids: Record<StreamAttributeName, number> = {

@@ -17,8 +17,18 @@ import { copy, fill, FillOptions } from './copy';
 import { Location, locationOf } from './location';
 import { MemoryPool } from './pool';
 
-type TypedArrayConstructor<T> = { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number };
+/** A typed array class (Float32Array, Uint8Array, BigInt64Array, ...), to read memory as. */
+export type TypedArrayConstructor<T> = {
+  new (buffer: ArrayBuffer): T;
+  /** The size of one element. */
+  BYTES_PER_ELEMENT: number;
+};
 
+/**
+ * Device memory: plain (alloc, from), pitched (allocPitched), stream-ordered
+ * from a pool (allocAsync) or managed (allocManaged). Freed by dispose(), or
+ * after garbage collection, never while work the library queued still uses it.
+ */
 export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
   /** @internal */
   constructor(handle: NativeDeviceBuffer) {
@@ -77,6 +87,7 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
     return this.native.address;
   }
 
+  /** Its size in bytes. */
   get size(): number {
     return this.native.size;
   }
@@ -86,10 +97,12 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
     return this.native.pitch;
   }
 
+  /** How it was allocated. */
   get allocation(): 'plain' | 'pitched' | 'stream-ordered' | 'managed' {
     return this.native.allocation;
   }
 
+  /** The device the memory was allocated on. */
   get device(): Device {
     return Device.get(this.native.ordinal);
   }
@@ -160,10 +173,13 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
   }
 }
 
+/** What the driver knows about a range of managed memory (cuMemRangeGetAttributes). */
 export interface ManagedRangeAttributes {
+  /** Whether the range is advised read-mostly (duplicated where read). */
   readMostly: boolean;
   /** 'device N', 'host', 'hostNuma', ... or 'none'. */
   preferredLocation: string;
+  /** Where the range was last prefetched to, in the same form. */
   lastPrefetchLocation: string;
   /** Ordinals of devices set as accessing the range. */
   accessedBy: number[];

@@ -14,6 +14,7 @@ import { native, NativeMemoryPool } from '../native';
 import { checkArray, checkEnum, checkFlags, checkObject, checkSize, nameOfValue } from '../validate';
 import { Location, locationOf } from './location';
 
+/** Options of {@link MemoryPool.create}. */
 export interface PoolOptions {
   /** Where allocations live (default: device 0). */
   location?: Location;
@@ -23,6 +24,11 @@ export interface PoolOptions {
   maxSize?: number;
 }
 
+/**
+ * A memory pool for stream-ordered allocation (DeviceBuffer.allocAsync): a
+ * pool of its own (MemoryPool.create), or a handle on a device's default or
+ * current pool. A pool created with handleTypes can be shared with other processes.
+ */
 export class MemoryPool extends Disposable<NativeMemoryPool> {
   /** @internal */
   constructor(handle: NativeMemoryPool) {
@@ -66,6 +72,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
     native.setLocationPool(type, id, MemoryAllocationType.pinned, pool.native);
   }
 
+  /** The CUmemoryPool value, for logs and comparisons. */
   get handle(): bigint {
     return this.native.handle;
   }
@@ -81,6 +88,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
     return typeof value === 'bigint' ? Number(value) : value !== 0;
   }
 
+  /** Sets a pool attribute: reuse switches as booleans, sizes (releaseThreshold, ...) in bytes. */
   setAttribute(name: PoolAttributeName, value: number | boolean): void {
     const id = checkEnum(name, PoolAttribute, 'name');
     if (id >= PoolAttribute.releaseThreshold) this.native.setAttribute(id, BigInt(checkSize(value, 'value')));
@@ -93,6 +101,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
     return this.attribute('releaseThreshold') as number;
   }
 
+  /** Sets the bytes the pool keeps when idle. */
   set releaseThreshold(bytes: number) {
     this.setAttribute('releaseThreshold', bytes);
   }
@@ -121,6 +130,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
     return nameOfValue(MemoryAccess, flags) ?? 'none';
   }
 
+  /** The device whose memory the pool holds (device 0 for host pools). */
   get device(): Device {
     return Device.get(this.native.ordinal);
   }

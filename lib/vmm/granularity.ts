@@ -41,9 +41,13 @@ export interface AllocationProperties {
   readonly locationType: MemoryLocationTypeName;
   /** The device ordinal or NUMA node (0 for 'host'). */
   readonly locationId: number;
+  /** How it may be exported to other processes. */
   readonly handleTypes: MemoryHandleTypeName[];
+  /** Whether it is compressible memory. */
   readonly compression: boolean;
+  /** Whether GPUDirect RDMA can use it. */
   readonly gpuDirectRdma: boolean;
+  /** Whether it is a buffer for hardware-accelerated decompression. */
   readonly hardwareDecompress: boolean;
 }
 

@@ -96,6 +96,7 @@ export class GrowableBuffer extends Disposable<NativeVirtualMemory> {
     return this.#reserved;
   }
 
+  /** The device the memory lives on. */
   get device(): Device {
     return Device.get(this.native.ordinal);
   }
