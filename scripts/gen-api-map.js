@@ -569,7 +569,7 @@ function render() {
   return { page: out.join('\n'), uncalled, unreachedFromTs };
 }
 
-module.exports = { render, pagePath, tableFunctions, scanNative, nativeEntries, scanLib };
+module.exports = { render, pagePath, blank, functionDefinitions };
 
 if (require.main === module) {
   const { page, uncalled } = render();
