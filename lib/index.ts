@@ -106,7 +106,7 @@ export {
 export { renderDot, type DotEdge, type DotNode, type DotOptions, type GraphNodeKind } from './graph/dot';
 export { Event, type EventOptions } from './event';
 export { Stream, type StreamMemoryOp, type StreamOptions, type WaitCondition } from './stream';
-export type { AccessPolicyWindow, MemSyncDomainMap, StreamAttributeName, StreamAttributes } from './stream-attributes';
+export type { AccessPolicyWindow, MemSyncDomainMap, StreamAttributeInput, StreamAttributeName, StreamAttributes } from './stream-attributes';
 export type { Bytes, MemoryHandle } from './memory/bytes';
 export {
   copy,

@@ -43,6 +43,22 @@ export interface StreamAttributes {
 /** A name of {@link StreamAttributes}. */
 export type StreamAttributeName = keyof StreamAttributes;
 
+/**
+ * What Stream.setAttribute takes: the values {@link StreamAttributes} describes,
+ * with the driver's numbers accepted where they are names.
+ */
+export interface StreamAttributeInput extends Omit<StreamAttributes, 'accessPolicyWindow' | 'synchronizationPolicy'> {
+  /** An L2 persistence window; hitProp and missProp as names or the driver's numbers. */
+  accessPolicyWindow: Omit<AccessPolicyWindow, 'hitProp' | 'missProp'> & {
+    /** How hits in the window are cached. */
+    hitProp: AccessPropertyName | number;
+    /** How the rest of the accesses are cached. */
+    missProp: AccessPropertyName | number;
+  };
+  /** How a synchronize on the stream waits, by name or the driver's number. */
+  synchronizationPolicy: SynchronizationPolicyName | number;
+}
+
 const ids: Record<StreamAttributeName, number> = {
   accessPolicyWindow: LaunchAttribute.accessPolicyWindow,
   synchronizationPolicy: LaunchAttribute.synchronizationPolicy,
@@ -65,12 +81,12 @@ export function streamAttributeId(name: StreamAttributeName): number {
   return ids[name];
 }
 
-export function encodeStreamAttribute<K extends StreamAttributeName>(name: K, value: StreamAttributes[K]): Uint8Array {
+export function encodeStreamAttribute<K extends StreamAttributeName>(name: K, value: StreamAttributeInput[K]): Uint8Array {
   const bytes = new Uint8Array(ATTRIBUTE_VALUE_BYTES);
   const view = new DataView(bytes.buffer);
   switch (name) {
     case 'accessPolicyWindow': {
-      const w = value as AccessPolicyWindow;
+      const w = value as StreamAttributeInput['accessPolicyWindow'];
       if (typeof w !== 'object' || w === null) throw new TypeError('accessPolicyWindow must be an object');
       if (typeof w.base !== 'bigint' || w.base < 0n) throw new TypeError('accessPolicyWindow.base must be a non-negative bigint');
       view.setBigUint64(0, w.base, true);

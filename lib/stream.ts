@@ -25,6 +25,7 @@ import {
   decodeStreamAttribute,
   encodeStreamAttribute,
   streamAttributeId,
+  StreamAttributeInput,
   StreamAttributeName,
   StreamAttributes,
 } from './stream-attributes';
@@ -78,7 +79,7 @@ export type StreamMemoryOp =
       /** A memory barrier. */
       op: 'barrier';
       /** 'sys' (default) or 'gpu'. */
-      scope?: StreamMemoryBarrierName;
+      scope?: StreamMemoryBarrierName | number;
     }
   | {
       /** Flush writes by remote devices (CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES). */
@@ -195,7 +196,7 @@ export class Stream extends Disposable<NativeStream> {
   }
 
   /** Sets a stream attribute (cuStreamSetAttribute). */
-  setAttribute<K extends StreamAttributeName>(name: K, value: StreamAttributes[K]): void {
+  setAttribute<K extends StreamAttributeName>(name: K, value: StreamAttributeInput[K]): void {
     this.native.setAttribute(streamAttributeId(name), encodeStreamAttribute(name, value));
   }
 
@@ -227,7 +228,7 @@ export class Stream extends Disposable<NativeStream> {
   }
 
   /** Attaches managed memory to this stream (cuStreamAttachMemAsync); mode 'single' limits access to it. */
-  attachMemory(buffer: MemoryHandle, mode: MemoryAttachName = 'single'): void {
+  attachMemory(buffer: MemoryHandle, mode: MemoryAttachName | number = 'single'): void {
     this.native.attachMemory(memoryNative(buffer, 'buffer'), checkEnum(mode, MemoryAttach, 'mode'));
   }
 

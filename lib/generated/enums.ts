@@ -1030,3 +1030,41 @@ export const IpcMemoryFlag = {
 } as const;
 /** A name of {@link IpcMemoryFlag}. */
 export type IpcMemoryFlagName = keyof typeof IpcMemoryFlag;
+
+/** The driver's CUgraphDebugDot_flags values by name. */
+export const GraphDebugDotFlag = {
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE`: Output all debug data as if every debug flag is enabled */
+  verbose: 1,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES`: Use CUDA Runtime structures for output */
+  runtimeTypes: 2,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS`: Adds CUDA_KERNEL_NODE_PARAMS values to output */
+  kernelNodeParams: 4,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS`: Adds CUDA_MEMCPY3D values to output */
+  memcpyNodeParams: 8,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS`: Adds CUDA_MEMSET_NODE_PARAMS values to output */
+  memsetNodeParams: 16,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS`: Adds CUDA_HOST_NODE_PARAMS values to output */
+  hostNodeParams: 32,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS`: Adds CUevent handle from record and wait nodes to output */
+  eventNodeParams: 64,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS`: Adds CUDA_EXT_SEM_SIGNAL_NODE_PARAMS values to output */
+  extSemasSignalNodeParams: 128,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS`: Adds CUDA_EXT_SEM_WAIT_NODE_PARAMS values to output */
+  extSemasWaitNodeParams: 256,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES`: Adds CUkernelNodeAttrValue values to output */
+  kernelNodeAttributes: 512,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES`: Adds node handles and every kernel function handle to output */
+  handles: 1024,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS`: Adds memory alloc node parameters to output */
+  memAllocNodeParams: 2048,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS`: Adds memory free node parameters to output */
+  memFreeNodeParams: 4096,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS`: Adds batch mem op node parameters to output */
+  batchMemOpNodeParams: 8192,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO`: Adds edge numbering information */
+  extraTopoInfo: 16384,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS`: Adds conditional node parameters to output */
+  conditionalNodeParams: 32768,
+} as const;
+/** A name of {@link GraphDebugDotFlag}. */
+export type GraphDebugDotFlagName = keyof typeof GraphDebugDotFlag;

@@ -19,7 +19,7 @@ export interface CaptureOptions {
    * 'threadLocal' (default) forbids unsafe calls on this thread, 'global' on
    * every thread, 'relaxed' none.
    */
-  mode?: CaptureModeName;
+  mode?: CaptureModeName | number;
   /** Capture into this existing graph (cuStreamBeginCaptureToGraph) instead of a new one. */
   into?: Graph;
   /** With into: nodes of that graph the captured work runs after. */

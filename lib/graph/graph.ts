@@ -15,7 +15,8 @@ import type { LaunchShape } from '../kernel/launch-config';
 import type { MemoryHandle } from '../memory/bytes';
 import { native, NativeGraph } from '../native';
 import type { StreamMemoryOp } from '../stream';
-import { checkArray, checkBoolean, checkInstance, checkInteger, checkObject } from '../validate';
+import { GraphDebugDotFlag, GraphDebugDotFlagName } from '../generated/enums';
+import { checkArray, checkBoolean, checkFlags, checkInstance, checkInteger, checkObject } from '../validate';
 import { criticalPath, CriticalPath, GraphCycleError, levelSets, reaches } from './analysis';
 import { ConditionalHandle } from './conditional';
 import { DataflowTracker } from './dataflow';
@@ -383,11 +384,15 @@ export class Graph extends Disposable<NativeGraph> {
     return { graph, find: (node) => GraphNode.of(graph.native.findInClone(checkInstance(node, GraphNode, 'node').native)) };
   }
 
-  /** The driver's own DOT description (cuGraphDebugDotPrint); flags add detail (1: verbose). */
-  debugDot(flags = 0): string {
+  /**
+   * The driver's own DOT description (cuGraphDebugDotPrint); flags add detail:
+   * names of {@link GraphDebugDotFlag} ('verbose' for everything) or the driver's number.
+   */
+  debugDot(flags: GraphDebugDotFlagName | GraphDebugDotFlagName[] | number = 0): string {
+    const bits = checkFlags(flags, GraphDebugDotFlag, 'flags');
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cuda-driver-dot-')), 'graph.dot');
     try {
-      this.native.debugDotPrint(file, checkInteger(flags, 'flags', 0, 0xffff));
+      this.native.debugDotPrint(file, bits);
       return fs.readFileSync(file, 'utf8');
     } finally {
       fs.rmSync(path.dirname(file), { recursive: true, force: true });

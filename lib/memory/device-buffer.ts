@@ -136,7 +136,7 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
   }
 
   /** Advises the driver how managed memory will be used (cuMemAdvise). */
-  advise(advice: MemoryAdviceName, location: Location = 'host', options: { offset?: number; bytes?: number } = {}): void {
+  advise(advice: MemoryAdviceName | number, location: Location = 'host', options: { offset?: number; bytes?: number } = {}): void {
     const [offset, bytes] = this.#range(options);
     const { type, id } = locationOf(location);
     native.advise(this.native, offset, bytes, checkEnum(advice, MemoryAdvice, 'advice'), type, id);

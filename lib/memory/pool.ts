@@ -19,7 +19,7 @@ export interface PoolOptions {
   /** Where allocations live (default: device 0). */
   location?: Location;
   /** Handle types allocations can be exported as (for sharing with other processes). */
-  handleTypes?: MemoryHandleTypeName[];
+  handleTypes?: MemoryHandleTypeName | MemoryHandleTypeName[] | number;
   /** The most the pool may hold, in bytes (0: the system's default). */
   maxSize?: number;
 }
@@ -83,13 +83,13 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   }
 
   /** A pool attribute: reuse switches as booleans, sizes in bytes. */
-  attribute(name: PoolAttributeName): number | boolean {
+  attribute(name: PoolAttributeName | number): number | boolean {
     const value = this.native.getAttribute(checkEnum(name, PoolAttribute, 'name'));
     return typeof value === 'bigint' ? Number(value) : value !== 0;
   }
 
   /** Sets a pool attribute: reuse switches as booleans, sizes (releaseThreshold, ...) in bytes. */
-  setAttribute(name: PoolAttributeName, value: number | boolean): void {
+  setAttribute(name: PoolAttributeName | number, value: number | boolean): void {
     const id = checkEnum(name, PoolAttribute, 'name');
     if (id >= PoolAttribute.releaseThreshold) this.native.setAttribute(id, BigInt(checkSize(value, 'value')));
     else if (typeof value === 'boolean') this.native.setAttribute(id, value ? 1 : 0);
@@ -115,9 +115,14 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
    * Sets which devices may access the pool's memory. The owning device always has
    * read-write access and is left out of the driver call (it rejects a batch naming it).
    */
-  setAccess(entries: Array<{ device: DeviceLike; access: MemoryAccessName }>): void {
+  setAccess(entries: Array<{
+    /** A device (not the pool's own, which always has read-write access). */
+    device: DeviceLike;
+    /** 'readwrite', 'read' or 'none', or the driver's number. */
+    access: MemoryAccessName | number;
+  }>): void {
     const owner = this.native.ordinal;
-    const list = checkArray<{ device: DeviceLike; access: MemoryAccessName }>(entries, 'entries').map((e, i): [number, number, number] => {
+    const list = checkArray<{ device: DeviceLike; access: MemoryAccessName | number }>(entries, 'entries').map((e, i): [number, number, number] => {
       checkObject(e, `entries[${i}]`);
       return [1 /* device */, ordinalOf(e.device, `entries[${i}].device`), checkEnum(e.access, MemoryAccess, `entries[${i}].access`)];
     }).filter(([, ordinal]) => ordinal !== owner);

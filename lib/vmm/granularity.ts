@@ -26,7 +26,7 @@ export interface AllocationOptions {
    * (Linux, same host) and/or 'fabric' (across nodes, needs an IMEX channel).
    * Host allocations cannot be exported. Default: none.
    */
-  handleTypes?: MemoryHandleTypeName[];
+  handleTypes?: MemoryHandleTypeName | MemoryHandleTypeName[] | number;
   /** Ask for compressible memory (a hint: check properties().compression). Default false. */
   compression?: boolean;
   /** Ask for memory usable by GPUDirect RDMA. Default false. */
@@ -85,7 +85,7 @@ export function decodeProperties(raw: readonly number[]): AllocationProperties {
  * 'minimum' (default), which sizes, offsets and addresses must be multiples of,
  * or 'recommended', the one for best performance. Typically 2 MiB on current GPUs.
  */
-export function allocationGranularity(options: AllocationOptions = {}, kind: AllocationGranularityName = 'minimum'): number {
+export function allocationGranularity(options: AllocationOptions = {}, kind: AllocationGranularityName | number = 'minimum'): number {
   const which = checkEnum(kind, AllocationGranularity, 'kind');
   return native.allocationGranularity(encodeProperties(options), which === AllocationGranularity.recommended);
 }
