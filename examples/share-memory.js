@@ -16,9 +16,9 @@ const bytes = 1 << 20;
 const expected = (i, plus) => (i * 7 + 3 + plus) & 0xff;
 
 async function parent() {
-  const status = cuda.driverStatus();
-  if (!status.available || cuda.Device.count() === 0) {
-    console.log(`no usable GPU here (${status.stage}: ${status.initResult ? status.initResult.name : status.detail}); nothing to share`);
+  const driver = cuda.driverStatus();
+  if (!driver.available || cuda.Device.count() === 0) {
+    console.log(`no usable GPU here (${driver.stage}: ${driver.initResult ? driver.initResult.name : driver.detail}); nothing to share`);
     return;
   }
   const device = cuda.Device.get(0);
