@@ -59,7 +59,9 @@ export class FunctionUnavailableError extends CudaError {
   }
 }
 
+/** 2: the driver could not allocate the memory or resources the call needs (CUDA_ERROR_OUT_OF_MEMORY). */
 export class CudaOutOfMemoryError extends CudaError {}
+/** 801: the device, driver or system does not support what was asked (CUDA_ERROR_NOT_SUPPORTED). */
 export class CudaNotSupportedError extends CudaError {}
 
 /** A stream capture failed (codes 900-908). */

@@ -1,9 +1,11 @@
 // Every example runs on the GPU as a new user would run it, exits 0, and
 // prints what it should (each example checks its own results and prints 'ok'
 // or 'WRONG' per check).
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
-import { root, runExample } from '../helpers/examples';
+import { readmeExample, root, runExample, userModule } from '../helpers/examples';
 import { describeGpu } from '../helpers/tiers';
 
 /** What each example must print; every example is listed (a new one fails until it is added). */
@@ -39,4 +41,17 @@ describeGpu('examples', () => {
       for (const pattern of patterns) expect(run.output).toMatch(pattern);
     }, 180000);
   }
+
+  test("the README's graph example runs in a user's project and prints 2", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cuda-driver-readme-'));
+    try {
+      const file = userModule(dir, 'pipeline.mjs', readmeExample());
+      const run = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 120000 });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(run.stdout).toBe('2\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180000);
 });

@@ -3,7 +3,9 @@
 // hidden by pointing CUDA_DRIVER_LIBRARY at a library that does not exist.
 import * as fs from 'fs';
 import * as path from 'path';
-import { root, runExample } from '../helpers/examples';
+import { spawnSync } from 'child_process';
+import * as os from 'os';
+import { readmeExample, root, runExample, userModule } from '../helpers/examples';
 
 const examples = fs.readdirSync(path.join(root, 'examples')).filter((f) => f.endsWith('.js')).sort();
 
@@ -20,4 +22,24 @@ describe('examples without a GPU', () => {
       expect(run.status).toBe(0);
     }, 60000);
   }
+
+  test("the README's graph example is a valid ES module that imports only what the package exports", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cuda-driver-readme-'));
+    try {
+      const source = readmeExample();
+      const file = userModule(dir, 'pipeline.mjs', source);
+      const check = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });
+      expect(check.stderr).toBe('');
+      // Importing the names it uses works without a GPU (the first driver call would not).
+      const names = /import \{([^}]*)\} from 'cuda-driver'/.exec(source)![1].split(',').map((n) => n.trim());
+      const probe = userModule(dir, 'probe.mjs', `import { ${names.join(', ')} } from 'cuda-driver';\n` +
+        `console.log(JSON.stringify([${names.join(', ')}].map((v) => typeof v)));\n`);
+      const run = spawnSync(process.execPath, [probe], { cwd: dir, encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toEqual(names.map((n) => (n === 'arg' ? 'object' : 'function')));
+      expect(source.split('\n').filter((l) => l.trim() && !l.trim().startsWith('//')).length).toBeLessThanOrEqual(24);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
