@@ -211,7 +211,15 @@ function scanNative(driverNames) {
     const source = fs.readFileSync(file, 'utf8');
     const { code, bare } = blank(source);
     const rel = path.relative(root, file);
-    for (const d of functionDefinitions(rel, bare)) {
+    const defined = functionDefinitions(rel, bare);
+    // A driver call outside every function body found would be missed: refuse to guess.
+    for (const m of bare.matchAll(/\bCU_(?:CALL|CHECK_DETAIL|CHECK)\s*\(|\bdriver\.cu\w+\s*\(/g)) {
+      if (!defined.some((d) => m.index > d.start && m.index < d.end)) {
+        const line = bare.slice(0, m.index).split('\n').length;
+        throw new Error(`${rel}:${line}: a driver call outside any function body this script can find; teach scripts/gen-api-map.js the construct`);
+      }
+    }
+    for (const d of defined) {
       const body = bare.slice(d.start, d.end + 1);
       const releases = [...body.matchAll(/\breleaseWhenSafe\s*\(/g)].map((m) => {
         const open = d.start + m.index + m[0].length - 1;
