@@ -2,7 +2,13 @@
 // Compiles a kernel with NVRTC, launches it with typed arguments, checks the
 // result, then times a prepared launch. Run: node examples/saxpy.js
 'use strict';
-const { arg, compile, DeviceBuffer, Library, Stream } = require('..');
+const { arg, compile, DeviceBuffer, driverStatus, Library, Stream } = require('..');
+
+const status = driverStatus();
+if (!status.available) {
+  console.log(`no usable GPU here (${status.stage}: ${status.initResult ? status.initResult.name : status.detail}); nothing to run`);
+  process.exit(0);
+}
 
 const program = compile(`
   extern "C" __global__ void saxpy(float a, const float* x, float* y, unsigned n) {

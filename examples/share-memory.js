@@ -16,8 +16,9 @@ const bytes = 1 << 20;
 const expected = (i, plus) => (i * 7 + 3 + plus) & 0xff;
 
 async function parent() {
-  if (!cuda.driverStatus().available || cuda.Device.count() === 0) {
-    console.log(`no usable GPU here (${cuda.driverStatus().detail || cuda.driverStatus().stage}); nothing to share`);
+  const driver = cuda.driverStatus();
+  if (!driver.available || cuda.Device.count() === 0) {
+    console.log(`no usable GPU here (${driver.stage}: ${driver.initResult ? driver.initResult.name : driver.detail}); nothing to share`);
     return;
   }
   const device = cuda.Device.get(0);

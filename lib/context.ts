@@ -6,6 +6,11 @@ import { ContextFlag, ContextFlagName, ContextLimit, ContextLimitName } from './
 import { native, NativeContext } from './native';
 import { checkEnum, checkFlags, checkInstance, checkSize, flagNames } from './validate';
 
+/**
+ * A CUDA context. Most programs never need one: each device's primary context
+ * (device.primaryContext) is retained on first use and made current for every
+ * call that needs it. Device.createContext() makes a context of its own.
+ */
 export class Context extends Disposable<NativeContext> {
   /** @internal */
   constructor(handle: NativeContext) {
@@ -72,12 +77,18 @@ export class Context extends Disposable<NativeContext> {
     return this.native.getLimit(checkEnum(name, ContextLimit, 'name'));
   }
 
+  /** Sets a resource limit of this context (cuCtxSetLimit), in the driver's units. */
   setLimit(name: ContextLimitName | number, value: number | bigint): void {
     this.native.setLimit(checkEnum(name, ContextLimit, 'name'), checkSize(value, 'value'));
   }
 
   /** Stream priorities valid here: `greatest` is the highest priority (numerically lowest). */
-  get streamPriorityRange(): { least: number; greatest: number } {
+  get streamPriorityRange(): {
+    /** The lowest priority (numerically highest; the default). */
+    least: number;
+    /** The highest priority (numerically lowest). */
+    greatest: number;
+  } {
     return this.native.streamPriorityRange();
   }
 
@@ -91,6 +102,7 @@ export class Context extends Disposable<NativeContext> {
     this.native.enablePeerAccess(checkInstance(peer, Context, 'peer').native);
   }
 
+  /** Stops this context's access to memory of peer's context. */
   disablePeerAccess(peer: Context): void {
     this.native.disablePeerAccess(checkInstance(peer, Context, 'peer').native);
   }

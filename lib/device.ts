@@ -25,21 +25,33 @@ export interface DeviceCapabilities {
   readonly streamMemoryOps64: boolean;
   /** The NOR wait flag of cuStreamWaitValue*. */
   readonly streamWaitValueNor: boolean;
+  /** Cooperative launches (grid-wide synchronization). */
   readonly cooperativeLaunch: boolean;
   /** Thread-block cluster launch (compute capability 9.0+). */
   readonly clusterLaunch: boolean;
+  /** Managed memory (cuMemAllocManaged). */
   readonly managedMemory: boolean;
+  /** The device and the host can access managed memory at the same time. */
   readonly concurrentManagedAccess: boolean;
+  /** The device can access pageable host memory directly. */
   readonly pageableMemoryAccess: boolean;
   /** cuMemHostRegister of existing host memory. */
   readonly hostRegister: boolean;
+  /** Registering host memory read-only (HostBuffer.register with readOnly). */
   readonly readOnlyHostRegister: boolean;
+  /** One address space shared by the host and the devices. */
   readonly unifiedAddressing: boolean;
+  /** Stream priorities. */
   readonly streamPriorities: boolean;
+  /** Compute preemption. */
   readonly computePreemption: boolean;
+  /** GPUDirect RDMA. */
   readonly gpuDirectRdma: boolean;
+  /** dma_buf export of device memory (exportDmaBuf). */
   readonly dmaBuf: boolean;
+  /** Compressible memory (AllocationOptions.compression). */
   readonly genericCompression: boolean;
+  /** Timeline semaphore interop. */
   readonly timelineSemaphoreInterop: boolean;
   /** Reported for completeness; this package never uses multicast objects. */
   readonly multicast: boolean;
@@ -54,6 +66,11 @@ const poolHandleTypes = [
 
 const cache = new Map<number, Device>();
 
+/**
+ * A GPU as this process sees it (CUDA_VISIBLE_DEVICES applies): its name,
+ * attributes, capabilities and primary context. Device.get(ordinal) returns
+ * the same object for the same ordinal.
+ */
 export class Device {
   /** The device's ordinal among the devices this process sees (CUDA_VISIBLE_DEVICES applies). */
   readonly ordinal: number;
@@ -109,6 +126,7 @@ export class Device {
     return formatUuid(this.uuidBytes);
   }
 
+  /** The UUID's 16 bytes. */
   get uuidBytes(): Uint8Array {
     return new Uint8Array(native.deviceUuid(this.ordinal));
   }
@@ -123,7 +141,13 @@ export class Device {
     return native.deviceTotalMemory(this.ordinal);
   }
 
-  get computeCapability(): { major: number; minor: number } {
+  /** The compute capability, e.g. { major: 9, minor: 0 } for sm_90. */
+  get computeCapability(): {
+    /** The major version. */
+    major: number;
+    /** The minor version. */
+    minor: number;
+  } {
     return {
       major: this.attribute('computeCapabilityMajor'),
       minor: this.attribute('computeCapabilityMinor'),
@@ -217,7 +241,12 @@ export class Device {
   }
 
   /** The primary context's flags and whether it is active, without retaining it. */
-  primaryContextState(): { flags: ContextFlagName[]; active: boolean } {
+  primaryContextState(): {
+    /** The flags the primary context has or will be created with. */
+    flags: ContextFlagName[];
+    /** Whether it exists (is retained by anyone in this process). */
+    active: boolean;
+  } {
     const { flags, active } = native.primaryContextState(this.ordinal);
     return { flags: flagNames(flags, ContextFlag), active };
   }
@@ -241,11 +270,22 @@ export class Device {
     return new Context(native.createContext(this.ordinal, checkFlags(flags, ContextFlag, 'flags')));
   }
 
+  /** `Device(ordinal)`. */
   toString(): string {
     return `Device(${this.ordinal})`;
   }
 
-  toJSON(): { ordinal: number; name: string; uuid: string; pciBusId: string } {
+  /** What identifies the device, for logs and JSON.stringify. */
+  toJSON(): {
+    /** The ordinal in this process. */
+    ordinal: number;
+    /** The product name. */
+    name: string;
+    /** The UUID, as nvidia-smi prints it. */
+    uuid: string;
+    /** The PCI bus id. */
+    pciBusId: string;
+  } {
     return { ordinal: this.ordinal, name: this.name, uuid: this.uuid, pciBusId: this.pciBusId };
   }
 }

@@ -7,8 +7,16 @@ import type { NativeHandle } from './native';
 
 const registry = new FinalizationRegistry<NativeHandle>((handle) => handle.dispose());
 
+/**
+ * The base of every handle class (streams, events, buffers, graphs, ...).
+ *
+ * `dispose()` releases the handle and is idempotent; `using handle = ...` calls
+ * it at the end of the block. A handle that is garbage-collected undisposed is
+ * released too, but only once nothing on the GPU can still use the resource.
+ * Using a disposed handle throws {@link DisposedError}.
+ */
 export abstract class Disposable<H extends NativeHandle = NativeHandle> implements globalThis.Disposable {
-  /** The native handle; for lib/ only. */
+  /** @internal The native handle; for lib/ only. */
   readonly native: H;
 
   protected constructor(handle: H) {
@@ -32,6 +40,7 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
     this.native.dispose();
   }
 
+  /** The same as dispose(), for `using`. */
   [Symbol.dispose](): void {
     this.dispose();
   }

@@ -4,18 +4,24 @@ import { native } from './native';
 
 /** A CUDA version as the driver encodes it (12080) and split (12.8). */
 export interface CudaVersion {
+  /** As the driver encodes it: 1000 × major + 10 × minor. */
   readonly raw: number;
+  /** The major version (12 in 12.8). */
   readonly major: number;
+  /** The minor version (8 in 12.8). */
   readonly minor: number;
+  /** `major.minor`. */
   toString(): string;
 }
 
+/** A CudaVersion from the driver's encoding (12080 → 12.8). */
 export function cudaVersion(raw: number): CudaVersion {
   const major = Math.floor(raw / 1000);
   const minor = Math.floor((raw % 1000) / 10);
   return Object.freeze({ raw, major, minor, toString: () => `${major}.${minor}` });
 }
 
+/** Whether the driver could be loaded, and if not, why: see {@link driverStatus}. */
 export interface DriverStatus {
   /** True when driver calls can be made. */
   readonly available: boolean;
@@ -26,7 +32,12 @@ export interface DriverStatus {
   /** Why loading stopped, in the system's words, or ''. */
   readonly detail: string;
   /** The result of cuInit, when it was called (CUDA_ERROR_NO_DEVICE, ...). */
-  readonly initResult: { code: number; name: string } | null;
+  readonly initResult: {
+    /** The CUresult. */
+    code: number;
+    /** Its name, e.g. `CUDA_ERROR_NO_DEVICE`. */
+    name: string;
+  } | null;
   /** The CUDA version the installed driver supports, when the library loaded. */
   readonly driverVersion: CudaVersion | null;
   /** The CUDA version of the headers this addon was built against. */
@@ -54,6 +65,7 @@ export function driverStatus(): DriverStatus {
 /** The CUDA version of the headers the addon was built against. */
 export const headerVersion: CudaVersion = cudaVersion(native.headerVersion);
 
+/** A driver function the package binds: see {@link driverFunctions}. */
 export interface DriverFunction {
   /** The header's name, e.g. `cuMemAlloc`. */
   readonly name: string;
@@ -72,9 +84,13 @@ export function driverFunctions(): DriverFunction[] {
   }));
 }
 
+/** How often one driver function was called: see {@link callCounters}. */
 export interface CallCount {
+  /** The function's name, e.g. `cuLaunchKernel`. */
   readonly name: string;
+  /** Calls counted. */
   readonly calls: number;
+  /** Calls that returned an error. */
   readonly errors: number;
 }
 
@@ -84,12 +100,15 @@ export interface CallCount {
  * environment variable CUDA_DRIVER_COUNTERS=1 is set, or from enable().
  */
 export const callCounters = {
+  /** Starts counting (from now; counts so far are kept). */
   enable(): void {
     native.setCounting(true);
   },
+  /** Stops counting (counts are kept). */
   disable(): void {
     native.setCounting(false);
   },
+  /** Whether calls are being counted. */
   get enabled(): boolean {
     return native.isCounting();
   },
@@ -100,6 +119,7 @@ export const callCounters = {
       .map(([name, calls, errors]) => ({ name, calls, errors }))
       .sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));
   },
+  /** Sets every count to 0. */
   reset(): void {
     native.resetCounters();
   },

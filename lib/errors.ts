@@ -59,7 +59,9 @@ export class FunctionUnavailableError extends CudaError {
   }
 }
 
+/** 2: the driver could not allocate the memory or resources the call needs (CUDA_ERROR_OUT_OF_MEMORY). */
 export class CudaOutOfMemoryError extends CudaError {}
+/** 801: the device, driver or system does not support what was asked (CUDA_ERROR_NOT_SUPPORTED). */
 export class CudaNotSupportedError extends CudaError {}
 
 /** A stream capture failed (codes 900-908). */
@@ -89,7 +91,9 @@ export class CaptureWrongThreadError extends CaptureError {}
  * the offending node, when the driver names one.
  */
 export class GraphUpdateError extends CudaError {
+  /** The driver's CUgraphExecUpdateResult, by name ('topologyChanged', ...); '' when unknown. */
   reason = '';
+  /** The node the driver blames (a GraphNode), when it names one. */
   node: unknown;
 
   constructor(cause: CudaError | number, reasonOrName = '', node?: unknown, call: string | null = 'cuGraphExecUpdate', detail = '') {
@@ -105,7 +109,9 @@ export class GraphUpdateError extends CudaError {
 
 /** Instantiation failed; reason is the driver's CUgraphInstantiateResult, node the node it names. */
 export class GraphInstantiateError extends CudaError {
+  /** The driver's CUgraphInstantiateResult, by name ('invalidStructure', ...). */
   readonly reason: string;
+  /** The node the driver blames (a GraphNode), when it names one. */
   readonly node: unknown;
 
   constructor(cause: CudaError, reason: string, node?: unknown) {

@@ -8,7 +8,9 @@ import { native, NativeEvent } from './native';
 import { Stream, streamNative } from './stream';
 import { checkBoolean, checkObject } from './validate';
 
+/** Options of {@link Event.create}. */
 export interface EventOptions {
+  /** The device whose primary context the event belongs to (default 0). */
   device?: DeviceLike;
   /** Record timestamps, for elapsedTime (default false: cheaper to record and query). */
   timing?: boolean;
@@ -18,12 +20,18 @@ export interface EventOptions {
   interprocess?: boolean;
 }
 
+/**
+ * An event: a marker recorded into a stream, to make another stream wait for
+ * that point (stream.waitEvent), to wait for it from JavaScript (synchronize),
+ * or to time the work between two events (elapsedTime).
+ */
 export class Event extends Disposable<NativeEvent> {
   /** @internal */
   constructor(handle: NativeEvent) {
     super(handle);
   }
 
+  /** A new event (cuEventCreate); without timing unless asked, as that is cheaper. */
   static create(options: EventOptions = {}): Event {
     checkObject(options, 'options');
     const timing = options.timing === undefined ? false : checkBoolean(options.timing, 'options.timing');
@@ -36,14 +44,17 @@ export class Event extends Disposable<NativeEvent> {
     return new Event(native.createEvent(ordinalOf(options.device, 'options.device'), flags));
   }
 
+  /** The CUevent value, for logs and comparisons. */
   get handle(): bigint {
     return this.native.handle;
   }
 
+  /** True when the event records timestamps (created with timing: true). */
   get timing(): boolean {
     return (this.native.flags & EventFlag.disableTiming) === 0;
   }
 
+  /** True when the event can be shared with other processes (shareEvent). */
   get interprocess(): boolean {
     return (this.native.flags & EventFlag.interprocess) !== 0;
   }

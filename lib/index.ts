@@ -106,7 +106,15 @@ export {
 export { renderDot, type DotEdge, type DotNode, type DotOptions, type GraphNodeKind } from './graph/dot';
 export { Event, type EventOptions } from './event';
 export { Stream, type StreamMemoryOp, type StreamOptions, type WaitCondition } from './stream';
-export type { AccessPolicyWindow, KernelNodeAttributeName, KernelNodeAttributes, MemSyncDomainMap, StreamAttributeName, StreamAttributes } from './launch-attributes';
+export type {
+  AccessPolicyWindow,
+  KernelNodeAttributeName,
+  KernelNodeAttributes,
+  MemSyncDomainMap,
+  StreamAttributeInput,
+  StreamAttributeName,
+  StreamAttributes,
+} from './launch-attributes';
 export type { Bytes, MemoryHandle } from './memory/bytes';
 export {
   copy,
@@ -123,7 +131,7 @@ export {
   type FillOptions,
   type PitchedOperand,
 } from './memory/copy';
-export { DeviceBuffer, type ManagedRangeAttributes } from './memory/device-buffer';
+export { DeviceBuffer, type ManagedRangeAttributes, type TypedArrayConstructor } from './memory/device-buffer';
 export { HostBuffer, type HostAllocOptions, type HostRegisterOptions } from './memory/host-buffer';
 export { addressRange, memoryInfo, pointerAttribute, pointerAttributes, setSyncMemops, type PointerAttributes, type PointerLike } from './memory/info';
 export type { Location } from './memory/location';
@@ -134,7 +142,7 @@ export { GraphNode } from './graph/node';
 export { GraphExec, type InstantiateOptions } from './graph/exec';
 export { ConditionalHandle } from './graph/conditional';
 export { UserObject } from './graph/user-object';
-export { GraphAllocation, graphMemory, resetGraphMemoryHigh, trimGraphMemory } from './graph/memory';
+export { GraphAllocation, graphMemory, resetGraphMemoryHigh, trimGraphMemory, type GraphMemoryUsage } from './graph/memory';
 export type { EdgeData } from './graph/edge';
 export {
   NodeType,

@@ -14,36 +14,77 @@ export interface AccessPolicyWindow {
   bytes: number;
   /** Fraction of accesses in the window that get hitProp, 0..1. */
   hitRatio: number;
+  /** How hits in the window are cached: 'persisting' keeps them in L2 (or 'normal', 'streaming'). */
   hitProp: AccessPropertyName;
+  /** How the rest of the accesses are cached (usually 'streaming' or 'normal'). */
   missProp: AccessPropertyName;
 }
 
 /** Which memory-synchronization domain work uses, and the map for remote domains. */
 export interface MemSyncDomainMap {
+  /** The domain of work launched normally. */
   default: number;
+  /** The domain of work launched to be observed by other devices. */
   remote: number;
 }
 
-/** Attributes a stream carries for the work queued on it (cuStreamSetAttribute). */
+/** The attributes of a stream (CUstreamAttrValue, cuStreamSetAttribute), by name, with their value types. */
 export interface StreamAttributes {
+  /** An L2 persistence window for the stream's accesses. */
   accessPolicyWindow: AccessPolicyWindow;
+  /** How a synchronize on the stream waits: 'auto', 'spin', 'yield' or 'blockingSync'. */
   synchronizationPolicy: SynchronizationPolicyName;
+  /** The stream's priority. */
   priority: number;
+  /** The memory-synchronization domain map. */
   memSyncDomainMap: MemSyncDomainMap;
+  /** The memory-synchronization domain of the stream's work. */
   memSyncDomain: number;
 }
+/** A name of {@link StreamAttributes}. */
 export type StreamAttributeName = keyof StreamAttributes;
+
+/**
+ * What Stream.setAttribute takes: the values {@link StreamAttributes} describes,
+ * with the driver's numbers accepted where they are names.
+ */
+export interface StreamAttributeInput extends Omit<StreamAttributes, 'accessPolicyWindow' | 'synchronizationPolicy'> {
+  /** An L2 persistence window; hitProp and missProp as names or the driver's numbers. */
+  accessPolicyWindow: Omit<AccessPolicyWindow, 'hitProp' | 'missProp'> & {
+    /** How hits in the window are cached. */
+    hitProp: AccessPropertyName | number;
+    /** How the rest of the accesses are cached. */
+    missProp: AccessPropertyName | number;
+  };
+  /** How a synchronize on the stream waits, by name or the driver's number. */
+  synchronizationPolicy: SynchronizationPolicyName | number;
+}
 
 /** Attributes of a graph's kernel node (cuGraphKernelNodeSetAttribute). */
 export interface KernelNodeAttributes {
+  /** An L2 persistence window for the kernel's accesses. */
   accessPolicyWindow: AccessPolicyWindow;
+  /** Whether the kernel runs as a cooperative launch (grid-wide synchronization). */
   cooperative: boolean;
+  /** The kernel's priority (with the executable's useNodePriority). */
   priority: number;
-  clusterDimension: { x: number; y: number; z: number };
+  /** The thread-block cluster shape. */
+  clusterDimension: {
+    /** Blocks per cluster along x. */
+    x: number;
+    /** Blocks per cluster along y. */
+    y: number;
+    /** Blocks per cluster along z. */
+    z: number;
+  };
+  /** The memory-synchronization domain map. */
   memSyncDomainMap: MemSyncDomainMap;
+  /** The memory-synchronization domain of the kernel. */
   memSyncDomain: number;
+  /** The preferred shared-memory carveout, in percent of the maximum. */
   preferredSharedMemoryCarveout: number;
 }
+/** A name of {@link KernelNodeAttributes}. */
 export type KernelNodeAttributeName = keyof KernelNodeAttributes;
 
 type LaunchAttributes = StreamAttributes & KernelNodeAttributes;
@@ -85,12 +126,13 @@ export function kernelNodeAttributeId(name: KernelNodeAttributeName): number {
   return attributeId(name, kernelNodeNames);
 }
 
+/** The 64-byte union of a stream or kernel node attribute's value. */
 export function encodeLaunchAttribute<K extends LaunchAttributeName>(name: K, value: unknown): Uint8Array {
   const bytes = new Uint8Array(ATTRIBUTE_VALUE_BYTES);
   const view = new DataView(bytes.buffer);
   switch (name) {
     case 'accessPolicyWindow': {
-      const w = value as AccessPolicyWindow;
+      const w = value as StreamAttributeInput['accessPolicyWindow'];
       if (typeof w !== 'object' || w === null) throw new TypeError('accessPolicyWindow must be an object');
       if (typeof w.base !== 'bigint' || w.base < 0n) throw new TypeError('accessPolicyWindow.base must be a non-negative bigint');
       view.setBigUint64(0, w.base, true);

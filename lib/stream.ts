@@ -25,11 +25,13 @@ import {
   decodeLaunchAttribute,
   encodeLaunchAttribute,
   streamAttributeId,
+  StreamAttributeInput,
   StreamAttributeName,
   StreamAttributes,
 } from './launch-attributes';
 import { checkArray, checkBoolean, checkEnum, checkInteger, checkObject, checkSize, nameOfValue } from './validate';
 
+/** Options of {@link Stream.create}. */
 export interface StreamOptions {
   /** The device (default 0). */
   device?: DeviceLike;
@@ -47,13 +49,51 @@ export type WaitCondition = 'geq' | 'eq' | 'and' | 'nor';
 
 /** One operation of Stream.batchMemoryOps. */
 export type StreamMemoryOp =
-  | { op: 'waitValue32' | 'waitValue64'; target: MemoryHandle; offset?: number; value: number | bigint; condition?: WaitCondition; flush?: boolean }
-  | { op: 'writeValue32' | 'writeValue64'; target: MemoryHandle; offset?: number; value: number | bigint; noMemoryBarrier?: boolean }
-  | { op: 'barrier'; scope?: StreamMemoryBarrierName }
-  | { op: 'flushRemoteWrites' };
+  | {
+      /** Wait until a 32- or 64-bit word satisfies condition against value. */
+      op: 'waitValue32' | 'waitValue64';
+      /** The memory holding the word. */
+      target: MemoryHandle;
+      /** Byte offset of the word in target (default 0). */
+      offset?: number;
+      /** The value to compare with (a bigint for 64-bit words). */
+      value: number | bigint;
+      /** The comparison (default 'geq'). */
+      condition?: WaitCondition;
+      /** Flush remote writes before the work after the wait (CU_STREAM_WAIT_VALUE_FLUSH). */
+      flush?: boolean;
+    }
+  | {
+      /** Write a 32- or 64-bit word. */
+      op: 'writeValue32' | 'writeValue64';
+      /** The memory holding the word. */
+      target: MemoryHandle;
+      /** Byte offset of the word in target (default 0). */
+      offset?: number;
+      /** The value to write (a bigint for 64-bit words). */
+      value: number | bigint;
+      /** Skip the memory barrier before the write (CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER). */
+      noMemoryBarrier?: boolean;
+    }
+  | {
+      /** A memory barrier. */
+      op: 'barrier';
+      /** 'sys' (default) or 'gpu'. */
+      scope?: StreamMemoryBarrierName | number;
+    }
+  | {
+      /** Flush writes by remote devices (CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES). */
+      op: 'flushRemoteWrites';
+    };
 
 const special = new Map<string, Stream>();
 
+/**
+ * A stream: an ordered queue of GPU work. Stream.create() makes a non-blocking
+ * stream on a device's primary context; the legacy and per-thread default
+ * streams are reachable explicitly (Stream.legacy(), Stream.perThread()).
+ * Work queued on a stream keeps what it uses alive until it has run.
+ */
 export class Stream extends Disposable<NativeStream> {
   /** @internal */
   constructor(handle: NativeStream) {
@@ -95,6 +135,7 @@ export class Stream extends Disposable<NativeStream> {
     return this.native.handle;
   }
 
+  /** The device whose primary context the stream belongs to. */
   get device(): Device {
     return Device.get(this.native.ordinal);
   }
@@ -104,6 +145,7 @@ export class Stream extends Disposable<NativeStream> {
     return (this.native.flags() & StreamFlag.nonBlocking) !== 0;
   }
 
+  /** The stream's priority (lower numbers are higher priority). */
   get priority(): number {
     return this.native.priority();
   }
@@ -154,7 +196,7 @@ export class Stream extends Disposable<NativeStream> {
   }
 
   /** Sets a stream attribute (cuStreamSetAttribute). */
-  setAttribute<K extends StreamAttributeName>(name: K, value: StreamAttributes[K]): void {
+  setAttribute<K extends StreamAttributeName>(name: K, value: StreamAttributeInput[K]): void {
     this.native.setAttribute(streamAttributeId(name), encodeLaunchAttribute(name, value));
   }
 
@@ -186,7 +228,7 @@ export class Stream extends Disposable<NativeStream> {
   }
 
   /** Attaches managed memory to this stream (cuStreamAttachMemAsync); mode 'single' limits access to it. */
-  attachMemory(buffer: MemoryHandle, mode: MemoryAttachName = 'single'): void {
+  attachMemory(buffer: MemoryHandle, mode: MemoryAttachName | number = 'single'): void {
     this.native.attachMemory(memoryNative(buffer, 'buffer'), checkEnum(mode, MemoryAttach, 'mode'));
   }
 
@@ -196,6 +238,7 @@ export class Stream extends Disposable<NativeStream> {
       checkInteger(value, 'value', 0, 2 ** 32 - 1), waitFlags(options), false);
   }
 
+  /** Work queued after this waits until the 64-bit word at target+offset satisfies condition against value. */
   waitValue64(target: MemoryHandle, value: bigint, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = {}): void {
     this.native.waitValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'offset'), checkU64(value), waitFlags(options), true);
   }
@@ -206,6 +249,7 @@ export class Stream extends Disposable<NativeStream> {
       checkInteger(value, 'value', 0, 2 ** 32 - 1), writeFlags(options), false);
   }
 
+  /** Writes value to the 64-bit word at target+offset when the stream gets there. */
   writeValue64(target: MemoryHandle, value: bigint, options: { offset?: number; noMemoryBarrier?: boolean } = {}): void {
     this.native.writeValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'offset'), checkU64(value), writeFlags(options), true);
   }

@@ -49,6 +49,7 @@ const ENUMS = [
   ['CUmemRangeHandleType', 'MemoryRangeHandleType', 'CU_MEM_RANGE_HANDLE_TYPE_', 'camel'],
   ['CUmemRangeFlags', 'MemoryRangeFlag', 'CU_MEM_RANGE_FLAG_', 'camel'],
   ['CUipcMem_flags', 'IpcMemoryFlag', 'CU_IPC_MEM_', 'camel'],
+  ['CUgraphDebugDot_flags', 'GraphDebugDotFlag', 'CU_GRAPH_DEBUG_DOT_FLAGS_', 'camel'],
 ];
 
 const camel = (s) => s.toLowerCase().replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
@@ -57,13 +58,46 @@ function parseEnum(typedefName) {
   const re = new RegExp(`typedef enum \\w*\\s*\\{([^}]*)\\}\\s*${typedefName}\\s*;`);
   const m = header.match(re);
   if (!m) throw new Error(`enum ${typedefName} not found in cuda.h`);
+  // Preprocessor lines go (the entries under them are kept). Comments are taken out first (so that no word inside one is read as an
+  // entry) and left as markers: a doc comment before an entry documents it, a
+  // trailing one (/**< ... */) documents the entry before it.
+  const comments = [];
+  const body = m[1].replace(/^\s*#.*$/gm, '').replace(/\/\*([\s\S]*?)\*\/|\/\/[^\n]*/g, (text, inner) => {
+    comments.push({ trailing: inner !== undefined && inner.startsWith('*<'), doc: inner !== undefined && inner.startsWith('*'), text: inner ?? '' });
+    return ` @${comments.length - 1}@ `;
+  });
+  const clean = (text) => text.replace(/^\*<?/, '').replace(/\s*\n\s*\*?\s*/g, ' ').replace(/\\(?:deprecated|p|ref)\b/g, '')
+    .replace(/::/g, '').trim();
   const entries = [];
   const known = new Map();
-  // An entry: NAME [= value] [,] [/**< comment */]; comments may span lines.
-  const entryRe = /(\b[A-Z][A-Z0-9_]*)\s*(?:=\s*([^,/\n]+?))?\s*,?\s*(?:\/\*\*<([\s\S]*?)\*\/)?\s*(?=\n|$)/g;
   let next = 0;
-  for (const e of m[1].matchAll(entryRe)) {
-    const [, name, rawValue, rawComment = ''] = e;
+  let leading = '';
+  for (const piece of body.split(',')) {
+    let entry = null;
+    for (const token of piece.split(/(@\d+@)/)) {
+      const marker = /^@(\d+)@$/.exec(token);
+      if (marker) {
+        const c = comments[Number(marker[1])];
+        if (c.trailing) {
+          const target = entry ?? entries[entries.length - 1];
+          if (target) target.trailing = c.text;
+        } else if (c.doc) {
+          leading = c.text;
+        }
+        continue;
+      }
+      const e = /^\s*([A-Z][A-Z0-9_]*)\s*(?:=\s*([^]+?))?\s*$/.exec(token);
+      if (!e) {
+        if (token.trim()) throw new Error(`${typedefName}: cannot read '${token.trim()}'`);
+        continue;
+      }
+      entry = { name: e[1], rawValue: e[2], leading, trailing: '' };
+      leading = '';
+      entries.push(entry);
+    }
+  }
+  const out = [];
+  for (const { name, rawValue, leading: before, trailing } of entries) {
     let value;
     if (rawValue === undefined) value = next;
     else {
@@ -76,12 +110,12 @@ function parseEnum(typedefName) {
     }
     known.set(name, value);
     next = value + 1;
-    const comment = rawComment.replace(/\s*\n\s*\*?\s*/g, ' ').replace(/\\(?:deprecated|p|ref)\b/g, '').replace(/::/g, '').trim();
-    const deprecated = /deprecated/i.test(rawComment);
-    const sentinel = /_MAX$|_FORCE_INT$|_MASK$/.test(name) && !rawComment;
-    if (!deprecated && !sentinel) entries.push({ name, value, comment });
+    // Deprecation and sentinels are judged by the trailing comment, as the header marks them there.
+    const deprecated = /deprecated/i.test(trailing);
+    const sentinel = /_MAX$|_FORCE_INT$|_MASK$/.test(name) && !trailing;
+    if (!deprecated && !sentinel) out.push({ name, value, comment: clean(trailing || before), deprecated: /\\deprecated/.test(before) });
   }
-  return entries;
+  return out;
 }
 
 const lines = [
@@ -94,12 +128,14 @@ for (const [typedefName, exportName, prefix, style] of ENUMS) {
   lines.push(`/** The driver's ${typedefName} values by name. */`);
   lines.push(`export const ${exportName} = {`);
   const seen = new Set();
-  for (const { name, value, comment } of entries) {
+  for (const { name, value, comment, deprecated } of entries) {
     if (!name.startsWith(prefix)) continue;
     const key = style === 'camel' ? camel(name.slice(prefix.length)) : name;
     if (seen.has(key)) continue;
     seen.add(key);
-    if (comment) lines.push(`  /** ${comment.replace(/\*\//g, '* /')} */`);
+    // Every entry names its C constant, so a reader of the driver's documentation finds it.
+    const doc = [key === name ? '' : `\`${name}\``, comment.replace(/\*\//g, '* /')].filter(Boolean).join(': ') || `\`${name}\``;
+    lines.push(`  /** ${doc}${deprecated ? ' @deprecated' : ''} */`);
     lines.push(`  ${/^[a-zA-Z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${value},`);
   }
   lines.push('} as const;');

@@ -3,109 +3,207 @@
 
 /** The driver's CUresult values by name. */
 export const CudaResult = {
+  /** The API call returned with no errors. In the case of query calls, this also means that the operation being queried is complete (see cuEventQuery() and cuStreamQuery()). */
   CUDA_SUCCESS: 0,
+  /** This indicates that one or more of the parameters passed to the API call is not within an acceptable range of values. */
   CUDA_ERROR_INVALID_VALUE: 1,
+  /** The API call failed because it was unable to allocate enough memory or other resources to perform the requested operation. */
   CUDA_ERROR_OUT_OF_MEMORY: 2,
+  /** This indicates that the CUDA driver has not been initialized with cuInit() or that initialization has failed. */
   CUDA_ERROR_NOT_INITIALIZED: 3,
+  /** This indicates that the CUDA driver is in the process of shutting down. */
   CUDA_ERROR_DEINITIALIZED: 4,
+  /** This indicates profiler is not initialized for this run. This can happen when the application is running with external profiling tools like visual profiler. */
   CUDA_ERROR_PROFILER_DISABLED: 5,
+  /** This error return is deprecated as of CUDA 5.0. It is no longer an error to attempt to enable/disable the profiling via cuProfilerStart or cuProfilerStop without initialization. @deprecated */
   CUDA_ERROR_PROFILER_NOT_INITIALIZED: 6,
+  /** This error return is deprecated as of CUDA 5.0. It is no longer an error to call cuProfilerStart() when profiling is already enabled. @deprecated */
   CUDA_ERROR_PROFILER_ALREADY_STARTED: 7,
+  /** This error return is deprecated as of CUDA 5.0. It is no longer an error to call cuProfilerStop() when profiling is already disabled. @deprecated */
   CUDA_ERROR_PROFILER_ALREADY_STOPPED: 8,
+  /** This indicates that the CUDA driver that the application has loaded is a stub library. Applications that run with the stub rather than a real driver loaded will result in CUDA API returning this error. */
   CUDA_ERROR_STUB_LIBRARY: 34,
+  /** This indicates that the API call requires a newer CUDA driver than the one currently installed. Users should install an updated NVIDIA CUDA driver to allow the API call to succeed. */
   CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER: 36,
+  /** This indicates that requested CUDA device is unavailable at the current time. Devices are often unavailable due to use of CU_COMPUTEMODE_EXCLUSIVE_PROCESS or CU_COMPUTEMODE_PROHIBITED. */
   CUDA_ERROR_DEVICE_UNAVAILABLE: 46,
+  /** This indicates that no CUDA-capable devices were detected by the installed CUDA driver. */
   CUDA_ERROR_NO_DEVICE: 100,
+  /** This indicates that the device ordinal supplied by the user does not correspond to a valid CUDA device or that the action requested is invalid for the specified device. */
   CUDA_ERROR_INVALID_DEVICE: 101,
+  /** This error indicates that the Grid license is not applied. */
   CUDA_ERROR_DEVICE_NOT_LICENSED: 102,
+  /** This indicates that the device kernel image is invalid. This can also indicate an invalid CUDA module. */
   CUDA_ERROR_INVALID_IMAGE: 200,
+  /** This most frequently indicates that there is no context bound to the current thread. This can also be returned if the context passed to an API call is not a valid handle (such as a context that has had cuCtxDestroy() invoked on it). This can also be returned if a user mixes different API versions (i.e. 3010 context with 3020 API calls). See cuCtxGetApiVersion() for more details. This can also be returned if the green context passed to an API call was not converted to a CUcontext using cuCtxFromGreenCtx API. */
   CUDA_ERROR_INVALID_CONTEXT: 201,
+  /** This indicated that the context being supplied as a parameter to the API call was already the active context.  This error return is deprecated as of CUDA 3.2. It is no longer an error to attempt to push the active context via cuCtxPushCurrent(). @deprecated */
   CUDA_ERROR_CONTEXT_ALREADY_CURRENT: 202,
+  /** This indicates that a map or register operation has failed. */
   CUDA_ERROR_MAP_FAILED: 205,
+  /** This indicates that an unmap or unregister operation has failed. */
   CUDA_ERROR_UNMAP_FAILED: 206,
+  /** This indicates that the specified array is currently mapped and thus cannot be destroyed. */
   CUDA_ERROR_ARRAY_IS_MAPPED: 207,
+  /** This indicates that the resource is already mapped. */
   CUDA_ERROR_ALREADY_MAPPED: 208,
+  /** This indicates that there is no kernel image available that is suitable for the device. This can occur when a user specifies code generation options for a particular CUDA source file that do not include the corresponding device configuration. */
   CUDA_ERROR_NO_BINARY_FOR_GPU: 209,
+  /** This indicates that a resource has already been acquired. */
   CUDA_ERROR_ALREADY_ACQUIRED: 210,
+  /** This indicates that a resource is not mapped. */
   CUDA_ERROR_NOT_MAPPED: 211,
+  /** This indicates that a mapped resource is not available for access as an array. */
   CUDA_ERROR_NOT_MAPPED_AS_ARRAY: 212,
+  /** This indicates that a mapped resource is not available for access as a pointer. */
   CUDA_ERROR_NOT_MAPPED_AS_POINTER: 213,
+  /** This indicates that an uncorrectable ECC error was detected during execution. */
   CUDA_ERROR_ECC_UNCORRECTABLE: 214,
+  /** This indicates that the CUlimit passed to the API call is not supported by the active device. */
   CUDA_ERROR_UNSUPPORTED_LIMIT: 215,
+  /** This indicates that the CUcontext passed to the API call can only be bound to a single CPU thread at a time but is already bound to a CPU thread. */
   CUDA_ERROR_CONTEXT_ALREADY_IN_USE: 216,
+  /** This indicates that peer access is not supported across the given devices. */
   CUDA_ERROR_PEER_ACCESS_UNSUPPORTED: 217,
+  /** This indicates that a PTX JIT compilation failed. */
   CUDA_ERROR_INVALID_PTX: 218,
+  /** This indicates an error with OpenGL or DirectX context. */
   CUDA_ERROR_INVALID_GRAPHICS_CONTEXT: 219,
+  /** This indicates that an uncorrectable NVLink error was detected during the execution. */
   CUDA_ERROR_NVLINK_UNCORRECTABLE: 220,
+  /** This indicates that the PTX JIT compiler library was not found. */
   CUDA_ERROR_JIT_COMPILER_NOT_FOUND: 221,
+  /** This indicates that the provided PTX was compiled with an unsupported toolchain. */
   CUDA_ERROR_UNSUPPORTED_PTX_VERSION: 222,
+  /** This indicates that the PTX JIT compilation was disabled. */
   CUDA_ERROR_JIT_COMPILATION_DISABLED: 223,
+  /** This indicates that the CUexecAffinityType passed to the API call is not supported by the active device. */
   CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY: 224,
+  /** This indicates that the code to be compiled by the PTX JIT contains unsupported call to cudaDeviceSynchronize. */
   CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC: 225,
-  CUDA: 226,
+  /** This indicates that an exception occurred on the device that is now contained by the GPU's error containment capability. Common causes are - a. Certain types of invalid accesses of peer GPU memory over nvlink b. Certain classes of hardware errors This leaves the process in an inconsistent state and any further CUDA work will return the same error. To continue using CUDA, the process must be terminated and relaunched. */
   CUDA_ERROR_CONTAINED: 226,
+  /** This indicates that the device kernel source is invalid. This includes compilation/linker errors encountered in device code or user error. */
   CUDA_ERROR_INVALID_SOURCE: 300,
+  /** This indicates that the file specified was not found. */
   CUDA_ERROR_FILE_NOT_FOUND: 301,
+  /** This indicates that a link to a shared object failed to resolve. */
   CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND: 302,
+  /** This indicates that initialization of a shared object failed. */
   CUDA_ERROR_SHARED_OBJECT_INIT_FAILED: 303,
+  /** This indicates that an OS call failed. */
   CUDA_ERROR_OPERATING_SYSTEM: 304,
+  /** This indicates that a resource handle passed to the API call was not valid. Resource handles are opaque types like CUstream and CUevent. */
   CUDA_ERROR_INVALID_HANDLE: 400,
+  /** This indicates that a resource required by the API call is not in a valid state to perform the requested operation. */
   CUDA_ERROR_ILLEGAL_STATE: 401,
+  /** This indicates an attempt was made to introspect an object in a way that would discard semantically important information. This is either due to the object using funtionality newer than the API version used to introspect it or omission of optional return arguments. */
   CUDA_ERROR_LOSSY_QUERY: 402,
+  /** This indicates that a named symbol was not found. Examples of symbols are global/constant variable names, driver function names, texture names, and surface names. */
   CUDA_ERROR_NOT_FOUND: 500,
+  /** This indicates that asynchronous operations issued previously have not completed yet. This result is not actually an error, but must be indicated differently than CUDA_SUCCESS (which indicates completion). Calls that may return this value include cuEventQuery() and cuStreamQuery(). */
   CUDA_ERROR_NOT_READY: 600,
+  /** While executing a kernel, the device encountered a load or store instruction on an invalid memory address. This leaves the process in an inconsistent state and any further CUDA work will return the same error. To continue using CUDA, the process must be terminated and relaunched. */
   CUDA_ERROR_ILLEGAL_ADDRESS: 700,
+  /** This indicates that a launch did not occur because it did not have appropriate resources. This error usually indicates that the user has attempted to pass too many arguments to the device kernel, or the kernel launch specifies too many threads for the kernel's register count. Passing arguments of the wrong size (i.e. a 64-bit pointer when a 32-bit int is expected) is equivalent to passing too many arguments and can also result in this error. */
   CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: 701,
+  /** This indicates that the device kernel took too long to execute. This can only occur if timeouts are enabled - see the device attribute CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT for more information. This leaves the process in an inconsistent state and any further CUDA work will return the same error. To continue using CUDA, the process must be terminated and relaunched. */
   CUDA_ERROR_LAUNCH_TIMEOUT: 702,
+  /** This error indicates a kernel launch that uses an incompatible texturing mode. */
   CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING: 703,
+  /** This error indicates that a call to cuCtxEnablePeerAccess() is trying to re-enable peer access to a context which has already had peer access to it enabled. */
   CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: 704,
+  /** This error indicates that cuCtxDisablePeerAccess() is trying to disable peer access which has not been enabled yet via cuCtxEnablePeerAccess(). */
   CUDA_ERROR_PEER_ACCESS_NOT_ENABLED: 705,
+  /** This error indicates that the primary context for the specified device has already been initialized. */
   CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE: 708,
+  /** This error indicates that the context current to the calling thread has been destroyed using cuCtxDestroy, or is a primary context which has not yet been initialized. */
   CUDA_ERROR_CONTEXT_IS_DESTROYED: 709,
+  /** A device-side assert triggered during kernel execution. The context cannot be used anymore, and must be destroyed. All existing device memory allocations from this context are invalid and must be reconstructed if the program is to continue using CUDA. */
   CUDA_ERROR_ASSERT: 710,
+  /** This error indicates that the hardware resources required to enable peer access have been exhausted for one or more of the devices passed to cuCtxEnablePeerAccess(). */
   CUDA_ERROR_TOO_MANY_PEERS: 711,
+  /** This error indicates that the memory range passed to cuMemHostRegister() has already been registered. */
   CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: 712,
+  /** This error indicates that the pointer passed to cuMemHostUnregister() does not correspond to any currently registered memory region. */
   CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: 713,
+  /** While executing a kernel, the device encountered a stack error. This can be due to stack corruption or exceeding the stack size limit. This leaves the process in an inconsistent state and any further CUDA work will return the same error. To continue using CUDA, the process must be terminated and relaunched. */
   CUDA_ERROR_HARDWARE_STACK_ERROR: 714,
+  /** While executing a kernel, the device encountered an illegal instruction. This leaves the process in an inconsistent state and any further CUDA work will return the same error. To continue using CUDA, the process must be terminated and relaunched. */
   CUDA_ERROR_ILLEGAL_INSTRUCTION: 715,
+  /** While executing a kernel, the device encountered a load or store instruction on a memory address which is not aligned. This leaves the process in an inconsistent state and any further CUDA work will return the same error. To continue using CUDA, the process must be terminated and relaunched. */
   CUDA_ERROR_MISALIGNED_ADDRESS: 716,
+  /** While executing a kernel, the device encountered an instruction which can only operate on memory locations in certain address spaces (global, shared, or local), but was supplied a memory address not belonging to an allowed address space. This leaves the process in an inconsistent state and any further CUDA work will return the same error. To continue using CUDA, the process must be terminated and relaunched. */
   CUDA_ERROR_INVALID_ADDRESS_SPACE: 717,
+  /** While executing a kernel, the device program counter wrapped its address space. This leaves the process in an inconsistent state and any further CUDA work will return the same error. To continue using CUDA, the process must be terminated and relaunched. */
   CUDA_ERROR_INVALID_PC: 718,
+  /** An exception occurred on the device while executing a kernel. Common causes include dereferencing an invalid device pointer and accessing out of bounds shared memory. Less common cases can be system specific - more information about these cases can be found in the system specific user guide. This leaves the process in an inconsistent state and any further CUDA work will return the same error. To continue using CUDA, the process must be terminated and relaunched. */
   CUDA_ERROR_LAUNCH_FAILED: 719,
+  /** This error indicates that the number of blocks launched per grid for a kernel that was launched via either cuLaunchCooperativeKernel or cuLaunchCooperativeKernelMultiDevice exceeds the maximum number of blocks as allowed by cuOccupancyMaxActiveBlocksPerMultiprocessor or cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags times the number of multiprocessors as specified by the device attribute CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT. */
   CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: 720,
+  /** An exception occurred on the device while exiting a kernel using tensor memory: the tensor memory was not completely deallocated. This leaves the process in an inconsistent state and any further CUDA work will return the same error. To continue using CUDA, the process must be terminated and relaunched. */
   CUDA_ERROR_TENSOR_MEMORY_LEAK: 721,
+  /** This error indicates that the attempted operation is not permitted. */
   CUDA_ERROR_NOT_PERMITTED: 800,
+  /** This error indicates that the attempted operation is not supported on the current system or device. */
   CUDA_ERROR_NOT_SUPPORTED: 801,
+  /** This error indicates that the system is not yet ready to start any CUDA work.  To continue using CUDA, verify the system configuration is in a valid state and all required driver daemons are actively running. More information about this error can be found in the system specific user guide. */
   CUDA_ERROR_SYSTEM_NOT_READY: 802,
+  /** This error indicates that there is a mismatch between the versions of the display driver and the CUDA driver. Refer to the compatibility documentation for supported versions. */
   CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: 803,
-  CUDA_VISIBLE_DEVICES: 804,
+  /** This error indicates that the system was upgraded to run with forward compatibility but the visible hardware detected by CUDA does not support this configuration. Refer to the compatibility documentation for the supported hardware matrix or ensure that only supported hardware is visible during initialization via the CUDA_VISIBLE_DEVICES environment variable. */
   CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: 804,
+  /** This error indicates that the MPS client failed to connect to the MPS control daemon or the MPS server. */
   CUDA_ERROR_MPS_CONNECTION_FAILED: 805,
+  /** This error indicates that the remote procedural call between the MPS server and the MPS client failed. */
   CUDA_ERROR_MPS_RPC_FAILURE: 806,
+  /** This error indicates that the MPS server is not ready to accept new MPS client requests. This error can be returned when the MPS server is in the process of recovering from a fatal failure. */
   CUDA_ERROR_MPS_SERVER_NOT_READY: 807,
+  /** This error indicates that the hardware resources required to create MPS client have been exhausted. */
   CUDA_ERROR_MPS_MAX_CLIENTS_REACHED: 808,
+  /** This error indicates the the hardware resources required to support device connections have been exhausted. */
   CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED: 809,
+  /** This error indicates that the MPS client has been terminated by the server. To continue using CUDA, the process must be terminated and relaunched. */
   CUDA_ERROR_MPS_CLIENT_TERMINATED: 810,
+  /** This error indicates that the module is using CUDA Dynamic Parallelism, but the current configuration, like MPS, does not support it. */
   CUDA_ERROR_CDP_NOT_SUPPORTED: 811,
+  /** This error indicates that a module contains an unsupported interaction between different versions of CUDA Dynamic Parallelism. */
   CUDA_ERROR_CDP_VERSION_MISMATCH: 812,
+  /** This error indicates that the operation is not permitted when the stream is capturing. */
   CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: 900,
+  /** This error indicates that the current capture sequence on the stream has been invalidated due to a previous error. */
   CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: 901,
+  /** This error indicates that the operation would have resulted in a merge of two independent capture sequences. */
   CUDA_ERROR_STREAM_CAPTURE_MERGE: 902,
+  /** This error indicates that the capture was not initiated in this stream. */
   CUDA_ERROR_STREAM_CAPTURE_UNMATCHED: 903,
+  /** This error indicates that the capture sequence contains a fork that was not joined to the primary stream. */
   CUDA_ERROR_STREAM_CAPTURE_UNJOINED: 904,
+  /** This error indicates that a dependency would have been created which crosses the capture sequence boundary. Only implicit in-stream ordering dependencies are allowed to cross the boundary. */
   CUDA_ERROR_STREAM_CAPTURE_ISOLATION: 905,
+  /** This error indicates a disallowed implicit dependency on a current capture sequence from cudaStreamLegacy. */
   CUDA_ERROR_STREAM_CAPTURE_IMPLICIT: 906,
+  /** This error indicates that the operation is not permitted on an event which was last recorded in a capturing stream. */
   CUDA_ERROR_CAPTURED_EVENT: 907,
-  CU_STREAM_CAPTURE_MODE_RELAXED: 908,
+  /** A stream capture sequence not initiated with the CU_STREAM_CAPTURE_MODE_RELAXED argument to cuStreamBeginCapture was passed to cuStreamEndCapture in a different thread. */
   CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD: 908,
+  /** This error indicates that the timeout specified for the wait operation has lapsed. */
   CUDA_ERROR_TIMEOUT: 909,
+  /** This error indicates that the graph update was not performed because it included changes which violated constraints specific to instantiated graph update. */
   CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: 910,
+  /** This indicates that an async error has occurred in a device outside of CUDA. If CUDA was waiting for an external device's signal before consuming shared data, the external device signaled an error indicating that the data is not valid for consumption. This leaves the process in an inconsistent state and any further CUDA work will return the same error. To continue using CUDA, the process must be terminated and relaunched. */
   CUDA_ERROR_EXTERNAL_DEVICE: 911,
+  /** Indicates a kernel launch error due to cluster misconfiguration. */
   CUDA_ERROR_INVALID_CLUSTER_SIZE: 912,
+  /** Indiciates a function handle is not loaded when calling an API that requires a loaded function. */
   CUDA_ERROR_FUNCTION_NOT_LOADED: 913,
+  /** This error indicates one or more resources passed in are not valid resource types for the operation. */
   CUDA_ERROR_INVALID_RESOURCE_TYPE: 914,
+  /** This error indicates one or more resources are insufficient or non-applicable for the operation. */
   CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION: 915,
+  /** This error indicates that an error happened during the key rotation sequence. */
   CUDA_ERROR_KEY_ROTATION: 916,
+  /** This indicates that an unknown internal error has occurred. */
   CUDA_ERROR_UNKNOWN: 999,
 } as const;
 /** A name of {@link CudaResult}. */
@@ -113,285 +211,285 @@ export type CudaResultName = keyof typeof CudaResult;
 
 /** The driver's CUdevice_attribute values by name. */
 export const DeviceAttribute = {
-  /** Maximum number of threads per block */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK`: Maximum number of threads per block */
   maxThreadsPerBlock: 1,
-  /** Maximum block dimension X */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X`: Maximum block dimension X */
   maxBlockDimX: 2,
-  /** Maximum block dimension Y */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y`: Maximum block dimension Y */
   maxBlockDimY: 3,
-  /** Maximum block dimension Z */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z`: Maximum block dimension Z */
   maxBlockDimZ: 4,
-  /** Maximum grid dimension X */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X`: Maximum grid dimension X */
   maxGridDimX: 5,
-  /** Maximum grid dimension Y */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y`: Maximum grid dimension Y */
   maxGridDimY: 6,
-  /** Maximum grid dimension Z */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z`: Maximum grid dimension Z */
   maxGridDimZ: 7,
-  /** Maximum shared memory available per block in bytes */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK`: Maximum shared memory available per block in bytes */
   maxSharedMemoryPerBlock: 8,
-  /** Memory available on device for __constant__ variables in a CUDA C kernel in bytes */
+  /** `CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY`: Memory available on device for __constant__ variables in a CUDA C kernel in bytes */
   totalConstantMemory: 9,
-  /** Warp size in threads */
+  /** `CU_DEVICE_ATTRIBUTE_WARP_SIZE`: Warp size in threads */
   warpSize: 10,
-  /** Maximum pitch in bytes allowed by memory copies */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_PITCH`: Maximum pitch in bytes allowed by memory copies */
   maxPitch: 11,
-  /** Maximum number of 32-bit registers available per block */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK`: Maximum number of 32-bit registers available per block */
   maxRegistersPerBlock: 12,
-  /** Typical clock frequency in kilohertz */
+  /** `CU_DEVICE_ATTRIBUTE_CLOCK_RATE`: Typical clock frequency in kilohertz */
   clockRate: 13,
-  /** Alignment requirement for textures */
+  /** `CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT`: Alignment requirement for textures */
   textureAlignment: 14,
-  /** Number of multiprocessors on device */
+  /** `CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT`: Number of multiprocessors on device */
   multiprocessorCount: 16,
-  /** Specifies whether there is a run time limit on kernels */
+  /** `CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT`: Specifies whether there is a run time limit on kernels */
   kernelExecTimeout: 17,
-  /** Device is integrated with host memory */
+  /** `CU_DEVICE_ATTRIBUTE_INTEGRATED`: Device is integrated with host memory */
   integrated: 18,
-  /** Device can map host memory into CUDA address space */
+  /** `CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY`: Device can map host memory into CUDA address space */
   canMapHostMemory: 19,
-  /** Compute mode (See CUcomputemode for details) */
+  /** `CU_DEVICE_ATTRIBUTE_COMPUTE_MODE`: Compute mode (See CUcomputemode for details) */
   computeMode: 20,
-  /** Maximum 1D texture width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH`: Maximum 1D texture width */
   maximumTexture1dWidth: 21,
-  /** Maximum 2D texture width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH`: Maximum 2D texture width */
   maximumTexture2dWidth: 22,
-  /** Maximum 2D texture height */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT`: Maximum 2D texture height */
   maximumTexture2dHeight: 23,
-  /** Maximum 3D texture width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH`: Maximum 3D texture width */
   maximumTexture3dWidth: 24,
-  /** Maximum 3D texture height */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT`: Maximum 3D texture height */
   maximumTexture3dHeight: 25,
-  /** Maximum 3D texture depth */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH`: Maximum 3D texture depth */
   maximumTexture3dDepth: 26,
-  /** Maximum 2D layered texture width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH`: Maximum 2D layered texture width */
   maximumTexture2dLayeredWidth: 27,
-  /** Maximum 2D layered texture height */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT`: Maximum 2D layered texture height */
   maximumTexture2dLayeredHeight: 28,
-  /** Maximum layers in a 2D layered texture */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS`: Maximum layers in a 2D layered texture */
   maximumTexture2dLayeredLayers: 29,
-  /** Alignment requirement for surfaces */
+  /** `CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT`: Alignment requirement for surfaces */
   surfaceAlignment: 30,
-  /** Device can possibly execute multiple kernels concurrently */
+  /** `CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS`: Device can possibly execute multiple kernels concurrently */
   concurrentKernels: 31,
-  /** Device has ECC support enabled */
+  /** `CU_DEVICE_ATTRIBUTE_ECC_ENABLED`: Device has ECC support enabled */
   eccEnabled: 32,
-  /** PCI bus ID of the device */
+  /** `CU_DEVICE_ATTRIBUTE_PCI_BUS_ID`: PCI bus ID of the device */
   pciBusId: 33,
-  /** PCI device ID of the device */
+  /** `CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID`: PCI device ID of the device */
   pciDeviceId: 34,
-  /** Device is using TCC driver model */
+  /** `CU_DEVICE_ATTRIBUTE_TCC_DRIVER`: Device is using TCC driver model */
   tccDriver: 35,
-  /** Peak memory clock frequency in kilohertz */
+  /** `CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE`: Peak memory clock frequency in kilohertz */
   memoryClockRate: 36,
-  /** Global memory bus width in bits */
+  /** `CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH`: Global memory bus width in bits */
   globalMemoryBusWidth: 37,
-  /** Size of L2 cache in bytes */
+  /** `CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE`: Size of L2 cache in bytes */
   l2CacheSize: 38,
-  /** Maximum resident threads per multiprocessor */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR`: Maximum resident threads per multiprocessor */
   maxThreadsPerMultiprocessor: 39,
-  /** Number of asynchronous engines */
+  /** `CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT`: Number of asynchronous engines */
   asyncEngineCount: 40,
-  /** Device shares a unified address space with the host */
+  /** `CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING`: Device shares a unified address space with the host */
   unifiedAddressing: 41,
-  /** Maximum 1D layered texture width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH`: Maximum 1D layered texture width */
   maximumTexture1dLayeredWidth: 42,
-  /** Maximum layers in a 1D layered texture */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS`: Maximum layers in a 1D layered texture */
   maximumTexture1dLayeredLayers: 43,
-  /** Maximum 2D texture width if CUDA_ARRAY3D_TEXTURE_GATHER is set */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH`: Maximum 2D texture width if CUDA_ARRAY3D_TEXTURE_GATHER is set */
   maximumTexture2dGatherWidth: 45,
-  /** Maximum 2D texture height if CUDA_ARRAY3D_TEXTURE_GATHER is set */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT`: Maximum 2D texture height if CUDA_ARRAY3D_TEXTURE_GATHER is set */
   maximumTexture2dGatherHeight: 46,
-  /** Alternate maximum 3D texture width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE`: Alternate maximum 3D texture width */
   maximumTexture3dWidthAlternate: 47,
-  /** Alternate maximum 3D texture height */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE`: Alternate maximum 3D texture height */
   maximumTexture3dHeightAlternate: 48,
-  /** Alternate maximum 3D texture depth */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE`: Alternate maximum 3D texture depth */
   maximumTexture3dDepthAlternate: 49,
-  /** PCI domain ID of the device */
+  /** `CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID`: PCI domain ID of the device */
   pciDomainId: 50,
-  /** Pitch alignment requirement for textures */
+  /** `CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT`: Pitch alignment requirement for textures */
   texturePitchAlignment: 51,
-  /** Maximum cubemap texture width/height */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH`: Maximum cubemap texture width/height */
   maximumTexturecubemapWidth: 52,
-  /** Maximum cubemap layered texture width/height */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH`: Maximum cubemap layered texture width/height */
   maximumTexturecubemapLayeredWidth: 53,
-  /** Maximum layers in a cubemap layered texture */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS`: Maximum layers in a cubemap layered texture */
   maximumTexturecubemapLayeredLayers: 54,
-  /** Maximum 1D surface width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH`: Maximum 1D surface width */
   maximumSurface1dWidth: 55,
-  /** Maximum 2D surface width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH`: Maximum 2D surface width */
   maximumSurface2dWidth: 56,
-  /** Maximum 2D surface height */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT`: Maximum 2D surface height */
   maximumSurface2dHeight: 57,
-  /** Maximum 3D surface width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH`: Maximum 3D surface width */
   maximumSurface3dWidth: 58,
-  /** Maximum 3D surface height */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT`: Maximum 3D surface height */
   maximumSurface3dHeight: 59,
-  /** Maximum 3D surface depth */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH`: Maximum 3D surface depth */
   maximumSurface3dDepth: 60,
-  /** Maximum 1D layered surface width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH`: Maximum 1D layered surface width */
   maximumSurface1dLayeredWidth: 61,
-  /** Maximum layers in a 1D layered surface */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS`: Maximum layers in a 1D layered surface */
   maximumSurface1dLayeredLayers: 62,
-  /** Maximum 2D layered surface width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH`: Maximum 2D layered surface width */
   maximumSurface2dLayeredWidth: 63,
-  /** Maximum 2D layered surface height */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT`: Maximum 2D layered surface height */
   maximumSurface2dLayeredHeight: 64,
-  /** Maximum layers in a 2D layered surface */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS`: Maximum layers in a 2D layered surface */
   maximumSurface2dLayeredLayers: 65,
-  /** Maximum cubemap surface width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH`: Maximum cubemap surface width */
   maximumSurfacecubemapWidth: 66,
-  /** Maximum cubemap layered surface width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH`: Maximum cubemap layered surface width */
   maximumSurfacecubemapLayeredWidth: 67,
-  /** Maximum layers in a cubemap layered surface */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS`: Maximum layers in a cubemap layered surface */
   maximumSurfacecubemapLayeredLayers: 68,
-  /** Maximum 2D linear texture width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH`: Maximum 2D linear texture width */
   maximumTexture2dLinearWidth: 70,
-  /** Maximum 2D linear texture height */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT`: Maximum 2D linear texture height */
   maximumTexture2dLinearHeight: 71,
-  /** Maximum 2D linear texture pitch in bytes */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH`: Maximum 2D linear texture pitch in bytes */
   maximumTexture2dLinearPitch: 72,
-  /** Maximum mipmapped 2D texture width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH`: Maximum mipmapped 2D texture width */
   maximumTexture2dMipmappedWidth: 73,
-  /** Maximum mipmapped 2D texture height */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT`: Maximum mipmapped 2D texture height */
   maximumTexture2dMipmappedHeight: 74,
-  /** Major compute capability version number */
+  /** `CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR`: Major compute capability version number */
   computeCapabilityMajor: 75,
-  /** Minor compute capability version number */
+  /** `CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR`: Minor compute capability version number */
   computeCapabilityMinor: 76,
-  /** Maximum mipmapped 1D texture width */
+  /** `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH`: Maximum mipmapped 1D texture width */
   maximumTexture1dMipmappedWidth: 77,
-  /** Device supports stream priorities */
+  /** `CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED`: Device supports stream priorities */
   streamPrioritiesSupported: 78,
-  /** Device supports caching globals in L1 */
+  /** `CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED`: Device supports caching globals in L1 */
   globalL1CacheSupported: 79,
-  /** Device supports caching locals in L1 */
+  /** `CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED`: Device supports caching locals in L1 */
   localL1CacheSupported: 80,
-  /** Maximum shared memory available per multiprocessor in bytes */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR`: Maximum shared memory available per multiprocessor in bytes */
   maxSharedMemoryPerMultiprocessor: 81,
-  /** Maximum number of 32-bit registers available per multiprocessor */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR`: Maximum number of 32-bit registers available per multiprocessor */
   maxRegistersPerMultiprocessor: 82,
-  /** Device can allocate managed memory on this system */
+  /** `CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY`: Device can allocate managed memory on this system */
   managedMemory: 83,
-  /** Device is on a multi-GPU board */
+  /** `CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD`: Device is on a multi-GPU board */
   multiGpuBoard: 84,
-  /** Unique id for a group of devices on the same multi-GPU board */
+  /** `CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID`: Unique id for a group of devices on the same multi-GPU board */
   multiGpuBoardGroupId: 85,
-  /** Link between the device and the host supports all native atomic operations */
+  /** `CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED`: Link between the device and the host supports all native atomic operations */
   hostNativeAtomicSupported: 86,
-  /** Ratio of single precision performance (in floating-point operations per second) to double precision performance */
+  /** `CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO`: Ratio of single precision performance (in floating-point operations per second) to double precision performance */
   singleToDoublePrecisionPerfRatio: 87,
-  /** Device supports coherently accessing pageable memory without calling cudaHostRegister on it */
+  /** `CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS`: Device supports coherently accessing pageable memory without calling cudaHostRegister on it */
   pageableMemoryAccess: 88,
-  /** Device can coherently access managed memory concurrently with the CPU */
+  /** `CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS`: Device can coherently access managed memory concurrently with the CPU */
   concurrentManagedAccess: 89,
-  /** Device supports compute preemption. */
+  /** `CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED`: Device supports compute preemption. */
   computePreemptionSupported: 90,
-  /** Device can access host registered memory at the same virtual address as the CPU */
+  /** `CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM`: Device can access host registered memory at the same virtual address as the CPU */
   canUseHostPointerForRegisteredMem: 91,
-  /** Device supports launching cooperative kernels via cuLaunchCooperativeKernel */
+  /** `CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH`: Device supports launching cooperative kernels via cuLaunchCooperativeKernel */
   cooperativeLaunch: 95,
-  /** Maximum optin shared memory per block */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN`: Maximum optin shared memory per block */
   maxSharedMemoryPerBlockOptin: 97,
-  /** The CU_STREAM_WAIT_VALUE_FLUSH flag and the CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES MemOp are supported on the device. See  CUDA_MEMOP for additional details. */
+  /** `CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES`: The CU_STREAM_WAIT_VALUE_FLUSH flag and the CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES MemOp are supported on the device. See  CUDA_MEMOP for additional details. */
   canFlushRemoteWrites: 98,
-  /** Device supports host memory registration via cudaHostRegister. */
+  /** `CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED`: Device supports host memory registration via cudaHostRegister. */
   hostRegisterSupported: 99,
-  /** Device accesses pageable memory via the host's page tables. */
+  /** `CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES`: Device accesses pageable memory via the host's page tables. */
   pageableMemoryAccessUsesHostPageTables: 100,
-  /** The host can directly access managed memory on the device without migration. */
+  /** `CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST`: The host can directly access managed memory on the device without migration. */
   directManagedMemAccessFromHost: 101,
-  /** Device supports virtual memory management APIs like cuMemAddressReserve, cuMemCreate, cuMemMap and related APIs */
+  /** `CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED`: Device supports virtual memory management APIs like cuMemAddressReserve, cuMemCreate, cuMemMap and related APIs */
   virtualMemoryManagementSupported: 102,
-  /** Device supports exporting memory to a posix file descriptor with cuMemExportToShareableHandle, if requested via cuMemCreate */
+  /** `CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED`: Device supports exporting memory to a posix file descriptor with cuMemExportToShareableHandle, if requested via cuMemCreate */
   handleTypePosixFileDescriptorSupported: 103,
-  /** Device supports exporting memory to a Win32 NT handle with cuMemExportToShareableHandle, if requested via cuMemCreate */
+  /** `CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED`: Device supports exporting memory to a Win32 NT handle with cuMemExportToShareableHandle, if requested via cuMemCreate */
   handleTypeWin32HandleSupported: 104,
-  /** Device supports exporting memory to a Win32 KMT handle with cuMemExportToShareableHandle, if requested via cuMemCreate */
+  /** `CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED`: Device supports exporting memory to a Win32 KMT handle with cuMemExportToShareableHandle, if requested via cuMemCreate */
   handleTypeWin32KmtHandleSupported: 105,
-  /** Maximum number of blocks per multiprocessor */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR`: Maximum number of blocks per multiprocessor */
   maxBlocksPerMultiprocessor: 106,
-  /** Device supports compression of memory */
+  /** `CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED`: Device supports compression of memory */
   genericCompressionSupported: 107,
-  /** Maximum L2 persisting lines capacity setting in bytes. */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE`: Maximum L2 persisting lines capacity setting in bytes. */
   maxPersistingL2CacheSize: 108,
-  /** Maximum value of CUaccessPolicyWindownum_bytes. */
+  /** `CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE`: Maximum value of CUaccessPolicyWindownum_bytes. */
   maxAccessPolicyWindowSize: 109,
-  /** Device supports specifying the GPUDirect RDMA flag with cuMemCreate */
+  /** `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED`: Device supports specifying the GPUDirect RDMA flag with cuMemCreate */
   gpuDirectRdmaWithCudaVmmSupported: 110,
-  /** Shared memory reserved by CUDA driver per block in bytes */
+  /** `CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK`: Shared memory reserved by CUDA driver per block in bytes */
   reservedSharedMemoryPerBlock: 111,
-  /** Device supports sparse CUDA arrays and sparse CUDA mipmapped arrays */
+  /** `CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED`: Device supports sparse CUDA arrays and sparse CUDA mipmapped arrays */
   sparseCudaArraySupported: 112,
-  /** Device supports using the cuMemHostRegister flag CU_MEMHOSTERGISTER_READ_ONLY to register memory that must be mapped as read-only to the GPU */
+  /** `CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED`: Device supports using the cuMemHostRegister flag CU_MEMHOSTERGISTER_READ_ONLY to register memory that must be mapped as read-only to the GPU */
   readOnlyHostRegisterSupported: 113,
-  /** External timeline semaphore interop is supported on the device */
+  /** `CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED`: External timeline semaphore interop is supported on the device */
   timelineSemaphoreInteropSupported: 114,
-  /** Device supports using the cuMemAllocAsync and cuMemPool family of APIs */
+  /** `CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED`: Device supports using the cuMemAllocAsync and cuMemPool family of APIs */
   memoryPoolsSupported: 115,
-  /** Device supports GPUDirect RDMA APIs, like nvidia_p2p_get_pages (see https://docs.nvidia.com/cuda/gpudirect-rdma for more information) */
+  /** `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED`: Device supports GPUDirect RDMA APIs, like nvidia_p2p_get_pages (see https://docs.nvidia.com/cuda/gpudirect-rdma for more information) */
   gpuDirectRdmaSupported: 116,
-  /** The returned attribute shall be interpreted as a bitmask, where the individual bits are described by the CUflushGPUDirectRDMAWritesOptions enum */
+  /** `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS`: The returned attribute shall be interpreted as a bitmask, where the individual bits are described by the CUflushGPUDirectRDMAWritesOptions enum */
   gpuDirectRdmaFlushWritesOptions: 117,
-  /** GPUDirect RDMA writes to the device do not need to be flushed for consumers within the scope indicated by the returned attribute. See CUGPUDirectRDMAWritesOrdering for the numerical values returned here. */
+  /** `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING`: GPUDirect RDMA writes to the device do not need to be flushed for consumers within the scope indicated by the returned attribute. See CUGPUDirectRDMAWritesOrdering for the numerical values returned here. */
   gpuDirectRdmaWritesOrdering: 118,
-  /** Handle types supported with mempool based IPC */
+  /** `CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES`: Handle types supported with mempool based IPC */
   mempoolSupportedHandleTypes: 119,
-  /** Indicates device supports cluster launch */
+  /** `CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH`: Indicates device supports cluster launch */
   clusterLaunch: 120,
-  /** Device supports deferred mapping CUDA arrays and CUDA mipmapped arrays */
+  /** `CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED`: Device supports deferred mapping CUDA arrays and CUDA mipmapped arrays */
   deferredMappingCudaArraySupported: 121,
-  /** 64-bit operations are supported in cuStreamBatchMemOp and related MemOp APIs. */
+  /** `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS`: 64-bit operations are supported in cuStreamBatchMemOp and related MemOp APIs. */
   canUse64BitStreamMemOps: 122,
-  /** CU_STREAM_WAIT_VALUE_NOR is supported by MemOp APIs. */
+  /** `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR`: CU_STREAM_WAIT_VALUE_NOR is supported by MemOp APIs. */
   canUseStreamWaitValueNor: 123,
-  /** Device supports buffer sharing with dma_buf mechanism. */
+  /** `CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED`: Device supports buffer sharing with dma_buf mechanism. */
   dmaBufSupported: 124,
-  /** Device supports IPC Events. */
+  /** `CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED`: Device supports IPC Events. */
   ipcEventSupported: 125,
-  /** Number of memory domains the device supports. */
+  /** `CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT`: Number of memory domains the device supports. */
   memSyncDomainCount: 126,
-  /** Device supports accessing memory using Tensor Map. */
+  /** `CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED`: Device supports accessing memory using Tensor Map. */
   tensorMapAccessSupported: 127,
-  /** Device supports exporting memory to a fabric handle with cuMemExportToShareableHandle() or requested with cuMemCreate() */
+  /** `CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED`: Device supports exporting memory to a fabric handle with cuMemExportToShareableHandle() or requested with cuMemCreate() */
   handleTypeFabricSupported: 128,
-  /** Device supports unified function pointers. */
+  /** `CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS`: Device supports unified function pointers. */
   unifiedFunctionPointers: 129,
-  /** NUMA configuration of a device: value is of type CUdeviceNumaConfig enum */
+  /** `CU_DEVICE_ATTRIBUTE_NUMA_CONFIG`: NUMA configuration of a device: value is of type CUdeviceNumaConfig enum */
   numaConfig: 130,
-  /** NUMA node ID of the GPU memory */
+  /** `CU_DEVICE_ATTRIBUTE_NUMA_ID`: NUMA node ID of the GPU memory */
   numaId: 131,
-  /** Device supports switch multicast and reduction operations. */
+  /** `CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED`: Device supports switch multicast and reduction operations. */
   multicastSupported: 132,
-  /** Indicates if contexts created on this device will be shared via MPS */
+  /** `CU_DEVICE_ATTRIBUTE_MPS_ENABLED`: Indicates if contexts created on this device will be shared via MPS */
   mpsEnabled: 133,
-  /** NUMA ID of the host node closest to the device. Returns -1 when system does not support NUMA. */
+  /** `CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID`: NUMA ID of the host node closest to the device. Returns -1 when system does not support NUMA. */
   hostNumaId: 134,
-  /** Device supports CIG with D3D12. */
+  /** `CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED`: Device supports CIG with D3D12. */
   d3d12CigSupported: 135,
-  /** The returned valued shall be interpreted as a bitmask, where the individual bits are described by the CUmemDecompressAlgorithm enum. */
+  /** `CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK`: The returned valued shall be interpreted as a bitmask, where the individual bits are described by the CUmemDecompressAlgorithm enum. */
   memDecompressAlgorithmMask: 136,
-  /** The returned valued is the maximum length in bytes of a single decompress operation that is allowed. */
+  /** `CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH`: The returned valued is the maximum length in bytes of a single decompress operation that is allowed. */
   memDecompressMaximumLength: 137,
-  /** Device supports CIG with Vulkan. */
+  /** `CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED`: Device supports CIG with Vulkan. */
   vulkanCigSupported: 138,
-  /** The combined 16-bit PCI device ID and 16-bit PCI vendor ID. */
+  /** `CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID`: The combined 16-bit PCI device ID and 16-bit PCI vendor ID. */
   gpuPciDeviceId: 139,
-  /** The combined 16-bit PCI subsystem ID and 16-bit PCI subsystem vendor ID. */
+  /** `CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID`: The combined 16-bit PCI subsystem ID and 16-bit PCI subsystem vendor ID. */
   gpuPciSubsystemId: 140,
-  /** Device supports HOST_NUMA location with the virtual memory management APIs like cuMemCreate, cuMemMap and related APIs */
+  /** `CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED`: Device supports HOST_NUMA location with the virtual memory management APIs like cuMemCreate, cuMemMap and related APIs */
   hostNumaVirtualMemoryManagementSupported: 141,
-  /** Device supports HOST_NUMA location with the cuMemAllocAsync and cuMemPool family of APIs */
+  /** `CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED`: Device supports HOST_NUMA location with the cuMemAllocAsync and cuMemPool family of APIs */
   hostNumaMemoryPoolsSupported: 142,
-  /** Device supports HOST_NUMA location IPC between nodes in a multi-node system. */
+  /** `CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED`: Device supports HOST_NUMA location IPC between nodes in a multi-node system. */
   hostNumaMultinodeIpcSupported: 143,
-  /** Device suports HOST location with the cuMemAllocAsync and cuMemPool family of APIs */
+  /** `CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED`: Device suports HOST location with the cuMemAllocAsync and cuMemPool family of APIs */
   hostMemoryPoolsSupported: 144,
-  /** Device supports HOST location with the virtual memory management APIs like cuMemCreate, cuMemMap and related APIs */
+  /** `CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED`: Device supports HOST location with the virtual memory management APIs like cuMemCreate, cuMemMap and related APIs */
   hostVirtualMemoryManagementSupported: 145,
-  /** Device supports page-locked host memory buffer sharing with dma_buf mechanism. */
+  /** `CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED`: Device supports page-locked host memory buffer sharing with dma_buf mechanism. */
   hostAllocDmaBufSupported: 146,
-  /** Link between the device and the host supports only some native atomic operations */
+  /** `CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED`: Link between the device and the host supports only some native atomic operations */
   onlyPartialHostNativeAtomicSupported: 147,
 } as const;
 /** A name of {@link DeviceAttribute}. */
@@ -399,15 +497,15 @@ export type DeviceAttributeName = keyof typeof DeviceAttribute;
 
 /** The driver's CUdevice_P2PAttribute values by name. */
 export const P2PAttribute = {
-  /** A relative value indicating the performance of the link between two devices */
+  /** `CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK`: A relative value indicating the performance of the link between two devices */
   performanceRank: 1,
-  /** P2P Access is enable */
+  /** `CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED`: P2P Access is enable */
   accessSupported: 2,
-  /** All CUDA-valid atomic operation over the link are supported */
+  /** `CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED`: All CUDA-valid atomic operation over the link are supported */
   nativeAtomicSupported: 3,
-  /** Accessing CUDA arrays over the link supported */
+  /** `CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED`: Accessing CUDA arrays over the link supported */
   cudaArrayAccessSupported: 4,
-  /** Only some CUDA-valid atomic operations over the link are supported. */
+  /** `CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED`: Only some CUDA-valid atomic operations over the link are supported. */
   onlyPartialNativeAtomicSupported: 5,
 } as const;
 /** A name of {@link P2PAttribute}. */
@@ -415,25 +513,25 @@ export type P2PAttributeName = keyof typeof P2PAttribute;
 
 /** The driver's CUlimit values by name. */
 export const ContextLimit = {
-  /** GPU thread stack size */
+  /** `CU_LIMIT_STACK_SIZE`: GPU thread stack size */
   stackSize: 0,
-  /** GPU printf FIFO size */
+  /** `CU_LIMIT_PRINTF_FIFO_SIZE`: GPU printf FIFO size */
   printfFifoSize: 1,
-  /** GPU malloc heap size */
+  /** `CU_LIMIT_MALLOC_HEAP_SIZE`: GPU malloc heap size */
   mallocHeapSize: 2,
-  /** GPU device runtime launch synchronize depth */
+  /** `CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH`: GPU device runtime launch synchronize depth */
   devRuntimeSyncDepth: 3,
-  /** GPU device runtime pending launch count */
+  /** `CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT`: GPU device runtime pending launch count */
   devRuntimePendingLaunchCount: 4,
-  /** A value between 0 and 128 that indicates the maximum fetch granularity of L2 (in Bytes). This is a hint */
+  /** `CU_LIMIT_MAX_L2_FETCH_GRANULARITY`: A value between 0 and 128 that indicates the maximum fetch granularity of L2 (in Bytes). This is a hint */
   maxL2FetchGranularity: 5,
-  /** A size in bytes for L2 persisting lines cache size */
+  /** `CU_LIMIT_PERSISTING_L2_CACHE_SIZE`: A size in bytes for L2 persisting lines cache size */
   persistingL2CacheSize: 6,
-  /** A maximum size in bytes of shared memory available to CUDA kernels on a CIG context. Can only be queried, cannot be set */
+  /** `CU_LIMIT_SHMEM_SIZE`: A maximum size in bytes of shared memory available to CUDA kernels on a CIG context. Can only be queried, cannot be set */
   shmemSize: 7,
-  /** A non-zero value indicates this CUDA context is a CIG-enabled context. Can only be queried, cannot be set */
+  /** `CU_LIMIT_CIG_ENABLED`: A non-zero value indicates this CUDA context is a CIG-enabled context. Can only be queried, cannot be set */
   cigEnabled: 8,
-  /** When set to zero, CUDA will fail to launch a kernel on a CIG context, instead of using the fallback path, if the kernel uses more shared memory than available */
+  /** `CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED`: When set to zero, CUDA will fail to launch a kernel on a CIG context, instead of using the fallback path, if the kernel uses more shared memory than available */
   cigShmemFallbackEnabled: 9,
 } as const;
 /** A name of {@link ContextLimit}. */
@@ -441,21 +539,21 @@ export type ContextLimitName = keyof typeof ContextLimit;
 
 /** The driver's CUctx_flags values by name. */
 export const ContextFlag = {
-  /** Automatic scheduling */
+  /** `CU_CTX_SCHED_AUTO`: Automatic scheduling */
   schedAuto: 0,
-  /** Set spin as default scheduling */
+  /** `CU_CTX_SCHED_SPIN`: Set spin as default scheduling */
   schedSpin: 1,
-  /** Set yield as default scheduling */
+  /** `CU_CTX_SCHED_YIELD`: Set yield as default scheduling */
   schedYield: 2,
-  /** Set blocking synchronization as default scheduling */
+  /** `CU_CTX_SCHED_BLOCKING_SYNC`: Set blocking synchronization as default scheduling */
   schedBlockingSync: 4,
-  /** Keep local memory allocation after launch */
+  /** `CU_CTX_LMEM_RESIZE_TO_MAX`: Keep local memory allocation after launch */
   lmemResizeToMax: 16,
-  /** Trigger coredumps from exceptions in this context */
+  /** `CU_CTX_COREDUMP_ENABLE`: Trigger coredumps from exceptions in this context */
   coredumpEnable: 32,
-  /** Enable user pipe to trigger coredumps in this context */
+  /** `CU_CTX_USER_COREDUMP_ENABLE`: Enable user pipe to trigger coredumps in this context */
   userCoredumpEnable: 64,
-  /** Ensure synchronous memory operations on this context will synchronize */
+  /** `CU_CTX_SYNC_MEMOPS`: Ensure synchronous memory operations on this context will synchronize */
   syncMemops: 128,
 } as const;
 /** A name of {@link ContextFlag}. */
@@ -463,9 +561,9 @@ export type ContextFlagName = keyof typeof ContextFlag;
 
 /** The driver's CUstream_flags values by name. */
 export const StreamFlag = {
-  /** Default stream flag */
+  /** `CU_STREAM_DEFAULT`: Default stream flag */
   default: 0,
-  /** Stream does not synchronize with stream 0 (the NULL stream) */
+  /** `CU_STREAM_NON_BLOCKING`: Stream does not synchronize with stream 0 (the NULL stream) */
   nonBlocking: 1,
 } as const;
 /** A name of {@link StreamFlag}. */
@@ -473,13 +571,13 @@ export type StreamFlagName = keyof typeof StreamFlag;
 
 /** The driver's CUevent_flags values by name. */
 export const EventFlag = {
-  /** Default event flag */
+  /** `CU_EVENT_DEFAULT`: Default event flag */
   default: 0,
-  /** Event uses blocking synchronization */
+  /** `CU_EVENT_BLOCKING_SYNC`: Event uses blocking synchronization */
   blockingSync: 1,
-  /** Event will not record timing data */
+  /** `CU_EVENT_DISABLE_TIMING`: Event will not record timing data */
   disableTiming: 2,
-  /** Event is suitable for interprocess use. CU_EVENT_DISABLE_TIMING must be set */
+  /** `CU_EVENT_INTERPROCESS`: Event is suitable for interprocess use. CU_EVENT_DISABLE_TIMING must be set */
   interprocess: 4,
 } as const;
 /** A name of {@link EventFlag}. */
@@ -487,9 +585,9 @@ export type EventFlagName = keyof typeof EventFlag;
 
 /** The driver's CUevent_record_flags values by name. */
 export const EventRecordFlag = {
-  /** Default event record flag */
+  /** `CU_EVENT_RECORD_DEFAULT`: Default event record flag */
   default: 0,
-  /** When using stream capture, create an event record node instead of the default behavior.  This flag is invalid when used outside of capture. */
+  /** `CU_EVENT_RECORD_EXTERNAL`: When using stream capture, create an event record node instead of the default behavior.  This flag is invalid when used outside of capture. */
   external: 1,
 } as const;
 /** A name of {@link EventRecordFlag}. */
@@ -497,9 +595,9 @@ export type EventRecordFlagName = keyof typeof EventRecordFlag;
 
 /** The driver's CUevent_wait_flags values by name. */
 export const EventWaitFlag = {
-  /** Default event wait flag */
+  /** `CU_EVENT_WAIT_DEFAULT`: Default event wait flag */
   default: 0,
-  /** When using stream capture, create an event wait node instead of the default behavior.  This flag is invalid when used outside of capture. */
+  /** `CU_EVENT_WAIT_EXTERNAL`: When using stream capture, create an event wait node instead of the default behavior.  This flag is invalid when used outside of capture. */
   external: 1,
 } as const;
 /** A name of {@link EventWaitFlag}. */
@@ -507,15 +605,15 @@ export type EventWaitFlagName = keyof typeof EventWaitFlag;
 
 /** The driver's CUstreamWaitValue_flags values by name. */
 export const StreamWaitValueFlag = {
-  /** Wait until (int32_t)(*addr - value) >= 0 (or int64_t for 64 bit values). Note this is a cyclic comparison which ignores wraparound. (Default behavior.) */
+  /** `CU_STREAM_WAIT_VALUE_GEQ`: Wait until (int32_t)(*addr - value) >= 0 (or int64_t for 64 bit values). Note this is a cyclic comparison which ignores wraparound. (Default behavior.) */
   geq: 0,
-  /** Wait until *addr == value. */
+  /** `CU_STREAM_WAIT_VALUE_EQ`: Wait until *addr == value. */
   eq: 1,
-  /** Wait until (*addr & value) != 0. */
+  /** `CU_STREAM_WAIT_VALUE_AND`: Wait until (*addr & value) != 0. */
   and: 2,
-  /** Wait until ~(*addr | value) != 0. Support for this operation can be queried with cuDeviceGetAttribute() and CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR. */
+  /** `CU_STREAM_WAIT_VALUE_NOR`: Wait until ~(*addr | value) != 0. Support for this operation can be queried with cuDeviceGetAttribute() and CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR. */
   nor: 3,
-  /** Follow the wait operation with a flush of outstanding remote writes. This means that, if a remote write operation is guaranteed to have reached the device before the wait can be satisfied, that write is guaranteed to be visible to downstream device work. The device is permitted to reorder remote writes internally. For example, this flag would be required if two remote writes arrive in a defined order, the wait is satisfied by the second write, and downstream work needs to observe the first write. Support for this operation is restricted to selected platforms and can be queried with CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES. */
+  /** `CU_STREAM_WAIT_VALUE_FLUSH`: Follow the wait operation with a flush of outstanding remote writes. This means that, if a remote write operation is guaranteed to have reached the device before the wait can be satisfied, that write is guaranteed to be visible to downstream device work. The device is permitted to reorder remote writes internally. For example, this flag would be required if two remote writes arrive in a defined order, the wait is satisfied by the second write, and downstream work needs to observe the first write. Support for this operation is restricted to selected platforms and can be queried with CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES. */
   flush: 1073741824,
 } as const;
 /** A name of {@link StreamWaitValueFlag}. */
@@ -523,9 +621,9 @@ export type StreamWaitValueFlagName = keyof typeof StreamWaitValueFlag;
 
 /** The driver's CUstreamWriteValue_flags values by name. */
 export const StreamWriteValueFlag = {
-  /** Default behavior */
+  /** `CU_STREAM_WRITE_VALUE_DEFAULT`: Default behavior */
   default: 0,
-  /** Permits the write to be reordered with writes which were issued before it, as a performance optimization. Normally, cuStreamWriteValue32 will provide a memory fence before the write, which has similar semantics to __threadfence_system() but is scoped to the stream rather than a CUDA thread. This flag is not supported in the v2 API. */
+  /** `CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER`: Permits the write to be reordered with writes which were issued before it, as a performance optimization. Normally, cuStreamWriteValue32 will provide a memory fence before the write, which has similar semantics to __threadfence_system() but is scoped to the stream rather than a CUDA thread. This flag is not supported in the v2 API. */
   noMemoryBarrier: 1,
 } as const;
 /** A name of {@link StreamWriteValueFlag}. */
@@ -533,17 +631,17 @@ export type StreamWriteValueFlagName = keyof typeof StreamWriteValueFlag;
 
 /** The driver's CUstreamBatchMemOpType values by name. */
 export const StreamMemoryOperation = {
-  /** Represents a cuStreamWaitValue32 operation */
+  /** `CU_STREAM_MEM_OP_WAIT_VALUE_32`: Represents a cuStreamWaitValue32 operation */
   waitValue32: 1,
-  /** Represents a cuStreamWriteValue32 operation */
+  /** `CU_STREAM_MEM_OP_WRITE_VALUE_32`: Represents a cuStreamWriteValue32 operation */
   writeValue32: 2,
-  /** Represents a cuStreamWaitValue64 operation */
+  /** `CU_STREAM_MEM_OP_WAIT_VALUE_64`: Represents a cuStreamWaitValue64 operation */
   waitValue64: 4,
-  /** Represents a cuStreamWriteValue64 operation */
+  /** `CU_STREAM_MEM_OP_WRITE_VALUE_64`: Represents a cuStreamWriteValue64 operation */
   writeValue64: 5,
-  /** Insert a memory barrier of the specified type */
+  /** `CU_STREAM_MEM_OP_BARRIER`: Insert a memory barrier of the specified type */
   barrier: 6,
-  /** This has the same effect as CU_STREAM_WAIT_VALUE_FLUSH, but as a standalone operation. */
+  /** `CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES`: This has the same effect as CU_STREAM_WAIT_VALUE_FLUSH, but as a standalone operation. */
   flushRemoteWrites: 3,
 } as const;
 /** A name of {@link StreamMemoryOperation}. */
@@ -551,9 +649,9 @@ export type StreamMemoryOperationName = keyof typeof StreamMemoryOperation;
 
 /** The driver's CUstreamMemoryBarrier_flags values by name. */
 export const StreamMemoryBarrier = {
-  /** System-wide memory barrier. */
+  /** `CU_STREAM_MEMORY_BARRIER_TYPE_SYS`: System-wide memory barrier. */
   sys: 0,
-  /** Limit memory barrier scope to the GPU. */
+  /** `CU_STREAM_MEMORY_BARRIER_TYPE_GPU`: Limit memory barrier scope to the GPU. */
   gpu: 1,
 } as const;
 /** A name of {@link StreamMemoryBarrier}. */
@@ -561,8 +659,11 @@ export type StreamMemoryBarrierName = keyof typeof StreamMemoryBarrier;
 
 /** The driver's CUstreamCaptureMode values by name. */
 export const CaptureMode = {
+  /** `CU_STREAM_CAPTURE_MODE_GLOBAL` */
   global: 0,
+  /** `CU_STREAM_CAPTURE_MODE_THREAD_LOCAL` */
   threadLocal: 1,
+  /** `CU_STREAM_CAPTURE_MODE_RELAXED` */
   relaxed: 2,
 } as const;
 /** A name of {@link CaptureMode}. */
@@ -570,11 +671,11 @@ export type CaptureModeName = keyof typeof CaptureMode;
 
 /** The driver's CUstreamCaptureStatus values by name. */
 export const CaptureStatus = {
-  /** Stream is not capturing */
+  /** `CU_STREAM_CAPTURE_STATUS_NONE`: Stream is not capturing */
   none: 0,
-  /** Stream is actively capturing */
+  /** `CU_STREAM_CAPTURE_STATUS_ACTIVE`: Stream is actively capturing */
   active: 1,
-  /** Stream is part of a capture sequence that has been invalidated, but not terminated */
+  /** `CU_STREAM_CAPTURE_STATUS_INVALIDATED`: Stream is part of a capture sequence that has been invalidated, but not terminated */
   invalidated: 2,
 } as const;
 /** A name of {@link CaptureStatus}. */
@@ -582,9 +683,9 @@ export type CaptureStatusName = keyof typeof CaptureStatus;
 
 /** The driver's CUstreamUpdateCaptureDependencies_flags values by name. */
 export const CaptureDependencyUpdate = {
-  /** Add new nodes to the dependency set */
+  /** `CU_STREAM_ADD_CAPTURE_DEPENDENCIES`: Add new nodes to the dependency set */
   addCaptureDependencies: 0,
-  /** Replace the dependency set with the new nodes */
+  /** `CU_STREAM_SET_CAPTURE_DEPENDENCIES`: Replace the dependency set with the new nodes */
   setCaptureDependencies: 1,
 } as const;
 /** A name of {@link CaptureDependencyUpdate}. */
@@ -592,37 +693,37 @@ export type CaptureDependencyUpdateName = keyof typeof CaptureDependencyUpdate;
 
 /** The driver's CUlaunchAttributeID values by name. */
 export const LaunchAttribute = {
-  /** Ignored entry, for convenient composition */
+  /** `CU_LAUNCH_ATTRIBUTE_IGNORE`: Ignored entry, for convenient composition */
   ignore: 0,
-  /** Valid for streams, graph nodes, launches. See CUlaunchAttributeValueaccessPolicyWindow. */
+  /** `CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW`: Valid for streams, graph nodes, launches. See CUlaunchAttributeValueaccessPolicyWindow. */
   accessPolicyWindow: 1,
-  /** Valid for graph nodes, launches. See CUlaunchAttributeValuecooperative. */
+  /** `CU_LAUNCH_ATTRIBUTE_COOPERATIVE`: Valid for graph nodes, launches. See CUlaunchAttributeValuecooperative. */
   cooperative: 2,
-  /** Valid for streams. See CUlaunchAttributeValuesyncPolicy. */
+  /** `CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY`: Valid for streams. See CUlaunchAttributeValuesyncPolicy. */
   synchronizationPolicy: 3,
-  /** Valid for graph nodes, launches. See CUlaunchAttributeValueclusterDim. */
+  /** `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`: Valid for graph nodes, launches. See CUlaunchAttributeValueclusterDim. */
   clusterDimension: 4,
-  /** Valid for graph nodes, launches. See CUlaunchAttributeValueclusterSchedulingPolicyPreference. */
+  /** `CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE`: Valid for graph nodes, launches. See CUlaunchAttributeValueclusterSchedulingPolicyPreference. */
   clusterSchedulingPolicyPreference: 5,
-  /** Valid for launches. Setting CUlaunchAttributeValueprogrammaticStreamSerializationAllowed to non-0 signals that the kernel will use programmatic means to resolve its stream dependency, so that the CUDA runtime should opportunistically allow the grid's execution to overlap with the previous kernel in the stream, if that kernel requests the overlap. The dependent launches can choose to wait on the dependency using the programmatic sync (cudaGridDependencySynchronize() or equivalent PTX instructions). */
+  /** `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`: Valid for launches. Setting CUlaunchAttributeValueprogrammaticStreamSerializationAllowed to non-0 signals that the kernel will use programmatic means to resolve its stream dependency, so that the CUDA runtime should opportunistically allow the grid's execution to overlap with the previous kernel in the stream, if that kernel requests the overlap. The dependent launches can choose to wait on the dependency using the programmatic sync (cudaGridDependencySynchronize() or equivalent PTX instructions). */
   programmaticStreamSerialization: 6,
-  /** Valid for launches. Set CUlaunchAttributeValueprogrammaticEvent to record the event. Event recorded through this launch attribute is guaranteed to only trigger after all block in the associated kernel trigger the event. A block can trigger the event through PTX launchdep.release or CUDA builtin function cudaTriggerProgrammaticLaunchCompletion(). A trigger can also be inserted at the beginning of each block's execution if triggerAtBlockStart is set to non-0. The dependent launches can choose to wait on the dependency using the programmatic sync (cudaGridDependencySynchronize() or equivalent PTX instructions). Note that dependents (including the CPU thread calling cuEventSynchronize()) are not guaranteed to observe the release precisely when it is released.  For example, cuEventSynchronize() may only observe the event trigger long after the associated kernel has completed. This recording type is primarily meant for establishing programmatic dependency between device tasks. Note also this type of dependency allows, but does not guarantee, concurrent execution of tasks. <br> The event supplied must not be an interprocess or interop event. The event must disable timing (i.e. must be created with the CU_EVENT_DISABLE_TIMING flag set). */
+  /** `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT`: Valid for launches. Set CUlaunchAttributeValueprogrammaticEvent to record the event. Event recorded through this launch attribute is guaranteed to only trigger after all block in the associated kernel trigger the event. A block can trigger the event through PTX launchdep.release or CUDA builtin function cudaTriggerProgrammaticLaunchCompletion(). A trigger can also be inserted at the beginning of each block's execution if triggerAtBlockStart is set to non-0. The dependent launches can choose to wait on the dependency using the programmatic sync (cudaGridDependencySynchronize() or equivalent PTX instructions). Note that dependents (including the CPU thread calling cuEventSynchronize()) are not guaranteed to observe the release precisely when it is released.  For example, cuEventSynchronize() may only observe the event trigger long after the associated kernel has completed. This recording type is primarily meant for establishing programmatic dependency between device tasks. Note also this type of dependency allows, but does not guarantee, concurrent execution of tasks. <br> The event supplied must not be an interprocess or interop event. The event must disable timing (i.e. must be created with the CU_EVENT_DISABLE_TIMING flag set). */
   programmaticEvent: 7,
-  /** Valid for streams, graph nodes, launches. See CUlaunchAttributeValuepriority. */
+  /** `CU_LAUNCH_ATTRIBUTE_PRIORITY`: Valid for streams, graph nodes, launches. See CUlaunchAttributeValuepriority. */
   priority: 8,
-  /** Valid for streams, graph nodes, launches. See CUlaunchAttributeValuememSyncDomainMap. */
+  /** `CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP`: Valid for streams, graph nodes, launches. See CUlaunchAttributeValuememSyncDomainMap. */
   memSyncDomainMap: 9,
-  /** Valid for streams, graph nodes, launches. See CUlaunchAttributeValuememSyncDomain. */
+  /** `CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN`: Valid for streams, graph nodes, launches. See CUlaunchAttributeValuememSyncDomain. */
   memSyncDomain: 10,
-  /** Valid for graph nodes, launches. Set CUlaunchAttributeValuepreferredClusterDim to allow the kernel launch to specify a preferred substitute cluster dimension. Blocks may be grouped according to either the dimensions specified with this attribute (grouped into a "preferred substitute cluster"), or the one specified with CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION attribute (grouped into a "regular cluster"). The cluster dimensions of a "preferred substitute cluster" shall be an integer multiple greater than zero of the regular cluster dimensions. The device will attempt - on a best-effort basis - to group thread blocks into preferred clusters over grouping them into regular clusters. When it deems necessary (primarily when the device temporarily runs out of physical resources to launch the larger preferred clusters), the device may switch to launch the regular clusters instead to attempt to utilize as much of the physical device resources as possible. <br> Each type of cluster will have its enumeration / coordinate setup as if the grid consists solely of its type of cluster. For example, if the preferred substitute cluster dimensions double the regular cluster dimensions, there might be simultaneously a regular cluster indexed at (1,0,0), and a preferred cluster indexed at (1,0,0). In this example, the preferred substitute cluster (1,0,0) replaces regular clusters (2,0,0) and (3,0,0) and groups their blocks. <br> This attribute will only take effect when a regular cluster dimension has been specified. The preferred substitute cluster dimension must be an integer multiple greater than zero of the regular cluster dimension and must divide the grid. It must also be no more than `maxBlocksPerCluster`, if it is set in the kernel's `__launch_bounds__`. Otherwise it must be less than the maximum value the driver can support. Otherwise, setting this attribute to a value physically unable to fit on any particular device is permitted. */
+  /** `CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION`: Valid for graph nodes, launches. Set CUlaunchAttributeValuepreferredClusterDim to allow the kernel launch to specify a preferred substitute cluster dimension. Blocks may be grouped according to either the dimensions specified with this attribute (grouped into a "preferred substitute cluster"), or the one specified with CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION attribute (grouped into a "regular cluster"). The cluster dimensions of a "preferred substitute cluster" shall be an integer multiple greater than zero of the regular cluster dimensions. The device will attempt - on a best-effort basis - to group thread blocks into preferred clusters over grouping them into regular clusters. When it deems necessary (primarily when the device temporarily runs out of physical resources to launch the larger preferred clusters), the device may switch to launch the regular clusters instead to attempt to utilize as much of the physical device resources as possible. <br> Each type of cluster will have its enumeration / coordinate setup as if the grid consists solely of its type of cluster. For example, if the preferred substitute cluster dimensions double the regular cluster dimensions, there might be simultaneously a regular cluster indexed at (1,0,0), and a preferred cluster indexed at (1,0,0). In this example, the preferred substitute cluster (1,0,0) replaces regular clusters (2,0,0) and (3,0,0) and groups their blocks. <br> This attribute will only take effect when a regular cluster dimension has been specified. The preferred substitute cluster dimension must be an integer multiple greater than zero of the regular cluster dimension and must divide the grid. It must also be no more than `maxBlocksPerCluster`, if it is set in the kernel's `__launch_bounds__`. Otherwise it must be less than the maximum value the driver can support. Otherwise, setting this attribute to a value physically unable to fit on any particular device is permitted. */
   preferredClusterDimension: 11,
-  /** Valid for launches. Set CUlaunchAttributeValuelaunchCompletionEvent to record the event. <br> Nominally, the event is triggered once all blocks of the kernel have begun execution. Currently this is a best effort. If a kernel B has a launch completion dependency on a kernel A, B may wait until A is complete. Alternatively, blocks of B may begin before all blocks of A have begun, for example if B can claim execution resources unavailable to A (e.g. they run on different GPUs) or if B is a higher priority than A. Exercise caution if such an ordering inversion could lead to deadlock. <br> A launch completion event is nominally similar to a programmatic event with \c triggerAtBlockStart set except that it is not visible to \c cudaGridDependencySynchronize() and can be used with compute capability less than 9.0. <br> The event supplied must not be an interprocess or interop event. The event must disable timing (i.e. must be created with the CU_EVENT_DISABLE_TIMING flag set). */
+  /** `CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT`: Valid for launches. Set CUlaunchAttributeValuelaunchCompletionEvent to record the event. <br> Nominally, the event is triggered once all blocks of the kernel have begun execution. Currently this is a best effort. If a kernel B has a launch completion dependency on a kernel A, B may wait until A is complete. Alternatively, blocks of B may begin before all blocks of A have begun, for example if B can claim execution resources unavailable to A (e.g. they run on different GPUs) or if B is a higher priority than A. Exercise caution if such an ordering inversion could lead to deadlock. <br> A launch completion event is nominally similar to a programmatic event with \c triggerAtBlockStart set except that it is not visible to \c cudaGridDependencySynchronize() and can be used with compute capability less than 9.0. <br> The event supplied must not be an interprocess or interop event. The event must disable timing (i.e. must be created with the CU_EVENT_DISABLE_TIMING flag set). */
   launchCompletionEvent: 12,
-  /** Valid for graph nodes, launches. This attribute is graphs-only, and passing it to a launch in a non-capturing stream will result in an error. <br> CUlaunchAttributeValuedeviceUpdatableKernelNodedeviceUpdatable can only be set to 0 or 1. Setting the field to 1 indicates that the corresponding kernel node should be device-updatable. On success, a handle will be returned via CUlaunchAttributeValuedeviceUpdatableKernelNodedevNode which can be passed to the various device-side update functions to update the node's kernel parameters from within another kernel. For more information on the types of device updates that can be made, as well as the relevant limitations thereof, see cudaGraphKernelNodeUpdatesApply. <br> Nodes which are device-updatable have additional restrictions compared to regular kernel nodes. Firstly, device-updatable nodes cannot be removed from their graph via cuGraphDestroyNode. Additionally, once opted-in to this functionality, a node cannot opt out, and any attempt to set the deviceUpdatable attribute to 0 will result in an error. Device-updatable kernel nodes also cannot have their attributes copied to/from another kernel node via cuGraphKernelNodeCopyAttributes. Graphs containing one or more device-updatable nodes also do not allow multiple instantiation, and neither the graph nor its instantiated version can be passed to cuGraphExecUpdate. <br> If a graph contains device-updatable nodes and updates those nodes from the device from within the graph, the graph must be uploaded with cuGraphUpload before it is launched. For such a graph, if host-side executable graph updates are made to the device-updatable nodes, the graph must be uploaded before it is launched again. */
+  /** `CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE`: Valid for graph nodes, launches. This attribute is graphs-only, and passing it to a launch in a non-capturing stream will result in an error. <br> CUlaunchAttributeValuedeviceUpdatableKernelNodedeviceUpdatable can only be set to 0 or 1. Setting the field to 1 indicates that the corresponding kernel node should be device-updatable. On success, a handle will be returned via CUlaunchAttributeValuedeviceUpdatableKernelNodedevNode which can be passed to the various device-side update functions to update the node's kernel parameters from within another kernel. For more information on the types of device updates that can be made, as well as the relevant limitations thereof, see cudaGraphKernelNodeUpdatesApply. <br> Nodes which are device-updatable have additional restrictions compared to regular kernel nodes. Firstly, device-updatable nodes cannot be removed from their graph via cuGraphDestroyNode. Additionally, once opted-in to this functionality, a node cannot opt out, and any attempt to set the deviceUpdatable attribute to 0 will result in an error. Device-updatable kernel nodes also cannot have their attributes copied to/from another kernel node via cuGraphKernelNodeCopyAttributes. Graphs containing one or more device-updatable nodes also do not allow multiple instantiation, and neither the graph nor its instantiated version can be passed to cuGraphExecUpdate. <br> If a graph contains device-updatable nodes and updates those nodes from the device from within the graph, the graph must be uploaded with cuGraphUpload before it is launched. For such a graph, if host-side executable graph updates are made to the device-updatable nodes, the graph must be uploaded before it is launched again. */
   deviceUpdatableKernelNode: 13,
-  /** Valid for launches. On devices where the L1 cache and shared memory use the same hardware resources, setting CUlaunchAttributeValuesharedMemCarveout to a percentage between 0-100 signals the CUDA driver to set the shared memory carveout preference, in percent of the total shared memory for that kernel launch. This attribute takes precedence over CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT. This is only a hint, and the CUDA driver can choose a different configuration if required for the launch. */
+  /** `CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT`: Valid for launches. On devices where the L1 cache and shared memory use the same hardware resources, setting CUlaunchAttributeValuesharedMemCarveout to a percentage between 0-100 signals the CUDA driver to set the shared memory carveout preference, in percent of the total shared memory for that kernel launch. This attribute takes precedence over CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT. This is only a hint, and the CUDA driver can choose a different configuration if required for the launch. */
   preferredSharedMemoryCarveout: 14,
-  /** Valid for streams, graph nodes, launches. This attribute is a hint to the CUDA runtime that the launch should attempt to make the kernel maximize its NVLINK utilization. <br> When possible to honor this hint, CUDA will assume each block in the grid launch will carry out an even amount of NVLINK traffic, and make a best-effort attempt to adjust the kernel launch based on that assumption. <br> This attribute is a hint only. CUDA makes no functional or performance guarantee. Its applicability can be affected by many different factors, including driver version (i.e. CUDA doesn't guarantee the performance characteristics will be maintained between driver versions or a driver update could alter or regress previously observed perf characteristics.) It also doesn't guarantee a successful result, i.e. applying the attribute may not improve the performance of either the targeted kernel or the encapsulating application. <br> Valid values for CUlaunchAttributeValuenvlinkUtilCentricScheduling are 0 (disabled) and 1 (enabled). */
+  /** `CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING`: Valid for streams, graph nodes, launches. This attribute is a hint to the CUDA runtime that the launch should attempt to make the kernel maximize its NVLINK utilization. <br> When possible to honor this hint, CUDA will assume each block in the grid launch will carry out an even amount of NVLINK traffic, and make a best-effort attempt to adjust the kernel launch based on that assumption. <br> This attribute is a hint only. CUDA makes no functional or performance guarantee. Its applicability can be affected by many different factors, including driver version (i.e. CUDA doesn't guarantee the performance characteristics will be maintained between driver versions or a driver update could alter or regress previously observed perf characteristics.) It also doesn't guarantee a successful result, i.e. applying the attribute may not improve the performance of either the targeted kernel or the encapsulating application. <br> Valid values for CUlaunchAttributeValuenvlinkUtilCentricScheduling are 0 (disabled) and 1 (enabled). */
   nvlinkUtilCentricScheduling: 16,
 } as const;
 /** A name of {@link LaunchAttribute}. */
@@ -630,11 +731,11 @@ export type LaunchAttributeName = keyof typeof LaunchAttribute;
 
 /** The driver's CUaccessProperty values by name. */
 export const AccessProperty = {
-  /** Normal cache persistence. */
+  /** `CU_ACCESS_PROPERTY_NORMAL`: Normal cache persistence. */
   normal: 0,
-  /** Streaming access is less likely to persit from cache. */
+  /** `CU_ACCESS_PROPERTY_STREAMING`: Streaming access is less likely to persit from cache. */
   streaming: 1,
-  /** Persisting access is more likely to persist in cache. */
+  /** `CU_ACCESS_PROPERTY_PERSISTING`: Persisting access is more likely to persist in cache. */
   persisting: 2,
 } as const;
 /** A name of {@link AccessProperty}. */
@@ -642,9 +743,13 @@ export type AccessPropertyName = keyof typeof AccessProperty;
 
 /** The driver's CUsynchronizationPolicy values by name. */
 export const SynchronizationPolicy = {
+  /** `CU_SYNC_POLICY_AUTO` */
   auto: 1,
+  /** `CU_SYNC_POLICY_SPIN` */
   spin: 2,
+  /** `CU_SYNC_POLICY_YIELD` */
   yield: 3,
+  /** `CU_SYNC_POLICY_BLOCKING_SYNC` */
   blockingSync: 4,
 } as const;
 /** A name of {@link SynchronizationPolicy}. */
@@ -652,11 +757,11 @@ export type SynchronizationPolicyName = keyof typeof SynchronizationPolicy;
 
 /** The driver's CUmemAttach_flags values by name. */
 export const MemoryAttach = {
-  /** Memory can be accessed by any stream on any device */
+  /** `CU_MEM_ATTACH_GLOBAL`: Memory can be accessed by any stream on any device */
   global: 1,
-  /** Memory cannot be accessed by any stream on any device */
+  /** `CU_MEM_ATTACH_HOST`: Memory cannot be accessed by any stream on any device */
   host: 2,
-  /** Memory can only be accessed by a single stream on the associated device */
+  /** `CU_MEM_ATTACH_SINGLE`: Memory can only be accessed by a single stream on the associated device */
   single: 4,
 } as const;
 /** A name of {@link MemoryAttach}. */
@@ -664,17 +769,17 @@ export type MemoryAttachName = keyof typeof MemoryAttach;
 
 /** The driver's CUmem_advise values by name. */
 export const MemoryAdvice = {
-  /** Data will mostly be read and only occasionally be written to */
+  /** `CU_MEM_ADVISE_SET_READ_MOSTLY`: Data will mostly be read and only occasionally be written to */
   setReadMostly: 1,
-  /** Undo the effect of CU_MEM_ADVISE_SET_READ_MOSTLY */
+  /** `CU_MEM_ADVISE_UNSET_READ_MOSTLY`: Undo the effect of CU_MEM_ADVISE_SET_READ_MOSTLY */
   unsetReadMostly: 2,
-  /** Set the preferred location for the data as the specified device */
+  /** `CU_MEM_ADVISE_SET_PREFERRED_LOCATION`: Set the preferred location for the data as the specified device */
   setPreferredLocation: 3,
-  /** Clear the preferred location for the data */
+  /** `CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION`: Clear the preferred location for the data */
   unsetPreferredLocation: 4,
-  /** Data will be accessed by the specified device, so prevent page faults as much as possible */
+  /** `CU_MEM_ADVISE_SET_ACCESSED_BY`: Data will be accessed by the specified device, so prevent page faults as much as possible */
   setAccessedBy: 5,
-  /** Let the Unified Memory subsystem decide on the page faulting policy for the specified device */
+  /** `CU_MEM_ADVISE_UNSET_ACCESSED_BY`: Let the Unified Memory subsystem decide on the page faulting policy for the specified device */
   unsetAccessedBy: 6,
 } as const;
 /** A name of {@link MemoryAdvice}. */
@@ -682,21 +787,21 @@ export type MemoryAdviceName = keyof typeof MemoryAdvice;
 
 /** The driver's CUmem_range_attribute values by name. */
 export const RangeAttribute = {
-  /** Whether the range will mostly be read and only occasionally be written to */
+  /** `CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY`: Whether the range will mostly be read and only occasionally be written to */
   readMostly: 1,
-  /** The preferred location of the range */
+  /** `CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION`: The preferred location of the range */
   preferredLocation: 2,
-  /** Memory range has CU_MEM_ADVISE_SET_ACCESSED_BY set for specified device */
+  /** `CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY`: Memory range has CU_MEM_ADVISE_SET_ACCESSED_BY set for specified device */
   accessedBy: 3,
-  /** The last location to which the range was prefetched */
+  /** `CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION`: The last location to which the range was prefetched */
   lastPrefetchLocation: 4,
-  /** The preferred location type of the range */
+  /** `CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE`: The preferred location type of the range */
   preferredLocationType: 5,
-  /** The preferred location id of the range */
+  /** `CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID`: The preferred location id of the range */
   preferredLocationId: 6,
-  /** The last location type to which the range was prefetched */
+  /** `CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE`: The last location type to which the range was prefetched */
   lastPrefetchLocationType: 7,
-  /** The last location id to which the range was prefetched */
+  /** `CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID`: The last location id to which the range was prefetched */
   lastPrefetchLocationId: 8,
 } as const;
 /** A name of {@link RangeAttribute}. */
@@ -704,47 +809,47 @@ export type RangeAttributeName = keyof typeof RangeAttribute;
 
 /** The driver's CUpointer_attribute values by name. */
 export const PointerAttribute = {
-  /** The CUcontext on which a pointer was allocated or registered */
+  /** `CU_POINTER_ATTRIBUTE_CONTEXT`: The CUcontext on which a pointer was allocated or registered */
   context: 1,
-  /** The CUmemorytype describing the physical location of a pointer */
+  /** `CU_POINTER_ATTRIBUTE_MEMORY_TYPE`: The CUmemorytype describing the physical location of a pointer */
   memoryType: 2,
-  /** The address at which a pointer's memory may be accessed on the device */
+  /** `CU_POINTER_ATTRIBUTE_DEVICE_POINTER`: The address at which a pointer's memory may be accessed on the device */
   devicePointer: 3,
-  /** The address at which a pointer's memory may be accessed on the host */
+  /** `CU_POINTER_ATTRIBUTE_HOST_POINTER`: The address at which a pointer's memory may be accessed on the host */
   hostPointer: 4,
-  /** A pair of tokens for use with the nv-p2p.h Linux kernel interface */
+  /** `CU_POINTER_ATTRIBUTE_P2P_TOKENS`: A pair of tokens for use with the nv-p2p.h Linux kernel interface */
   p2pTokens: 5,
-  /** Synchronize every synchronous memory operation initiated on this region */
+  /** `CU_POINTER_ATTRIBUTE_SYNC_MEMOPS`: Synchronize every synchronous memory operation initiated on this region */
   syncMemops: 6,
-  /** A process-wide unique ID for an allocated memory region */
+  /** `CU_POINTER_ATTRIBUTE_BUFFER_ID`: A process-wide unique ID for an allocated memory region */
   bufferId: 7,
-  /** Indicates if the pointer points to managed memory */
+  /** `CU_POINTER_ATTRIBUTE_IS_MANAGED`: Indicates if the pointer points to managed memory */
   isManaged: 8,
-  /** A device ordinal of a device on which a pointer was allocated or registered */
+  /** `CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL`: A device ordinal of a device on which a pointer was allocated or registered */
   deviceOrdinal: 9,
-  /** 1 if this pointer maps to an allocation that is suitable for cudaIpcGetMemHandle, 0 otherwise * */
+  /** `CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE`: 1 if this pointer maps to an allocation that is suitable for cudaIpcGetMemHandle, 0 otherwise * */
   isLegacyCudaIpcCapable: 10,
-  /** Starting address for this requested pointer */
+  /** `CU_POINTER_ATTRIBUTE_RANGE_START_ADDR`: Starting address for this requested pointer */
   rangeStartAddr: 11,
-  /** Size of the address range for this requested pointer */
+  /** `CU_POINTER_ATTRIBUTE_RANGE_SIZE`: Size of the address range for this requested pointer */
   rangeSize: 12,
-  /** 1 if this pointer is in a valid address range that is mapped to a backing allocation, 0 otherwise * */
+  /** `CU_POINTER_ATTRIBUTE_MAPPED`: 1 if this pointer is in a valid address range that is mapped to a backing allocation, 0 otherwise * */
   mapped: 13,
-  /** Bitmask of allowed CUmemAllocationHandleType for this allocation * */
+  /** `CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES`: Bitmask of allowed CUmemAllocationHandleType for this allocation * */
   allowedHandleTypes: 14,
-  /** 1 if the memory this pointer is referencing can be used with the GPUDirect RDMA API * */
+  /** `CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE`: 1 if the memory this pointer is referencing can be used with the GPUDirect RDMA API * */
   isGpuDirectRdmaCapable: 15,
-  /** Returns the access flags the device associated with the current context has on the corresponding memory referenced by the pointer given */
+  /** `CU_POINTER_ATTRIBUTE_ACCESS_FLAGS`: Returns the access flags the device associated with the current context has on the corresponding memory referenced by the pointer given */
   accessFlags: 16,
-  /** Returns the mempool handle for the allocation if it was allocated from a mempool. Otherwise returns NULL. * */
+  /** `CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE`: Returns the mempool handle for the allocation if it was allocated from a mempool. Otherwise returns NULL. * */
   mempoolHandle: 17,
-  /** Size of the actual underlying mapping that the pointer belongs to * */
+  /** `CU_POINTER_ATTRIBUTE_MAPPING_SIZE`: Size of the actual underlying mapping that the pointer belongs to * */
   mappingSize: 18,
-  /** The start address of the mapping that the pointer belongs to * */
+  /** `CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR`: The start address of the mapping that the pointer belongs to * */
   mappingBaseAddr: 19,
-  /** A process-wide unique id corresponding to the physical allocation the pointer belongs to * */
+  /** `CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID`: A process-wide unique id corresponding to the physical allocation the pointer belongs to * */
   memoryBlockId: 20,
-  /** Returns in  *data a boolean that indicates whether the pointer points to memory that is capable to be used for hardware accelerated decompression. */
+  /** `CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE`: Returns in  *data a boolean that indicates whether the pointer points to memory that is capable to be used for hardware accelerated decompression. */
   isHwDecompressCapable: 21,
 } as const;
 /** A name of {@link PointerAttribute}. */
@@ -752,13 +857,13 @@ export type PointerAttributeName = keyof typeof PointerAttribute;
 
 /** The driver's CUmemorytype values by name. */
 export const MemoryType = {
-  /** Host memory */
+  /** `CU_MEMORYTYPE_HOST`: Host memory */
   host: 1,
-  /** Device memory */
+  /** `CU_MEMORYTYPE_DEVICE`: Device memory */
   device: 2,
-  /** Array memory */
+  /** `CU_MEMORYTYPE_ARRAY`: Array memory */
   array: 3,
-  /** Unified device or host memory */
+  /** `CU_MEMORYTYPE_UNIFIED`: Unified device or host memory */
   unified: 4,
 } as const;
 /** A name of {@link MemoryType}. */
@@ -766,13 +871,21 @@ export type MemoryTypeName = keyof typeof MemoryType;
 
 /** The driver's CUmemPool_attribute values by name. */
 export const PoolAttribute = {
+  /** `CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES`: (value type = int) Allow cuMemAllocAsync to use memory asynchronously freed in another streams as long as a stream ordering dependency of the allocating stream on the free action exists. Cuda events and null stream interactions can create the required stream ordered dependencies. (default enabled) */
   reuseFollowEventDependencies: 1,
+  /** `CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC`: (value type = int) Allow reuse of already completed frees when there is no dependency between the free and allocation. (default enabled) */
   reuseAllowOpportunistic: 2,
+  /** `CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES`: (value type = int) Allow cuMemAllocAsync to insert new stream dependencies in order to establish the stream ordering required to reuse a piece of memory released by cuMemFreeAsync (default enabled). */
   reuseAllowInternalDependencies: 3,
+  /** `CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`: (value type = cuuint64_t) Amount of reserved memory in bytes to hold onto before trying to release memory back to the OS. When more than the release threshold bytes of memory are held by the memory pool, the allocator will try to release memory back to the OS on the next call to stream, event or context synchronize. (default 0) */
   releaseThreshold: 4,
+  /** `CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT`: (value type = cuuint64_t) Amount of backing memory currently allocated for the mempool. */
   reservedMemCurrent: 5,
+  /** `CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH`: (value type = cuuint64_t) High watermark of backing memory allocated for the mempool since the last time it was reset. High watermark can only be reset to zero. */
   reservedMemHigh: 6,
+  /** `CU_MEMPOOL_ATTR_USED_MEM_CURRENT`: (value type = cuuint64_t) Amount of memory from the pool that is currently in use by the application. */
   usedMemCurrent: 7,
+  /** `CU_MEMPOOL_ATTR_USED_MEM_HIGH`: (value type = cuuint64_t) High watermark of the amount of memory from the pool that was in use by the application since the last time it was reset. High watermark can only be reset to zero. */
   usedMemHigh: 8,
 } as const;
 /** A name of {@link PoolAttribute}. */
@@ -780,15 +893,15 @@ export type PoolAttributeName = keyof typeof PoolAttribute;
 
 /** The driver's CUmemAllocationHandleType values by name. */
 export const MemoryHandleType = {
-  /** Does not allow any export mechanism. > */
+  /** `CU_MEM_HANDLE_TYPE_NONE`: Does not allow any export mechanism. > */
   none: 0,
-  /** Allows a file descriptor to be used for exporting. Permitted only on POSIX systems. (int) */
+  /** `CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR`: Allows a file descriptor to be used for exporting. Permitted only on POSIX systems. (int) */
   posixFileDescriptor: 1,
-  /** Allows a Win32 NT handle to be used for exporting. (HANDLE) */
+  /** `CU_MEM_HANDLE_TYPE_WIN32`: Allows a Win32 NT handle to be used for exporting. (HANDLE) */
   win32: 2,
-  /** Allows a Win32 KMT handle to be used for exporting. (D3DKMT_HANDLE) */
+  /** `CU_MEM_HANDLE_TYPE_WIN32_KMT`: Allows a Win32 KMT handle to be used for exporting. (D3DKMT_HANDLE) */
   win32Kmt: 4,
-  /** Allows a fabric handle to be used for exporting. (CUmemFabricHandle) */
+  /** `CU_MEM_HANDLE_TYPE_FABRIC`: Allows a fabric handle to be used for exporting. (CUmemFabricHandle) */
   fabric: 8,
 } as const;
 /** A name of {@link MemoryHandleType}. */
@@ -796,16 +909,17 @@ export type MemoryHandleTypeName = keyof typeof MemoryHandleType;
 
 /** The driver's CUmemLocationType values by name. */
 export const MemoryLocationType = {
+  /** `CU_MEM_LOCATION_TYPE_INVALID` */
   invalid: 0,
-  /** Location is unspecified. This is used when creating a managed memory pool to indicate no preferred location for the pool */
+  /** `CU_MEM_LOCATION_TYPE_NONE`: Location is unspecified. This is used when creating a managed memory pool to indicate no preferred location for the pool */
   none: 0,
-  /** Location is a device location, thus id is a device ordinal */
+  /** `CU_MEM_LOCATION_TYPE_DEVICE`: Location is a device location, thus id is a device ordinal */
   device: 1,
-  /** Location is host, id is ignored */
+  /** `CU_MEM_LOCATION_TYPE_HOST`: Location is host, id is ignored */
   host: 2,
-  /** Location is a host NUMA node, thus id is a host NUMA node id */
+  /** `CU_MEM_LOCATION_TYPE_HOST_NUMA`: Location is a host NUMA node, thus id is a host NUMA node id */
   hostNuma: 3,
-  /** Location is a host NUMA node of the current thread, id is ignored */
+  /** `CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT`: Location is a host NUMA node of the current thread, id is ignored */
   hostNumaCurrent: 4,
 } as const;
 /** A name of {@link MemoryLocationType}. */
@@ -813,8 +927,11 @@ export type MemoryLocationTypeName = keyof typeof MemoryLocationType;
 
 /** The driver's CUmemAllocationType values by name. */
 export const MemoryAllocationType = {
+  /** `CU_MEM_ALLOCATION_TYPE_INVALID` */
   invalid: 0,
+  /** `CU_MEM_ALLOCATION_TYPE_PINNED`: This allocation type is 'pinned', i.e. cannot migrate from its current location while the application is actively using it */
   pinned: 1,
+  /** `CU_MEM_ALLOCATION_TYPE_MANAGED`: This allocation type is managed memory */
   managed: 2,
 } as const;
 /** A name of {@link MemoryAllocationType}. */
@@ -822,11 +939,11 @@ export type MemoryAllocationTypeName = keyof typeof MemoryAllocationType;
 
 /** The driver's CUmemAccess_flags values by name. */
 export const MemoryAccess = {
-  /** Default, make the address range not accessible */
+  /** `CU_MEM_ACCESS_FLAGS_PROT_NONE`: Default, make the address range not accessible */
   none: 0,
-  /** Make the address range read accessible */
+  /** `CU_MEM_ACCESS_FLAGS_PROT_READ`: Make the address range read accessible */
   read: 1,
-  /** Make the address range read-write accessible */
+  /** `CU_MEM_ACCESS_FLAGS_PROT_READWRITE`: Make the address range read-write accessible */
   readwrite: 3,
 } as const;
 /** A name of {@link MemoryAccess}. */
@@ -834,21 +951,37 @@ export type MemoryAccessName = keyof typeof MemoryAccess;
 
 /** The driver's CUfunction_attribute values by name. */
 export const FunctionAttribute = {
+  /** `CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`: The maximum number of threads per block, beyond which a launch of the function would fail. This number depends on both the function and the device on which the function is currently loaded. */
   maxThreadsPerBlock: 0,
+  /** `CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`: The size in bytes of statically-allocated shared memory required by this function. This does not include dynamically-allocated shared memory requested by the user at runtime. */
   sharedSizeBytes: 1,
+  /** `CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES`: The size in bytes of user-allocated constant memory required by this function. */
   constSizeBytes: 2,
+  /** `CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES`: The size in bytes of local memory used by each thread of this function. */
   localSizeBytes: 3,
+  /** `CU_FUNC_ATTRIBUTE_NUM_REGS`: The number of registers used by each thread of this function. */
   numRegs: 4,
+  /** `CU_FUNC_ATTRIBUTE_PTX_VERSION`: The PTX virtual architecture version for which the function was compiled. This value is the major PTX version * 10 + the minor PTX version, so a PTX version 1.3 function would return the value 13. Note that this may return the undefined value of 0 for cubins compiled prior to CUDA 3.0. */
   ptxVersion: 5,
+  /** `CU_FUNC_ATTRIBUTE_BINARY_VERSION`: The binary architecture version for which the function was compiled. This value is the major binary version * 10 + the minor binary version, so a binary version 1.3 function would return the value 13. Note that this will return a value of 10 for legacy cubins that do not have a properly-encoded binary architecture version. */
   binaryVersion: 6,
+  /** `CU_FUNC_ATTRIBUTE_CACHE_MODE_CA`: The attribute to indicate whether the function has been compiled with user specified option "-Xptxas --dlcm=ca" set . */
   cacheModeCa: 7,
+  /** `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`: The maximum size in bytes of dynamically-allocated shared memory that can be used by this function. If the user-specified dynamic shared memory size is larger than this value, the launch will fail. The default value of this attribute is CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK - CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, except when CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES is greater than CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, then the default value of this attribute is 0. The value can be increased to CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN - CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES. See cuFuncSetAttribute, cuKernelSetAttribute */
   maxDynamicSharedSizeBytes: 8,
+  /** `CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT`: On devices where the L1 cache and shared memory use the same hardware resources, this sets the shared memory carveout preference, in percent of the total shared memory. Refer to CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR. This is only a hint, and the driver can choose a different ratio if required to execute the function. See cuFuncSetAttribute, cuKernelSetAttribute */
   preferredSharedMemoryCarveout: 9,
+  /** `CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET`: If this attribute is set, the kernel must launch with a valid cluster size specified. See cuFuncSetAttribute, cuKernelSetAttribute */
   clusterSizeMustBeSet: 10,
+  /** `CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH`: The required cluster width in blocks. The values must either all be 0 or all be positive. The validity of the cluster dimensions is otherwise checked at launch time. * If the value is set during compile time, it cannot be set at runtime. Setting it at runtime will return CUDA_ERROR_NOT_PERMITTED. See cuFuncSetAttribute, cuKernelSetAttribute */
   requiredClusterWidth: 11,
+  /** `CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT`: The required cluster height in blocks. The values must either all be 0 or all be positive. The validity of the cluster dimensions is otherwise checked at launch time. * If the value is set during compile time, it cannot be set at runtime. Setting it at runtime should return CUDA_ERROR_NOT_PERMITTED. See cuFuncSetAttribute, cuKernelSetAttribute */
   requiredClusterHeight: 12,
+  /** `CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH`: The required cluster depth in blocks. The values must either all be 0 or all be positive. The validity of the cluster dimensions is otherwise checked at launch time. * If the value is set during compile time, it cannot be set at runtime. Setting it at runtime should return CUDA_ERROR_NOT_PERMITTED. See cuFuncSetAttribute, cuKernelSetAttribute */
   requiredClusterDepth: 13,
+  /** `CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED`: Whether the function can be launched with non-portable cluster size. 1 is allowed, 0 is disallowed. A non-portable cluster size may only function on the specific SKUs the program is tested on. The launch might fail if the program is run on a different hardware platform. * CUDA API provides cudaOccupancyMaxActiveClusters to assist with checking whether the desired size can be launched on the current device. * Portable Cluster Size * A portable cluster size is guaranteed to be functional on all compute capabilities higher than the target compute capability. The portable cluster size for sm_90 is 8 blocks per cluster. This value may increase for future compute capabilities. * The specific hardware unit may support higher cluster sizes that’s not guaranteed to be portable. See cuFuncSetAttribute, cuKernelSetAttribute */
   nonPortableClusterSizeAllowed: 14,
+  /** `CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE`: The block scheduling policy of a function. The value type is CUclusterSchedulingPolicy / cudaClusterSchedulingPolicy. See cuFuncSetAttribute, cuKernelSetAttribute */
   clusterSchedulingPolicyPreference: 15,
 } as const;
 /** A name of {@link FunctionAttribute}. */
@@ -856,9 +989,9 @@ export type FunctionAttributeName = keyof typeof FunctionAttribute;
 
 /** The driver's CUmemAllocationGranularity_flags values by name. */
 export const AllocationGranularity = {
-  /** Minimum required granularity for allocation */
+  /** `CU_MEM_ALLOC_GRANULARITY_MINIMUM`: Minimum required granularity for allocation */
   minimum: 0,
-  /** Recommended granularity for allocation for best performance */
+  /** `CU_MEM_ALLOC_GRANULARITY_RECOMMENDED`: Recommended granularity for allocation for best performance */
   recommended: 1,
 } as const;
 /** A name of {@link AllocationGranularity}. */
@@ -866,9 +999,9 @@ export type AllocationGranularityName = keyof typeof AllocationGranularity;
 
 /** The driver's CUmemAllocationCompType values by name. */
 export const MemoryCompression = {
-  /** Allocating non-compressible memory */
+  /** `CU_MEM_ALLOCATION_COMP_NONE`: Allocating non-compressible memory */
   none: 0,
-  /** Allocating  compressible memory */
+  /** `CU_MEM_ALLOCATION_COMP_GENERIC`: Allocating  compressible memory */
   generic: 1,
 } as const;
 /** A name of {@link MemoryCompression}. */
@@ -876,6 +1009,7 @@ export type MemoryCompressionName = keyof typeof MemoryCompression;
 
 /** The driver's CUmemRangeHandleType values by name. */
 export const MemoryRangeHandleType = {
+  /** `CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD` */
   dmaBufFd: 1,
 } as const;
 /** A name of {@link MemoryRangeHandleType}. */
@@ -883,7 +1017,7 @@ export type MemoryRangeHandleTypeName = keyof typeof MemoryRangeHandleType;
 
 /** The driver's CUmemRangeFlags values by name. */
 export const MemoryRangeFlag = {
-  /** Indicates that DMA_BUF handle should be mapped via PCIe BAR1 */
+  /** `CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE`: Indicates that DMA_BUF handle should be mapped via PCIe BAR1 */
   dmaBufMappingTypePcie: 1,
 } as const;
 /** A name of {@link MemoryRangeFlag}. */
@@ -891,8 +1025,46 @@ export type MemoryRangeFlagName = keyof typeof MemoryRangeFlag;
 
 /** The driver's CUipcMem_flags values by name. */
 export const IpcMemoryFlag = {
-  /** Automatically enable peer access between remote devices as needed */
+  /** `CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS`: Automatically enable peer access between remote devices as needed */
   lazyEnablePeerAccess: 1,
 } as const;
 /** A name of {@link IpcMemoryFlag}. */
 export type IpcMemoryFlagName = keyof typeof IpcMemoryFlag;
+
+/** The driver's CUgraphDebugDot_flags values by name. */
+export const GraphDebugDotFlag = {
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE`: Output all debug data as if every debug flag is enabled */
+  verbose: 1,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES`: Use CUDA Runtime structures for output */
+  runtimeTypes: 2,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS`: Adds CUDA_KERNEL_NODE_PARAMS values to output */
+  kernelNodeParams: 4,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS`: Adds CUDA_MEMCPY3D values to output */
+  memcpyNodeParams: 8,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS`: Adds CUDA_MEMSET_NODE_PARAMS values to output */
+  memsetNodeParams: 16,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS`: Adds CUDA_HOST_NODE_PARAMS values to output */
+  hostNodeParams: 32,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS`: Adds CUevent handle from record and wait nodes to output */
+  eventNodeParams: 64,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS`: Adds CUDA_EXT_SEM_SIGNAL_NODE_PARAMS values to output */
+  extSemasSignalNodeParams: 128,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS`: Adds CUDA_EXT_SEM_WAIT_NODE_PARAMS values to output */
+  extSemasWaitNodeParams: 256,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES`: Adds CUkernelNodeAttrValue values to output */
+  kernelNodeAttributes: 512,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES`: Adds node handles and every kernel function handle to output */
+  handles: 1024,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS`: Adds memory alloc node parameters to output */
+  memAllocNodeParams: 2048,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS`: Adds memory free node parameters to output */
+  memFreeNodeParams: 4096,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS`: Adds batch mem op node parameters to output */
+  batchMemOpNodeParams: 8192,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO`: Adds edge numbering information */
+  extraTopoInfo: 16384,
+  /** `CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS`: Adds conditional node parameters to output */
+  conditionalNodeParams: 32768,
+} as const;
+/** A name of {@link GraphDebugDotFlag}. */
+export type GraphDebugDotFlagName = keyof typeof GraphDebugDotFlag;

@@ -12,13 +12,14 @@ import { EdgeData, encodeEdge } from './edge';
 import { Graph } from './graph';
 import { GraphNode } from './node';
 
+/** Options of {@link Stream.beginCapture} and {@link Stream.capture}. */
 export interface CaptureOptions {
   /**
    * Which other calls the capture forbids (see cuStreamBeginCapture):
    * 'threadLocal' (default) forbids unsafe calls on this thread, 'global' on
    * every thread, 'relaxed' none.
    */
-  mode?: CaptureModeName;
+  mode?: CaptureModeName | number;
   /** Capture into this existing graph (cuStreamBeginCaptureToGraph) instead of a new one. */
   into?: Graph;
   /** With into: nodes of that graph the captured work runs after. */
@@ -28,7 +29,13 @@ export interface CaptureOptions {
 }
 
 
+/**
+ * An open capture of a stream's work into a graph (stream.beginCapture()).
+ * end() returns the graph; `using` ends (and discards) a capture left open,
+ * even when the block throws.
+ */
 export class StreamCapture implements Disposable {
+  /** The stream being captured. */
   readonly stream: Stream;
   readonly #into: Graph | undefined;
   readonly #failuresBefore: number;
@@ -70,7 +77,14 @@ export class StreamCapture implements Disposable {
   }
 
   /** The capture's id and how many nodes the next captured work will depend on. */
-  info(): { status: CaptureStatusName; id: bigint; dependencies: number } {
+  info(): {
+    /** The capture status (see {@link StreamCapture.status}). */
+    status: CaptureStatusName;
+    /** The driver's unique id of the capture. */
+    id: bigint;
+    /** How many nodes the next captured work will depend on. */
+    dependencies: number;
+  } {
     const i = native.captureInfo(this.stream.native);
     return { status: nameOfValue(CaptureStatus, i.status) ?? 'none', id: i.id, dependencies: i.dependencies };
   }

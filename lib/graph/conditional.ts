@@ -4,6 +4,11 @@
 import { Disposable } from '../disposable';
 import type { NativeConditionalHandle } from '../native';
 
+/**
+ * The value steering a graph's conditional nodes (CUgraphConditionalHandle),
+ * made with graph.conditionalHandle(). Device code sets it with
+ * cudaGraphSetConditional(handle, value); pass it to a kernel as arg.u64(handle.value).
+ */
 export class ConditionalHandle extends Disposable<NativeConditionalHandle> {
   /** @internal Use graph.conditionalHandle(). */
   constructor(handle: NativeConditionalHandle) {

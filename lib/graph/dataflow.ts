@@ -44,9 +44,17 @@ export type HazardKind = 'read-after-write' | 'write-after-read' | 'write-after-
 /** Why a node depends on an earlier one. */
 export type DependencyReason =
   /** The later node accesses `range` in a way that conflicts with the earlier node's access. */
-  | { readonly kind: HazardKind; readonly range: ResourceRange }
+  | {
+      /** The kind of conflict. */
+      readonly kind: HazardKind;
+      /** The memory range both nodes touch. */
+      readonly range: ResourceRange;
+    }
   /** The caller asked for the dependency (`after`). */
-  | { readonly kind: 'explicit' };
+  | {
+      /** An explicit dependency. */
+      readonly kind: 'explicit';
+    };
 
 /** An earlier node that a new node must run after, as returned by {@link DataflowTracker.add}. */
 export interface DataflowDependency<N> {

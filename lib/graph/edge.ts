@@ -7,10 +7,13 @@ import { checkEnum, checkObject, nameOfValue } from '../validate';
 const ports = { default: 0, programmatic: 1, launchOrder: 2 };
 const types = { default: 0, programmatic: 1 };
 
+/** The data of an edge: where it leaves the upstream node and what kind of dependency it is (CUgraphEdgeData). */
 export interface EdgeData {
   /** Where the edge leaves the upstream node: at its end ('default'), or earlier for kernels. */
   fromPort?: 'default' | 'programmatic' | 'launchOrder';
+  /** Where the edge enters the downstream node: only 'default' exists. */
   toPort?: 'default';
+  /** 'default' (full dependency) or 'programmatic' (the downstream kernel may start early; see fromPort). */
   type?: 'default' | 'programmatic';
 }
 

@@ -10,6 +10,7 @@ import type { Graph } from './graph';
 import { GraphNode } from './node';
 import { encodeNodeParams, NodeParams } from './node-params';
 
+/** Options of {@link Graph.instantiate}. */
 export interface InstantiateOptions {
   /** Free memory the graph allocated and did not free before each new launch. */
   autoFreeOnLaunch?: boolean;
@@ -58,18 +59,33 @@ export function instantiateGraph(graph: Graph, options: InstantiateOptions): Gra
   throw new GraphInstantiateError(result.error as CudaError, reason, result.node ? GraphNode.of(result.node) : undefined);
 }
 
+/**
+ * An executable graph (CUgraphExec): made once from a {@link Graph} with
+ * graph.instantiate(), launched many times. It holds everything its nodes use
+ * (buffers, kernels, callbacks) for as long as it or a launch of it lives.
+ */
 export class GraphExec extends Disposable<NativeGraphExec> {
   /** @internal */
   constructor(handle: NativeGraphExec) {
     super(handle);
   }
 
+  /** The CUgraphExec value, for logs and comparisons. */
   get handle(): bigint {
     return this.native.handle;
   }
 
   /** The flags it was instantiated with (cuGraphExecGetFlags). */
-  get flags(): { autoFreeOnLaunch: boolean; upload: boolean; deviceLaunch: boolean; useNodePriority: boolean } {
+  get flags(): {
+    /** Graph allocations left unfreed are freed before each launch. */
+    autoFreeOnLaunch: boolean;
+    /** It was uploaded while instantiated. */
+    upload: boolean;
+    /** It can be launched from device code. */
+    deviceLaunch: boolean;
+    /** Kernel nodes' priority attributes apply. */
+    useNodePriority: boolean;
+  } {
     const f = this.native.flags();
     return { autoFreeOnLaunch: (f & 1) !== 0, upload: (f & 2) !== 0, deviceLaunch: (f & 4) !== 0, useNodePriority: (f & 8) !== 0 };
   }
@@ -137,6 +153,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     this.native.clearExternalSemaphores(checkInstance(node, GraphNode, 'node').native, checkEnum(kind, { signal: 1, wait: 0 }, 'kind') === 1);
   }
 
+  /** Whether a node of this executable is enabled (cuGraphNodeGetEnabled). */
   isEnabled(node: GraphNode): boolean {
     return this.native.isEnabled(checkInstance(node, GraphNode, 'node').native);
   }

@@ -15,7 +15,8 @@ import type { LaunchShape } from '../kernel/launch-config';
 import type { MemoryHandle } from '../memory/bytes';
 import { native, NativeGraph } from '../native';
 import type { StreamMemoryOp } from '../stream';
-import { checkArray, checkBoolean, checkEnum, checkInstance, checkInteger, checkObject } from '../validate';
+import { GraphDebugDotFlag, GraphDebugDotFlagName } from '../generated/enums';
+import { checkArray, checkBoolean, checkEnum, checkFlags, checkInstance, checkInteger, checkObject } from '../validate';
 import { criticalPath, CriticalPath, GraphCycleError, levelSets, reaches } from './analysis';
 import { ConditionalHandle } from './conditional';
 import { DataflowTracker } from './dataflow';
@@ -46,6 +47,7 @@ export interface NodeOptions {
   perTypeCall?: boolean;
 }
 
+/** Options of {@link Graph.create}. */
 export interface GraphOptions {
   /**
    * Infer each node's dependencies from the memory it reads and writes (copies
@@ -57,6 +59,7 @@ export interface GraphOptions {
 
 /** The result of adding a conditional node. */
 export interface ConditionalNode {
+  /** The conditional node. */
   node: GraphNode;
   /** The body graphs, owned by the node: build into them. */
   bodies: Graph[];
@@ -69,6 +72,13 @@ const kindOf: Record<NodeTypeName, GraphNodeKind> = {
   conditional: 'conditional',
 };
 
+/**
+ * A CUDA graph: work described once as nodes and edges, instantiated into a
+ * {@link GraphExec} and launched many times. Build it node by node (explicit
+ * `after` dependencies, or data-flow building: `Graph.create({ dataflow: true })`
+ * orders nodes by the memory they read and write), or capture it from a stream
+ * (Stream.capture). The graph keeps alive every resource its nodes use.
+ */
 export class Graph extends Disposable<NativeGraph> {
   #dataflow: DataflowTracker<GraphNodeSlot> | undefined;
   /** Why each data-flow edge exists, by "from to" handle pair, for DOT labels. */
@@ -87,6 +97,7 @@ export class Graph extends Disposable<NativeGraph> {
     return new Graph(native.createGraph(), options);
   }
 
+  /** The CUgraph value, for logs and comparisons. */
   get handle(): bigint {
     return this.native.handle;
   }
@@ -146,10 +157,12 @@ export class Graph extends Disposable<NativeGraph> {
     return this.addNode({ type: 'empty' }, options);
   }
 
+  /** Records event when a launch reaches the node. */
   addEventRecord(event: Event, options: NodeOptions = {}): GraphNode {
     return this.addNode({ type: 'eventRecord', event }, options);
   }
 
+  /** Work after the node waits for event (recorded on a stream or by another graph). */
   addEventWait(event: Event, options: NodeOptions = {}): GraphNode {
     return this.addNode({ type: 'eventWait', event }, options);
   }
@@ -158,7 +171,12 @@ export class Graph extends Disposable<NativeGraph> {
    * Allocates memory when a launch reaches the node; valid for nodes after it
    * until a free node (or, with autoFreeOnLaunch, the next launch).
    */
-  addAlloc(bytes: number, memory: { device?: DeviceLike; peers?: DeviceLike[] } = {}, options: NodeOptions = {}): { node: GraphNode; allocation: GraphAllocation } {
+  addAlloc(bytes: number, memory: { device?: DeviceLike; peers?: DeviceLike[] } = {}, options: NodeOptions = {}): {
+    /** The allocation node. */
+    node: GraphNode;
+    /** The memory it allocates: an operand for the nodes after it. */
+    allocation: GraphAllocation;
+  } {
     const { node, allocation } = this.#add({ type: 'memAlloc', bytes, ...memory }, options);
     return { node, allocation: allocation! };
   }
@@ -195,19 +213,36 @@ export class Graph extends Disposable<NativeGraph> {
   }
 
   /** Runs `then` when the handle is non-zero, else `else` (when asked for). */
-  addIf(handle: ConditionalHandle, options: NodeOptions & { withElse?: boolean } = {}): { node: GraphNode; then: Graph; else?: Graph } {
+  addIf(handle: ConditionalHandle, options: NodeOptions & { withElse?: boolean } = {}): {
+    /** The conditional node. */
+    node: GraphNode;
+    /** The body run when the handle is non-zero: build into it. */
+    then: Graph;
+    /** With withElse: the body run when it is zero. */
+    else?: Graph;
+  } {
     const { node, bodies } = this.#conditional(handle, 'if', options.withElse ? 2 : 1, options);
     return { node, then: bodies[0], else: bodies[1] };
   }
 
   /** Runs body again and again while the handle is non-zero (checked before each run). */
-  addWhile(handle: ConditionalHandle, options: NodeOptions = {}): { node: GraphNode; body: Graph } {
+  addWhile(handle: ConditionalHandle, options: NodeOptions = {}): {
+    /** The conditional node. */
+    node: GraphNode;
+    /** The loop body: build into it; a kernel in it clears the handle to end the loop. */
+    body: Graph;
+  } {
     const { node, bodies } = this.#conditional(handle, 'while', 1, options);
     return { node, body: bodies[0] };
   }
 
   /** Runs cases[handle value], or nothing when the value is out of range. */
-  addSwitch(handle: ConditionalHandle, cases: number, options: NodeOptions = {}): { node: GraphNode; cases: Graph[] } {
+  addSwitch(handle: ConditionalHandle, cases: number, options: NodeOptions = {}): {
+    /** The conditional node. */
+    node: GraphNode;
+    /** One body per value 0..cases-1: build into them. */
+    cases: Graph[];
+  } {
     const { node, bodies } = this.#conditional(handle, 'switch', checkInteger(cases, 'cases', 1, 1024), options);
     return { node, cases: bodies };
   }
@@ -284,6 +319,7 @@ export class Graph extends Disposable<NativeGraph> {
     this.native.addEdges(f.map((n) => n.native), t.map((n) => n.native), encoded);
   }
 
+  /** Removes the edges from[i] → to[i] (with that edge data, when given). */
   removeEdges(from: readonly GraphNode[], to: readonly GraphNode[], data?: readonly EdgeData[]): void {
     const encoded = data === undefined ? undefined : checkArray<EdgeData>(data, 'data').map((e, i) => encodeEdge(e, `data[${i}]`));
     this.native.removeEdges(checkArray<GraphNode>(from, 'from').map((n) => n.native), checkArray<GraphNode>(to, 'to').map((n) => n.native), encoded);
@@ -300,13 +336,30 @@ export class Graph extends Disposable<NativeGraph> {
   }
 
   /** Every edge with its data (cuGraphGetEdges). */
-  edges(): Array<{ from: GraphNode; to: GraphNode; data: Required<EdgeData> }> {
+  edges(): Array<{
+    /** The upstream node. */
+    from: GraphNode;
+    /** The node that runs after it. */
+    to: GraphNode;
+    /** The edge's data. */
+    data: Required<EdgeData>;
+  }> {
     const e = this.native.edges();
     return e.from.map((f, i) => ({ from: GraphNode.of(f), to: GraphNode.of(e.to[i]), data: decodeEdge(e.data[i]) }));
   }
 
   /** Nodes numbered 0..n-1 and the edges between them, for the analysis functions. */
-  topology(): { nodes: GraphNode[]; edges: Array<{ from: number; to: number }> } {
+  topology(): {
+    /** The nodes; an edge names them by index. */
+    nodes: GraphNode[];
+    /** Edges as pairs of node indices. */
+    edges: Array<{
+      /** Index of the upstream node. */
+      from: number;
+      /** Index of the node that runs after it. */
+      to: number;
+    }>;
+  } {
     const nodes = this.nodes();
     const index = new Map(nodes.map((n, i) => [n, i]));
     const e = this.native.edges();
@@ -320,23 +373,37 @@ export class Graph extends Disposable<NativeGraph> {
   }
 
   /** The longest chain of dependent nodes, optionally weighted (e.g. by measured node time). */
-  criticalPath(weight?: (node: GraphNode) => number): { path: GraphNode[]; length: number } {
+  criticalPath(weight?: (node: GraphNode) => number): {
+    /** The nodes of the path, first to last. */
+    path: GraphNode[];
+    /** Its length: the sum of the weights (1 per node without weight). */
+    length: number;
+  } {
     const { nodes, edges } = this.topology();
     const result: CriticalPath = criticalPath(nodes.length, edges, weight ? nodes.map(weight) : undefined);
     return { path: result.path.map((i) => nodes[i]), length: result.length };
   }
 
   /** A copy of the graph (cuGraphClone), holding the same resources; find() maps a node to its copy. */
-  clone(): { graph: Graph; find(node: GraphNode): GraphNode } {
+  clone(): {
+    /** The copy. */
+    graph: Graph;
+    /** The copy's node for a node of this graph (cuGraphNodeFindInClone). */
+    find(node: GraphNode): GraphNode;
+  } {
     const graph = new Graph(this.native.clone());
     return { graph, find: (node) => GraphNode.of(graph.native.findInClone(checkInstance(node, GraphNode, 'node').native)) };
   }
 
-  /** The driver's own DOT description (cuGraphDebugDotPrint); flags add detail (1: verbose). */
-  debugDot(flags = 0): string {
+  /**
+   * The driver's own DOT description (cuGraphDebugDotPrint); flags add detail:
+   * names of {@link GraphDebugDotFlag} ('verbose' for everything) or the driver's number.
+   */
+  debugDot(flags: GraphDebugDotFlagName | GraphDebugDotFlagName[] | number = 0): string {
+    const bits = checkFlags(flags, GraphDebugDotFlag, 'flags');
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cuda-driver-dot-')), 'graph.dot');
     try {
-      this.native.debugDotPrint(file, checkInteger(flags, 'flags', 0, 0xffff));
+      this.native.debugDotPrint(file, bits);
       return fs.readFileSync(file, 'utf8');
     } finally {
       fs.rmSync(path.dirname(file), { recursive: true, force: true });

@@ -17,10 +17,12 @@ export class GraphAllocation extends Disposable<NativeGraphAllocation> {
     super(handle);
   }
 
+  /** The device address of the memory (valid while a launch of the graph has it allocated). */
   get address(): bigint {
     return this.native.address;
   }
 
+  /** Its size in bytes. */
   get size(): number {
     return this.native.size;
   }
@@ -28,10 +30,22 @@ export class GraphAllocation extends Disposable<NativeGraphAllocation> {
 
 const attributes = { usedMemCurrent: 0, usedMemHigh: 1, reservedMemCurrent: 2, reservedMemHigh: 3 };
 
+/** Graph memory of a device, in bytes (CUgraphMem_attribute). */
+export interface GraphMemoryUsage {
+  /** Memory graphs' allocations hold now. */
+  usedMemCurrent: number;
+  /** The most usedMemCurrent has been since the last reset (resetGraphMemoryHigh). */
+  usedMemHigh: number;
+  /** Memory reserved for graph allocations now (used, or kept for reuse). */
+  reservedMemCurrent: number;
+  /** The most reservedMemCurrent has been since the last reset. */
+  reservedMemHigh: number;
+}
+
 /** Bytes graphs use or reserve on a device (cuDeviceGetGraphMemAttribute). */
-export function graphMemory(device?: DeviceLike): Record<keyof typeof attributes, number> {
+export function graphMemory(device?: DeviceLike): GraphMemoryUsage {
   const ordinal = ordinalOf(device);
-  const out = {} as Record<keyof typeof attributes, number>;
+  const out = {} as GraphMemoryUsage;
   for (const [name, id] of Object.entries(attributes) as Array<[keyof typeof attributes, number]>) {
     out[name] = native.graphMemoryAttribute(ordinal, id);
   }

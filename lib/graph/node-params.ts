@@ -14,17 +14,47 @@ import { checkArray, checkEnum, checkInstance, checkInteger, checkObject, checkS
 import type { ConditionalHandle } from './conditional';
 import type { Graph } from './graph';
 
-/** CUgraphNodeType values. */
+/** The driver's node kinds (CUgraphNodeType) by name. */
 export const NodeType = {
-  kernel: 0, memcpy: 1, memset: 2, host: 3, graph: 4, empty: 5, eventWait: 6, eventRecord: 7,
-  extSemaphoreSignal: 8, extSemaphoreWait: 9, memAlloc: 10, memFree: 11, batchMemOp: 12, conditional: 13,
+  /** `CU_GRAPH_NODE_TYPE_KERNEL`: a kernel launch. */
+  kernel: 0,
+  /** `CU_GRAPH_NODE_TYPE_MEMCPY`: a copy. */
+  memcpy: 1,
+  /** `CU_GRAPH_NODE_TYPE_MEMSET`: a fill. */
+  memset: 2,
+  /** `CU_GRAPH_NODE_TYPE_HOST`: a host callback. */
+  host: 3,
+  /** `CU_GRAPH_NODE_TYPE_GRAPH`: a child graph. */
+  graph: 4,
+  /** `CU_GRAPH_NODE_TYPE_EMPTY`: no work; a join point. */
+  empty: 5,
+  /** `CU_GRAPH_NODE_TYPE_WAIT_EVENT`: waits for an event. */
+  eventWait: 6,
+  /** `CU_GRAPH_NODE_TYPE_EVENT_RECORD`: records an event. */
+  eventRecord: 7,
+  /** `CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL`: signals external semaphores (not built by this package). */
+  extSemaphoreSignal: 8,
+  /** `CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT`: waits on external semaphores (not built by this package). */
+  extSemaphoreWait: 9,
+  /** `CU_GRAPH_NODE_TYPE_MEM_ALLOC`: allocates memory. */
+  memAlloc: 10,
+  /** `CU_GRAPH_NODE_TYPE_MEM_FREE`: frees memory. */
+  memFree: 11,
+  /** `CU_GRAPH_NODE_TYPE_BATCH_MEM_OP`: stream memory operations. */
+  batchMemOp: 12,
+  /** `CU_GRAPH_NODE_TYPE_CONDITIONAL`: an if, while or switch over body graphs. */
+  conditional: 13,
 } as const;
+/** A name of {@link NodeType}. */
 export type NodeTypeName = keyof typeof NodeType;
 
 /** A kernel launch: the kernel, its launch shape and its typed arguments. */
 export interface KernelNodeParams extends LaunchShape {
+  /** The node kind. */
   type: 'kernel';
+  /** The kernel to launch (from a Library or a Module). */
   kernel: Kernel;
+  /** Its arguments, made with {@link arg} (default none). */
   args?: readonly KernelArg[];
   /** The device a library kernel runs on (default 0; a module's function runs in its module's context). */
   device?: DeviceLike;
@@ -32,10 +62,15 @@ export interface KernelNodeParams extends LaunchShape {
 
 /** A 1D copy between library memory (device, pinned host, managed). */
 export interface CopyNodeParams {
+  /** The node kind. */
   type: 'memcpy';
+  /** Where to copy to. */
   dst: MemoryHandle;
+  /** Where to copy from. */
   src: MemoryHandle;
+  /** Byte offset into dst (default 0). */
   dstOffset?: number;
+  /** Byte offset into src (default 0). */
   srcOffset?: number;
   /** Default: the rest of src. */
   bytes?: number;
@@ -43,26 +78,37 @@ export interface CopyNodeParams {
 
 /** A fill of 1-, 2- or 4-byte elements, 1D (count) or 2D (width, height, pitch). */
 export interface FillNodeParams {
+  /** The node kind. */
   type: 'memset';
+  /** The memory to fill. */
   target: MemoryHandle;
+  /** The element value (an unsigned integer of elementBytes). */
   value: number;
+  /** The element size: 1 (default), 2 or 4 bytes. */
   elementBytes?: 1 | 2 | 4;
+  /** Byte offset into target where the fill starts (default 0). */
   offset?: number;
   /** 1D: elements to write (default: to the end). */
   count?: number;
-  /** 2D: elements per row, rows, and bytes between rows. */
+  /** 2D: elements per row. */
   width?: number;
+  /** 2D: rows. */
   height?: number;
+  /** 2D: bytes from one row to the next. */
   pitch?: number;
 }
 
 /** A JavaScript callback, called on the JavaScript thread each time a launch reaches the node. */
 export interface HostNodeParams {
+  /** The node kind. */
   type: 'host';
+  /** Called with no arguments; the graph does not wait for it to return. */
   callback: () => void;
 }
 
+/** A child graph: another graph run as one node. */
 export interface ChildGraphNodeParams {
+  /** The node kind. */
   type: 'graph';
   /** Cloned into the node: later changes to it do not affect this graph. */
   graph: Graph;
@@ -70,44 +116,63 @@ export interface ChildGraphNodeParams {
   move?: boolean;
 }
 
+/** A node that does nothing: a join point for dependencies. */
 export interface EmptyNodeParams {
+  /** The node kind. */
   type: 'empty';
 }
 
+/** Records an event, or waits for one, when a launch reaches the node. */
 export interface EventNodeParams {
+  /** The node kind: record or wait. */
   type: 'eventRecord' | 'eventWait';
+  /** The event. */
   event: Event;
 }
 
+/** Allocates memory when a launch reaches the node (a memory node). */
 export interface AllocNodeParams {
+  /** The node kind. */
   type: 'memAlloc';
+  /** How many bytes. */
   bytes: number;
+  /** The device the memory lives on (default 0). */
   device?: DeviceLike;
   /** Other devices that may access the memory. */
   peers?: DeviceLike[];
 }
 
+/** Frees memory a graph allocated (or stream-ordered memory) when a launch reaches the node. */
 export interface FreeNodeParams {
+  /** The node kind. */
   type: 'memFree';
   /** A GraphAllocation of this or another graph, or stream-ordered memory. */
   allocation: MemoryHandle;
 }
 
+/** Stream memory operations (waits and writes of 32/64-bit words, barriers) as one node. */
 export interface MemoryOpsNodeParams {
+  /** The node kind. */
   type: 'batchMemOp';
+  /** The operations, in order. */
   ops: readonly StreamMemoryOp[];
   /** The device whose context runs barrier-only batches (default 0). */
   device?: DeviceLike;
 }
 
+/** A conditional node: runs body graphs as a handle's value says. */
 export interface ConditionalNodeParams {
+  /** The node kind. */
   type: 'conditional';
+  /** The handle whose value decides (made with graph.conditionalHandle()). */
   handle: ConditionalHandle;
+  /** 'if' (body 0 when non-zero, body 1 otherwise), 'while' (body 0 while non-zero) or 'switch' (body n for value n). */
   kind: 'if' | 'while' | 'switch';
   /** Body graphs: 1 for while, 1 or 2 (else) for if, the case count for switch. */
   size: number;
 }
 
+/** The parameters of any node, told apart by `type`. */
 export type NodeParams =
   | KernelNodeParams
   | CopyNodeParams

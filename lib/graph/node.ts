@@ -17,6 +17,11 @@ export function setGraphWrapper(wrap: (handle: NativeGraph) => unknown): void {
   wrapGraph = wrap;
 }
 
+/**
+ * A node of a graph. The same node is always the same object (nodes(),
+ * dependencies() and the builder's return values agree), usable while its
+ * graph lives; after destroy() every reference to it throws.
+ */
 export class GraphNode extends Disposable<NativeGraphNode> {
   /** A short name for DOT output and messages; set by the builder, or by you. */
   label: string | undefined;
@@ -33,6 +38,7 @@ export class GraphNode extends Disposable<NativeGraphNode> {
     return node;
   }
 
+  /** The CUgraphNode value, for logs and comparisons. */
   get handle(): bigint {
     return this.native.handle;
   }
@@ -44,17 +50,30 @@ export class GraphNode extends Disposable<NativeGraphNode> {
   }
 
   /** The nodes this one runs after, with each edge's data. */
-  dependencies(): Array<{ node: GraphNode; edge: EdgeData }> {
+  dependencies(): Array<{
+    /** The upstream node. */
+    node: GraphNode;
+    /** The edge's data. */
+    edge: EdgeData;
+  }> {
     return neighbours(this.native.dependencies());
   }
 
   /** The nodes that run after this one. */
-  dependents(): Array<{ node: GraphNode; edge: EdgeData }> {
+  dependents(): Array<{
+    /** The downstream node. */
+    node: GraphNode;
+    /** The edge's data. */
+    edge: EdgeData;
+  }> {
     return neighbours(this.native.dependents());
   }
 
   /** What the driver holds for this node (cuGraph*NodeGetParams), per type. */
-  params(): Record<string, unknown> & { type: NodeTypeName } {
+  params(): Record<string, unknown> & {
+    /** The node's kind. */
+    type: NodeTypeName;
+  } {
     const raw = native.nodeParams(this.native);
     const params: Record<string, unknown> = { ...raw, type: nameOfValue(NodeType, raw.type) ?? 'unknown' };
     if (raw.graph) params.graph = wrapGraph(raw.graph as NativeGraph);

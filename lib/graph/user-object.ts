@@ -5,6 +5,12 @@ import { Disposable } from '../disposable';
 import { native, NativeUserObject } from '../native';
 import { checkInteger } from '../validate';
 
+/**
+ * A CUDA user object: a destructor the driver runs (here, on the JavaScript
+ * thread) once its last reference is released. References are held by this
+ * object, by graphs (graph.retainUserObject), by executables made from them
+ * and by launches in flight.
+ */
 export class UserObject extends Disposable<NativeUserObject> {
   /** @internal */
   constructor(handle: NativeUserObject) {
@@ -22,6 +28,7 @@ export class UserObject extends Disposable<NativeUserObject> {
     return this.native.references;
   }
 
+  /** Takes more references for this object (cuUserObjectRetain); dispose() releases them all. */
   retain(count = 1): void {
     this.native.retain(checkInteger(count, 'count', 1, 2 ** 20));
   }

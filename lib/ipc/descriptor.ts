@@ -18,7 +18,9 @@ export const maxDescriptorSegments = 64;
 
 /** The process that exported: its pid, and a random token unique to it (pids repeat across containers). */
 export interface ExporterIdentity {
+  /** The exporting process's id. */
   readonly pid: number;
+  /** A random token (32 hex digits) made once per exporting process. */
   readonly token: string;
 }
 
@@ -32,11 +34,15 @@ export interface DeviceIdentity {
 
 /** What every shared-memory descriptor has. */
 interface MemoryDescriptorBase {
+  /** `'cuda-driver/shared-memory'`: what the descriptor describes. */
   readonly format: typeof memoryDescriptorFormat;
+  /** The descriptor format's version ({@link descriptorVersion}). */
   readonly version: typeof descriptorVersion;
   /** Random id of this export (32 hex digits). */
   readonly id: string;
+  /** The process that exported the memory. */
   readonly exporter: ExporterIdentity;
+  /** The device the memory lives on. */
   readonly device: DeviceIdentity;
   /** Bytes shared: the importer sees exactly this many. */
   readonly size: number;
@@ -44,6 +50,7 @@ interface MemoryDescriptorBase {
 
 /** cuMemAlloc memory through legacy CUDA IPC. */
 export interface LegacyMemoryDescriptor extends MemoryDescriptorBase {
+  /** The sharing path. */
   readonly kind: 'legacy';
   /** The allocation's CUipcMemHandle, base64 (64 bytes). */
   readonly handle: string;
@@ -53,7 +60,9 @@ export interface LegacyMemoryDescriptor extends MemoryDescriptorBase {
 
 /** A stream-ordered allocation from a shared memory pool. */
 export interface PoolMemoryDescriptor extends MemoryDescriptorBase {
+  /** The sharing path. */
   readonly kind: 'pool';
+  /** How the pool travels: a file descriptor beside the descriptor, or a fabric handle inside it. */
   readonly handleType: 'posixFileDescriptor' | 'fabric';
   /** Names the exporter's pool (hex), so that an importer imports each pool once. */
   readonly pool: string;
@@ -67,7 +76,9 @@ export interface PoolMemoryDescriptor extends MemoryDescriptorBase {
 
 /** One physical allocation of shared virtual memory, as the exporter mapped it. */
 export interface VmmSegment {
+  /** The physical allocation's size in bytes. */
   readonly allocationSize: number;
+  /** Where in the allocation the mapped bytes start. */
   readonly allocationOffset: number;
   /** Bytes mapped; the segments are mapped one after another. */
   readonly bytes: number;
@@ -77,8 +88,11 @@ export interface VmmSegment {
 
 /** Virtual memory (cuMemCreate allocations) shared as POSIX descriptors or fabric handles. */
 export interface VmmMemoryDescriptor extends MemoryDescriptorBase {
+  /** The sharing path. */
   readonly kind: 'vmm';
+  /** How the allocations travel: file descriptors beside the descriptor, or fabric handles inside it. */
   readonly handleType: 'posixFileDescriptor' | 'fabric';
+  /** The physical allocations, in address order (one file descriptor each for 'posixFileDescriptor'). */
   readonly segments: readonly VmmSegment[];
   /** Where the shared bytes start in the segments mapped one after another. */
   readonly offset: number;
@@ -89,10 +103,15 @@ export type SharedMemoryDescriptor = LegacyMemoryDescriptor | PoolMemoryDescript
 
 /** A shareable description of an interprocess event: see shareEvent and openSharedEvent. */
 export interface SharedEventDescriptor {
+  /** `'cuda-driver/shared-event'`: what the descriptor describes. */
   readonly format: typeof eventDescriptorFormat;
+  /** The descriptor format's version ({@link descriptorVersion}). */
   readonly version: typeof descriptorVersion;
+  /** Random id of this export (32 hex digits). */
   readonly id: string;
+  /** The process that exported the event. */
   readonly exporter: ExporterIdentity;
+  /** The device the event belongs to. */
   readonly device: DeviceIdentity;
   /** The event's CUipcEventHandle, base64 (64 bytes). */
   readonly handle: string;

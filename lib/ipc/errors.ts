@@ -20,6 +20,7 @@ export type SharingUnsupportedReason =
  * says why in a word; `remedy` says what to do instead.
  */
 export class SharingUnsupportedError extends Error {
+  /** Why, in a word. */
   readonly reason: SharingUnsupportedReason;
   /** What to do instead, e.g. which allocation or export path fits. */
   readonly remedy: string;

@@ -11,6 +11,7 @@ const imexChannels = '/dev/nvidia-caps-imex-channels';
 
 /** Whether fabric handles can be used on a device, and if not, why. */
 export interface FabricSupport {
+  /** True when fabric handles can be used. */
   readonly supported: boolean;
   /** Why not ('' when supported). */
   readonly reason: string;

@@ -18,7 +18,10 @@ import { checkInteger, checkString, checkTimeout } from '../validate';
  * abstract socket namespace (no file; gone with the server). Either is at most
  * {@link FdChannelServer.maxAddressBytes} bytes of UTF-8.
  */
-export type FdChannelAddress = string | { readonly abstract: string };
+export type FdChannelAddress = string | {
+  /** A name in the abstract socket namespace. */
+  readonly abstract: string;
+};
 
 /**
  * The process at the other end of a channel, as the kernel recorded it when the
@@ -26,8 +29,11 @@ export type FdChannelAddress = string | { readonly abstract: string };
  * since any process that can reach the address can connect.
  */
 export interface PeerCredentials {
+  /** The peer's process id. */
   readonly pid: number;
+  /** Its user id. */
   readonly uid: number;
+  /** Its group id. */
   readonly gid: number;
 }
 
@@ -142,6 +148,7 @@ export class FdMessage<T = unknown> implements globalThis.Disposable {
     for (const fd of this.fds) fd.dispose();
   }
 
+  /** The same as dispose(), for `using`. */
   [Symbol.dispose](): void {
     this.dispose();
   }

@@ -92,6 +92,7 @@ export class MemoryExport implements globalThis.Disposable {
     return this.#fds;
   }
 
+  /** True once dispose() has run. */
   get disposed(): boolean {
     return this.#disposed;
   }
@@ -115,6 +116,7 @@ export class MemoryExport implements globalThis.Disposable {
     for (const fd of this.#fds) fd.dispose();
   }
 
+  /** The same as dispose(), for `using`. */
   [Symbol.dispose](): void {
     this.dispose();
   }

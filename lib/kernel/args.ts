@@ -10,9 +10,12 @@ import type { KernelParam } from './kernel';
 export type ScalarType = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'bf16' | 'f32' | 'f64' | 'ptr';
 /** A struct or other aggregate passed by value: its size and (for layouts the driver cannot report) its alignment. */
 export interface BytesType {
+  /** The struct's size in bytes. */
   readonly bytes: number;
+  /** Its alignment (a power of two; default 1). */
   readonly align?: number;
 }
+/** The type of one kernel argument: a scalar type name, or a struct's size and alignment. */
 export type ArgType = ScalarType | BytesType;
 
 /**
@@ -20,29 +23,50 @@ export type ArgType = ScalarType | BytesType;
  * (its device pointer), a device address, or null.
  */
 export type PointerValue = MemoryHandle | bigint | null;
+/** The value of one kernel argument: a number or bigint, a pointer, or a struct's bytes. */
 export type ArgValue = number | bigint | PointerValue | ArrayBufferView;
 
 /** One typed argument of a launch; make them with {@link arg}. */
 export class KernelArg {
-  constructor(readonly type: ArgType, readonly value: ArgValue) {}
+  /**
+   * @param type The argument's type.
+   * @param value Its value.
+   */
+  constructor(
+    /** The argument's type. */
+    readonly type: ArgType,
+    /** Its value. */
+    readonly value: ArgValue,
+  ) {}
 }
 
 /** Typed arguments: `kernel.launch(config, [arg.ptr(x), arg.f32(2), arg.u32(n)])`. */
 export const arg = {
+  /** A signed 8-bit integer (char, int8_t). */
   i8: (value: number) => new KernelArg('i8', value),
+  /** An unsigned 8-bit integer (unsigned char, uint8_t). */
   u8: (value: number) => new KernelArg('u8', value),
+  /** A signed 16-bit integer (short, int16_t). */
   i16: (value: number) => new KernelArg('i16', value),
+  /** An unsigned 16-bit integer (unsigned short, uint16_t). */
   u16: (value: number) => new KernelArg('u16', value),
+  /** A signed 32-bit integer (int, int32_t). */
   i32: (value: number) => new KernelArg('i32', value),
+  /** An unsigned 32-bit integer (unsigned, uint32_t). */
   u32: (value: number) => new KernelArg('u32', value),
+  /** A signed 64-bit integer (long long, int64_t): a safe-integer number or a bigint. */
   i64: (value: number | bigint) => new KernelArg('i64', value),
+  /** An unsigned 64-bit integer (unsigned long long, uint64_t, size_t): a safe-integer number or a bigint. */
   u64: (value: number | bigint) => new KernelArg('u64', value),
   /** An f16 given as its bits (toFloat16Bits(x)). */
   f16: (bits: number) => new KernelArg('f16', bits),
   /** A bf16 given as its bits (toBFloat16Bits(x)). */
   bf16: (bits: number) => new KernelArg('bf16', bits),
+  /** A float. */
   f32: (value: number) => new KernelArg('f32', value),
+  /** A double. */
   f64: (value: number) => new KernelArg('f64', value),
+  /** A pointer: library memory (its device address), a bigint address, or null. */
   ptr: (value: PointerValue) => new KernelArg('ptr', value),
   /** A struct by value: exactly its bytes, with the struct's alignment for layouts the driver cannot report. */
   bytes: (data: ArrayBufferView, align?: number) => new KernelArg({ bytes: data.byteLength, align }, data),
@@ -68,13 +92,17 @@ const scalarSizes: Record<ScalarType, number> = {
 
 /** Where one argument goes. */
 export interface ArgSlot {
+  /** The argument's type. */
   readonly type: ArgType;
+  /** Byte offset in the parameter buffer. */
   readonly offset: number;
+  /** Size in bytes. */
   readonly size: number;
 }
 
 /** The layout of an argument list in the parameter buffer. */
 export interface ArgLayout {
+  /** Where each argument goes, in order. */
   readonly slots: readonly ArgSlot[];
   /** The buffer's size: the end of the last parameter. */
   readonly bytes: number;

@@ -13,7 +13,9 @@ export interface JitOptions {
   maxRegisters?: number;
   /** 0 to 4 (the default, highest). */
   optimizationLevel?: number;
+  /** Generate debug information (-G). */
   generateDebugInfo?: boolean;
+  /** Generate line information (-lineinfo), for profilers. */
   generateLineInfo?: boolean;
   /** A fuller JIT log (see jitLog). */
   logVerbose?: boolean;
@@ -21,7 +23,9 @@ export interface JitOptions {
 
 /** A variable of loaded code (__device__, __constant__ or __managed__): where it lives and how big it is. */
 export interface DeviceVariable {
+  /** Its device address. */
   readonly address: bigint;
+  /** Its size in bytes. */
   readonly size: number;
 }
 

@@ -7,12 +7,19 @@ import { checkCString, checkInteger } from '../validate';
 
 /** What NVRTC is installed, if any. */
 export interface NvrtcStatus {
+  /** True when NVRTC could be loaded. */
   readonly available: boolean;
   /** The library opened, or every path tried when none could be. NVRTC_LIBRARY overrides the search. */
   readonly libraryPath: string;
   /** Why loading failed, or ''. */
   readonly detail: string;
-  readonly version: { major: number; minor: number } | null;
+  /** NVRTC's version, when it loaded. */
+  readonly version: {
+    /** The major version. */
+    major: number;
+    /** The minor version. */
+    minor: number;
+  } | null;
   /** The real architectures NVRTC can compile for (90 for sm_90, ...). */
   readonly supportedArchs: readonly number[];
 }
@@ -58,6 +65,7 @@ export class CompileError extends Error {
   readonly options: readonly string[];
   /** The program's name (the file name the log refers to). */
   readonly programName: string;
+  /** @internal */
   constructor(outcome: NativeCompileOutcome, programName: string, options: readonly string[]) {
     const what = outcome.stage === 'compile' ? 'failed to compile' : `failed at ${outcome.stage}${outcome.detail ? ` (${outcome.detail})` : ''}`;
     super(`${programName} ${what}: ${outcome.resultName}${outcome.log ? `\n${outcome.log.trimEnd()}` : ''}`);
@@ -74,6 +82,7 @@ export class CompileError extends Error {
 /** What the compiler produces: PTX (JIT-compiled by the driver at load) or CUBIN (one real architecture). */
 export type CompileOutput = 'ptx' | 'cubin';
 
+/** Options of {@link compile} and {@link compileAsync}. */
 export interface CompileOptions {
   /** The program's file name in the log (default `kernel.cu`). */
   name?: string;
@@ -105,6 +114,7 @@ export interface CompileOptions {
 export class CompiledProgram {
   /** PTX text (as bytes, no terminating NUL) or the CUBIN image. */
   readonly code: Uint8Array;
+  /** What `code` holds: 'cubin' or 'ptx'. */
   readonly output: CompileOutput;
   /** The architecture compiled for, e.g. `sm_90` or `compute_90`. */
   readonly arch: string;

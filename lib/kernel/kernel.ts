@@ -13,10 +13,13 @@ import { PreparedLaunch } from './prepared-launch';
 
 /** Where one parameter lives in the kernel's parameter buffer, as the driver reports it. */
 export interface KernelParam {
+  /** Byte offset in the parameter buffer. */
   readonly offset: number;
+  /** Size in bytes. */
   readonly size: number;
 }
 
+/** Options of the occupancy queries. */
 export interface OccupancyOptions {
   /** Dynamic shared memory per block, in bytes (default 0). */
   dynamicSharedMemory?: number;
@@ -26,6 +29,7 @@ export interface OccupancyOptions {
   context?: Context;
 }
 
+/** Options of {@link Kernel.maxPotentialBlockSize}. */
 export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedMemory'> {
   /** Dynamic shared memory per block in bytes, or a function of the block size. */
   dynamicSharedMemory?: number | ((blockSize: number) => number);
@@ -33,6 +37,11 @@ export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedM
   blockSizeLimit?: number;
 }
 
+/**
+ * A kernel: a library's context-independent CUkernel (Library.kernel) or a
+ * module's CUfunction (Module.function). Launch it with launch() or prepare(),
+ * or add it to a graph with Graph.addKernel.
+ */
 export class Kernel extends Disposable<NativeKernel> {
   /** The context of a module's function; undefined for a library's kernel. */
   readonly context: Context | undefined;
@@ -129,7 +138,12 @@ export class Kernel extends Disposable<NativeKernel> {
   }
 
   /** The block size with the best occupancy, and the smallest grid that reaches it. */
-  maxPotentialBlockSize(options: BlockSizeOptions = {}): { minGridSize: number; blockSize: number } {
+  maxPotentialBlockSize(options: BlockSizeOptions = {}): {
+    /** The smallest grid that reaches full occupancy. */
+    minGridSize: number;
+    /** The block size that maximizes occupancy. */
+    blockSize: number;
+  } {
     const shared = options.dynamicSharedMemory ?? 0;
     if (typeof shared !== 'function') checkSize(shared, 'options.dynamicSharedMemory');
     return this.native.maxPotentialBlockSize(this.#queryContext(options.context), shared,

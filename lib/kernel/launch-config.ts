@@ -6,7 +6,14 @@ import { Stream, streamNative } from '../stream';
 import { checkBoolean, checkInteger } from '../validate';
 
 /** A dimension: a count, [x, y?, z?], or { x, y?, z? }; missing parts are 1. */
-export type Dim3 = number | readonly [number, number?, number?] | { readonly x: number; readonly y?: number; readonly z?: number };
+export type Dim3 = number | readonly [number, number?, number?] | {
+  /** The x extent. */
+  readonly x: number;
+  /** The y extent (default 1). */
+  readonly y?: number;
+  /** The z extent (default 1). */
+  readonly z?: number;
+};
 
 /** The shape of a launch: everything but the stream. */
 export interface LaunchShape {
@@ -28,6 +35,7 @@ export interface LaunchShape {
 
 /** A launch: its shape and its stream. */
 export interface LaunchConfig extends LaunchShape {
+  /** The stream to queue the launch on. */
   stream: Stream;
 }
 

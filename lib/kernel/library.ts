@@ -9,10 +9,17 @@ import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } fro
 import { Kernel } from './kernel';
 import { Module } from './module';
 
+/** Options of {@link Library.load}. */
 export interface LibraryLoadOptions {
+  /** Options for the driver's JIT compiler, when the code is PTX. */
   jit?: JitOptions;
 }
 
+/**
+ * Code loaded once for every context (cuLibraryLoadData): a compiled program,
+ * PTX, a CUBIN or a fatbin. Its kernels are context-independent. It stays
+ * loaded while any kernel, prepared launch, graph or queued launch uses it.
+ */
 export class Library extends Disposable<NativeLibrary> {
   /** @internal */
   constructor(handle: NativeLibrary) {
@@ -44,6 +51,7 @@ export class Library extends Disposable<NativeLibrary> {
     return new Kernel(this.native.kernel(checkCString(name, 'name')));
   }
 
+  /** How many kernels the library has. */
   get kernelCount(): number {
     return this.native.kernelCount();
   }

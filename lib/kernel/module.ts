@@ -9,12 +9,18 @@ import { checkCString, checkInstance } from '../validate';
 import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';
 import { Kernel } from './kernel';
 
+/** Options of {@link Module.load}. */
 export interface ModuleLoadOptions {
   /** The context to load into (default: device 0's primary context). */
   context?: Context;
+  /** Options for the driver's JIT compiler, when the code is PTX. */
   jit?: JitOptions;
 }
 
+/**
+ * Code loaded into one context (cuModuleLoadDataEx); its functions run only
+ * there. Most programs want a {@link Library}, which serves every context.
+ */
 export class Module extends Disposable<NativeModule> {
   /** The context the module is loaded in. */
   readonly context: Context;
@@ -61,6 +67,7 @@ export class Module extends Disposable<NativeModule> {
     return new Kernel(this.native.function(checkCString(name, 'name')), this.context);
   }
 
+  /** How many functions the module has. */
   get functionCount(): number {
     return this.native.functionCount();
   }

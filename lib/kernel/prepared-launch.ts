@@ -7,7 +7,13 @@ import { checkInteger } from '../validate';
 import { ArgLayout, ArgValue, KernelArgumentError, writeArg } from './args';
 import type { Kernel } from './kernel';
 
+/**
+ * A launch fixed once (kernel.prepare): kernel, stream, shape and argument
+ * layout, checked once. set() writes an argument in place; launch() is one
+ * driver call with nothing allocated.
+ */
 export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
+  /** The kernel it launches. */
   readonly kernel: Kernel;
   /** Where each argument goes, and whether it was checked against the driver's parameter layout. */
   readonly layout: ArgLayout;

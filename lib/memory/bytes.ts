@@ -3,7 +3,9 @@ import type { NativeBytes, NativeMemory } from '../native';
 
 /** Memory the library hands out (DeviceBuffer, HostBuffer, Mapping, GrowableBuffer, SharedMemory). */
 export interface MemoryHandle {
+  /** @internal The native memory handle; for lib/ only. */
   readonly native: NativeMemory;
+  /** Its size in bytes. */
   readonly size: number;
 }
 

@@ -7,6 +7,7 @@ import { Stream, streamNative } from '../stream';
 import { checkArray, checkBoolean, checkInteger, checkObject, checkSize } from '../validate';
 import { Bytes, bytesNative, MemoryHandle, memoryNative, sizeOf } from './bytes';
 
+/** Options of {@link copy}. */
 export interface CopyOptions {
   /** Where in dst to start (bytes, default 0). */
   dstOffset?: number;
@@ -47,6 +48,7 @@ export function copy(dst: Bytes, src: Bytes, options: CopyOptions = {}): void {
 
 /** One side of a pitched (2D or 3D) copy. */
 export interface PitchedOperand {
+  /** The memory: library memory or JavaScript bytes. */
   memory: Bytes;
   /** Byte offset of the region's first byte (default 0). */
   offset?: number;
@@ -56,7 +58,9 @@ export interface PitchedOperand {
   rowsPerSlice?: number;
 }
 
+/** Options of {@link copy2D}. */
 export interface Copy2DOptions {
+  /** Queue the copy on this stream instead of copying synchronously. */
   stream?: Stream;
   /** Use cuMemcpy2DUnaligned (synchronous copies only). */
   unaligned?: boolean;
@@ -85,6 +89,7 @@ export function copy2D(dst: PitchedOperand, src: PitchedOperand, width: number, 
   }, optionalStream(options.stream), unaligned);
 }
 
+/** The size of a 3D copy. */
 export interface Extent3D {
   /** Bytes per row. */
   width: number;
@@ -113,11 +118,17 @@ export function copy3D(dst: PitchedOperand, src: PitchedOperand, extent: Extent3
   native.memcpy3D(params3D(dst, src, extent), optionalStream(options.stream));
 }
 
+/** One copy of {@link copyBatch}. */
 export interface BatchCopy {
+  /** Where to copy to. */
   dst: MemoryHandle;
+  /** Where to copy from. */
   src: MemoryHandle;
+  /** Byte offset into dst (default 0). */
   dstOffset?: number;
+  /** Byte offset into src (default 0). */
   srcOffset?: number;
+  /** How many bytes. */
   bytes: number;
 }
 
@@ -140,6 +151,7 @@ export function copy3DBatch(copies: Array<{ dst: PitchedOperand; src: PitchedOpe
   native.memcpy3DBatch(encoded, streamNative(stream));
 }
 
+/** Options of {@link fill}. */
 export interface FillOptions {
   /** 1, 2 or 4: the size of value (default 1). */
   elementBytes?: 1 | 2 | 4;
@@ -147,6 +159,7 @@ export interface FillOptions {
   offset?: number;
   /** Elements to write (default: to the end). */
   count?: number;
+  /** Queue the fill on this stream instead of filling synchronously. */
   stream?: Stream;
 }
 

@@ -6,18 +6,25 @@ import { Stream, streamNative } from '../stream';
 import { checkArray, checkEnum, checkObject, checkSize } from '../validate';
 import { MemoryHandle, memoryNative } from './bytes';
 
+/** One buffer of {@link decompressBatch}. */
 export interface DecompressEntry {
+  /** The compressed input. */
   src: MemoryHandle;
+  /** Where in src the input starts (bytes, default 0). */
   srcOffset?: number;
   /** Compressed bytes to read. */
   srcBytes: number;
+  /** Where the output goes. */
   dst: MemoryHandle;
+  /** Where in dst the output starts (bytes, default 0). */
   dstOffset?: number;
   /** Bytes the output is expected to take (a scheduling hint for the driver). */
   dstBytes: number;
   /** Where the driver writes the bytes actually produced, as a 32-bit count. */
   actualBytes: MemoryHandle;
+  /** Where in actualBytes the count goes (bytes, default 0). */
   actualBytesOffset?: number;
+  /** The compression format of src. */
   algorithm: 'deflate' | 'snappy' | 'lz4';
 }
 

@@ -18,8 +18,18 @@ import { copy, fill, FillOptions } from './copy';
 import { Location, locationOf } from './location';
 import { MemoryPool } from './pool';
 
-type TypedArrayConstructor<T> = { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number };
+/** A typed array class (Float32Array, Uint8Array, BigInt64Array, ...), to read memory as. */
+export type TypedArrayConstructor<T> = {
+  new (buffer: ArrayBuffer): T;
+  /** The size of one element. */
+  BYTES_PER_ELEMENT: number;
+};
 
+/**
+ * Device memory: plain (alloc, from), pitched (allocPitched), stream-ordered
+ * from a pool (allocAsync) or managed (allocManaged). Freed by dispose(), or
+ * after garbage collection, never while work the library queued still uses it.
+ */
 export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
   /** @internal */
   constructor(handle: NativeDeviceBuffer) {
@@ -83,6 +93,7 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
     return this.native.address;
   }
 
+  /** Its size in bytes. */
   get size(): number {
     return this.native.size;
   }
@@ -92,10 +103,12 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
     return this.native.pitch;
   }
 
+  /** How it was allocated. */
   get allocation(): 'plain' | 'pitched' | 'stream-ordered' | 'managed' {
     return this.native.allocation;
   }
 
+  /** The device the memory was allocated on. */
   get device(): Device {
     return Device.get(this.native.ordinal);
   }
@@ -129,7 +142,7 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
   }
 
   /** Advises the driver how managed memory will be used (cuMemAdvise). */
-  advise(advice: MemoryAdviceName, location: Location = 'host', options: { offset?: number; bytes?: number } = {}): void {
+  advise(advice: MemoryAdviceName | number, location: Location = 'host', options: { offset?: number; bytes?: number } = {}): void {
     const [offset, bytes] = this.#range(options);
     const { type, id } = locationOf(location);
     native.advise(this.native, offset, bytes, checkEnum(advice, MemoryAdvice, 'advice'), type, id);
@@ -166,10 +179,13 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
   }
 }
 
+/** What the driver knows about a range of managed memory (cuMemRangeGetAttributes). */
 export interface ManagedRangeAttributes {
+  /** Whether the range is advised read-mostly (duplicated where read). */
   readMostly: boolean;
   /** 'device N', 'host', 'hostNuma', ... or 'none'. */
   preferredLocation: string;
+  /** Where the range was last prefetched to, in the same form. */
   lastPrefetchLocation: string;
   /** Ordinals of devices set as accessing the range. */
   accessedBy: number[];

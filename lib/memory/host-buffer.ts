@@ -7,7 +7,9 @@ import { Disposable } from '../disposable';
 import { native, NativeHostBuffer } from '../native';
 import { checkBoolean, checkObject, checkSize } from '../validate';
 
+/** Options of {@link HostBuffer.alloc}. */
 export interface HostAllocOptions {
+  /** The device whose context allocates the memory (default 0). */
   device?: DeviceLike;
   /** Pinned for every context, not only the device's (CU_MEMHOSTALLOC_PORTABLE). */
   portable?: boolean;
@@ -17,9 +19,13 @@ export interface HostAllocOptions {
   writeCombined?: boolean;
 }
 
+/** Options of {@link HostBuffer.register}. */
 export interface HostRegisterOptions {
+  /** The device whose context registers the memory (default 0). */
   device?: DeviceLike;
+  /** Pinned for every context, not only the device's (CU_MEMHOSTREGISTER_PORTABLE). */
   portable?: boolean;
+  /** Mapped into the device's address space (CU_MEMHOSTREGISTER_DEVICEMAP). */
   mapped?: boolean;
   /** The device will only read it (CU_MEMHOSTREGISTER_READ_ONLY). */
   readOnly?: boolean;
@@ -29,6 +35,11 @@ function flag(value: unknown, name: string, bit: number): number {
   return value !== undefined && checkBoolean(value, name) ? bit : 0;
 }
 
+/**
+ * Page-locked (pinned) host memory: allocated (HostBuffer.alloc) or an existing
+ * JavaScript buffer pinned in place (HostBuffer.register). Copies to and from it
+ * can be asynchronous; mapped memory is reachable from device code.
+ */
 export class HostBuffer extends Disposable<NativeHostBuffer> {
   /** @internal */
   constructor(handle: NativeHostBuffer) {
@@ -61,6 +72,7 @@ export class HostBuffer extends Disposable<NativeHostBuffer> {
     return this.native.address;
   }
 
+  /** Its size in bytes. */
   get size(): number {
     return this.native.size;
   }

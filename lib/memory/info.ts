@@ -8,7 +8,12 @@ import { checkArray, checkEnum, checkSize, nameOfValue } from '../validate';
 import { MemoryHandle, memoryNative } from './bytes';
 
 /** Free and total memory of a device, in bytes (cuMemGetInfo). */
-export function memoryInfo(device?: DeviceLike): { free: number; total: number } {
+export function memoryInfo(device?: DeviceLike): {
+  /** Bytes free now. */
+  free: number;
+  /** The device's memory in all. */
+  total: number;
+} {
   return native.memoryInfo(ordinalOf(device));
 }
 
@@ -24,32 +29,64 @@ function pointerArgs(pointer: PointerLike, offset: number | undefined): [NativeM
 }
 
 /** The allocation holding an address (cuMemGetAddressRange). */
-export function addressRange(pointer: PointerLike, offset?: number): { base: bigint; size: number } {
+export function addressRange(pointer: PointerLike, offset?: number): {
+  /** The allocation's start address. */
+  base: bigint;
+  /** The allocation's size in bytes. */
+  size: number;
+} {
   const [p, o] = pointerArgs(pointer, offset);
   return native.addressRange(p, o);
 }
 
+/** What the driver knows about a pointer (CUpointer_attribute), by attribute name. */
 export interface PointerAttributes {
+  /** The CUcontext the memory was allocated in (0n for VMM and some pool memory). */
   context: bigint;
+  /** 'host', 'device', 'array' or 'unified'. */
   memoryType: MemoryTypeName | undefined;
+  /** The address device code uses for it. */
   devicePointer: bigint;
+  /** The address host code uses for it (0n when host code cannot reach it). */
   hostPointer: bigint;
-  p2pTokens: { p2pToken: bigint; vaSpaceToken: number };
+  /** Tokens for GPUDirect RDMA (nvidia-p2p). */
+  p2pTokens: {
+    /** The P2P token. */
+    p2pToken: bigint;
+    /** The VA space token. */
+    vaSpaceToken: number;
+  };
+  /** Whether synchronous memory operations on it always synchronize (see setSyncMemops). */
   syncMemops: boolean;
+  /** A process-wide unique id of the allocation. */
   bufferId: bigint;
+  /** True for managed memory (cuMemAllocManaged). */
   isManaged: boolean;
+  /** The device the memory belongs to (its CUdevice ordinal). */
   deviceOrdinal: number;
+  /** Whether legacy IPC (cuIpcGetMemHandle) can share it. */
   isLegacyCudaIpcCapable: boolean;
+  /** The start of the allocation the pointer lies in. */
   rangeStartAddr: bigint;
+  /** The size of that allocation. */
   rangeSize: number;
+  /** Whether the address is mapped (false for a VMM range reserved but not mapped). */
   mapped: boolean;
+  /** How the memory can be exported to other processes. */
   allowedHandleTypes: MemoryHandleTypeName[];
+  /** Whether GPUDirect RDMA can use it. */
   isGpuDirectRdmaCapable: boolean;
+  /** The access the current device has ('readwrite', 'read', 'none'). */
   accessFlags: MemoryAccessName | undefined;
+  /** The CUmemoryPool of stream-ordered memory (0n otherwise). */
   mempoolHandle: bigint;
+  /** The size of the mapping the pointer lies in. */
   mappingSize: number;
+  /** The start of that mapping. */
   mappingBaseAddr: bigint;
+  /** The id of the allocation the mapping belongs to. */
   memoryBlockId: bigint;
+  /** Whether hardware decompression can use it. */
   isHwDecompressCapable: boolean;
 }
 

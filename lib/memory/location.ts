@@ -3,7 +3,14 @@ import { Device } from '../device';
 import { MemoryLocationType } from '../generated/enums';
 import { checkInteger } from '../validate';
 
-export type Location = Device | number | 'host' | { hostNuma: number } | 'hostNumaCurrent';
+/**
+ * Where memory lives or should go: a Device or ordinal, 'host', a host NUMA
+ * node ({ hostNuma: node }), or the NUMA node of the calling thread ('hostNumaCurrent').
+ */
+export type Location = Device | number | 'host' | {
+  /** The host NUMA node. */
+  hostNuma: number;
+} | 'hostNumaCurrent';
 
 /** The driver's CUmemLocation of a Location. */
 export function locationOf(location: Location, name = 'location'): { type: number; id: number } {

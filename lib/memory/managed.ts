@@ -7,8 +7,11 @@ import { Location, locationOf } from './location';
 
 /** A range of managed memory (default: all of it). */
 export interface ManagedRange {
+  /** The managed memory. */
   buffer: MemoryHandle;
+  /** Byte offset of the range (default 0). */
   offset?: number;
+  /** Bytes in the range (default: the rest of the buffer). */
   bytes?: number;
 }
 

@@ -15,15 +15,21 @@ import { native, NativeMemoryPool } from '../native';
 import { checkArray, checkEnum, checkFlags, checkObject, checkSize, nameOfValue } from '../validate';
 import { Location, locationFrom, locationOf } from './location';
 
+/** Options of {@link MemoryPool.create}. */
 export interface PoolOptions {
   /** Where allocations live (default: device 0). */
   location?: Location;
   /** Handle types allocations can be exported as (for sharing with other processes). */
-  handleTypes?: MemoryHandleTypeName[];
+  handleTypes?: MemoryHandleTypeName | MemoryHandleTypeName[] | number;
   /** The most the pool may hold, in bytes (0: the system's default). */
   maxSize?: number;
 }
 
+/**
+ * A memory pool for stream-ordered allocation (DeviceBuffer.allocAsync): a
+ * pool of its own (MemoryPool.create), or a handle on a device's default or
+ * current pool. A pool created with handleTypes can be shared with other processes.
+ */
 export class MemoryPool extends Disposable<NativeMemoryPool> {
   /** @internal */
   constructor(handle: NativeMemoryPool) {
@@ -67,6 +73,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
     native.setLocationPool(type, id, MemoryAllocationType.pinned, pool.native);
   }
 
+  /** The CUmemoryPool value, for logs and comparisons. */
   get handle(): bigint {
     return this.native.handle;
   }
@@ -77,12 +84,13 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   }
 
   /** A pool attribute: reuse switches as booleans, sizes in bytes. */
-  attribute(name: PoolAttributeName): number | boolean {
+  attribute(name: PoolAttributeName | number): number | boolean {
     const value = this.native.getAttribute(checkEnum(name, PoolAttribute, 'name'));
     return typeof value === 'bigint' ? Number(value) : value !== 0;
   }
 
-  setAttribute(name: PoolAttributeName, value: number | boolean): void {
+  /** Sets a pool attribute: reuse switches as booleans, sizes (releaseThreshold, ...) in bytes. */
+  setAttribute(name: PoolAttributeName | number, value: number | boolean): void {
     const id = checkEnum(name, PoolAttribute, 'name');
     if (id >= PoolAttribute.releaseThreshold) this.native.setAttribute(id, BigInt(checkSize(value, 'value')));
     else if (typeof value === 'boolean') this.native.setAttribute(id, value ? 1 : 0);
@@ -94,6 +102,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
     return this.attribute('releaseThreshold') as number;
   }
 
+  /** Sets the bytes the pool keeps when idle. */
   set releaseThreshold(bytes: number) {
     this.setAttribute('releaseThreshold', bytes);
   }
@@ -108,10 +117,15 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
    * lives on always has read-write access and is left out of the driver call (it rejects
    * a batch naming it); a host-located pool starts with no device access.
    */
-  setAccess(entries: Array<{ device: DeviceLike; access: MemoryAccessName }>): void {
+  setAccess(entries: Array<{
+    /** A device (a device-located pool's own device always has read-write access). */
+    device: DeviceLike;
+    /** 'readwrite', 'read' or 'none', or the driver's number. */
+    access: MemoryAccessName | number;
+  }>): void {
     const [locationType, locationId] = this.native.location;
     const owner = locationType === MemoryLocationType.device ? locationId : -1;
-    const list = checkArray<{ device: DeviceLike; access: MemoryAccessName }>(entries, 'entries').map((e, i): [number, number, number] => {
+    const list = checkArray<{ device: DeviceLike; access: MemoryAccessName | number }>(entries, 'entries').map((e, i): [number, number, number] => {
       checkObject(e, `entries[${i}]`);
       return [1 /* device */, ordinalOf(e.device, `entries[${i}].device`), checkEnum(e.access, MemoryAccess, `entries[${i}].access`)];
     }).filter(([, ordinal]) => ordinal !== owner);
@@ -130,6 +144,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
     return locationFrom(type, id);
   }
 
+  /** The device whose context the pool's calls use (device 0 for host-located pools). */
   get device(): Device {
     return Device.get(this.native.ordinal);
   }

@@ -12,7 +12,7 @@ export interface AccessEntry {
   /** A Device or ordinal, or { hostNuma: node } for host allocations. */
   location: Location;
   /** 'readwrite', 'read' (read-only) or 'none' (revoke). */
-  access: MemoryAccessName;
+  access: MemoryAccessName | number;
 }
 
 /** @internal Access entries in the native encoding. */

@@ -57,6 +57,7 @@ export class AddressReservation extends Disposable<NativeAddressReservation> {
     return this.native.size;
   }
 
+  /** The alignment asked for (0: the driver's choice). */
   get alignment(): number {
     return this.native.alignment;
   }

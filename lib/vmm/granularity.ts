@@ -26,7 +26,7 @@ export interface AllocationOptions {
    * (Linux, same host) and/or 'fabric' (across nodes, needs an IMEX channel).
    * Host allocations cannot be exported. Default: none.
    */
-  handleTypes?: MemoryHandleTypeName[];
+  handleTypes?: MemoryHandleTypeName | MemoryHandleTypeName[] | number;
   /** Ask for compressible memory (a hint: check properties().compression). Default false. */
   compression?: boolean;
   /** Ask for memory usable by GPUDirect RDMA. Default false. */
@@ -41,9 +41,13 @@ export interface AllocationProperties {
   readonly locationType: MemoryLocationTypeName;
   /** The device ordinal or NUMA node (0 for 'host'). */
   readonly locationId: number;
+  /** How it may be exported to other processes. */
   readonly handleTypes: MemoryHandleTypeName[];
+  /** Whether it is compressible memory. */
   readonly compression: boolean;
+  /** Whether GPUDirect RDMA can use it. */
   readonly gpuDirectRdma: boolean;
+  /** Whether it is a buffer for hardware-accelerated decompression. */
   readonly hardwareDecompress: boolean;
 }
 
@@ -81,7 +85,7 @@ export function decodeProperties(raw: readonly number[]): AllocationProperties {
  * 'minimum' (default), which sizes, offsets and addresses must be multiples of,
  * or 'recommended', the one for best performance. Typically 2 MiB on current GPUs.
  */
-export function allocationGranularity(options: AllocationOptions = {}, kind: AllocationGranularityName = 'minimum'): number {
+export function allocationGranularity(options: AllocationOptions = {}, kind: AllocationGranularityName | number = 'minimum'): number {
   const which = checkEnum(kind, AllocationGranularity, 'kind');
   return native.allocationGranularity(encodeProperties(options), which === AllocationGranularity.recommended);
 }

@@ -23,7 +23,7 @@ export interface GrowableBufferOptions {
   /** The device the memory lives on (default device 0). */
   device?: DeviceLike;
   /** Handle types each piece of physical memory may be exported as, e.g. ['posixFileDescriptor'] to share it. */
-  handleTypes?: MemoryHandleTypeName[];
+  handleTypes?: MemoryHandleTypeName | MemoryHandleTypeName[] | number;
   /** Access to grant on every piece; default read-write for the buffer's device. */
   access?: AccessEntry[];
 }
@@ -96,6 +96,7 @@ export class GrowableBuffer extends Disposable<NativeVirtualMemory> {
     return this.#reserved;
   }
 
+  /** The device the memory lives on. */
   get device(): Device {
     return Device.get(this.native.ordinal);
   }

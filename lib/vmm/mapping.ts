@@ -38,7 +38,9 @@ export interface MappingAllocOptions extends PhysicalAllocationOptions {
 export interface MappedSegment {
   /** A new handle on the allocation (dispose it when done; the mapping keeps its own). */
   readonly allocation: PhysicalAllocation;
+  /** Where in the allocation the mapped bytes start. */
   readonly allocationOffset: number;
+  /** Bytes mapped. */
   readonly bytes: number;
 }
 

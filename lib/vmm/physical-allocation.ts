@@ -15,7 +15,7 @@ import { AllocationOptions, AllocationProperties, allocationGranularity, decodeP
 /** Options of {@link PhysicalAllocation.create}. */
 export interface PhysicalAllocationOptions extends AllocationOptions {
   /** Which granularity the size is rounded up to: 'minimum' (default) or 'recommended'. */
-  granularity?: AllocationGranularityName;
+  granularity?: AllocationGranularityName | number;
 }
 
 /**

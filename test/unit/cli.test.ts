@@ -1,0 +1,225 @@
+// The cuda-driver command line: argument handling, and what each command does
+// where there is no GPU (and, for counters, with the stand-in driver).
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { fakeDriver } from '../helpers/subprocess';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const cli = require('../../bin/cli.js');
+
+const root = path.resolve(__dirname, '../..');
+const bin = path.join(root, 'bin', 'cuda-driver.js');
+const noDriver = { CUDA_DRIVER_LIBRARY: '/nonexistent/libcuda.so.1' };
+
+function run(args: string[], env: Record<string, string | undefined> = {}, cwd = root) {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cuda-driver-cli-'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const write = (name: string, text: string) => {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  return file;
+};
+
+describe('argument parsing', () => {
+  test('commands, options, values and positionals', () => {
+    expect(cli.parseArgs(['devices'])).toEqual({ command: 'devices', options: {}, positionals: [] });
+    expect(cli.parseArgs(['devices', '--json'])).toEqual({ command: 'devices', options: { json: true }, positionals: [] });
+    expect(cli.parseArgs(['dot', 'g.js', '-o', 'g.svg', '--direction=LR', '--levels', '--export', 'pipeline'])).toEqual({
+      command: 'dot', options: { output: 'g.svg', direction: 'LR', levels: true, export: 'pipeline' }, positionals: ['g.js'],
+    });
+    expect(cli.parseArgs(['dot', '--format', 'dot', 'g.dot']).options).toEqual({ format: 'dot' });
+  });
+
+  test('counters passes everything after the script to it', () => {
+    expect(cli.parseArgs(['counters', '--json', 'run.js', '--json', '-o', 'x', 'y'])).toEqual({
+      command: 'counters', options: { json: true }, positionals: ['run.js', '--json', '-o', 'x', 'y'],
+    });
+    expect(cli.parseArgs(['counters', '-o', 'c.json', '--', '-weird.js', 'a']).positionals).toEqual(['-weird.js', 'a']);
+  });
+
+  test('help and version', () => {
+    for (const args of [['--help'], ['-h'], ['help'], ['dot', '--help']]) expect(cli.parseArgs(args).command).toBe('help');
+    expect(cli.parseArgs(['--version']).command).toBe('version');
+  });
+
+  test.each([
+    [[], /no command/],
+    [['frobnicate'], /unknown command 'frobnicate'/],
+    [['devices', '--verbose'], /devices has no option '--verbose'/],
+    [['devices', 'extra'], /devices takes no arguments/],
+    [['devices', '--json=yes'], /--json takes no value/],
+    [['dot'], /dot needs an input file/],
+    [['dot', 'a.js', 'b.js'], /dot takes 1 argument/],
+    [['dot', 'a.js', '--format', 'png'], /--format must be one of svg, dot; got 'png'/],
+    [['dot', 'a.js', '--direction'], /--direction needs a value/],
+    [['counters'], /counters needs a script to run/],
+    [['counters', '-x', 'a.js'], /counters has no option '-x'/],
+  ])('%j is refused: %s', (args, message) => {
+    expect(() => cli.parseArgs(args)).toThrow(cli.UsageError);
+    expect(() => cli.parseArgs(args)).toThrow(message);
+  });
+
+  test('bad usage exits 2 with the message and the usage text', () => {
+    const r = run(['frobnicate']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/unknown command 'frobnicate'/);
+    expect(r.stderr).toMatch(/Usage: cuda-driver <command>/);
+  });
+
+  test('--help and --version exit 0', () => {
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/devices \[--json\]/);
+    const version = run(['--version']);
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version);
+  });
+
+  test('the package declares the command', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    expect(pkg.bin['cuda-driver']).toBe('bin/cuda-driver.js');
+    expect(pkg.files).toContain('bin');
+    expect(fs.statSync(bin).mode & 0o111).not.toBe(0);
+  });
+});
+
+describe('devices', () => {
+  test('without a driver: says why and exits 3', () => {
+    const r = run(['devices'], noDriver);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(/no usable GPU \(library-missing: \/nonexistent\/libcuda\.so\.1/);
+    expect(r.stdout).toBe('');
+  });
+
+  test('without a driver, --json still prints the driver status', () => {
+    const r = run(['devices', '--json'], noDriver);
+    expect(r.status).toBe(3);
+    const out = JSON.parse(r.stdout);
+    expect(out.devices).toEqual([]);
+    expect(out.driver).toMatchObject({ available: false, stage: 'library-missing', libraryPath: '/nonexistent/libcuda.so.1' });
+  });
+
+  test('with the stand-in driver: lists its device', () => {
+    const r = run(['devices', '--json'], { CUDA_DRIVER_LIBRARY: fakeDriver() });
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.driver).toMatchObject({ available: true, stage: 'ready', driverVersion: '12.8' });
+    expect(out.devices).toHaveLength(1);
+    expect(out.devices[0]).toMatchObject({ ordinal: 0, name: 'Fake GPU', computeCapability: '9.0' });
+    expect(out.devices[0].capabilities.virtualMemoryManagement).toBe(true);
+    const text = run(['devices'], { CUDA_DRIVER_LIBRARY: fakeDriver() });
+    expect(text.stdout).toMatch(/\[0\] Fake GPU {2}sm_90/);
+    expect(text.stdout).toMatch(/supports: .*virtualMemoryManagement/);
+  });
+});
+
+describe('dot', () => {
+  const dotText = 'digraph pipeline {\n  a -> b;\n}\n';
+  const graphviz = ['/usr/bin', '/usr/local/bin', ...(process.env.PATH ?? '').split(':')].some((d) => d && fs.existsSync(path.join(d, 'dot')));
+
+  test('a DOT file without Graphviz is written as DOT, with a note', () => {
+    const file = write('saved.dot', dotText);
+    const r = run(['dot', file], { PATH: '/nonexistent' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(dotText);
+    expect(r.stderr).toMatch(/Graphviz's dot is not installed/);
+  });
+
+  test('-o name.svg without Graphviz writes name.dot instead', () => {
+    const file = write('saved2.dot', dotText);
+    const out = path.join(dir, 'drawn.svg');
+    const r = run(['dot', file, '-o', out], { PATH: '/nonexistent' });
+    expect(r.status).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'drawn.dot'), 'utf8')).toBe(dotText);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  (graphviz ? test : test.skip)('a DOT file with Graphviz becomes SVG', () => {
+    const file = write('saved3.dot', dotText);
+    const r = run(['dot', file]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/<svg[\s\S]*pipeline[\s\S]*<\/svg>/);
+  });
+
+  test('--format dot writes DOT even where Graphviz is installed', () => {
+    const file = write('saved4.dot', dotText);
+    expect(run(['dot', file, '--format', 'dot']).stdout).toBe(dotText);
+  });
+
+  test('a module: its export is drawn with toDot(options); functions are called, --export picks one', () => {
+    const cjs = write('graph.cjs', "exports.other = { toDot: (o) => `digraph ${o.name} { x -> y; }` };\n" +
+      "module.exports.graph = { toDot: (o) => `digraph ${o.name ?? 'g'} { levels_${o.levels} -> ${o.direction ?? 'TB'}; }` };\n");
+    expect(run(['dot', cjs, '--format', 'dot', '--levels', '--direction', 'LR']).stdout).toBe('digraph g { levels_true -> LR; }\n');
+    expect(run(['dot', cjs, '--format', 'dot', '--export', 'other', '--name', 'named']).stdout).toBe('digraph named { x -> y; }\n');
+    const esm = write('graph.mjs', "export default async () => ({ toDot: () => 'digraph async { a; }' });\n");
+    expect(run(['dot', esm, '--format', 'dot']).stdout).toBe('digraph async { a; }\n');
+    const text = write('text.mjs', "export const graph = 'digraph text { b; }';\n");
+    expect(run(['dot', text, '--format', 'dot']).stdout).toBe('digraph text { b; }\n');
+  });
+
+  test('a module that exports no graph, or throws, fails with a message', () => {
+    const none = write('none.cjs', 'module.exports = { answer: 42 };\n');
+    const r = run(['dot', none]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/exports no graph/);
+    const missing = run(['dot', none, '--export', 'nope']);
+    expect(missing.stderr).toMatch(/no export named 'nope'/);
+    expect(run(['dot', path.join(dir, 'absent.js')]).stderr).toMatch(/does not exist/);
+  });
+
+  test('a module that builds a Graph, without a GPU: says so and exits 3', () => {
+    const file = write('builds.cjs', `const { Graph } = require(${JSON.stringify(root)});\nmodule.exports = Graph.create();\n`);
+    const r = run(['dot', file], noDriver);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(/needs a GPU to build its graph.*library-missing.*give a saved DOT file instead/);
+  });
+});
+
+describe('counters', () => {
+  test('runs the script with its arguments, passes its exit status on, prints the counts', () => {
+    const script = write('counted.js', `const cuda = require(${JSON.stringify(root)});
+      console.log('args', JSON.stringify(process.argv.slice(2)), 'counting', cuda.callCounters.enabled);
+      cuda.Device.count(); cuda.Device.get(0).name;
+      process.exitCode = 7;\n`);
+    const r = run(['counters', script, '--flag', 'value'], { CUDA_DRIVER_LIBRARY: fakeDriver() });
+    expect(r.status).toBe(7);
+    expect(r.stdout).toMatch(/args \["--flag","value"\] counting true/);
+    expect(r.stderr).toMatch(/driver calls of .*counted\.js \(exit status 7\)/);
+    expect(r.stderr).toMatch(/cuDeviceGetCount +\d+ +0/);
+    expect(r.stderr).toMatch(/cuDeviceGetName +1 +0/);
+  });
+
+  test('--json -o writes the counts as JSON to a file; the script environment stays clean', () => {
+    const script = write('counted2.js', `require(${JSON.stringify(root)}).Device.count();
+      console.log(JSON.stringify(Object.keys(process.env).filter((k) => k.startsWith('CUDA_DRIVER_COUNTERS_'))));\n`);
+    const out = path.join(dir, 'counts.json');
+    const r = run(['counters', '--json', '-o', out, script], { CUDA_DRIVER_LIBRARY: fakeDriver() });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    const report = JSON.parse(fs.readFileSync(out, 'utf8'));
+    expect(report.exitCode).toBe(0);
+    expect(report.counters.find((c: { name: string }) => c.name === 'cuDeviceGetCount').calls).toBeGreaterThanOrEqual(1);
+  });
+
+  test('without a driver the script still runs, and counts nothing', () => {
+    const script = write('plain.js', "console.log('ran');\n");
+    const r = run(['counters', script], noDriver);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('ran\n');
+    expect(r.stderr).toMatch(/0 functions, 0 calls/);
+  });
+
+  test('a script that does not exist', () => {
+    const r = run(['counters', path.join(dir, 'absent.js')]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/does not exist/);
+  });
+});
