@@ -26,7 +26,10 @@ class WaitPool {
   void submit(Task task) {
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.push_back(std::move(task));
-    if (idle_ == 0) {
+    // An idle thread already woken for an earlier task still counts as idle
+    // until it takes that task: compare with the whole queue, or a second wait
+    // would queue behind a blocking first one (a send behind a receive).
+    if (queue_.size() > static_cast<size_t>(idle_)) {
       std::thread([this] { run(); }).detach();
     } else {
       ready_.notify_one();
