@@ -53,6 +53,7 @@ export class Event extends Disposable<NativeEvent> {
    * cuEventRecordWithFlags when external, for use across graph boundaries).
    */
   record(stream: Stream, options: { external?: boolean } = {}): this {
+    checkObject(options, 'options');
     const handle = (stream as { native?: unknown } | null)?.native;
     if (!handle) throw new TypeError('stream must be a Stream');
     this.native.record(stream.native, options.external === undefined ? undefined : checkBoolean(options.external, 'external') ? 1 : 0);

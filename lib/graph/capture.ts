@@ -7,7 +7,7 @@ import { CaptureInvalidatedError, lastCaptureFailure } from '../errors';
 import { CaptureMode, CaptureModeName, CaptureStatus, CaptureStatusName } from '../generated/enums';
 import { native } from '../native';
 import type { Stream } from '../stream';
-import { checkArray, checkEnum, checkInstance, checkObject, nameOfValue } from '../validate';
+import { checkArray, checkEnum, checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
 import { EdgeData, encodeEdge } from './edge';
 import { Graph } from './graph';
 import { GraphNode } from './node';
@@ -53,10 +53,11 @@ export class StreamCapture implements Disposable {
    * whose nodes these are.
    */
   setDependencies(nodes: readonly GraphNode[], options: { add?: boolean; edges?: readonly EdgeData[] } = {}): void {
+    checkObject(options, 'options');
     if (!this.#into) throw new TypeError('setDependencies needs a capture into an existing graph (options.into)');
     const list = checkArray<GraphNode>(nodes, 'nodes').map((n, i) => checkInstance(n, GraphNode, `nodes[${i}]`).native);
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
-    native.updateCaptureDependencies(this.stream.native, this.#into.native, list, edges, options.add ? 0 : 1);
+    native.updateCaptureDependencies(this.stream.native, this.#into.native, list, edges, checkFlag(options.add, 'options.add') ? 0 : 1);
   }
 
   /** True until end() (or disposal) ended the capture. */

@@ -3,7 +3,7 @@
 import { Disposable } from '../disposable';
 import type { NativeEdgeData, NativeGraph, NativeGraphNode } from '../native';
 import { native } from '../native';
-import { nameOfValue } from '../validate';
+import { checkFlag, checkObject, nameOfValue } from '../validate';
 import { EdgeData, decodeEdge } from './edge';
 import { encodeNodeParams, NodeParams, NodeType, NodeTypeName } from './node-params';
 
@@ -66,7 +66,8 @@ export class GraphNode extends Disposable<NativeGraphNode> {
    * (cuGraphKernelNodeSetParams, ...) instead of cuGraphNodeSetParams.
    */
   setParams(params: NodeParams, options: { perTypeCall?: boolean } = {}): void {
-    native.setNodeParams(this.native, encodeNodeParams(params), options.perTypeCall === true);
+    checkObject(options, 'options');
+    native.setNodeParams(this.native, encodeNodeParams(params), checkFlag(options.perTypeCall, 'options.perTypeCall'));
   }
 
   /** Removes the node and its edges from the graph (cuGraphDestroyNode). */

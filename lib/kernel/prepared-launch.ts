@@ -2,6 +2,7 @@
 // once, checked once against the kernel's parameters; set() writes a value in
 // place and launch() is one call into the driver with nothing allocated.
 import { Disposable } from '../disposable';
+import { DisposedError } from '../errors';
 import { NativePreparedLaunch } from '../native';
 import { checkInteger } from '../validate';
 import { ArgLayout, ArgValue, KernelArgumentError, writeArg } from './args';
@@ -16,6 +17,8 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
   // The values set, so that memory handles stay reachable while they are arguments.
   readonly #values: ArgValue[];
   #unset: number;
+  // set() writes the parameter buffer from here, without the native layer: it checks this itself.
+  #disposed = false;
 
   /** @internal */
   constructor(kernel: Kernel, handle: NativePreparedLaunch, layout: ArgLayout) {
@@ -32,7 +35,8 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
 
   /** Sets argument `index` in place; later launches use it. */
   set(index: number, value: ArgValue): this {
-    const slot = this.layout.slots[index];
+    if (this.#disposed) throw new DisposedError('PreparedLaunch');
+    const slot = Number.isInteger(index) ? this.layout.slots[index] : undefined;
     if (slot === undefined) {
       checkInteger(index, 'index', 0);
       throw new RangeError(`index ${index} is out of range: ${this.kernel.name} takes ${this.layout.slots.length} arguments`);
@@ -61,6 +65,11 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
   }
 
   /** Queues the kernel on the stream with the arguments as they are now. */
+  override dispose(): void {
+    this.#disposed = true;
+    super.dispose();
+  }
+
   launch(): void {
     if (this.#unset !== 0) {
       const missing = this.#values.findIndex((v) => v === undefined);

@@ -11,7 +11,7 @@ import {
   PoolAttributeName,
 } from '../generated/enums';
 import { native, NativeMemoryPool } from '../native';
-import { checkArray, checkEnum, checkFlags, checkObject, checkSize, nameOfValue } from '../validate';
+import { checkArray, checkEnum, checkFlag, checkFlags, checkObject, checkSize, nameOfValue } from '../validate';
 import { Location, locationOf } from './location';
 
 export interface PoolOptions {
@@ -56,7 +56,8 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   /** The default or current pool of a location (cuMemGetDefaultMemPool / cuMemGetMemPool). */
   static forLocation(location: Location, options: { current?: boolean } = {}): MemoryPool {
     const { type, id } = locationOf(location);
-    return new MemoryPool(native.locationPool(type, id, MemoryAllocationType.pinned, options.current === true));
+    checkObject(options, 'options');
+    return new MemoryPool(native.locationPool(type, id, MemoryAllocationType.pinned, checkFlag(options.current, 'options.current')));
   }
 
   /** Makes pool the current one of a location (cuMemSetMemPool). */

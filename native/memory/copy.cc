@@ -29,14 +29,6 @@ void makeCopyContextCurrent(Napi::Env env, StreamBox* stream, const Span& dst, c
   else if (src.owner && src.owner->context) makeCurrent(env, src.owner->context);
 }
 
-void refuseOverlap(Napi::Env env, const Span& dst, const Span& src) {
-  if (!dst.owner || dst.owner != src.owner) return;
-  CUdeviceptr d = dst.address(), s = src.address();
-  if (d < s + src.bytes && s < d + dst.bytes) {
-    throwRangeError(env, "source and destination ranges of one buffer overlap");
-  }
-}
-
 // memcpy(dst, dstOffset, src, srcOffset, bytes, stream | undefined)
 Napi::Value Memcpy(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
