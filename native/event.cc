@@ -44,34 +44,64 @@ void Event::init(Napi::Env env, Napi::Object exports) {
 Napi::Value Event::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().event); }
 Napi::Value Event::Flags(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), live().flags); }
 
+namespace {
+
+// A record captured into a graph completes nothing on the stream until the graph runs.
+bool recordIsCaptured(const StreamBox& stream) {
+  if (!anyCaptureActive()) return false;
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return CU_CALL(cuStreamIsCapturing, stream.stream, &status) != CUDA_SUCCESS || status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+// The event has completed: so has the work queued on its stream before the record.
+void recordCompleted(const EventBox& box) {
+  if (StreamRef stream = box.recordedOn.lock()) stream->completedThrough(box.recordedThrough);
+}
+
+}  // namespace
+
 // record(stream, flags | undefined): cuEventRecord, or cuEventRecordWithFlags when flags are given.
 Napi::Value Event::Record(const Napi::CallbackInfo& info) {
   EventBox& box = live();
-  StreamBox& stream = streamArg(info[0]);
+  const StreamRef& stream = Stream::from(info[0], "stream");
   if (info[1].IsUndefined()) {
-    CU_CHECK(info.Env(), cuEventRecord, box.event, stream.stream);
+    CU_CHECK(info.Env(), cuEventRecord, box.event, stream->stream);
   } else {
-    CU_CHECK(info.Env(), cuEventRecordWithFlags, box.event, stream.stream, uintArg(info[1], "flags"));
+    CU_CHECK(info.Env(), cuEventRecordWithFlags, box.event, stream->stream, uintArg(info[1], "flags"));
+  }
+  box.recordedOn.reset();
+  if (!recordIsCaptured(*stream)) {
+    box.recordedOn = stream;
+    box.recordedThrough = stream->markWait();
   }
   return info.Env().Undefined();
 }
 
 // True when the work before the last record has completed (or nothing was recorded).
 Napi::Value Event::Query(const Napi::CallbackInfo& info) {
-  CUresult r = CU_CALL(cuEventQuery, live().event);
+  EventBox& box = live();
+  CUresult r = CU_CALL(cuEventQuery, box.event);
   if (r == CUDA_ERROR_NOT_READY) return Napi::Boolean::New(info.Env(), false);
   if (r != CUDA_SUCCESS) throwCudaError(info.Env(), r, Fn::cuEventQuery);
+  recordCompleted(box);
   return Napi::Boolean::New(info.Env(), true);
 }
 
 Napi::Value Event::Synchronize(const Napi::CallbackInfo& info) {
-  CU_CHECK(info.Env(), cuEventSynchronize, live().event);
+  EventBox& box = live();
+  CU_CHECK(info.Env(), cuEventSynchronize, box.event);
+  recordCompleted(box);
   return info.Env().Undefined();
 }
 
 Napi::Value Event::SynchronizeAsync(const Napi::CallbackInfo& info) {
   EventRef box = shared();
-  return waitPromise(info.Env(), [box] { return CU_CALL(cuEventSynchronize, box->event); }, Fn::cuEventSynchronize, "");
+  // What was recorded when the wait began is what its success covers.
+  auto onSuccess = [stream = box->recordedOn, through = box->recordedThrough] {
+    if (StreamRef s = stream.lock()) s->completedThrough(through);
+  };
+  return waitPromise(info.Env(), [box] { return CU_CALL(cuEventSynchronize, box->event); }, Fn::cuEventSynchronize, "",
+                     onSuccess);
 }
 
 // elapsedTime(end): milliseconds from this event to end. The driver's error

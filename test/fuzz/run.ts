@@ -35,6 +35,8 @@ export interface FuzzReport {
   targets: number;
   /** Calls per outcome: ok, TypeError, RangeError, CudaError names, DisposedError, ... */
   outcomes: Record<string, number>;
+  /** The first call of each outcome. */
+  examples: Record<string, string>;
   /** TypeErrors JavaScript itself raised inside the library (an argument not checked before use). */
   unchecked: Record<string, string>;
   violations: Violation[];
@@ -61,7 +63,7 @@ function chainNames(error: object): string[] {
 /** The outcome class of a thrown value, or undefined when it is not one the library may throw. */
 export function classify(error: unknown, cuda: CudaModule): { outcome: string; unchecked?: boolean } | undefined {
   if (error === null || typeof error !== 'object') return undefined;
-  if (error instanceof cuda.CudaError) return { outcome: `CudaError:${error.name}` };
+  if (error instanceof cuda.CudaError) return { outcome: `${error.constructor.name}:${error.name}` };
   if (error instanceof cuda.DisposedError) return { outcome: 'DisposedError' };
   const libraryClasses = [cuda.KernelArgumentError, cuda.InvalidDescriptorError, cuda.SharingUnsupportedError, cuda.GraphCycleError,
     cuda.CompileError, cuda.NvrtcUnavailableError, cuda.SystemError, cuda.TimeoutError, cuda.ChannelClosedError, cuda.ChannelProtocolError];
@@ -97,13 +99,17 @@ export async function runFuzz(cuda: CudaModule, options: FuzzOptions, addon?: ob
   const world = new World(cuda, options.env, addon);
   await world.build();
   const report: FuzzReport = {
-    env: options.env, seed: options.seed, calls: 0, targets: 0, outcomes: {}, unchecked: {}, violations: [],
+    env: options.env, seed: options.seed, calls: 0, targets: 0, outcomes: {}, examples: {}, unchecked: {}, violations: [],
     missingFixtures: world.missing, skippedTargets: [], elapsedMs: 0,
   };
   const rejections: unknown[] = [];
   const onRejection = (reason: unknown) => rejections.push(reason);
   process.on('unhandledRejection', onRejection);
-  const count = (outcome: string) => (report.outcomes[outcome] = (report.outcomes[outcome] ?? 0) + 1);
+  let current = '';
+  const count = (outcome: string) => {
+    report.outcomes[outcome] = (report.outcomes[outcome] ?? 0) + 1;
+    report.examples[outcome] ??= current;
+  };
 
   const all = [...publicTargets(world), ...nativeTargets(world)].filter((t) => !options.only || t.name.includes(options.only));
   try {
@@ -130,7 +136,8 @@ export async function runFuzz(cuda: CudaModule, options: FuzzOptions, addon?: ob
           }
         }
         const text = () => `${target.name}(${values.map((v) => describe(v)).join(', ')})`;
-        options.trace?.(text());
+        current = text();
+        options.trace?.(current);
         report.calls++;
         let outcome: { value?: unknown; error?: unknown; hung?: boolean };
         try {

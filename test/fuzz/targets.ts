@@ -154,7 +154,7 @@ export function publicTargets(world: World): Target[] {
   const buffers = ['deviceBuffer', 'smallBuffer', 'pitchedBuffer', 'managedBuffer', 'asyncBuffer', 'sharedMemory'];
   const schedFlags = values([0, 1, 2, 4, 'schedAuto', 'schedSpin', ['schedYield'], []], ['nope', -1, 0.5, ['nope'], null, {}, 1n]);
   const nodeOptions = (nodes = ['builderNode']) => options({ after: array(handle(...nodes), 2), label: str(), perTypeCall: bool });
-  const edgeLists = values([undefined, []], [5, [[1, 2, 3, 4]], [{ fromPort: -1 }], ['x']]);
+  const edgeLists = values([undefined, [], [{}], [{ fromPort: 'programmatic', type: 'programmatic' }]], [5, [{ fromPort: -1 }], ['x'], [null], [{ type: 'nope' }]]);
   const limitSnapshot = () => world.restoreLimits();
   const restorePool = () => {
     try {
@@ -582,7 +582,7 @@ export function publicTargets(world: World): Target[] {
     // ---- virtual memory
     { name: 'allocationGranularity', params: [options({ location, handleTypes: handleTypes(), compression: bool }),
       optional(names(['minimum', 'recommended']))], call: (o, k) => c.allocationGranularity(o, k) },
-    { name: 'roundToGranularity', params: [size(1 << 30), int(1, 2 ** 40, 1 << 21)], call: (b, g) => c.roundToGranularity(b, g) },
+    { name: 'roundToGranularity', params: [size(1 << 30), int(1, Number.MAX_SAFE_INTEGER, 1 << 21)], call: (b, g) => c.roundToGranularity(b, g) },
     { name: 'PhysicalAllocation.create', params: [alloc(4 << 20), options({ location, handleTypes: handleTypes(),
       granularity: names(['minimum', 'recommended']), gpuDirectRdma: bool })], call: (b, o) => c.PhysicalAllocation.create(b, o), weight: 0.5 },
     { name: 'PhysicalAllocation.retain', params: [values([...['mapping', 'growable'].flatMap((k) => world.live(k)), 0n], [5, null, 'x']), optional(size(4096))],

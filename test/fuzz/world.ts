@@ -262,6 +262,12 @@ export class World {
 
   /** Disposes every fixture and everything made for the run. */
   dispose(): void {
+    // The legacy stream lives on: like any user, wait for it, or what its work used is kept.
+    try {
+      if (this.deviceCount > 0) this.cuda.Stream.legacy().synchronizeSync();
+    } catch {
+      // nothing to wait for
+    }
     for (const step of this.#cleanup.reverse()) step();
     this.#cleanup.length = 0;
   }
@@ -275,10 +281,11 @@ export class World {
 export function release(value: unknown, world?: World, depth = 0): void {
   if (value === null || typeof value !== 'object' || depth > 2) return;
   if (world?.isFixture(value) || value.constructor?.name === 'GraphNode') return;
-  const disposable = value as { dispose?: unknown };
-  if (typeof disposable.dispose === 'function') {
+  const disposable = value as { dispose?: unknown; [Symbol.dispose]?: unknown };
+  const dispose = disposable.dispose ?? disposable[Symbol.dispose];
+  if (typeof dispose === 'function') {
     try {
-      (disposable.dispose as () => void).call(value);
+      (dispose as () => void).call(value);
     } catch {
       // a dispose that throws is the caller's to see elsewhere
     }
