@@ -58,7 +58,18 @@ function checkHealth(cuda: typeof Cuda): void {
   buffer.write(new Uint8Array(256).fill(9), { stream });
   stream.synchronizeSync();
   if (!buffer.readSync().every((b) => b === 9)) throw new Error('a stream copy read back wrong');
-  cuda.Device.get(0).primaryContext.synchronize();
+  cuda.Stream.legacy().synchronizeSync();
+}
+
+// Memory pools and graph memory keep what they freed for reuse: give it back
+// before device memory in use is compared.
+function trim(cuda: typeof Cuda): void {
+  try {
+    cuda.MemoryPool.defaultFor(0).trimTo(0);
+    cuda.trimGraphMemory(0);
+  } catch {
+    // no pools here
+  }
 }
 
 async function main(): Promise<void> {
@@ -82,6 +93,7 @@ async function main(): Promise<void> {
   const counts = cuda.callCounters.read();
   const report: FuzzProcessReport = { ...fuzzed, resourcesMade: resourcesMade(counts), unreleased: resourceBalance(counts) };
   if (env !== 'none') {
+    trim(cuda);
     const after = used(cuda);
     if (before !== undefined && after !== undefined) report.memoryUsed = { before, after };
     try {

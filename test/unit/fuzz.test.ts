@@ -2,7 +2,8 @@
 // driver (test/fixtures/fake-libcuda.c, whose copies and fills abort the process
 // on a range outside live memory) and with no driver at all. Every call given
 // an argument the library must refuse has to throw; every throw has to be one
-// of the library's errors; nothing may crash. FUZZ_RUNS and FUZZ_SEED widen or
+// of the library's errors; nothing may crash; and once the run's handles are
+// disposed, every resource made has been released. FUZZ_RUNS and FUZZ_SEED widen or
 // move the slice (the GPU tier runs the full budget: test/gpu/fuzz.test.ts).
 import { describeFuzzFailure, runFuzzProcess } from '../helpers/fuzz';
 import { fakeDriver } from '../helpers/subprocess';
@@ -24,6 +25,11 @@ describe('fuzzed bad input', () => {
     expect(r.outcomes.TypeError).toBeGreaterThan(500);
     expect(r.outcomes.RangeError).toBeGreaterThan(50);
     expect(r.outcomes.DisposedError).toBeGreaterThan(50);
+    // Everything made was released, device memory is back where it was, and the device still works.
+    expect(r.resourcesMade).toBeGreaterThan(100);
+    expect(r.unreleased).toEqual({});
+    expect(r.memoryUsed).toEqual({ before: 0, after: 0 });
+    expect(r.healthy).toBe(true);
   });
 
   test('with no driver: the same, and every driver error says the driver is unavailable', () => {
