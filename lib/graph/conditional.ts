@@ -14,4 +14,8 @@ export class ConditionalHandle extends Disposable<NativeConditionalHandle> {
   get value(): bigint {
     return this.native.value;
   }
+
+  override toString(): string {
+    return this.disposed ? 'ConditionalHandle(disposed)' : `ConditionalHandle(${this.value})`;
+  }
 }
