@@ -73,6 +73,8 @@ export class Graph extends Disposable<NativeGraph> {
   #dataflow: DataflowTracker<GraphNodeSlot> | undefined;
   /** Why each data-flow edge exists, by "from to" handle pair, for DOT labels. */
   readonly #edgeReasons = new Map<string, string>();
+  // The nodes this builder added, so that their wrappers (labels, data-flow places) last as long as the graph object.
+  readonly #built = new Set<GraphNode>();
 
   /** @internal */
   constructor(handle: NativeGraph, options: GraphOptions = {}) {
@@ -249,6 +251,7 @@ export class Graph extends Disposable<NativeGraph> {
     const node = GraphNode.of(result.node);
     node.label = label;
     placeholder.node = node;
+    this.#built.add(node);
     slots.set(node, placeholder);
     placeholder.reasons.forEach((reason, i) => this.#edgeReasons.set(`${dependencies[i].handle} ${node.handle}`, reason));
     return {

@@ -7,6 +7,8 @@ import { checkFlag, checkObject, nameOfValue } from '../validate';
 import { EdgeData, decodeEdge } from './edge';
 import { encodeNodeParams, NodeParams, NodeType, NodeTypeName } from './node-params';
 
+// One wrapper per native node while either is reachable (a graph keeps the
+// wrappers of the nodes it built: their labels and data-flow places).
 const wrappers = new WeakMap<NativeGraphNode, GraphNode>();
 
 // How a native graph becomes a Graph; graph.ts sets it (it imports this file).
@@ -22,7 +24,8 @@ export class GraphNode extends Disposable<NativeGraphNode> {
 
   /** @internal Use GraphNode.of(). */
   constructor(handle: NativeGraphNode) {
-    super(handle);
+    // Kept in `wrappers` under its native handle: no registry (see Disposable).
+    super(handle, false);
   }
 
   /** @internal The one wrapper of a native node. */

@@ -110,8 +110,9 @@ Napi::Value GraphRetainUserObject(const Napi::CallbackInfo& info) {
   if (object.references == 0) throwRangeError(env, "the object holds no references to the user object any more");
   CU_CHECK(env, cuGraphRetainUserObject, graph->graph, object.object, count, move ? CU_GRAPH_USER_OBJECT_MOVE : 0);
   if (move) object.references -= count;
+  // The driver's references keep the object alive; the graph keeps no handle of
+  // it (a long-lived graph would pile up one per retain).
   object.graphReferences[graph->graph] += count;
-  graph->keep(env, UserObject::from(info[1], "object"));
   return env.Undefined();
 }
 
@@ -125,6 +126,7 @@ Napi::Value GraphReleaseUserObject(const Napi::CallbackInfo& info) {
   if (count == 0 || count > held) throwRangeError(env, "the graph holds " + std::to_string(held) + " references to the object");
   CU_CHECK(env, cuGraphReleaseUserObject, graph->graph, object.object, count);
   held -= count;
+  if (held == 0) object.graphReferences.erase(graph->graph);
   return env.Undefined();
 }
 

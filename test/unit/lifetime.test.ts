@@ -254,6 +254,35 @@ describe('leaks the reliability work found, fixed', () => {
     expect(r).toEqual({ kept: 1, afterSync: 0, afterAwait: 0, frees: 2 });
   });
 
+  test('graph nodes nobody disposes are collected (a finalizer entry kept each one, and its native object, for good)', () => {
+    const r = run(`
+      const phase = async () => {
+        for (let i = 0; i < 5000; i++) { const g = cuda.Graph.create(); g.addEmpty(); g.addEmpty(); g.dispose(); }
+        await settle();
+        return process.memoryUsage().heapUsed;
+      };
+      await phase();
+      const a = await phase();
+      const b = await phase();
+      report({ growth: b - a });`);
+    // 10,000 nodes kept would be about 5 MB.
+    expect(r.growth).toBeLessThan(1 << 20);
+  });
+
+  test('a graph retaining and releasing a user object again and again keeps none of them', () => {
+    const r = run(`
+      const g = cuda.Graph.create();
+      for (let i = 0; i < 300; i++) {
+        const u = cuda.UserObject.create(() => {});
+        g.retainUserObject(u, { count: 2 });
+        g.releaseUserObject(u, 2);
+        u.dispose();
+      }
+      await settle();
+      report({ resources: g.resourceCount, destroyed: log().filter((l) => l.endsWith('destroyed')).length });`);
+    expect(r).toEqual({ resources: 0, destroyed: 300 });
+  });
+
   test('a user object that holds no references can be retained neither by itself nor by a graph', () => {
     const r = run(`
       const u = cuda.UserObject.create(() => {});
