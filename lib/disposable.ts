@@ -19,9 +19,15 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   /** @internal The native handle; for lib/ only. */
   readonly native: H;
 
-  protected constructor(handle: H) {
+  /**
+   * finalize: register the registry's callback. A class whose objects are kept
+   * in a map keyed by their native handle passes false: the registry holds its
+   * handle, which would keep the map's entry, and so the object, alive for good.
+   * The native object's own finalizer then releases the handle.
+   */
+  protected constructor(handle: H, finalize = true) {
     this.native = handle;
-    registry.register(this, handle, this);
+    if (finalize) registry.register(this, handle, this);
   }
 
   /** True once dispose() has run. */

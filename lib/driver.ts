@@ -1,6 +1,7 @@
 // The driver itself: whether it could be loaded, its version, the functions it
 // provides, and the opt-in call counters.
 import { native } from './native';
+import { checkInteger } from './validate';
 
 /** A CUDA version as the driver encodes it (12080) and split (12.8). */
 export interface CudaVersion {
@@ -16,6 +17,7 @@ export interface CudaVersion {
 
 /** A CudaVersion from the driver's encoding (12080 → 12.8). */
 export function cudaVersion(raw: number): CudaVersion {
+  checkInteger(raw, 'raw', 0, 2 ** 31 - 1);
   const major = Math.floor(raw / 1000);
   const minor = Math.floor((raw % 1000) / 10);
   return Object.freeze({ raw, major, minor, toString: () => `${major}.${minor}` });

@@ -4,12 +4,13 @@ import { constants } from 'os';
 import { getSystemErrorMap } from 'util';
 import { CudaResult } from './generated/enums';
 import { native } from './native';
+import { checkInteger } from './validate';
 
 const resultNames = new Map<number, string>(Object.entries(CudaResult).map(([name, code]) => [code, name]));
 
 /** The driver's name for a CUresult code (`CUDA_ERROR_OUT_OF_MEMORY`). */
 export function resultName(code: number): string {
-  return resultNames.get(code) ?? `CUDA_ERROR_${code}`;
+  return resultNames.get(checkInteger(code, 'code', -(2 ** 31), 2 ** 31 - 1)) ?? `CUDA_ERROR_${code}`;
 }
 
 /** A driver call that returned something other than CUDA_SUCCESS. */

@@ -64,6 +64,7 @@ export class Event extends Disposable<NativeEvent> {
    * cuEventRecordWithFlags when external, for use across graph boundaries).
    */
   record(stream: Stream, options: { external?: boolean } = {}): this {
+    checkObject(options, 'options');
     native.eventRecord(this.native.slot, streamNative(stream).slot,
       options.external === undefined ? undefined : checkBoolean(options.external, 'external') ? 1 : 0);
     return this;

@@ -13,14 +13,10 @@ import {
   MemoryAttach,
   MemoryAttachName,
   StreamFlag,
-  StreamMemoryBarrier,
-  StreamMemoryBarrierName,
-  StreamMemoryOperation,
-  StreamWaitValueFlag,
-  StreamWriteValueFlag,
 } from './generated/enums';
 import { MemoryHandle, memoryNative } from './memory/bytes';
-import { native, NativeEvent, NativeMemory, NativeStream } from './native';
+import { native, NativeEvent, NativeStream } from './native';
+import { checkU64, encodeMemoryOps, StreamMemoryOp, waitFlags, WaitCondition, writeFlags } from './stream-memory-ops';
 import {
   decodeLaunchAttribute,
   encodeLaunchAttribute,
@@ -29,7 +25,7 @@ import {
   StreamAttributeName,
   StreamAttributes,
 } from './launch-attributes';
-import { checkArray, checkBoolean, checkEnum, checkInteger, checkObject, checkSize, nameOfValue } from './validate';
+import { checkBoolean, checkEnum, checkInteger, checkObject, checkSize, nameOfValue } from './validate';
 
 /** Options of {@link Stream.create}. */
 export interface StreamOptions {
@@ -44,47 +40,7 @@ export interface StreamOptions {
   priority?: number;
 }
 
-/** The comparison a wait on a 32/64-bit word makes. */
-export type WaitCondition = 'geq' | 'eq' | 'and' | 'nor';
-
-/** One operation of Stream.batchMemoryOps. */
-export type StreamMemoryOp =
-  | {
-      /** Wait until a 32- or 64-bit word satisfies condition against value. */
-      op: 'waitValue32' | 'waitValue64';
-      /** The memory holding the word. */
-      target: MemoryHandle;
-      /** Byte offset of the word in target (default 0). */
-      offset?: number;
-      /** The value to compare with (a bigint for 64-bit words). */
-      value: number | bigint;
-      /** The comparison (default 'geq'). */
-      condition?: WaitCondition;
-      /** Flush remote writes before the work after the wait (CU_STREAM_WAIT_VALUE_FLUSH). */
-      flush?: boolean;
-    }
-  | {
-      /** Write a 32- or 64-bit word. */
-      op: 'writeValue32' | 'writeValue64';
-      /** The memory holding the word. */
-      target: MemoryHandle;
-      /** Byte offset of the word in target (default 0). */
-      offset?: number;
-      /** The value to write (a bigint for 64-bit words). */
-      value: number | bigint;
-      /** Skip the memory barrier before the write (CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER). */
-      noMemoryBarrier?: boolean;
-    }
-  | {
-      /** A memory barrier. */
-      op: 'barrier';
-      /** 'sys' (default) or 'gpu'. */
-      scope?: StreamMemoryBarrierName | number;
-    }
-  | {
-      /** Flush writes by remote devices (CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES). */
-      op: 'flushRemoteWrites';
-    };
+export type { StreamMemoryOp, WaitCondition } from './stream-memory-ops';
 
 const special = new Map<string, Stream>();
 
@@ -186,7 +142,8 @@ export class Stream extends Disposable<NativeStream> {
 
   /** Later work on this stream waits until event has happened (cuStreamWaitEvent). */
   waitEvent(event: Event, options: { external?: boolean } = {}): void {
-    const flags = options.external ? 1 /* CU_EVENT_WAIT_EXTERNAL */ : 0;
+    checkObject(options, 'options');
+    const flags = options.external !== undefined && checkBoolean(options.external, 'options.external') ? 1 /* CU_EVENT_WAIT_EXTERNAL */ : 0;
     this.native.waitEvent(eventNative(event), flags);
   }
 
@@ -234,48 +191,33 @@ export class Stream extends Disposable<NativeStream> {
 
   /** Work queued after this waits until the 32-bit word at target+offset satisfies condition against value. */
   waitValue32(target: MemoryHandle, value: number, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = {}): void {
-    this.native.waitValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'offset'),
+    checkObject(options, 'options');
+    this.native.waitValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
       checkInteger(value, 'value', 0, 2 ** 32 - 1), waitFlags(options), false);
   }
 
   /** Work queued after this waits until the 64-bit word at target+offset satisfies condition against value. */
   waitValue64(target: MemoryHandle, value: bigint, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = {}): void {
-    this.native.waitValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'offset'), checkU64(value), waitFlags(options), true);
+    checkObject(options, 'options');
+    this.native.waitValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), waitFlags(options), true);
   }
 
   /** Writes value to the 32-bit word at target+offset when the stream gets there. */
   writeValue32(target: MemoryHandle, value: number, options: { offset?: number; noMemoryBarrier?: boolean } = {}): void {
-    this.native.writeValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'offset'),
+    checkObject(options, 'options');
+    this.native.writeValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
       checkInteger(value, 'value', 0, 2 ** 32 - 1), writeFlags(options), false);
   }
 
   /** Writes value to the 64-bit word at target+offset when the stream gets there. */
   writeValue64(target: MemoryHandle, value: bigint, options: { offset?: number; noMemoryBarrier?: boolean } = {}): void {
-    this.native.writeValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'offset'), checkU64(value), writeFlags(options), true);
+    checkObject(options, 'options');
+    this.native.writeValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), writeFlags(options), true);
   }
 
   /** Several memory operations in one cuStreamBatchMemOp. */
   batchMemoryOps(ops: StreamMemoryOp[]): void {
-    const encoded = checkArray<StreamMemoryOp>(ops, 'ops').map((o, i): [number, NativeMemory | undefined, number, number | bigint, number] => {
-      checkObject(o, `ops[${i}]`);
-      switch (o.op) {
-        case 'waitValue32':
-        case 'waitValue64':
-        case 'writeValue32':
-        case 'writeValue64': {
-          const wide = o.op.endsWith('64');
-          const value = wide ? checkU64(o.value) : checkInteger(o.value, `ops[${i}].value`, 0, 2 ** 32 - 1);
-          const flags = o.op.startsWith('wait') ? waitFlags(o as { condition?: WaitCondition; flush?: boolean }) : writeFlags(o as { noMemoryBarrier?: boolean });
-          return [StreamMemoryOperation[o.op], memoryNative(o.target, `ops[${i}].target`), checkSize(o.offset ?? 0, `ops[${i}].offset`), value, flags];
-        }
-        case 'barrier':
-          return [StreamMemoryOperation.barrier, undefined, 0, 0, checkEnum(o.scope ?? 'sys', StreamMemoryBarrier, `ops[${i}].scope`)];
-        case 'flushRemoteWrites':
-          return [StreamMemoryOperation.flushRemoteWrites, undefined, 0, 0, 0];
-        default:
-          throw new RangeError(`ops[${i}].op must be waitValue32, waitValue64, writeValue32, writeValue64, barrier or flushRemoteWrites`);
-      }
-    });
+    const encoded = encodeMemoryOps(ops, 'ops');
     this.native.batchMemoryOps(encoded, 0);
   }
 
@@ -329,17 +271,3 @@ function eventNative(event: Event): NativeEvent {
   return handle;
 }
 
-const conditions = { geq: StreamWaitValueFlag.geq, eq: StreamWaitValueFlag.eq, and: StreamWaitValueFlag.and, nor: StreamWaitValueFlag.nor };
-
-function waitFlags(options: { condition?: WaitCondition; flush?: boolean }): number {
-  return checkEnum(options.condition ?? 'geq', conditions, 'condition') | (options.flush ? StreamWaitValueFlag.flush : 0);
-}
-
-function writeFlags(options: { noMemoryBarrier?: boolean }): number {
-  return options.noMemoryBarrier ? StreamWriteValueFlag.noMemoryBarrier : StreamWriteValueFlag.default;
-}
-
-function checkU64(value: unknown): bigint {
-  if (typeof value !== 'bigint' || value < 0n || value >= 1n << 64n) throw new TypeError('value must be a bigint in [0, 2^64)');
-  return value;
-}

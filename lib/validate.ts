@@ -75,6 +75,20 @@ export function checkBoolean(value: unknown, name: string): boolean {
   return value;
 }
 
+/** An optional boolean (an options flag): undefined is false. */
+export function checkFlag(value: unknown, name: string): boolean {
+  return value === undefined ? false : checkBoolean(value, name);
+}
+
+/** A typed array class or DataView, to view bytes as (Float32Array, ...). */
+export function checkViewType(value: unknown, name: string): void {
+  const views: unknown[] = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array,
+    Float64Array, BigInt64Array, BigUint64Array, DataView];
+  if (!views.some((v) => value === v || (typeof value === 'function' && value.prototype instanceof (v as typeof DataView)))) {
+    throw new TypeError(`${name} must be a typed array class (Uint8Array, Float32Array, ...) or DataView, got ${describe(value)}`);
+  }
+}
+
 /** An instance of a class (a handle parameter). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export function checkInstance<T>(value: unknown, type: Function & { prototype: T }, name: string): T {

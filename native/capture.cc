@@ -30,12 +30,19 @@ Napi::Value BeginCapture(const Napi::CallbackInfo& info) {
     CU_CHECK(env, cuStreamBeginCaptureToGraph, stream.stream, graph->graph, after.nodes.empty() ? nullptr : after.nodes.data(),
              after.edges.empty() ? nullptr : after.edges.data(), after.nodes.size(), mode);
   }
-  stream.capturing = true;
-  captureStarted();
+  // The capture's id files what captured work uses (native/graph/graph.h): without it that would never be let go.
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
   cuuint64_t id = 0;
-  CU_CALL(cuStreamGetCaptureInfo, stream.stream, &status, &id, nullptr, nullptr, nullptr, nullptr);
+  CUresult r = CU_CALL(cuStreamGetCaptureInfo, stream.stream, &status, &id, nullptr, nullptr, nullptr, nullptr);
+  if (r != CUDA_SUCCESS) {
+    CUgraph graph = nullptr;
+    CU_CALL(cuStreamEndCapture, stream.stream, &graph);
+    if (graph && info[2].IsUndefined()) CU_CALL(cuGraphDestroy, graph);
+    throwCudaError(env, r, Fn::cuStreamGetCaptureInfo);
+  }
+  stream.capturing = true;
   stream.captureId = id;
+  captureStarted();
   return env.Undefined();
 }
 

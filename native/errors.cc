@@ -36,6 +36,15 @@ std::string versionText(int v) { return std::to_string(v / 1000) + "." + std::to
 }  // namespace
 
 Napi::Value makeCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail) {
+  // Every entry point loads the driver before calling it; should one not, an
+  // unusable driver still reads as unusable, not as one lacking this function.
+  if (result == kFunctionMissing && driverState().stage != LoadStage::Ready) {
+    try {
+      throwDriverUnavailable(env, fn);
+    } catch (const Napi::Error& unavailable) {
+      return unavailable.Value();
+    }
+  }
   if (result == kFunctionMissing) {
     const DriverState& s = driverState();
     std::string installed = s.driverVersion ? "CUDA " + versionText(s.driverVersion) : "unknown version";

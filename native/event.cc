@@ -15,6 +15,18 @@ EventBox::~EventBox() {
 
 namespace {
 
+// A record captured into a graph completes nothing on the stream until the graph runs.
+bool recordIsCaptured(const StreamBox& stream) {
+  if (!anyCaptureActive()) return false;
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return CU_CALL(cuStreamIsCapturing, stream.stream, &status) != CUDA_SUCCESS || status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+// The event has completed: so has the work queued on its stream before the record.
+void recordCompleted(const EventBox& box) {
+  if (StreamRef stream = box.recordedOn.lock()) stream->completedThrough(box.recordedThrough);
+}
+
 // createEvent(ordinal, flags)
 Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -33,11 +45,16 @@ Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
 // cuEventRecordWithFlags when flags are given.
 Napi::Value EventRecord(const Napi::CallbackInfo& info) {
   EventBox& event = *Event::fromSlot(info[0], "event");
-  StreamBox& stream = *Stream::fromSlot(info[1], "stream");
+  const StreamRef& stream = Stream::fromSlot(info[1], "stream");
   if (info[2].IsUndefined()) {
-    CU_CHECK(info.Env(), cuEventRecord, event.event, stream.stream);
+    CU_CHECK(info.Env(), cuEventRecord, event.event, stream->stream);
   } else {
-    CU_CHECK(info.Env(), cuEventRecordWithFlags, event.event, stream.stream, uintArg(info[2], "flags"));
+    CU_CHECK(info.Env(), cuEventRecordWithFlags, event.event, stream->stream, uintArg(info[2], "flags"));
+  }
+  event.recordedOn.reset();
+  if (!recordIsCaptured(*stream)) {
+    event.recordedOn = stream;
+    event.recordedThrough = stream->markWait();
   }
   return info.Env().Undefined();
 }
@@ -45,9 +62,11 @@ Napi::Value EventRecord(const Napi::CallbackInfo& info) {
 // eventQuery(slot): true when the work before the last record has completed
 // (or nothing was recorded).
 Napi::Value EventQuery(const Napi::CallbackInfo& info) {
-  CUresult r = CU_CALL(cuEventQuery, Event::fromSlot(info[0], "event")->event);
+  const EventBox& event = *Event::fromSlot(info[0], "event");
+  CUresult r = CU_CALL(cuEventQuery, event.event);
   if (r == CUDA_ERROR_NOT_READY) return Napi::Boolean::New(info.Env(), false);
   if (r != CUDA_SUCCESS) throwCudaError(info.Env(), r, Fn::cuEventQuery);
+  recordCompleted(event);
   return Napi::Boolean::New(info.Env(), true);
 }
 
@@ -70,13 +89,20 @@ Napi::Value Event::HandleValue(const Napi::CallbackInfo& info) { return handleVa
 Napi::Value Event::Flags(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), live().flags); }
 
 Napi::Value Event::Synchronize(const Napi::CallbackInfo& info) {
-  CU_CHECK(info.Env(), cuEventSynchronize, live().event);
+  EventBox& box = live();
+  CU_CHECK(info.Env(), cuEventSynchronize, box.event);
+  recordCompleted(box);
   return info.Env().Undefined();
 }
 
 Napi::Value Event::SynchronizeAsync(const Napi::CallbackInfo& info) {
   EventRef box = shared();
-  return waitPromise(info.Env(), [box] { return CU_CALL(cuEventSynchronize, box->event); }, Fn::cuEventSynchronize, "");
+  // What was recorded when the wait began is what its success covers.
+  auto onSuccess = [stream = box->recordedOn, through = box->recordedThrough] {
+    if (StreamRef s = stream.lock()) s->completedThrough(through);
+  };
+  return waitPromise(info.Env(), [box] { return CU_CALL(cuEventSynchronize, box->event); }, Fn::cuEventSynchronize, "",
+                     onSuccess);
 }
 
 // elapsedTime(end): milliseconds from this event to end. The driver's error

@@ -8,10 +8,17 @@
 
 namespace cudrv {
 
+struct StreamBox;
+
 struct EventBox {
   CUevent event = nullptr;
   ContextRef context;
   unsigned int flags = 0;
+  // The stream of the last record (outside captures), and the stream's wait
+  // mark then: once the event has completed, what that stream keeps for work
+  // queued before the record can go (streams keep resources until seen idle).
+  std::weak_ptr<StreamBox> recordedOn;
+  uint64_t recordedThrough = 0;
 
   EventBox() = default;
   EventBox(const EventBox&) = delete;

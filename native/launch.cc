@@ -31,9 +31,15 @@ constexpr size_t kStackParams = 32;
 
 }  // namespace
 
+namespace {
+// Whether offset is a pointer's place in bytes of parameters (written without
+// offset + 8, which a bigint offset near 2^64 would wrap around).
+bool pointerPlace(uint64_t offset, size_t bytes) { return offset % 8 == 0 && bytes >= 8 && offset <= bytes - 8; }
+}  // namespace
+
 MemoryRef writePointer(Napi::Env env, MemoryRef box, uint64_t offset, uint8_t* buffer, size_t bytes) {
   if (!box) typeError(env, "memory", "a DeviceBuffer or a HostBuffer");
-  if (offset % 8 != 0 || offset + 8 > bytes) {
+  if (!pointerPlace(offset, bytes)) {
     rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in " + std::to_string(bytes) + " bytes of parameters");
   }
   if (box->device == 0) {
@@ -182,7 +188,7 @@ Napi::Value PreparedLaunch::SetPointer(const Napi::CallbackInfo& info) {
   MemoryRef next;
   if (!info[1].IsNull() && !info[1].IsUndefined()) {
     next = writePointer(env, memoryOf(info[1]), offset, reinterpret_cast<uint8_t*>(p.storage->data()), p.bytes);
-  } else if (offset % 8 != 0 || offset + 8 > p.bytes) {
+  } else if (!pointerPlace(offset, p.bytes)) {
     rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in the parameters of " + p.kernel->name);
   }
   const size_t slot = offset / 8;

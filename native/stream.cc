@@ -14,18 +14,28 @@ namespace cudrv {
 
 StreamBox::~StreamBox() {
   if (processExiting()) return;  // releases are skipped from here on; the driver reclaims everything
-  if (capturing) {
-    // A capture left open: end it, so the stream is usable and the partial graph freed once.
-    CUgraph graph = nullptr;
-    CU_CALL(cuStreamEndCapture, stream, &graph);
-    if (graph) CU_CALL(cuGraphDestroy, graph);
-    captureFinished();
-  }
+  endAbandonedCapture();
   if (!pending.empty()) handOffPending();
   if (owned && stream) {
     CUstream s = stream;
     releaseWhenSafe([s] { CU_CALL(cuStreamDestroy, s); });
   }
+}
+
+void StreamBox::endAbandonedCapture() {
+  if (!capturing) return;
+  CUgraph graph = nullptr;
+  CU_CALL(cuStreamEndCapture, stream, &graph);
+  if (graph) CU_CALL(cuGraphDestroy, graph);
+  capturing = false;
+  ResourceBag used = takeCaptured(captureId);  // no graph runs the captured work: released below
+  captureFinished();
+}
+
+void Stream::disposing() {
+  if (!box_ || processExiting()) return;
+  box_->endAbandonedCapture();
+  if (!box_->pending.empty()) box_->handOffPending();
 }
 
 // The stream is going away with work in flight: record an event behind that

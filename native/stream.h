@@ -30,6 +30,11 @@ struct StreamBox {
   StreamBox& operator=(const StreamBox&) = delete;
   ~StreamBox();
 
+  // Ends a capture begun on this stream and never ended (its stream disposed or
+  // collected): the partial graph is destroyed once, and what its work would
+  // have used is let go. Until then every release in the process is deferred.
+  void endAbandonedCapture();
+
   // Keeps resource alive until work queued from now on is known to be done.
   // JS thread only; a resource already kept is only re-stamped. While the
   // stream is capturing, the work goes into a graph instead, and the resource
@@ -57,8 +62,11 @@ struct StreamBox {
   std::unordered_map<const void*, Pending> pending;
   uint64_t epoch = 0;
 
- private:
+  // Releases what pending holds once the work queued so far is done (a wait
+  // thread watches an event), and empties pending now.
   void handOffPending();
+
+ private:
   bool keptForCapture(const std::shared_ptr<void>& resource);
 };
 using StreamRef = std::shared_ptr<StreamBox>;
@@ -68,6 +76,11 @@ class Stream : public Handle<Stream, StreamBox> {
   static constexpr const char* kName = "Stream";
   using Base::Base;
   static void init(Napi::Env env, Napi::Object exports);
+  // dispose() ends a capture left open, and hands what queued work still uses
+  // to a wait for that work: other holders of the box (buffers freed on this
+  // stream, a prepared launch kept by its own launches, releases deferred by the
+  // capture) would otherwise keep both, and the stream, for good.
+  void disposing();
 
  private:
   Napi::Value HandleValue(const Napi::CallbackInfo& info);

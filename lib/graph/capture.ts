@@ -5,9 +5,9 @@
 // graph is destroyed exactly once and the stream is usable again.
 import { CaptureInvalidatedError, lastCaptureFailure } from '../errors';
 import { CaptureMode, CaptureModeName, CaptureStatus, CaptureStatusName } from '../generated/enums';
-import { native } from '../native';
+import { native, NativeStream } from '../native';
 import type { Stream } from '../stream';
-import { checkArray, checkEnum, checkInstance, checkObject, nameOfValue } from '../validate';
+import { checkArray, checkEnum, checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
 import { EdgeData, encodeEdge } from './edge';
 import { Graph } from './graph';
 import { GraphNode } from './node';
@@ -28,6 +28,17 @@ export interface CaptureOptions {
   edges?: readonly EdgeData[];
 }
 
+// A capture whose object is collected while it is still open is ended then:
+// while any capture is open, the library defers every release in the process.
+// Held: the stream and the capture's id, so that only that capture is ended.
+const abandoned = new FinalizationRegistry<{ stream: NativeStream; id: bigint }>(({ stream, id }) => {
+  try {
+    if (!stream.alive || native.captureInfo(stream).id !== id) return;
+    native.endCapture(stream, undefined)?.dispose();
+  } catch {
+    // an invalidated capture is ended by the failing end too
+  }
+});
 
 /**
  * An open capture of a stream's work into a graph (stream.beginCapture()).
@@ -52,6 +63,7 @@ export class StreamCapture implements Disposable {
     const after = checkArray<GraphNode>(options.after ?? [], 'options.after').map((n, i) => checkInstance(n, GraphNode, `options.after[${i}]`).native);
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
     native.beginCapture(stream.native, mode, this.#into?.native, after, edges);
+    abandoned.register(this, { stream: stream.native, id: native.captureInfo(stream.native).id }, this);
   }
 
   /**
@@ -60,10 +72,11 @@ export class StreamCapture implements Disposable {
    * whose nodes these are.
    */
   setDependencies(nodes: readonly GraphNode[], options: { add?: boolean; edges?: readonly EdgeData[] } = {}): void {
+    checkObject(options, 'options');
     if (!this.#into) throw new TypeError('setDependencies needs a capture into an existing graph (options.into)');
     const list = checkArray<GraphNode>(nodes, 'nodes').map((n, i) => checkInstance(n, GraphNode, `nodes[${i}]`).native);
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
-    native.updateCaptureDependencies(this.stream.native, this.#into.native, list, edges, options.add ? 0 : 1);
+    native.updateCaptureDependencies(this.stream.native, this.#into.native, list, edges, checkFlag(options.add, 'options.add') ? 0 : 1);
   }
 
   /** True until end() (or disposal) ended the capture. */
@@ -97,6 +110,7 @@ export class StreamCapture implements Disposable {
   end(): Graph {
     if (this.#ended) throw new Error('the capture has already ended');
     this.#ended = true;
+    abandoned.unregister(this);
     try {
       const graph = native.endCapture(this.stream.native, this.#into?.native);
       return this.#into ?? new Graph(graph!);
@@ -107,6 +121,11 @@ export class StreamCapture implements Disposable {
 
   /** Ends the capture if it is still open, discarding what was captured. */
   [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** Ends the capture if it is still open, discarding what was captured. */
+  dispose(): void {
     if (this.#ended) return;
     try {
       const graph = this.end();

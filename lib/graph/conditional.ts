@@ -19,4 +19,8 @@ export class ConditionalHandle extends Disposable<NativeConditionalHandle> {
   get value(): bigint {
     return this.native.value;
   }
+
+  override toString(): string {
+    return this.disposed ? 'ConditionalHandle(disposed)' : `ConditionalHandle(${this.value})`;
+  }
 }

@@ -5,7 +5,7 @@ import { CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
 import { Disposable } from '../disposable';
 import { native, NativeGraph, NativeGraphExec } from '../native';
 import { Stream, streamNative } from '../stream';
-import { checkBoolean, checkEnum, checkInstance, checkObject, nameOfValue } from '../validate';
+import { checkBoolean, checkEnum, checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
 import type { Graph } from './graph';
 import { GraphNode } from './node';
 import { encodeNodeParams, NodeParams } from './node-params';
@@ -135,7 +135,8 @@ export class GraphExec extends Disposable<NativeGraphExec> {
 
   /** New parameters for one node of this executable only (perTypeCall: cuGraphExec*NodeSetParams). */
   setParams(node: GraphNode, params: NodeParams, options: { perTypeCall?: boolean } = {}): void {
-    this.native.setNodeParams(checkInstance(node, GraphNode, 'node').native, encodeNodeParams(params), options.perTypeCall === true);
+    checkObject(options, 'options');
+    this.native.setNodeParams(checkInstance(node, GraphNode, 'node').native, encodeNodeParams(params), checkFlag(options.perTypeCall, 'options.perTypeCall'));
   }
 
   /** The child graph node now runs a copy of child (same topology). */

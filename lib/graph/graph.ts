@@ -16,7 +16,7 @@ import type { MemoryHandle } from '../memory/bytes';
 import { native, NativeGraph } from '../native';
 import type { StreamMemoryOp } from '../stream';
 import { GraphDebugDotFlag, GraphDebugDotFlagName } from '../generated/enums';
-import { checkArray, checkBoolean, checkEnum, checkFlags, checkInstance, checkInteger, checkObject } from '../validate';
+import { checkArray, checkBoolean, checkEnum, checkFlag, checkFlags, checkInstance, checkInteger, checkObject, checkString } from '../validate';
 import { criticalPath, CriticalPath, GraphCycleError, levelSets, reaches } from './analysis';
 import { ConditionalHandle } from './conditional';
 import { DataflowTracker } from './dataflow';
@@ -83,6 +83,8 @@ export class Graph extends Disposable<NativeGraph> {
   #dataflow: DataflowTracker<GraphNodeSlot> | undefined;
   /** Why each data-flow edge exists, by "from to" handle pair, for DOT labels. */
   readonly #edgeReasons = new Map<string, string>();
+  // The nodes this builder added, so that their wrappers (labels, data-flow places) last as long as the graph object.
+  readonly #built = new Set<GraphNode>();
 
   /** @internal */
   constructor(handle: NativeGraph, options: GraphOptions = {}) {
@@ -124,14 +126,14 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** A 1D copy between library memory (default: all of src). */
   addCopy(dst: MemoryHandle, src: MemoryHandle, copy: { dstOffset?: number; srcOffset?: number; bytes?: number } = {}, options: NodeOptions = {}): GraphNode {
-    return this.addNode({ type: 'memcpy', dst, src, ...copy }, options);
+    return this.addNode({ type: 'memcpy', dst, src, ...checkObject(copy, 'copy') }, options);
   }
 
   /** A fill of target with value in 1-, 2- or 4-byte elements (1D count, or 2D width/height/pitch). */
   addFill(target: MemoryHandle, value: number,
     fill: { elementBytes?: 1 | 2 | 4; offset?: number; count?: number; width?: number; height?: number; pitch?: number } = {},
     options: NodeOptions = {}): GraphNode {
-    return this.addNode({ type: 'memset', target, value, ...fill }, options);
+    return this.addNode({ type: 'memset', target, value, ...checkObject(fill, 'fill') }, options);
   }
 
   /**
@@ -149,6 +151,7 @@ export class Graph extends Disposable<NativeGraph> {
    * belongs to this graph and cannot be instantiated or embedded elsewhere.
    */
   addChild(child: Graph, options: NodeOptions & { move?: boolean } = {}): GraphNode {
+    checkObject(options, 'options');
     return this.addNode({ type: 'graph', graph: checkInstance(child, Graph, 'child'), move: options.move }, options);
   }
 
@@ -177,6 +180,7 @@ export class Graph extends Disposable<NativeGraph> {
     /** The memory it allocates: an operand for the nodes after it. */
     allocation: GraphAllocation;
   } {
+    checkObject(memory, 'memory');
     const { node, allocation } = this.#add({ type: 'memAlloc', bytes, ...memory }, options);
     return { node, allocation: allocation! };
   }
@@ -188,6 +192,7 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** Stream memory operations (wait/write 32/64-bit values, barriers) as one node. */
   addMemoryOps(ops: readonly StreamMemoryOp[], options: NodeOptions & { device?: DeviceLike } = {}): GraphNode {
+    checkObject(options, 'options');
     return this.addNode({ type: 'batchMemOp', ops, device: options.device }, options);
   }
 
@@ -221,7 +226,8 @@ export class Graph extends Disposable<NativeGraph> {
     /** With withElse: the body run when it is zero. */
     else?: Graph;
   } {
-    const { node, bodies } = this.#conditional(handle, 'if', options.withElse ? 2 : 1, options);
+    checkObject(options, 'options');
+    const { node, bodies } = this.#conditional(handle, 'if', checkFlag(options.withElse, 'options.withElse') ? 2 : 1, options);
     return { node, then: bodies[0], else: bodies[1] };
   }
 
@@ -260,6 +266,7 @@ export class Graph extends Disposable<NativeGraph> {
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
     if (edges && edges.length !== after.length) throw new RangeError('options.edges must have one entry per options.after node');
     const perType = options.perTypeCall === undefined ? false : checkBoolean(options.perTypeCall, 'options.perTypeCall');
+    const label = options.label === undefined ? undefined : checkString(options.label, 'options.label');
 
     let dependencies = after;
     let edgeData = edges;
@@ -288,8 +295,9 @@ export class Graph extends Disposable<NativeGraph> {
       throw error;
     }
     const node = GraphNode.of(result.node);
-    node.label = options.label;
+    node.label = label;
     placeholder.node = node;
+    this.#built.add(node);
     slots.set(node, placeholder);
     placeholder.reasons.forEach((reason, i) => this.#edgeReasons.set(`${dependencies[i].handle} ${node.handle}`, reason));
     return {
@@ -322,7 +330,8 @@ export class Graph extends Disposable<NativeGraph> {
   /** Removes the edges from[i] → to[i] (with that edge data, when given). */
   removeEdges(from: readonly GraphNode[], to: readonly GraphNode[], data?: readonly EdgeData[]): void {
     const encoded = data === undefined ? undefined : checkArray<EdgeData>(data, 'data').map((e, i) => encodeEdge(e, `data[${i}]`));
-    this.native.removeEdges(checkArray<GraphNode>(from, 'from').map((n) => n.native), checkArray<GraphNode>(to, 'to').map((n) => n.native), encoded);
+    this.native.removeEdges(checkArray<GraphNode>(from, 'from').map((n, i) => checkInstance(n, GraphNode, `from[${i}]`).native),
+      checkArray<GraphNode>(to, 'to').map((n, i) => checkInstance(n, GraphNode, `to[${i}]`).native), encoded);
   }
 
   /** Every node (cuGraphGetNodes). */
@@ -427,8 +436,9 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** Gives the graph references to a user object (move: of the object's own). */
   retainUserObject(object: UserObject, options: { count?: number; move?: boolean } = {}): void {
+    checkObject(options, 'options');
     native.graphRetainUserObject(this.native, checkInstance(object, UserObject, 'object').native,
-      checkInteger(options.count ?? 1, 'options.count', 1, 2 ** 20), options.move === true);
+      checkInteger(options.count ?? 1, 'options.count', 1, 2 ** 20), checkFlag(options.move, 'options.move'));
   }
 
   /** Releases references this graph took with retainUserObject. */

@@ -26,6 +26,10 @@ export class GraphAllocation extends Disposable<NativeGraphAllocation> {
   get size(): number {
     return this.native.size;
   }
+
+  override toString(): string {
+    return this.disposed ? 'GraphAllocation(disposed)' : `GraphAllocation(${this.size} bytes at 0x${this.address.toString(16)})`;
+  }
 }
 
 const attributes = { usedMemCurrent: 0, usedMemHigh: 1, reservedMemCurrent: 2, reservedMemHigh: 3 };

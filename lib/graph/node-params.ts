@@ -3,14 +3,13 @@
 // ranges again before the driver sees a pointer.
 import { DeviceLike, ordinalOf } from '../device';
 import type { Event } from '../event';
-import { StreamMemoryOperation, StreamMemoryBarrier, StreamWaitValueFlag, StreamWriteValueFlag } from '../generated/enums';
 import { argLayout, ArgType, KernelArg, writeArg } from '../kernel/args';
 import { Kernel } from '../kernel/kernel';
 import { encodeLaunchShape, LaunchShape } from '../kernel/launch-config';
 import { MemoryHandle, memoryNative } from '../memory/bytes';
 import type { NativeGraph, NativeMemory } from '../native';
-import type { StreamMemoryOp } from '../stream';
-import { checkArray, checkEnum, checkInstance, checkInteger, checkObject, checkSize } from '../validate';
+import { encodeMemoryOps, StreamMemoryOp } from '../stream-memory-ops';
+import { checkArray, checkEnum, checkFlag, checkInstance, checkInteger, checkObject, checkSize } from '../validate';
 import type { ConditionalHandle } from './conditional';
 import type { Graph } from './graph';
 
@@ -190,7 +189,6 @@ export type NodeParams =
 export type EncodedNodeParams = Record<string, unknown> & { type: number };
 
 const conditionKinds = { if: 0, while: 1, switch: 2 };
-const waitConditions = { geq: StreamWaitValueFlag.geq, eq: StreamWaitValueFlag.eq, and: StreamWaitValueFlag.and, nor: StreamWaitValueFlag.nor };
 
 function nativeOf<T>(value: unknown, name: string, what: string): T {
   const handle = (value as { native?: T } | null)?.native;
@@ -254,7 +252,7 @@ export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
       if (typeof params.callback !== 'function') throw new TypeError('params.callback must be a function');
       return { type: NodeType.host, callback: params.callback };
     case 'graph':
-      return { type: NodeType.graph, graph: nativeOf<NativeGraph>(params.graph, 'params.graph', 'Graph'), move: params.move === true };
+      return { type: NodeType.graph, graph: nativeOf<NativeGraph>(params.graph, 'params.graph', 'Graph'), move: checkFlag(params.move, 'params.move') };
     case 'empty':
       return { type: NodeType.empty };
     case 'eventRecord':
@@ -268,7 +266,7 @@ export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
     case 'memFree':
       return { type: NodeType.memFree, allocation: memoryNative(params.allocation, 'params.allocation') };
     case 'batchMemOp':
-      return { type: NodeType.batchMemOp, ops: encodeMemoryOps(params.ops), ordinal: ordinalOf(params.device, 'params.device') };
+      return { type: NodeType.batchMemOp, ops: encodeMemoryOps(params.ops, 'params.ops'), ordinal: ordinalOf(params.device, 'params.device') };
     case 'conditional':
       return {
         type: NodeType.conditional, handle: nativeOf(params.handle, 'params.handle', 'ConditionalHandle'),
@@ -277,30 +275,6 @@ export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
     default:
       throw new RangeError(`params.type must be one of kernel, memcpy, memset, host, graph, empty, eventRecord, eventWait, memAlloc, memFree, batchMemOp, conditional`);
   }
-}
-
-function encodeMemoryOps(ops: readonly StreamMemoryOp[]): Array<[number, NativeMemory | undefined, number, number | bigint, number]> {
-  return checkArray<StreamMemoryOp>(ops, 'params.ops').map((o, i) => {
-    checkObject(o, `params.ops[${i}]`);
-    switch (o.op) {
-      case 'waitValue32':
-      case 'waitValue64':
-        return [StreamMemoryOperation[o.op], memoryNative(o.target, `params.ops[${i}].target`), checkSize(o.offset ?? 0, `params.ops[${i}].offset`),
-          o.op === 'waitValue64' ? BigInt(o.value) : checkInteger(o.value, `params.ops[${i}].value`, 0, 2 ** 32 - 1),
-          checkEnum(o.condition ?? 'geq', waitConditions, `params.ops[${i}].condition`) | (o.flush ? StreamWaitValueFlag.flush : 0)];
-      case 'writeValue32':
-      case 'writeValue64':
-        return [StreamMemoryOperation[o.op], memoryNative(o.target, `params.ops[${i}].target`), checkSize(o.offset ?? 0, `params.ops[${i}].offset`),
-          o.op === 'writeValue64' ? BigInt(o.value) : checkInteger(o.value, `params.ops[${i}].value`, 0, 2 ** 32 - 1),
-          o.noMemoryBarrier ? StreamWriteValueFlag.noMemoryBarrier : 0];
-      case 'barrier':
-        return [StreamMemoryOperation.barrier, undefined, 0, 0, checkEnum(o.scope ?? 'sys', StreamMemoryBarrier, `params.ops[${i}].scope`)];
-      case 'flushRemoteWrites':
-        return [StreamMemoryOperation.flushRemoteWrites, undefined, 0, 0, 0];
-      default:
-        throw new RangeError(`params.ops[${i}].op is not a stream memory operation`);
-    }
-  });
 }
 
 /** The memory a node's parameters read and write, for data-flow building. */

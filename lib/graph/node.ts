@@ -4,10 +4,12 @@ import { Disposable } from '../disposable';
 import type { NativeEdgeData, NativeGraph, NativeGraphNode } from '../native';
 import { native } from '../native';
 import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, KernelNodeAttributeName, KernelNodeAttributes } from '../launch-attributes';
-import { checkEnum, nameOfValue } from '../validate';
+import { checkEnum, checkFlag, checkObject, nameOfValue } from '../validate';
 import { EdgeData, decodeEdge } from './edge';
 import { encodeNodeParams, NodeParams, NodeType, NodeTypeName } from './node-params';
 
+// One wrapper per native node while either is reachable (a graph keeps the
+// wrappers of the nodes it built: their labels and data-flow places).
 const wrappers = new WeakMap<NativeGraphNode, GraphNode>();
 
 // How a native graph becomes a Graph; graph.ts sets it (it imports this file).
@@ -28,7 +30,8 @@ export class GraphNode extends Disposable<NativeGraphNode> {
 
   /** @internal Use GraphNode.of(). */
   constructor(handle: NativeGraphNode) {
-    super(handle);
+    // Kept in `wrappers` under its native handle: no registry (see Disposable).
+    super(handle, false);
   }
 
   /** @internal The one wrapper of a native node. */
@@ -86,7 +89,8 @@ export class GraphNode extends Disposable<NativeGraphNode> {
    * (cuGraphKernelNodeSetParams, ...) instead of cuGraphNodeSetParams.
    */
   setParams(params: NodeParams, options: { perTypeCall?: boolean } = {}): void {
-    native.setNodeParams(this.native, encodeNodeParams(params), options.perTypeCall === true);
+    checkObject(options, 'options');
+    native.setNodeParams(this.native, encodeNodeParams(params), checkFlag(options.perTypeCall, 'options.perTypeCall'));
   }
 
   /** A launch attribute of a kernel node (cuGraphKernelNodeGetAttribute). */

@@ -37,4 +37,8 @@ export class UserObject extends Disposable<NativeUserObject> {
   release(count = 1): void {
     this.native.release(checkInteger(count, 'count', 1, 2 ** 20));
   }
+
+  override toString(): string {
+    return this.disposed ? 'UserObject(disposed)' : `UserObject(${this.references} references held)`;
+  }
 }

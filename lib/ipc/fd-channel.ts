@@ -10,7 +10,7 @@ import * as path from 'path';
 import { Disposable } from '../disposable';
 import { ChannelProtocolError, DisposedError } from '../errors';
 import { native, NativeFdChannel, NativeFdChannelServer, NativePeerCredentials, NativeReceivedFd } from '../native';
-import { checkInteger, checkString, checkTimeout } from '../validate';
+import { checkInteger, checkObject, checkString, checkTimeout } from '../validate';
 
 /**
  * Where a channel server listens: a filesystem path (made absolute; the server
@@ -184,6 +184,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
    * path; `ECONNREFUSED`: nobody listens there) or a TimeoutError.
    */
   static connect(address: FdChannelAddress, options: FdChannelWaitOptions = {}): Promise<FdChannel> {
+    checkObject(options, 'options');
     const target = checkAddress(address, 'address');
     const timeoutMs = checkTimeout(options.timeoutMs, 'options.timeoutMs');
     return native.fdChannelConnect(target.name, target.abstract, timeoutMs).then((handle) => new FdChannel(handle));
@@ -215,6 +216,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
     if (!Array.isArray(fds)) throw new TypeError('fds must be an array of descriptors');
     if (fds.length > limits.maxFds) throw new RangeError(`fds must hold at most ${limits.maxFds} descriptors, got ${fds.length}`);
     const numbers = fds.map((fd, i) => (fd instanceof OwnedFd ? fd.fd : checkInteger(fd, `fds[${i}]`, 0, 0x7fffffff)));
+    checkObject(options, 'options');
     const timeoutMs = checkTimeout(options.timeoutMs, 'options.timeoutMs');
     return holding(this, this.native.send(bytes, numbers, timeoutMs));
   }
@@ -227,6 +229,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
    * meanwhile.
    */
   receive<T = unknown>(options: FdChannelWaitOptions = {}): Promise<FdMessage<T>> {
+    checkObject(options, 'options');
     const timeoutMs = checkTimeout(options.timeoutMs, 'options.timeoutMs');
     return holding(this, this.native.receive(timeoutMs)).then(({ payload, fds }) => {
       const received = fds.map((handle) => new ReceivedFd(handle));
@@ -270,6 +273,7 @@ export class FdChannelServer extends Disposable<NativeFdChannelServer> {
    * Throws a SystemError (`EADDRINUSE` for an address already taken, `EACCES`, ...).
    */
   static listen(address?: FdChannelAddress, options: FdChannelListenOptions = {}): FdChannelServer {
+    checkObject(options, 'options');
     const target = checkAddress(address ?? { abstract: `cuda-driver-${process.pid}-${randomBytes(8).toString('hex')}` }, 'address');
     const backlog = options.backlog === undefined ? 64 : checkInteger(options.backlog, 'options.backlog', 1, 65535);
     return new FdChannelServer(native.fdChannelListen(target.name, target.abstract, backlog), target.address);
@@ -281,6 +285,7 @@ export class FdChannelServer extends Disposable<NativeFdChannelServer> {
    * DisposedError when the server is disposed meanwhile.
    */
   accept(options: FdChannelAcceptOptions = {}): Promise<FdChannel> {
+    checkObject(options, 'options');
     const timeoutMs = checkTimeout(options.timeoutMs, 'options.timeoutMs');
     const peerUid =
       options.peerUid === null ? -1 : options.peerUid === undefined ? process.getuid?.() ?? -1 : checkInteger(options.peerUid, 'options.peerUid', 0, 0xffffffff);

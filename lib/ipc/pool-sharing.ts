@@ -10,7 +10,8 @@ import { CudaError } from '../errors';
 import { CudaResult, MemoryAccess, MemoryHandleType, MemoryLocationType } from '../generated/enums';
 import type { DeviceBuffer } from '../memory/device-buffer';
 import { MemoryPool } from '../memory/pool';
-import { native, NativeImportedMemory, NativeReceivedFd } from '../native';
+import { memoryNative } from '../memory/bytes';
+import { native, NativeDeviceBuffer, NativeImportedMemory, NativeReceivedFd } from '../native';
 import { checkEnum, checkInstance, checkObject, checkSize, checkString } from '../validate';
 import { decodeBytes, encodeBytes, PoolMemoryDescriptor } from './descriptor';
 import { SharingUnsupportedError } from './errors';
@@ -36,10 +37,11 @@ export const exportablePoolRemedy =
 export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleType?: ShareableHandleType } = {}): OwnedFd | Uint8Array {
   checkObject(options, 'options');
   const type = checkEnum(options.handleType ?? 'posixFileDescriptor', shareableTypes, 'options.handleType');
+  const handle = pool instanceof MemoryPool ? pool.native : memoryNative(pool, 'pool');
   if (type === MemoryHandleType.fabric) requireFabric(pool.device);
   let exported: NativeReceivedFd | Buffer;
   try {
-    exported = native.exportPool(pool.native, type);
+    exported = native.exportPool(handle, type);
   } catch (error) {
     const refusals: number[] = [CudaResult.CUDA_ERROR_INVALID_VALUE, CudaResult.CUDA_ERROR_NOT_SUPPORTED, CudaResult.CUDA_ERROR_NOT_PERMITTED];
     if (error instanceof CudaError && refusals.includes(error.code)) {
@@ -73,7 +75,7 @@ export function importPool(handle: number | OwnedFd | Uint8Array, options: { ide
  * importer never touches memory not yet allocated.
  */
 export function exportPoolPointer(buffer: DeviceBuffer): Uint8Array {
-  return new Uint8Array(native.exportPoolPointer(buffer.native));
+  return new Uint8Array(native.exportPoolPointer(memoryNative(buffer, 'buffer') as NativeDeviceBuffer));
 }
 
 /**

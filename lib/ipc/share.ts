@@ -13,7 +13,7 @@ import { HostBuffer } from '../memory/host-buffer';
 import { pointerAttributes } from '../memory/info';
 import type { MemoryHandle } from '../memory/bytes';
 import { native, NativeImportedMemory } from '../native';
-import { checkEnum, checkObject, checkSize } from '../validate';
+import { checkEnum, checkObject, checkSize, checkTimeout } from '../validate';
 import { GrowableBuffer } from '../vmm/growable-buffer';
 import { Mapping } from '../vmm/mapping';
 import {
@@ -185,11 +185,18 @@ async function fdsFor(descriptor: SharedMemoryDescriptor, options: OpenSharedOpt
 export async function openSharedMemory(descriptor: unknown, options: OpenSharedOptions = {}): Promise<SharedMemory> {
   checkObject(options, 'options');
   const checked = validateMemoryDescriptor(descriptor);
+  // Options are checked before the path is chosen: an alias in the exporting process uses none of them.
+  const chosen = options.device === undefined ? undefined : Device.get(ordinalOf(options.device, 'options.device'));
+  checkTimeout(options.timeoutMs, 'options.timeoutMs');
+  if (options.channel !== undefined && !(options.channel instanceof FdChannel)) throw new TypeError('options.channel must be an FdChannel');
+  if (options.fds !== undefined && (!Array.isArray(options.fds) || !options.fds.every((fd) => fd instanceof OwnedFd))) {
+    throw new TypeError('options.fds must be an array of OwnedFd');
+  }
   if (exportedHere(checked.exporter)) return openAlias(checked);
   const owner = exporterDevice(checked);
   let device: Device;
-  if (options.device !== undefined) {
-    device = Device.get(ordinalOf(options.device, 'options.device'));
+  if (chosen !== undefined) {
+    device = chosen;
   } else if (owner !== undefined) {
     device = owner;
   } else {

@@ -2,6 +2,8 @@
 // and bf16 (bfloat16), rounded to nearest, ties to even, straight from a
 // JavaScript number (no intermediate float32 rounding).
 
+import { checkInteger } from '../validate';
+
 interface SmallFloat {
   exponentBits: number;
   mantissaBits: number;
@@ -69,9 +71,7 @@ function encode(value: number, format: SmallFloat): number {
 function decode(bits: number, format: SmallFloat): number {
   const { exponentBits, mantissaBits } = format;
   const total = 1 + exponentBits + mantissaBits;
-  if (!Number.isInteger(bits) || bits < 0 || bits >= 2 ** total) {
-    throw new RangeError(`bits must be an integer between 0 and ${2 ** total - 1}, got ${bits}`);
-  }
+  checkInteger(bits, 'bits', 0, 2 ** total - 1);
   const sign = bits >> (exponentBits + mantissaBits) ? -1 : 1;
   const exponent = (bits >> mantissaBits) & ((1 << exponentBits) - 1);
   const mantissa = bits & ((1 << mantissaBits) - 1);

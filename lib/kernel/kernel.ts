@@ -5,8 +5,9 @@ import { Context } from '../context';
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generated/enums';
-import { native, NativeKernel } from '../native';
-import { checkBoolean, checkEnum, checkInstance, checkInteger, checkSize } from '../validate';
+import { native } from '../native';
+import type { NativeKernel } from '../native';
+import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize } from '../validate';
 import { argLayout, ArgLayout, ArgType, ArgValue, KernelArg, writeArg } from './args';
 import { encodeLaunchShape, LaunchConfig, LaunchConfigSlot, launchStream, LaunchShape } from './launch-config';
 import { PreparedLaunch } from './prepared-launch';
@@ -133,6 +134,7 @@ export class Kernel extends Disposable<NativeKernel> {
 
   /** How many blocks of blockSize threads can be resident on one multiprocessor. */
   maxActiveBlocksPerMultiprocessor(blockSize: number, options: OccupancyOptions = {}): number {
+    checkObject(options, 'options');
     return this.native.maxActiveBlocksPerMultiprocessor(this.#queryContext(options.context), checkInteger(blockSize, 'blockSize', 1),
       checkSize(options.dynamicSharedMemory ?? 0, 'options.dynamicSharedMemory'), occupancyFlags(options));
   }
@@ -144,6 +146,7 @@ export class Kernel extends Disposable<NativeKernel> {
     /** The block size that maximizes occupancy. */
     blockSize: number;
   } {
+    checkObject(options, 'options');
     const shared = options.dynamicSharedMemory ?? 0;
     if (typeof shared !== 'function') checkSize(shared, 'options.dynamicSharedMemory');
     return this.native.maxPotentialBlockSize(this.#queryContext(options.context), shared,
@@ -152,17 +155,20 @@ export class Kernel extends Disposable<NativeKernel> {
 
   /** The dynamic shared memory a block can have when blocksPerMultiprocessor blocks of blockSize share a multiprocessor. */
   availableDynamicSharedMemoryPerBlock(blocksPerMultiprocessor: number, blockSize: number, options: { context?: Context } = {}): number {
+    checkObject(options, 'options');
     return this.native.availableDynamicSharedMemoryPerBlock(this.#queryContext(options.context),
       checkInteger(blocksPerMultiprocessor, 'blocksPerMultiprocessor', 1), checkInteger(blockSize, 'blockSize', 1));
   }
 
   /** The largest cluster this launch shape could use (its cluster dimension is ignored). */
   maxPotentialClusterSize(shape: LaunchShape, options: { context?: Context } = {}): number {
+    checkObject(options, 'options');
     return this.native.maxPotentialClusterSize(this.#queryContext(options.context), encodeLaunchShape(shape));
   }
 
   /** How many clusters of the shape's cluster dimension can be resident at once. */
   maxActiveClusters(shape: LaunchShape, options: { context?: Context } = {}): number {
+    checkObject(options, 'options');
     return this.native.maxActiveClusters(this.#queryContext(options.context), encodeLaunchShape(shape));
   }
 

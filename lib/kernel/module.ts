@@ -5,7 +5,7 @@ import { Context } from '../context';
 import { Device } from '../device';
 import { Disposable } from '../disposable';
 import { native, NativeModule } from '../native';
-import { checkCString, checkInstance } from '../validate';
+import { checkCString, checkInstance, checkObject } from '../validate';
 import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';
 import { Kernel } from './kernel';
 
@@ -33,6 +33,7 @@ export class Module extends Disposable<NativeModule> {
 
   /** Loads a compiled program, PTX text, or CUBIN/fatbin/PTX bytes into a context. */
   static load(code: CodeImage, options: ModuleLoadOptions = {}): Module {
+    checkObject(options, 'options');
     const context = options.context === undefined ? Device.get(0).primaryContext : checkInstance(options.context, Context, 'options.context');
     return new Module(native.loadModuleData(context.native, codeBytes(code), checkJitOptions(options.jit)), context);
   }

@@ -2,6 +2,7 @@
 // once, checked once against the kernel's parameters; set() writes a value in
 // place and launch() is one call into the driver with nothing allocated.
 import { Disposable } from '../disposable';
+import { DisposedError } from '../errors';
 import { native, NativePreparedLaunch } from '../native';
 import { checkInteger } from '../validate';
 import { ArgLayout, ArgValue, KernelArgumentError, writeArg } from './args';
@@ -22,6 +23,8 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
   // The values set, so that memory handles stay reachable while they are arguments.
   readonly #values: ArgValue[];
   #unset: number;
+  // set() writes the parameter buffer from here, without the native layer: it checks this itself.
+  #disposed = false;
 
   /** @internal */
   constructor(kernel: Kernel, handle: NativePreparedLaunch, layout: ArgLayout) {
@@ -38,7 +41,8 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
 
   /** Sets argument `index` in place; later launches use it. */
   set(index: number, value: ArgValue): this {
-    const slot = this.layout.slots[index];
+    if (this.#disposed) throw new DisposedError('PreparedLaunch');
+    const slot = Number.isInteger(index) ? this.layout.slots[index] : undefined;
     if (slot === undefined) {
       checkInteger(index, 'index', 0);
       throw new RangeError(`index ${index} is out of range: ${this.kernel.name} takes ${this.layout.slots.length} arguments`);
@@ -64,6 +68,11 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
   /** The value argument `index` was last set to. */
   get(index: number): ArgValue | undefined {
     return this.#values[index];
+  }
+
+  override dispose(): void {
+    this.#disposed = true;
+    super.dispose();
   }
 
   /** Queues the kernel on the stream with the arguments as they are now. */

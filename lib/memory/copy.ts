@@ -115,6 +115,7 @@ function params3D(dst: PitchedOperand, src: PitchedOperand, extent: Extent3D) {
 
 /** Copies a 3D region (cuMemcpy3D; cuMemcpy3DPeer between devices). */
 export function copy3D(dst: PitchedOperand, src: PitchedOperand, extent: Extent3D, options: { stream?: Stream } = {}): void {
+  checkObject(options, 'options');
   native.memcpy3D(params3D(dst, src, extent), optionalStream(options.stream));
 }
 
@@ -179,6 +180,7 @@ export function fill(target: MemoryHandle, value: number, options: FillOptions =
 export function fill2D(target: MemoryHandle, value: number, region: { pitch: number; width: number; height: number; offset?: number },
   options: { elementBytes?: 1 | 2 | 4; stream?: Stream } = {}): void {
   checkObject(region, 'region');
+  checkObject(options, 'options');
   const element = checkElement(options.elementBytes ?? 1);
   native.memset2D(memoryNative(target, 'target'), checkSize(region.offset ?? 0, 'region.offset'), checkSize(region.pitch, 'region.pitch'),
     checkInteger(value, 'value', 0, 2 ** (8 * element) - 1), checkSize(region.width, 'region.width'),

@@ -13,7 +13,7 @@ import {
 } from '../generated/enums';
 import { native, NativeDeviceBuffer } from '../native';
 import { Stream, streamNative } from '../stream';
-import { checkEnum, checkInstance, checkObject, checkSize, nameOfValue } from '../validate';
+import { checkEnum, checkInstance, checkObject, checkSize, checkViewType, nameOfValue } from '../validate';
 import { copy, fill, FillOptions } from './copy';
 import { Location, locationOf } from './location';
 import { MemoryPool } from './pool';
@@ -115,11 +115,14 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
 
   /** Copies data into this buffer at offset (synchronously, or queued on options.stream). */
   write(data: ArrayBuffer | ArrayBufferView, options: { offset?: number; stream?: Stream } = {}): void {
+    checkObject(options, 'options');
     copy(this, data, { dstOffset: options.offset, stream: options.stream });
   }
 
   /** Copies the buffer (or bytes of it from offset) into a new typed array, synchronously. */
   readSync<T = Uint8Array>(type?: TypedArrayConstructor<T>, options: { offset?: number; bytes?: number } = {}): T {
+    checkObject(options, 'options');
+    if (type !== undefined) checkViewType(type, 'type');
     const offset = checkSize(options.offset ?? 0, 'options.offset');
     const bytes = options.bytes === undefined ? Math.max(0, this.size - offset) : checkSize(options.bytes, 'options.bytes');
     const element = type?.BYTES_PER_ELEMENT ?? 1;

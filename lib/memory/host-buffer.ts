@@ -5,7 +5,7 @@
 import { DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { native, NativeHostBuffer } from '../native';
-import { checkBoolean, checkObject, checkSize } from '../validate';
+import { checkBoolean, checkObject, checkSize, checkViewType } from '../validate';
 
 /** Options of {@link HostBuffer.alloc}. */
 export interface HostAllocOptions {
@@ -97,10 +97,11 @@ export class HostBuffer extends Disposable<NativeHostBuffer> {
   }
 
   /** A typed view of the memory, e.g. hostBuffer.view(Float32Array). */
-  view<T>(type: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number } = Uint8Array as never): T {
+  view<T>(type: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT?: number } = Uint8Array as never): T {
+    checkViewType(type, 'type');
     const view = this.native.view();
     const [buffer, offset, bytes] = view instanceof ArrayBuffer ? [view, 0, view.byteLength] : [view.buffer as ArrayBuffer, view.byteOffset, view.byteLength];
-    return new type(buffer, offset, Math.floor(bytes / type.BYTES_PER_ELEMENT));
+    return new type(buffer, offset, Math.floor(bytes / (type.BYTES_PER_ELEMENT ?? 1)));
   }
 
   override toString(): string {

@@ -20,12 +20,15 @@ export function memoryInfo(device?: DeviceLike): {
 /** A pointer to ask about: library memory (optionally at an offset) or a raw address. */
 export type PointerLike = MemoryHandle | bigint;
 
+// An offset is added to a raw address here, and checked against a memory handle's size by the native layer.
 function pointerArgs(pointer: PointerLike, offset: number | undefined): [NativeMemory | bigint, number | undefined] {
+  const checked = offset === undefined ? undefined : checkSize(offset, 'offset');
   if (typeof pointer === 'bigint') {
-    if (pointer < 0n || pointer >= 1n << 64n) throw new RangeError('pointer must be a 64-bit address');
-    return [pointer, undefined];
+    const address = pointer + BigInt(checked ?? 0);
+    if (pointer < 0n || address >= 1n << 64n) throw new RangeError('pointer (plus offset) must be a 64-bit address');
+    return [address, undefined];
   }
-  return [memoryNative(pointer, 'pointer'), offset === undefined ? undefined : checkSize(offset, 'offset')];
+  return [memoryNative(pointer, 'pointer'), checked];
 }
 
 /** The allocation holding an address (cuMemGetAddressRange). */

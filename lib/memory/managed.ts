@@ -1,7 +1,7 @@
 // Managed memory in batches: prefetching and discarding many ranges in one call.
 import { native, NativeMemory } from '../native';
 import { Stream, streamNative } from '../stream';
-import { checkArray, checkObject, checkSize } from '../validate';
+import { checkArray, checkFlag, checkObject, checkSize } from '../validate';
 import { MemoryHandle, memoryNative } from './bytes';
 import { Location, locationOf } from './location';
 
@@ -31,8 +31,9 @@ function ranges(list: ManagedRange[]): Array<[NativeMemory, number, number]> {
  * which drops the old contents instead of moving them).
  */
 export function prefetchBatch(list: ManagedRange[], location: Location, stream: Stream, options: { discardFirst?: boolean } = {}): void {
+  checkObject(options, 'options');
   const { type, id } = locationOf(location);
-  native.prefetchBatch(ranges(list), type, id, 0, streamNative(stream), options.discardFirst === true);
+  native.prefetchBatch(ranges(list), type, id, 0, streamNative(stream), checkFlag(options.discardFirst, 'options.discardFirst'));
 }
 
 /** Marks many managed ranges' contents as no longer needed (cuMemDiscardBatchAsync). */

@@ -12,7 +12,7 @@ import {
   PoolAttributeName,
 } from '../generated/enums';
 import { native, NativeMemoryPool } from '../native';
-import { checkArray, checkEnum, checkFlags, checkObject, checkSize, nameOfValue } from '../validate';
+import { checkArray, checkEnum, checkFlag, checkFlags, checkObject, checkSize, nameOfValue } from '../validate';
 import { Location, locationFrom, locationOf } from './location';
 
 /** Options of {@link MemoryPool.create}. */
@@ -63,7 +63,8 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   /** The default or current pool of a location (cuMemGetDefaultMemPool / cuMemGetMemPool). */
   static forLocation(location: Location, options: { current?: boolean } = {}): MemoryPool {
     const { type, id } = locationOf(location);
-    return new MemoryPool(native.locationPool(type, id, MemoryAllocationType.pinned, options.current === true));
+    checkObject(options, 'options');
+    return new MemoryPool(native.locationPool(type, id, MemoryAllocationType.pinned, checkFlag(options.current, 'options.current')));
   }
 
   /** Makes pool the current one of a location (cuMemSetMemPool). */

@@ -33,6 +33,7 @@ void buildMemcpy(Napi::Env env, Napi::Object p, NodeParams& out) {
   Span dst = deviceSpanOf(field(p, "dst"), "dst", sizeField(p, "dstOffset"), bytes);
   Span src = deviceSpanOf(field(p, "src"), "src", sizeField(p, "srcOffset"), bytes);
   if (bytes == 0) throwRangeError(env, "a copy node must move at least one byte");
+  refuseOverlap(env, dst, src);
   CUDA_MEMCPY3D& c = out.params.memcpy.copyParams;
   auto side = [](const Span& s, CUmemorytype& type, const void** host, CUdeviceptr& device) {
     type = s.kind == MemoryKind::Host && !s.device ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_UNIFIED;

@@ -2,6 +2,7 @@
 // that runs once the last reference (held here, by graphs, by executables or by
 // launches in flight) is gone. References are counted here so that JavaScript
 // can never release one it does not hold.
+#include <cstdint>
 #include <unordered_map>
 
 #include "args.h"
@@ -59,6 +60,10 @@ class UserObject : public Handle<UserObject, UserObjectBox> {
     UserObjectBox& box = live();
     unsigned int count = uintArg(info[0], "count");
     if (count == 0 || count > 1u << 20) throwRangeError(info.Env(), "count must be between 1 and 2^20");
+    // With none held here, the object may already be gone (its destructor run): retaining it would touch freed memory.
+    if (box.references == 0) throwRangeError(info.Env(), "count cannot be retained: this object holds no references to the user object any more");
+    // The driver counts in an int.
+    if (count > static_cast<unsigned int>(INT32_MAX) - box.references) throwRangeError(info.Env(), "count would take the references past 2^31 - 1");
     CU_CHECK(info.Env(), cuUserObjectRetain, box.object, count);
     box.references += count;
     return info.Env().Undefined();
@@ -101,10 +106,13 @@ Napi::Value GraphRetainUserObject(const Napi::CallbackInfo& info) {
   unsigned int count = uintArg(info[2], "count");
   bool move = boolArg(info[3], "move");
   if (count == 0 || (move && count > object.references)) throwRangeError(env, "count exceeds the references the object holds");
+  // Holding none, the object may be gone (the graphs that held it destroyed): a new reference would be to freed memory.
+  if (object.references == 0) throwRangeError(env, "the object holds no references to the user object any more");
   CU_CHECK(env, cuGraphRetainUserObject, graph->graph, object.object, count, move ? CU_GRAPH_USER_OBJECT_MOVE : 0);
   if (move) object.references -= count;
+  // The driver's references keep the object alive; the graph keeps no handle of
+  // it (a long-lived graph would pile up one per retain).
   object.graphReferences[graph->graph] += count;
-  graph->keep(env, UserObject::from(info[1], "object"));
   return env.Undefined();
 }
 
@@ -118,6 +126,7 @@ Napi::Value GraphReleaseUserObject(const Napi::CallbackInfo& info) {
   if (count == 0 || count > held) throwRangeError(env, "the graph holds " + std::to_string(held) + " references to the object");
   CU_CHECK(env, cuGraphReleaseUserObject, graph->graph, object.object, count);
   held -= count;
+  if (held == 0) object.graphReferences.erase(graph->graph);
   return env.Undefined();
 }
 

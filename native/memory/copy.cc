@@ -33,24 +33,20 @@ void keep(StreamBox* stream, const Span& a, const Span& b) {
   if (b.owner) stream->keepUntilIdle(b.owner);
 }
 
-// The context synchronous copies run under: that of a device-side operand.
+// The context synchronous copies run under: that of a device-side operand, or
+// (two JavaScript buffers) device 0's primary one, as the driver needs one current.
 void makeCopyContextCurrent(Napi::Env env, StreamBox* stream, const Span& dst, const Span& src) {
   if (stream) makeCurrent(env, stream->context);
   else if (dst.owner && dst.owner->context) makeCurrent(env, dst.owner->context);
   else if (src.owner && src.owner->context) makeCurrent(env, src.owner->context);
-}
-
-void refuseOverlap(Napi::Env env, const Span& dst, const Span& src) {
-  if (!dst.owner || dst.owner != src.owner) return;
-  CUdeviceptr d = dst.address(), s = src.address();
-  if (d < s + src.bytes && s < d + dst.bytes) {
-    throwRangeError(env, "source and destination ranges of one buffer overlap");
-  }
+  else makeCurrent(env, primaryContext(env, 0));
 }
 
 // memcpy(dst, dstOffset, src, srcOffset, bytes, stream | undefined)
 Napi::Value Memcpy(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  // Two JavaScript buffers: no handle has loaded the driver yet.
+  requireDriver(env, Fn::cuMemcpy);
   uint64_t bytes = u64Arg(info[4], "bytes");
   Span dst = spanOf(info[0], "dst", u64Arg(info[1], "dstOffset"), bytes);
   Span src = spanOf(info[2], "src", u64Arg(info[3], "srcOffset"), bytes);
@@ -127,6 +123,7 @@ void setSide(Params& p, bool isDst, const Span& span, uint64_t pitch) {
 // memcpy2D({dst, dstOffset, dstPitch, src, srcOffset, srcPitch, width, height}, stream | undefined, unaligned)
 Napi::Value Memcpy2D(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  requireDriver(env, Fn::cuMemcpy2D);
   if (!info[0].IsObject()) throwTypeError(env, "params must be an object");
   Napi::Object params = info[0].As<Napi::Object>();
   uint64_t width = field(params, "width"), height = field(params, "height");
@@ -174,6 +171,7 @@ P copy3DParams(const Span& dst, uint64_t dstPitch, uint64_t dstRows, const Span&
 // Operands of different contexts go through cuMemcpy3DPeer(Async).
 Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  requireDriver(env, Fn::cuMemcpy3D);
   if (!info[0].IsObject()) throwTypeError(env, "params must be an object");
   Napi::Object params = info[0].As<Napi::Object>();
   uint64_t width = field(params, "width"), height = field(params, "height"), depth = field(params, "depth");

@@ -33,6 +33,14 @@ MemoryRef memoryOf(Napi::Value value) {
   return nullptr;
 }
 
+void refuseOverlap(Napi::Env env, const Span& dst, const Span& src) {
+  if (!dst.owner || dst.owner != src.owner) return;
+  CUdeviceptr d = dst.address(), s = src.address();
+  if (d < s + src.bytes && s < d + dst.bytes) {
+    throwRangeError(env, "source and destination ranges of one buffer overlap");
+  }
+}
+
 CUdeviceptr addressOf(Napi::Value value, Napi::Value offset, MemoryRef* owner) {
   if (MemoryRef memory = memoryOf(value)) {
     uint64_t off = offset.IsUndefined() ? 0 : u64Arg(offset, "offset");

@@ -58,6 +58,9 @@ Span spanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t byte
 // A span of a memory handle only (device-reachable memory; JavaScript buffers refused).
 Span deviceSpanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t bytes);
 
+// Throws a RangeError when two spans of one memory overlap (a copy's result would be undefined).
+void refuseOverlap(Napi::Env env, const Span& dst, const Span& src);
+
 // A pointer argument of a query: a memory handle (its start plus offset, which
 // must lie within it; *owner is set to its memory) or a bigint address. Only
 // queries and driver calls that validate addresses themselves take raw ones;

@@ -72,19 +72,31 @@ export function fakeNvrtc(variant: 'normal' | 'incomplete' = 'normal'): string {
   return buildFixture('fake-libnvrtc.c', `fake-nvrtc-${variant}`, '.so', ['-shared', '-fPIC', ...defines]);
 }
 
+/**
+ * Builds test/fixtures/fault-libcuda.cc, the fault-injecting interposer, against
+ * the CUDA headers (CUDA_PATH, else /usr/local/cuda) and the binding's function list.
+ */
+export function faultDriver(): string {
+  const cuda = process.env.CUDA_PATH || '/usr/local/cuda';
+  const native = path.resolve(__dirname, '../../native');
+  return buildFixture('fault-libcuda.cc', 'fault-libcuda', '.so',
+    ['-std=c++17', '-shared', '-fPIC', `-I${cuda}/include`, `-I${native}`], 'c++', [path.join(native, 'driver/functions.h')], ['-ldl']);
+}
+
 /** Builds test/fixtures/fd-flood.c, a program that breaks the descriptor channel's rules. */
 export function fdFlood(): string {
   return buildFixture('fd-flood.c', 'fd-flood', '', []);
 }
 
-// Compiles a C fixture once per source version, into the temporary directory.
-function buildFixture(file: string, name: string, suffix: string, flags: string[]): string {
+// Compiles a C (or C++) fixture once per version of its sources, into the temporary directory.
+function buildFixture(file: string, name: string, suffix: string, flags: string[], compiler = 'cc', inputs: string[] = [],
+  libraries: string[] = []): string {
   const source = path.resolve(__dirname, '../fixtures', file);
-  const stamp = fs.statSync(source).mtimeMs.toString(36);
+  const stamp = Math.max(...[source, ...inputs].map((f) => fs.statSync(f).mtimeMs)).toString(36);
   const out = path.join(os.tmpdir(), `cuda-driver-${name}-${stamp}${suffix}`);
   if (!fs.existsSync(out)) {
     const tmp = `${out}.${process.pid}`;
-    execFileSync('cc', [...flags, '-O1', '-o', tmp, source]);
+    execFileSync(compiler, [...flags, '-O1', '-o', tmp, source, ...libraries]);
     fs.renameSync(tmp, out);
   }
   return out;

@@ -1,1 +1,0 @@
-export declare function expectBytes(actual: ArrayBufferView, expected: ArrayBufferView): void;

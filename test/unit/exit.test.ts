@@ -1,0 +1,81 @@
+// Process exit over the stand-in driver: a process that leaves live handles of
+// every kind, queued work and waits, a capture in progress and open IPC
+// mappings behind exits with status 0, promptly, however it ends (the event
+// loop running dry, process.exit mid-work, an uncaught exception). The library
+// skips releases once the process is exiting; the driver reclaims everything.
+// The GPU tier (test/gpu/exit.test.ts) does the same with kernels still running.
+import { fakeDriver, startScript } from '../helpers/subprocess';
+
+// Everything left behind: one of each kind, work queued on a stream, a capture
+// begun and not ended, legacy IPC and virtual-memory mappings opened.
+const leaveEverything = `
+  const M = 2 << 20;
+  const image = 'FAKE\\nkernel k 8,4,8';
+  const stream = cuda.Stream.create();
+  const keep = [stream, cuda.Event.create(), cuda.DeviceBuffer.alloc(4096), cuda.DeviceBuffer.allocAsync(4096, stream),
+    cuda.HostBuffer.alloc(4096), cuda.HostBuffer.register(new ArrayBuffer(4096)), cuda.MemoryPool.create(), cuda.UserObject.create(() => {}),
+    cuda.PhysicalAllocation.create(M), cuda.AddressReservation.reserve(M), cuda.GrowableBuffer.create({ maxSize: 4 * M, size: M }),
+    cuda.Device.get(0).createContext(), cuda.FdChannelServer.listen()];
+  const library = cuda.Library.load(image);
+  const kernel = library.kernel('k');
+  const buffer = cuda.DeviceBuffer.alloc(4096);
+  const graph = cuda.Graph.create();
+  graph.addKernel(kernel, { grid: 1, block: 1 }, [cuda.arg.ptr(buffer), cuda.arg.i32(1), cuda.arg.f64(2)]);
+  const exec = graph.instantiate();
+  exec.launch(stream);
+  kernel.launch({ grid: 1, block: 1, stream }, [cuda.arg.ptr(buffer), cuda.arg.i32(1), cuda.arg.f64(2)]);
+  const prepared = kernel.prepare({ grid: 1, block: 1, stream }, ['ptr', 'i32', 'f64'], [buffer, 1, 2]);
+  prepared.launch();
+  cuda.copy(buffer, new Uint8Array(4096), { stream });
+  const mapping = cuda.Mapping.alloc(M, { handleTypes: ['posixFileDescriptor'] });
+  const exported = cuda.shareMemory(mapping);
+  const handle = Buffer.alloc(64); handle[0] = 3;
+  const legacy = { format: 'cuda-driver/shared-memory', version: 1, id: '0'.repeat(32), exporter: { pid: 1, token: 'ab'.repeat(16) },
+    device: { uuid: cuda.Device.get(0).uuid, ordinal: 0 }, size: 4096, kind: 'legacy', handle: handle.toString('base64'), offset: 0 };
+  const opened = [await cuda.openSharedMemory(legacy), await cuda.openSharedMemory(exported.descriptor)];
+  const capturing = cuda.Stream.create();
+  const capture = capturing.beginCapture();
+  cuda.copy(buffer, buffer, { srcOffset: 0, dstOffset: 2048, bytes: 64, stream: capturing });
+  const pending = [stream.synchronize(), cuda.Event.create().synchronize()];
+  for (let i = 0; i < 100; i++) cuda.DeviceBuffer.alloc(64); // garbage for the finalizers
+  globalThis.kept = { keep, library, kernel, graph, exec, prepared, mapping, exported, opened, capture, pending };
+`;
+
+/** Runs body, which ends the process somehow after report('exiting'); returns status and ms from that mark to exit. */
+async function timeExit(body: string): Promise<{ status: number | null; signal: string | null; exitMs: number; stderr: string }> {
+  const started = startScript(`(async () => { ${leaveEverything} ${body} })();`, { CUDA_DRIVER_LIBRARY: fakeDriver() }, ['--expose-gc']);
+  let marked = 0;
+  started.child.stdout!.on('data', (d: Buffer) => {
+    if (!marked && d.toString().includes('@@"exiting"')) marked = Date.now();
+  });
+  const r = await started.result;
+  return { status: r.status, signal: r.signal, exitMs: marked ? Date.now() - marked : -1, stderr: r.stderr };
+}
+
+describe('process exit with everything still live', () => {
+  test('the event loop runs dry', async () => {
+    const r = await timeExit(`report('exiting');`);
+    expect(r).toMatchObject({ status: 0, signal: null });
+    expect(r.exitMs).toBeGreaterThanOrEqual(0);
+    expect(r.exitMs).toBeLessThan(2000);
+  });
+
+  test('process.exit(0) while work and waits are pending', async () => {
+    const r = await timeExit(`report('exiting'); process.exit(0);`);
+    expect(r).toMatchObject({ status: 0, signal: null });
+    expect(r.exitMs).toBeLessThan(2000);
+  });
+
+  test('an uncaught exception ends it with status 1, not a crash', async () => {
+    const r = await timeExit(`report('exiting'); setImmediate(() => { throw new Error('boom'); });`);
+    expect(r).toMatchObject({ status: 1, signal: null });
+    expect(r.stderr).toContain('boom');
+    expect(r.exitMs).toBeLessThan(2000);
+  });
+
+  test('a garbage collection right before exit', async () => {
+    const r = await timeExit(`globalThis.kept = undefined; global.gc?.(); report('exiting');`);
+    expect(r).toMatchObject({ status: 0, signal: null });
+    expect(r.exitMs).toBeLessThan(2000);
+  });
+});
