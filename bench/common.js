@@ -1,12 +1,14 @@
-// Shared by the benchmarks: statistics, building and running the C baselines
-// on the GPU host, and printing a table of figures and ratios.
+// Shared by the benchmarks: statistics, the kernels every benchmark launches,
+// building and running the C baselines, running the Python baselines, and
+// printing and writing figures with their ratios.
 'use strict';
-const { execFileSync } = require('child_process');
+const { execFileSync, spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
 const cudaPath = process.env.CUDA_PATH || '/usr/local/cuda';
+const python = process.env.PYTHON || 'python3';
 
 /** Median of an array of numbers. */
 function median(values) {
@@ -19,35 +21,269 @@ function median(values) {
 const now = () => Number(process.hrtime.bigint());
 
 /**
+ * True when the suite runs over the stand-in driver (bench/run.js --stand-in):
+ * every part runs, including the C baselines, but no figure means anything.
+ */
+const standIn = () => process.env.BENCH_STAND_IN === '1';
+
+/** The empty kernels the launch and graph benchmarks run, in every language. */
+const kernelSource = `
+extern "C" __global__ void empty0() {}
+extern "C" __global__ void empty4(float* a, const float* b, float c, unsigned n) {}
+extern "C" __global__ void empty16(float* p0, float* p1, float* p2, float* p3, float f0, float f1, float f2, float f3,
+                                   int i0, int i1, int i2, int i3, unsigned long long u0, unsigned long long u1,
+                                   double d0, double d1) {}
+`;
+
+// The same kernels in the stand-in driver's code format (parameter sizes).
+const standInImage = [
+  'FAKE',
+  'kernel empty0',
+  'kernel empty4 8,8,4,4',
+  'kernel empty16 8,8,8,8,4,4,4,4,4,4,4,4,8,8,8,8',
+].join('\n');
+
+let cubinPath;
+/**
+ * A CUBIN of kernelSource for device 0, written to a temporary file once per
+ * process: compiled with NVRTC through the package, or with nvcc where NVRTC
+ * is missing. Every side (JavaScript, C, Python) loads this file.
+ */
+function cubinFile(cuda) {
+  if (cubinPath) return cubinPath;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cuda-driver-bench-'));
+  cubinPath = path.join(dir, 'kernels.cubin');
+  if (standIn()) {
+    fs.writeFileSync(cubinPath, standInImage);
+  } else if (cuda.nvrtcStatus().available) {
+    fs.writeFileSync(cubinPath, cuda.compile(kernelSource, { name: 'bench-kernels.cu' }).code);
+  } else {
+    const { major, minor } = cuda.Device.get(0).computeCapability;
+    fs.writeFileSync(path.join(dir, 'kernels.cu'), kernelSource);
+    execFileSync(path.join(cudaPath, 'bin', 'nvcc'), [`-arch=sm_${major}${minor}`, '-cubin', '-o', cubinPath,
+      path.join(dir, 'kernels.cu')], { stdio: 'inherit' });
+  }
+  return cubinPath;
+}
+
+/**
+ * Builds the stand-in driver (test/fixtures/fake-libcuda.c) into the temporary
+ * directory and returns its path: loaded through CUDA_DRIVER_LIBRARY, it makes
+ * driver calls nearly free, so that timings show the binding's own cost. It is
+ * named libcuda.so, so that the C baselines can link against it too.
+ */
+function buildStandIn() {
+  const source = path.join(__dirname, '..', 'test', 'fixtures', 'fake-libcuda.c');
+  const dir = path.join(os.tmpdir(), `cuda-driver-bench-stand-in-${fs.statSync(source).mtimeMs.toString(36)}`);
+  const out = path.join(dir, 'libcuda.so');
+  if (!fs.existsSync(out)) {
+    fs.mkdirSync(dir, { recursive: true });
+    execFileSync('gcc', ['-shared', '-fPIC', '-O2', '-o', `${out}.${process.pid}`, source], { stdio: 'inherit' });
+    fs.renameSync(`${out}.${process.pid}`, out);
+  }
+  return out;
+}
+
+/**
  * Compiles bench/c/<name>.c against the CUDA headers and libcuda (with gcc, in
- * a temporary directory) and returns the executable's path.
+ * a temporary directory) and returns the executable's path. Over the stand-in,
+ * it links against the stand-in driver instead.
  */
 function buildC(name) {
   const source = path.join(__dirname, 'c', `${name}.c`);
   const out = path.join(os.tmpdir(), `cuda-driver-bench-${name}`);
-  execFileSync('gcc', ['-O2', '-std=c11', '-o', out, source, `-I${cudaPath}/include`, '-lcuda', '-lm'], { stdio: 'inherit' });
+  const link = standIn()
+    ? [`-L${path.dirname(process.env.CUDA_DRIVER_LIBRARY)}`, `-Wl,-rpath,${path.dirname(process.env.CUDA_DRIVER_LIBRARY)}`]
+    : [];
+  execFileSync('gcc', ['-O2', '-std=c11', '-o', out, source, `-I${cudaPath}/include`, ...link, '-lcuda', '-lm'], { stdio: 'inherit' });
   return out;
 }
 
-/** Runs a C baseline; it prints one JSON object. */
+const builtC = new Map();
+/** Runs a C baseline (built once per process); it prints one JSON object. */
 function runC(name, args = []) {
-  return JSON.parse(execFileSync(buildC(name), args.map(String), { encoding: 'utf8' }));
+  if (!builtC.has(name)) builtC.set(name, buildC(name));
+  return JSON.parse(execFileSync(builtC.get(name), args.map(String), { encoding: 'utf8' }));
 }
 
-/** Prints rows of [label, js, c, unit] with the ratio js/c, and writes them as JSON. */
-function report(title, rows, { ratioLabel = 'JS/C' } = {}) {
-  console.log(`\n${title}`);
-  const width = Math.max(...rows.map((r) => r[0].length), 10);
-  console.log(`${'measure'.padEnd(width)} ${'JavaScript'.padStart(12)} ${'C'.padStart(12)} ${ratioLabel.padStart(8)}  unit`);
-  for (const [label, js, c, unit] of rows) {
-    console.log(`${label.padEnd(width)} ${js.toFixed(2).padStart(12)} ${c.toFixed(2).padStart(12)} ${(js / c).toFixed(3).padStart(8)}  ${unit}`);
+let pythonState;
+/**
+ * Whether the Python baselines can run: `python3 -c "import cuda.bindings"`
+ * (PYTHON overrides the interpreter). {available, reason?, version?}.
+ */
+function pythonBaselines() {
+  if (pythonState) return pythonState;
+  if (process.env.BENCH_PYTHON === '0') return (pythonState = { available: false, reason: 'BENCH_PYTHON=0' });
+  const probe = spawnSync(python, ['-c', 'import sys, cuda.bindings; print(sys.version.split()[0], getattr(cuda.bindings, "__version__", "?"))'],
+    { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) {
+    const why = probe.error ? probe.error.message : (probe.stderr || '').trim().split('\n').pop();
+    return (pythonState = { available: false, reason: `${python} -c "import cuda.bindings" failed: ${why}` });
   }
+  const [version, bindings] = probe.stdout.trim().split(' ');
+  return (pythonState = { available: true, python: version, bindings });
+}
+
+/**
+ * Runs bench/python/<name>.py with args; returns its JSON ({bindings, core,
+ * coreImport, coreMissing, versions, errors}), or undefined when the Python
+ * baselines cannot run or the script fails (the reason is printed).
+ */
+function runPython(name, args = []) {
+  if (!pythonBaselines().available) return undefined;
+  const run = spawnSync(python, [path.join(__dirname, 'python', `${name}.py`), ...args.map(String)],
+    { encoding: 'utf8', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' }, maxBuffer: 1 << 24 });
+  if (run.status !== 0) {
+    console.error(`bench/python/${name}.py failed (${run.status ?? run.signal}):\n${(run.stderr || '').trim().split('\n').slice(-15).join('\n')}`);
+    return undefined;
+  }
+  const result = JSON.parse(run.stdout.trim().split('\n').pop());
+  for (const [measure, error] of Object.entries(result.errors ?? {})) console.error(`bench/python/${name}.py: ${measure} failed: ${error}`);
+  return result;
+}
+
+/** Says which Python baselines run (and which cuda.core import path was found). */
+function describePython(result) {
+  const state = pythonBaselines();
+  if (!state.available) return `Python baselines: not run (${state.reason})`;
+  if (!result) return `Python baselines: python ${state.python}, cuda.bindings ${state.bindings} (the scripts failed; see above)`;
+  const core = result.coreImport
+    ? `cuda.core ${result.versions?.['cuda.core'] ?? '?'} found as ${result.coreImport}`
+    : `cuda.core not found (${result.coreMissing})`;
+  return `Python baselines: python ${state.python}, cuda.bindings ${state.bindings}; ${core}`;
+}
+
+/** Median of the figure key picks from each run, skipping runs without it; undefined when none has it. */
+function pick(runs, key) {
+  const values = runs.map((r) => (typeof key === 'function' ? key(r) : r?.[key])).filter((v) => typeof v === 'number');
+  return values.length ? median(values) : undefined;
+}
+
+/**
+ * One figure of the suite.
+ * @typedef {object} Row
+ * @property {string} label     what was measured
+ * @property {string} unit      'ns', 'us' or 'GB/s'
+ * @property {'lower'|'higher'} better
+ * @property {number} js        the figure from JavaScript
+ * @property {number} [c]       the same in C
+ * @property {number} [bindings] the same through cuda.bindings
+ * @property {number} [core]    the same through cuda.core
+ * @property {boolean} [perCall] a per-call host time (the Python targets apply)
+ * @property {{maxRatio?: number, minRatio?: number, maxAbove?: number, of?: string}} [target]
+ */
+
+/** JS ÷ C. */
+const ratioToC = (row) => (row.c ? row.js / row.c : undefined);
+/** What JavaScript adds to C's time (JS − C), for times. */
+const addedToC = (row) => (row.better === 'lower' && row.c !== undefined && row.js !== undefined ? row.js - row.c : undefined);
+/** How many times better JavaScript is than another figure (time: theirs ÷ ours; bandwidth: ours ÷ theirs). */
+const advantage = (row, other) => (other === undefined || !row.js ? undefined : row.better === 'higher' ? row.js / other : other / row.js);
+
+/** Whether a row meets its targets: a list of {what, met}. */
+function targetsOf(row) {
+  const out = [];
+  const t = row.target ?? {};
+  const r = ratioToC(row);
+  if (t.maxRatio !== undefined && r !== undefined) out.push({ what: `JS/C <= ${t.maxRatio}`, met: r <= t.maxRatio });
+  if (t.minRatio !== undefined && r !== undefined) out.push({ what: `JS/C >= ${t.minRatio}`, met: r >= t.minRatio });
+  if (t.maxAbove !== undefined && t.reference !== undefined) {
+    out.push({ what: `<= ${t.maxAbove} ${row.unit} above ${t.of}`, met: row.js - t.reference <= t.maxAbove });
+  }
+  if (row.perCall) {
+    const b = advantage(row, row.bindings), c = advantage(row, row.core);
+    if (b !== undefined) out.push({ what: '>= 2x better than cuda.bindings', met: b >= 2 });
+    if (c !== undefined) out.push({ what: '>= 3x better than cuda.core', met: c >= 3 });
+  }
+  return out;
+}
+
+const fixed = (value, digits = 2) => (value === undefined || Number.isNaN(value) ? '-' : value.toFixed(digits));
+
+/** The rows of a section as text lines: figures, JS/C, and JavaScript's advantage over each Python API. */
+function tableLines(rows) {
+  const width = Math.max(...rows.map((r) => r.label.length), 10);
+  const head = `${'measure'.padEnd(width)} ${'unit'.padEnd(5)} ${'JS'.padStart(10)} ${'C'.padStart(10)} ${'JS/C'.padStart(7)} ` +
+    `${'JS-C'.padStart(9)} ${'bindings'.padStart(10)} ${'xJS'.padStart(6)} ${'core'.padStart(10)} ${'xJS'.padStart(6)}  targets`;
+  const lines = [head];
+  for (const row of rows) {
+    const targets = targetsOf(row).map((t) => `${t.met ? 'met' : 'NOT met'}: ${t.what}`).join('; ');
+    lines.push(`${row.label.padEnd(width)} ${row.unit.padEnd(5)} ${fixed(row.js).padStart(10)} ${fixed(row.c).padStart(10)} ` +
+      `${fixed(ratioToC(row), 3).padStart(7)} ${fixed(addedToC(row)).padStart(9)} ${fixed(row.bindings).padStart(10)} ` +
+      `${fixed(advantage(row, row.bindings)).padStart(6)} ` +
+      `${fixed(row.core).padStart(10)} ${fixed(advantage(row, row.core)).padStart(6)}  ${targets}`);
+  }
+  return lines;
+}
+
+/** The rows of a section as a Markdown table (for bench/RESULTS.md). */
+function tableMarkdown(section) {
+  const lines = [`### ${section.title}`, '',
+    '| measure | unit | JS | C | JS/C | JS−C | cuda.bindings | ×JS | cuda.core | ×JS | targets |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|'];
+  for (const row of section.rows) {
+    const targets = targetsOf(row).map((t) => `${t.met ? 'met' : '**not met**'}: ${t.what}`).join('; ');
+    lines.push(`| ${row.label} | ${row.unit} | ${fixed(row.js)} | ${fixed(row.c)} | ${fixed(ratioToC(row), 3)} | ${fixed(addedToC(row))} | ${fixed(row.bindings)} | ` +
+      `${fixed(advantage(row, row.bindings))} | ${fixed(row.core)} | ${fixed(advantage(row, row.core))} | ${targets} |`);
+  }
+  for (const note of section.notes ?? []) lines.push('', `- ${note}`);
+  return lines.join('\n');
+}
+
+/**
+ * Prints a section: its title, its table (xJS: how many times better the
+ * JavaScript figure is than that column's), notes; and writes it as
+ * BENCH_OUT/<title>.json when BENCH_OUT is set.
+ */
+function report(section) {
+  console.log(`\n${section.title}`);
+  for (const line of tableLines(section.rows)) console.log(line);
+  for (const note of section.notes ?? []) console.log(`  ${note}`);
+  writeJson(section.title.toLowerCase().replace(/[^a-z0-9]+/g, '-'), section);
+}
+
+/** Writes value as BENCH_OUT/<name>.json (when BENCH_OUT is set); returns the path or undefined. */
+function writeJson(name, value) {
   const dir = process.env.BENCH_OUT;
-  if (dir) {
-    fs.mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.json`);
-    fs.writeFileSync(file, JSON.stringify({ title, rows: rows.map(([label, js, c, unit]) => ({ label, js, c, unit, ratio: js / c })) }, null, 1));
-  }
+  if (!dir) return undefined;
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify(value, null, 1));
+  return file;
 }
 
-module.exports = { median, now, buildC, runC, report };
+/** Runs a benchmark's measure() and prints its sections: what `node bench/<name>.js` does. */
+function runAlone(measure, options) {
+  measure(options)
+    .then((sections) => {
+      for (const section of sections) report(section);
+    })
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
+
+module.exports = {
+  addedToC,
+  advantage,
+  buildC,
+  buildStandIn,
+  cubinFile,
+  describePython,
+  kernelSource,
+  median,
+  now,
+  pick,
+  pythonBaselines,
+  ratioToC,
+  report,
+  runAlone,
+  runC,
+  runPython,
+  standIn,
+  tableLines,
+  tableMarkdown,
+  targetsOf,
+  writeJson,
+};

@@ -1,32 +1,91 @@
 #!/usr/bin/env node
-// Pinned host<->device copy bandwidth from JavaScript against the same copies
-// in C (bench/c/bandwidth.c, built here), measured in one run.
-// Usage: node bench/copy-bandwidth.js [bytes=268435456] [repetitions=20]
+// Host<->device copy bandwidth from JavaScript against the same copies in C
+// (bench/c/bandwidth.c, built here) and through cuda.bindings
+// (bench/python/bandwidth.py), in one run: synchronous copies between a device
+// buffer and pinned (HostBuffer) or pageable (a JavaScript ArrayBuffer) host
+// memory, 4 KiB to 256 MiB. Each figure is the median over repetitions of one
+// copy's bandwidth; repetitions fall with the size (the given count at 256 MiB,
+// more for small copies, at most 2000).
+// Usage: node bench/copy-bandwidth.js [repetitions=20] [largest=268435456]
 'use strict';
-const cuda = require('..');
-const { median, now, runC, report } = require('./common');
+const { describePython, median, now, pick, runAlone, runC, runPython } = require('./common');
 
-const bytes = Number(process.argv[2] || 256 << 20);
-const reps = Number(process.argv[3] || 20);
-
-const device = cuda.DeviceBuffer.alloc(bytes);
-const pinned = cuda.HostBuffer.alloc(bytes);
-cuda.copy(device, pinned);
-cuda.copy(pinned, device);
-const h2d = [], d2h = [];
-for (let i = 0; i < reps; i++) {
-  const t0 = now();
-  cuda.copy(device, pinned);
-  const t1 = now();
-  cuda.copy(pinned, device);
-  const t2 = now();
-  h2d.push(bytes / (t1 - t0));
-  d2h.push(bytes / (t2 - t1));
+/** 4 KiB, 16 KiB, ... up to largest, by fours. */
+function sizesUpTo(largest) {
+  const sizes = [];
+  for (let bytes = 4096; bytes <= largest; bytes *= 4) sizes.push(bytes);
+  return sizes;
 }
-device.dispose();
-pinned.dispose();
-const c = runC('bandwidth', [bytes, reps]);
-report(`Pinned copy bandwidth, ${bytes / 2 ** 20} MiB`, [
-  ['host to device', median(h2d), c.h2d, 'GB/s'],
-  ['device to host', median(d2h), c.d2h, 'GB/s'],
-]);
+
+/** The repetitions for a copy of bytes (as bandwidth.c computes them). */
+function repetitionsFor(bytes, base) {
+  const scaled = (base * 2 ** 28) / bytes;
+  return scaled > 2000 ? 2000 : scaled < base ? base : Math.floor(scaled);
+}
+
+function measureJs(cuda, host, device, sizes, base) {
+  const out = {};
+  for (const bytes of sizes) {
+    const reps = repetitionsFor(bytes, base);
+    const h2d = [], d2h = [];
+    const options = { bytes };
+    cuda.copy(device, host, options);
+    cuda.copy(host, device, options);
+    for (let i = 0; i < reps; i++) {
+      const t0 = now();
+      cuda.copy(device, host, options);
+      const t1 = now();
+      cuda.copy(host, device, options);
+      const t2 = now();
+      h2d.push(bytes / (t1 - t0));
+      d2h.push(bytes / (t2 - t1));
+    }
+    out[bytes] = { h2d: median(h2d), d2h: median(d2h) };
+  }
+  return out;
+}
+
+/** Runs the bandwidth benchmark; returns its sections of the report (pinned, pageable). */
+async function measure({ repetitions = 20, largest = 256 << 20 } = {}) {
+  const cuda = require('..');
+  const sizes = sizesUpTo(largest);
+  const device = cuda.DeviceBuffer.alloc(largest);
+  const sections = [];
+  for (const kind of ['pinned', 'pageable']) {
+    const host = kind === 'pinned' ? cuda.HostBuffer.alloc(largest) : new Uint8Array(largest).fill(1);
+    const js = measureJs(cuda, host, device, sizes, repetitions);
+    if (kind === 'pinned') host.dispose();
+    const c = runC('bandwidth', [kind, repetitions, ...sizes]);
+    const py = runPython('bandwidth', [kind, repetitions, ...sizes]);
+    const rows = [];
+    for (const bytes of sizes) {
+      const size = bytes >= 2 ** 20 ? `${bytes / 2 ** 20} MiB` : `${bytes / 1024} KiB`;
+      for (const [direction, label] of [['h2d', 'host to device'], ['d2h', 'device to host']]) {
+        rows.push({
+          label: `${kind} ${label}, ${size}`, unit: 'GB/s', better: 'higher', bytes, direction,
+          js: js[bytes][direction], c: c[bytes]?.[direction], bindings: pick([py], (r) => r?.bindings[`${bytes}.${direction}`]),
+          target: kind === 'pinned' && bytes === largest ? { minRatio: 0.95 } : undefined,
+        });
+      }
+    }
+    sections.push({
+      title: `Copy bandwidth, ${kind} host memory`,
+      rows,
+      notes: [
+        `synchronous copies (cuMemcpyHtoD / cuMemcpyDtoH); ${repetitions} repetitions at ${largest / 2 ** 20} MiB, more for smaller copies`,
+        kind === 'pinned' ? 'JavaScript: HostBuffer.alloc (cuMemAllocHost); C and cuda.bindings: cuMemAllocHost'
+          : 'JavaScript: a Uint8Array; C: malloc; cuda.bindings: a ctypes buffer',
+        describePython(py),
+      ],
+    });
+  }
+  device.dispose();
+  return sections;
+}
+
+module.exports = { measure, sizesUpTo };
+
+if (require.main === module) {
+  const [repetitions, largest] = process.argv.slice(2).map(Number);
+  runAlone(measure, { repetitions: repetitions || undefined, largest: largest || undefined });
+}

@@ -1,21 +1,20 @@
 #!/usr/bin/env node
 // Completion-wait latency: `await stream.synchronize()` (a wait thread plus the
-// hand-back to the event loop) against the blocking synchronizeSync(), on the
-// same tiny piece of queued work, in one run.
+// hand-back to the event loop) and `await event.synchronize()` against the
+// blocking synchronizeSync(), on the same tiny piece of queued work (a 4-byte
+// fill), in one run; the blocking wait also in C (bench/c/calls.c wait) and
+// through cuda.bindings (bench/python/calls.py wait).
 // Usage: node bench/wait-latency.js [iterations=2000]
 'use strict';
-const cuda = require('..');
-const { median, now } = require('./common');
-const fs = require('fs');
-const path = require('path');
+const { describePython, median, now, runAlone, runC, runPython } = require('./common');
 
-const iterations = Number(process.argv[2] || 2000);
-
-async function main() {
+/** Runs the wait benchmark; returns its section of the report. */
+async function measure({ iterations = 2000 } = {}) {
+  const cuda = require('..');
   const stream = cuda.Stream.create();
   const word = cuda.DeviceBuffer.alloc(4);
-  const blocking = [], promise = [], eventPromise = [];
   const event = cuda.Event.create();
+  const blocking = [], promise = [], eventPromise = [];
   for (let i = 0; i < iterations + 100; i++) {
     let t0 = now();
     cuda.fill(word, i & 0xff, { stream });
@@ -33,26 +32,34 @@ async function main() {
     await event.synchronize();
     if (i >= 100) eventPromise.push(now() - t0);
   }
-  const us = (ns) => ns / 1000;
-  const rows = {
-    blocking: us(median(blocking)),
-    promise: us(median(promise)),
-    eventPromise: us(median(eventPromise)),
-  };
-  console.log('\nCompletion wait: enqueue a 4-byte fill, then wait (median microseconds)');
-  console.log(`  stream.synchronizeSync()          ${rows.blocking.toFixed(1)} us`);
-  console.log(`  await stream.synchronize()        ${rows.promise.toFixed(1)} us  (+${(rows.promise - rows.blocking).toFixed(1)} us)`);
-  console.log(`  record + await event.synchronize() ${rows.eventPromise.toFixed(1)} us  (+${(rows.eventPromise - rows.blocking).toFixed(1)} us)`);
-  if (process.env.BENCH_OUT) {
-    fs.mkdirSync(process.env.BENCH_OUT, { recursive: true });
-    fs.writeFileSync(path.join(process.env.BENCH_OUT, 'wait-latency.json'), JSON.stringify(rows, null, 1));
-  }
   stream.dispose();
   word.dispose();
   event.dispose();
+  const rounds = Math.ceil(iterations / 5);
+  const c = runC('calls', [0, rounds, 'wait']);
+  const py = runPython('calls', [0, rounds, 'wait']);
+  const us = (ns) => (ns === undefined ? undefined : ns / 1000);
+  const blockingJs = us(median(blocking));
+  return [{
+    title: 'Completion wait latency',
+    rows: [
+      { label: 'fill + blocking synchronize', unit: 'us', better: 'lower', js: blockingJs, c: us(c.blockingWait), bindings: us(py?.bindings.blockingWait) },
+      {
+        label: 'fill + await stream.synchronize()', unit: 'us', better: 'lower', js: us(median(promise)),
+        target: { maxAbove: 30, reference: blockingJs, of: 'the blocking wait' },
+      },
+      {
+        label: 'fill + record + await event.synchronize()', unit: 'us', better: 'lower', js: us(median(eventPromise)),
+        target: { maxAbove: 30, reference: blockingJs, of: 'the blocking wait' },
+      },
+    ],
+    notes: [
+      `medians of ${iterations} waits each; C and cuda.bindings: cuMemsetD8Async + cuStreamSynchronize (${rounds * 5} waits)`,
+      describePython(py),
+    ],
+  }];
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+module.exports = { measure };
+
+if (require.main === module) runAlone(measure, { iterations: Number(process.argv[2]) || undefined });

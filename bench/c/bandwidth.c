@@ -1,9 +1,16 @@
-/* Pinned host<->device copy bandwidth with the driver API: the C baseline of
- * bench/copy-bandwidth.js. Prints {"h2d": GB/s, "d2h": GB/s} (medians). */
+/* Host<->device copy bandwidth with the driver API: the C baseline of
+ * bench/copy-bandwidth.js. Synchronous cuMemcpyHtoD / cuMemcpyDtoH between a
+ * device buffer and pinned (cuMemAllocHost) or pageable (malloc) host memory,
+ * for each size given. Each figure is the median over repetitions of one
+ * copy's bandwidth; repetitions fall with the size (argv[2] at 256 MiB, more
+ * for small copies, at most 2000).
+ * Usage: bandwidth <pinned|pageable> <repetitions at 256 MiB> <bytes>...
+ * Prints {"<bytes>": {"h2d": GB/s, "d2h": GB/s}, ...}. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define CHECK(call) do { CUresult r = (call); if (r != CUDA_SUCCESS) { fprintf(stderr, "%s failed: %d\n", #call, r); exit(1); } } while (0)
@@ -19,9 +26,29 @@ static int compare(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+static double median(double *v, int n) {
+  qsort(v, n, sizeof(double), compare);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The repetitions for a copy of bytes: base at 256 MiB, scaled up for smaller copies. */
+static int repetitionsFor(size_t bytes, int base) {
+  double scaled = (double)base * (double)((size_t)256 << 20) / (double)bytes;
+  return scaled > 2000 ? 2000 : scaled < base ? base : (int)scaled;
+}
+
 int main(int argc, char **argv) {
-  size_t bytes = argc > 1 ? strtoull(argv[1], NULL, 10) : (256u << 20);
-  int reps = argc > 2 ? atoi(argv[2]) : 20;
+  if (argc < 4 || (strcmp(argv[1], "pinned") != 0 && strcmp(argv[1], "pageable") != 0)) {
+    fprintf(stderr, "usage: %s <pinned|pageable> <repetitions> <bytes>...\n", argv[0]);
+    return 2;
+  }
+  int pinned = strcmp(argv[1], "pinned") == 0;
+  int base = atoi(argv[2]);
+  size_t largest = 0;
+  for (int a = 3; a < argc; a++) {
+    size_t bytes = strtoull(argv[a], NULL, 10);
+    if (bytes > largest) largest = bytes;
+  }
   CUdevice dev;
   CUcontext ctx;
   CUdeviceptr d;
@@ -30,22 +57,37 @@ int main(int argc, char **argv) {
   CHECK(cuDeviceGet(&dev, 0));
   CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
   CHECK(cuCtxSetCurrent(ctx));
-  CHECK(cuMemAlloc(&d, bytes));
-  CHECK(cuMemAllocHost(&h, bytes));
-  double *h2d = malloc(sizeof(double) * reps), *d2h = malloc(sizeof(double) * reps);
-  CHECK(cuMemcpyHtoD(d, h, bytes)); /* warm-up */
-  CHECK(cuMemcpyDtoH(h, d, bytes));
-  for (int i = 0; i < reps; i++) {
-    double t0 = seconds();
-    CHECK(cuMemcpyHtoD(d, h, bytes));
-    double t1 = seconds();
-    CHECK(cuMemcpyDtoH(h, d, bytes));
-    double t2 = seconds();
-    h2d[i] = bytes / (t1 - t0) / 1e9;
-    d2h[i] = bytes / (t2 - t1) / 1e9;
+  CHECK(cuMemAlloc(&d, largest));
+  if (pinned) {
+    CHECK(cuMemAllocHost(&h, largest));
+  } else if (!(h = malloc(largest))) {
+    fprintf(stderr, "malloc of %zu bytes failed\n", largest);
+    return 1;
   }
-  qsort(h2d, reps, sizeof(double), compare);
-  qsort(d2h, reps, sizeof(double), compare);
-  printf("{\"h2d\": %.3f, \"d2h\": %.3f}\n", h2d[reps / 2], d2h[reps / 2]);
+  memset(h, 1, largest); /* pageable pages exist before the first copy */
+  printf("{");
+  for (int a = 3; a < argc; a++) {
+    size_t bytes = strtoull(argv[a], NULL, 10);
+    int reps = repetitionsFor(bytes, base);
+    double *h2d = malloc(sizeof(double) * reps), *d2h = malloc(sizeof(double) * reps);
+    CHECK(cuMemcpyHtoD(d, h, bytes)); /* warm-up */
+    CHECK(cuMemcpyDtoH(h, d, bytes));
+    for (int i = 0; i < reps; i++) {
+      double t0 = seconds();
+      CHECK(cuMemcpyHtoD(d, h, bytes));
+      double t1 = seconds();
+      CHECK(cuMemcpyDtoH(h, d, bytes));
+      double t2 = seconds();
+      h2d[i] = bytes / (t1 - t0) / 1e9;
+      d2h[i] = bytes / (t2 - t1) / 1e9;
+    }
+    printf("%s\"%zu\": {\"h2d\": %.4f, \"d2h\": %.4f}", a > 3 ? ", " : "", bytes, median(h2d, reps), median(d2h, reps));
+    free(h2d);
+    free(d2h);
+  }
+  printf("}\n");
+  if (pinned) CHECK(cuMemFreeHost(h));
+  else free(h);
+  CHECK(cuMemFree(d));
   return 0;
 }

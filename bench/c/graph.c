@@ -1,14 +1,19 @@
 /* Graphs with the driver API: the C baseline of bench/graph.js. A chain of N
- * kernel nodes (an empty kernel from the CUBIN the JavaScript side compiled,
- * argv[1], loaded as a library), built node by node with cuGraphAddKernelNode.
- * Measures, for each N of argv[2..]: build time, instantiate time, whole-graph
- * update time (from a second graph of the same shape) and host time per
- * cuGraphLaunch (median over rounds of a batch, the stream drained between
- * batches). Prints {"N": {"build": ns, "instantiate": ns, "update": ns, "launch": ns}, ...}. */
+ * kernel nodes (empty0 from the CUBIN the JavaScript side compiled, argv[1],
+ * loaded as a library), built node by node with cuGraphAddNode as the
+ * JavaScript builder does. For each N of argv[2..]: build time, instantiate
+ * time, whole-graph update time (from a second graph of the same shape) and
+ * host time per cuGraphLaunch (median over rounds of a batch, the stream
+ * drained between batches). Then the host time of a kernel-node parameter
+ * update on an executable (cuGraphExecNodeSetParams on a one-node graph of
+ * empty4, a new argument each time; median over rounds of a batch).
+ * Prints {"chains": {"N": {"build": ns, "instantiate": ns, "update": ns, "launch": ns}, ...},
+ *         "kernelNodeUpdate": ns}. */
 #define _POSIX_C_SOURCE 199309L
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define CHECK(call) do { CUresult r = (call); if (r != CUDA_SUCCESS) { fprintf(stderr, "%s failed: %d\n", #call, r); exit(1); } } while (0)
@@ -26,54 +31,58 @@ static int compare(const void *a, const void *b) {
 
 static double median(double *v, int n) {
   qsort(v, n, sizeof(double), compare);
-  return v[n / 2];
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static void CUDA_CB nothing(void *data) { (void)data; }
-
-/* With BENCH_USER_OBJECT set, each graph retains a CUDA user object, as the
- * JavaScript side's graphs do (to keep what their nodes use alive). */
-static void maybeUserObject(CUgraph graph) {
-  if (!getenv("BENCH_USER_OBJECT")) return;
-  CUuserObject object;
-  CHECK(cuUserObjectCreate(&object, NULL, nothing, 1, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC));
-  CHECK(cuGraphRetainUserObject(graph, object, 1, CU_GRAPH_USER_OBJECT_MOVE));
+/* Kernel node parameters: one block of 32 threads of kernel in ctx. */
+static CUgraphNodeParams kernelNode(CUkernel kernel, CUcontext ctx, void **args) {
+  CUgraphNodeParams p;
+  memset(&p, 0, sizeof p);
+  p.type = CU_GRAPH_NODE_TYPE_KERNEL;
+  p.kernel.kern = kernel;
+  p.kernel.ctx = ctx;
+  p.kernel.gridDimX = p.kernel.gridDimY = p.kernel.gridDimZ = 1;
+  p.kernel.blockDimX = 32;
+  p.kernel.blockDimY = p.kernel.blockDimZ = 1;
+  p.kernel.kernelParams = args;
+  return p;
 }
 
 static CUgraph chain(CUkernel kernel, CUcontext ctx, int n, double *ns) {
   CUgraph graph;
   CUgraphNode previous = NULL, node;
-  CUDA_KERNEL_NODE_PARAMS p = {0};
-  p.kern = kernel;
-  p.ctx = ctx;
-  p.gridDimX = p.gridDimY = p.gridDimZ = 1;
-  p.blockDimX = 32;
-  p.blockDimY = p.blockDimZ = 1;
   double t0 = nanoseconds();
   CHECK(cuGraphCreate(&graph, 0));
   for (int i = 0; i < n; i++) {
-    CHECK(cuGraphAddKernelNode(&node, graph, previous ? &previous : NULL, previous ? 1 : 0, &p));
+    CUgraphNodeParams p = kernelNode(kernel, ctx, NULL);
+    CHECK(cuGraphAddNode(&node, graph, previous ? &previous : NULL, NULL, previous ? 1 : 0, &p));
     previous = node;
   }
   *ns = nanoseconds() - t0;
-  maybeUserObject(graph);
   return graph;
 }
 
 int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s <cubin> <nodes>...\n", argv[0]);
+    return 2;
+  }
   CUdevice dev;
   CUcontext ctx;
   CUlibrary lib;
-  CUkernel kernel;
+  CUkernel kernel, kernel4;
   CUstream stream;
+  CUdeviceptr buffer;
   CHECK(cuInit(0));
   CHECK(cuDeviceGet(&dev, 0));
   CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
   CHECK(cuCtxSetCurrent(ctx));
   CHECK(cuLibraryLoadFromFile(&lib, argv[1], NULL, NULL, 0, NULL, NULL, 0));
   CHECK(cuLibraryGetKernel(&kernel, lib, "empty0"));
+  CHECK(cuLibraryGetKernel(&kernel4, lib, "empty4"));
   CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-  printf("{");
+  CHECK(cuMemAlloc(&buffer, 1024));
+  printf("{\"chains\": {");
   for (int a = 2; a < argc; a++) {
     int n = atoi(argv[a]);
     int rounds = n >= 1000 ? 30 : 200, batch = n >= 1000 ? 5 : 50;
@@ -104,6 +113,39 @@ int main(int argc, char **argv) {
     CHECK(cuGraphDestroy(graph));
     CHECK(cuGraphDestroy(other));
   }
-  printf("}\n");
+
+  /* empty4(float* a, const float* b, float c, unsigned n): a new n at every update. */
+  CUdeviceptr a4 = buffer, b4 = buffer + 256;
+  float c4 = 2.0f;
+  unsigned n4 = 1000;
+  void *args4[] = {&a4, &b4, &c4, &n4};
+  CUgraph single;
+  CUgraphNode node;
+  CUgraphExec exec;
+  CUgraphNodeParams p = kernelNode(kernel4, ctx, args4);
+  CHECK(cuGraphCreate(&single, 0));
+  CHECK(cuGraphAddNode(&node, single, NULL, NULL, 0, &p));
+  CHECK(cuGraphInstantiate(&exec, single, 0));
+  int rounds = 300, batch = 100;
+  double *times = malloc(sizeof(double) * rounds);
+  for (int i = 0; i < batch * 10; i++) {
+    n4 = i & 1023;
+    CHECK(cuGraphExecNodeSetParams(exec, node, &p));
+  }
+  for (int r = 0; r < rounds; r++) {
+    double t0 = nanoseconds();
+    for (int i = 0; i < batch; i++) {
+      n4 = i & 1023;
+      CHECK(cuGraphExecNodeSetParams(exec, node, &p));
+    }
+    times[r] = (nanoseconds() - t0) / batch;
+  }
+  printf("}, \"kernelNodeUpdate\": %.1f}\n", median(times, rounds));
+  free(times);
+  CHECK(cuGraphExecDestroy(exec));
+  CHECK(cuGraphDestroy(single));
+  CHECK(cuMemFree(buffer));
+  CHECK(cuStreamDestroy(stream));
+  CHECK(cuLibraryUnload(lib));
   return 0;
 }

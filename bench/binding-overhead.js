@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// The binding's own cost per call, measured anywhere (no GPU needed): the calls
+// of the hot paths run against the stand-in driver (test/fixtures/fake-libcuda.c,
+// built here), whose entry points return at once, so what is measured is the
+// JavaScript layer, the N-API crossing and the native layer: the most a call
+// can add to the same call made from C.
+//
+// Usage: node bench/binding-overhead.js [filter] [--calls=N] [--instructions]
+//   filter          only the calls whose label contains it
+//   --calls=N       calls per pass (default 200000; five passes, the lowest counts)
+//   --instructions  count instructions per call under valgrind (callgrind)
+//                   instead of timing: slow, but the same on a busy machine
+//   node --cpu-prof bench/binding-overhead.js ... profiles the calls.
+'use strict';
+const { execFileSync, spawnSync } = require('child_process');
+const { buildStandIn, writeJson } = require('./common');
+
+const options = process.argv.slice(2);
+const filter = options.find((a) => !a.startsWith('--')) ?? '';
+const calls = Number(options.find((a) => a.startsWith('--calls='))?.slice(8) ?? 200000);
+// In a counting child: run exactly this many calls of the one call named by filter.
+const countOnly = process.env.BENCH_OVERHEAD_COUNT === undefined ? undefined : Number(process.env.BENCH_OVERHEAD_COUNT);
+
+// The stand-in's code format: kernels with their parameter sizes.
+const image = [
+  'FAKE',
+  'kernel empty0',
+  'kernel empty4 8,8,4,4',
+  'kernel empty16 8,8,8,8,4,4,4,4,4,4,4,4,8,8,8,8',
+].join('\n');
+
+/** The calls measured: [label, set-up returning the call (i) => void, calls it counts as]. */
+function callsOf(cuda) {
+  const lib = cuda.Library.load(image);
+  const stream = cuda.Stream.create();
+  const buffer = cuda.DeviceBuffer.alloc(1 << 20);
+  const pinned = cuda.HostBuffer.alloc(4096);
+  const k0 = lib.kernel('empty0'), k4 = lib.kernel('empty4'), k16 = lib.kernel('empty16');
+  const shape = { grid: 1, block: 32, stream };
+  const types4 = ['ptr', 'ptr', 'f32', 'u32'];
+  const args4 = [buffer, buffer, 2, 1000];
+  const types16 = ['ptr', 'ptr', 'ptr', 'ptr', 'f32', 'f32', 'f32', 'f32', 'i32', 'i32', 'i32', 'i32', 'u64', 'u64', 'f64', 'f64'];
+  const args16 = [buffer, buffer, buffer, buffer, 1, 2, 3, 4, 5, 6, 7, 8, 9n, 10n, 11, 12];
+  const typed4 = types4.map((t, i) => new cuda.KernelArg(t, args4[i]));
+  const typed16 = types16.map((t, i) => new cuda.KernelArg(t, args16[i]));
+  const p0 = k0.prepare(shape, []);
+  const p4 = k4.prepare(shape, types4, args4);
+  const p16 = k16.prepare(shape, types16, args16);
+  const graph = cuda.Graph.create();
+  const node = graph.addKernel(k4, { grid: 1, block: 32 }, typed4);
+  const exec = graph.instantiate();
+  const event = cuda.Event.create();
+  const nodeParams = { type: 'kernel', kernel: k4, grid: 1, block: 32, args: typed4 };
+  const build = (dataflow) => () => {
+    const g = cuda.Graph.create({ dataflow });
+    let previous;
+    for (let i = 0; i < 1000; i++) {
+      previous = dataflow
+        ? g.addKernel(k0, { grid: 1, block: 32 }, [], { reads: [buffer], writes: [buffer] })
+        : g.addKernel(k0, { grid: 1, block: 32 }, [], previous ? { after: [previous] } : {});
+    }
+    g.dispose();
+  };
+  return [
+    ['kernel.launch(), 0 arguments', () => k0.launch(shape)],
+    ['kernel.launch(), 4 arguments', () => k4.launch(shape, typed4)],
+    ['kernel.launch(), 16 arguments', () => k16.launch(shape, typed16)],
+    ['prepared launch, 0 arguments', () => p0.launch()],
+    ['prepared launch, 4 arguments', () => p4.launch()],
+    ['prepared launch, 16 arguments', () => p16.launch()],
+    ['prepared set(3, n) + launch', (i) => p4.set(3, i & 1023).launch()],
+    ['graphExec.launch(stream)', () => exec.launch(stream)],
+    ['graphExec.setParams(kernel node)', () => exec.setParams(node, nodeParams)],
+    ['event.record(stream) + query()', () => event.record(stream).query()],
+    ['Stream.create() + dispose()', () => cuda.Stream.create().dispose()],
+    ['DeviceBuffer.allocAsync() + dispose()', () => cuda.DeviceBuffer.allocAsync(256, stream).dispose()],
+    ['fill(buffer, v, { stream })', (i) => cuda.fill(buffer, i & 0xff, { stream })],
+    ['copy(device, pinned, { stream })', () => cuda.copy(buffer, pinned, { stream })],
+    ['copy(device, pinned)', () => cuda.copy(buffer, pinned)],
+    ['stream.synchronizeSync()', () => stream.synchronizeSync()],
+    // One call builds a 1000-node chain; figures are per node.
+    ['graph build, per node (node by node)', build(false), 1000],
+    ['graph build, per node (data-flow)', build(true), 1000],
+  ];
+}
+
+/** Nanoseconds of this process's CPU time per call (less disturbed than wall-clock time by other work on the machine). */
+function cpuTimePerCall(op, per) {
+  const n = Math.max(1, Math.round(calls / per));
+  for (let i = 0; i < Math.min(n, 20000); i++) op(i);
+  let best = Infinity;
+  for (let pass = 0; pass < 5; pass++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < n; i++) op(i);
+    const used = process.cpuUsage(start);
+    best = Math.min(best, ((used.user + used.system) * 1000) / (n * per));
+  }
+  return best;
+}
+
+// Instructions per call: two runs under callgrind, of n and 3n calls after the
+// same set-up, warm-up and full garbage collection; the difference is 2n
+// calls' worth (collections the calls cause included, start-up excluded).
+function instructionsPerCall(label, per) {
+  const n = per > 1 ? 4 : 20000;
+  const refs = (k) => {
+    const run = spawnSync('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', '--callgrind-out-file=/dev/null',
+      process.execPath, '--expose-gc', __filename, label], { env: { ...process.env, BENCH_OVERHEAD_COUNT: String(k) }, encoding: 'utf8' });
+    const match = /I\s+refs:\s+([\d,]+)/.exec(run.stderr ?? '');
+    if (run.status !== 0 || !match) throw new Error(`callgrind gave no count for ${label}:\n${`${run.stdout}${run.stderr}`.slice(-2000)}`);
+    return Number(match[1].replace(/,/g, ''));
+  };
+  return (refs(3 * n) - refs(n)) / (2 * n * per);
+}
+
+async function main() {
+  const cuda = require('..');
+  const measured = callsOf(cuda).filter(([label]) => label.includes(filter));
+  if (countOnly !== undefined) {
+    const [, op] = measured[0];
+    for (let i = 0; i < 2000 / (measured[0][2] ?? 1); i++) op(i); // warm-up: the JIT has compiled the call
+    global.gc();
+    for (let i = 0; i < countOnly; i++) op(i);
+    return;
+  }
+  const instructions = options.includes('--instructions');
+  const unit = instructions ? 'instructions' : 'ns';
+  console.log(`Binding overhead over the stand-in driver (node ${process.version}; ${unit} per call)`);
+  const rows = [];
+  const print = (label, value) => {
+    rows.push([label, value]);
+    console.log(`${label.padEnd(40)} ${value.toFixed(instructions ? 0 : 1).padStart(10)} ${unit}`);
+  };
+  for (const [label, op, per = 1] of measured) print(label, instructions ? instructionsPerCall(label, per) : cpuTimePerCall(op, per));
+  if (!instructions && 'await stream.synchronize()'.includes(filter)) print('await stream.synchronize() (wall)', await awaitLatency(cuda));
+  writeJson(instructions ? 'binding-overhead-instructions' : 'binding-overhead', Object.fromEntries(rows));
+}
+
+// Wall-clock nanoseconds from awaiting an idle stream to running again: the
+// wait thread's hand-back to the event loop.
+async function awaitLatency(cuda) {
+  const stream = cuda.Stream.create();
+  const { median, now } = require('./common');
+  for (let i = 0; i < 500; i++) await stream.synchronize();
+  const times = [];
+  for (let i = 0; i < 2000; i++) {
+    const t0 = now();
+    await stream.synchronize();
+    times.push(now() - t0);
+  }
+  stream.dispose();
+  return median(times);
+}
+
+// The driver loads once per process: start again with the stand-in unless it is loaded.
+if (!process.env.CUDA_DRIVER_LIBRARY) {
+  const env = { ...process.env, CUDA_DRIVER_LIBRARY: buildStandIn() };
+  delete env.FAKE_CUDA_LOG;
+  execFileSync(process.execPath, [...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit', env });
+} else {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

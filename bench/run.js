@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// The whole benchmark suite in one command, on a GPU host: every measurement
+// from JavaScript against the same operations in C (built here with gcc
+// against libcuda) and through NVIDIA's Python bindings (cuda.bindings and
+// cuda.core, when `python3 -c "import cuda.bindings"` works), in one run.
+// Prints a table of figures and ratios per section and a summary of the
+// targets, and writes results.json, results.md (the tables, for
+// bench/RESULTS.md) and results.svg (a chart) into BENCH_OUT (default bench/out).
+//
+// Usage: node bench/run.js [--quick] [--only=launch,graph,calls,wait,copy] [--stand-in]
+//   --quick     fewer rounds and passes, copies up to 16 MiB (a check that all runs)
+//   --only      the benchmarks to run (default: all)
+//   --stand-in  over the stand-in driver (test/fixtures/fake-libcuda.c), without
+//               a GPU: checks the suite's plumbing; no figure means anything
+'use strict';
+const { execFileSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const common = require('./common');
+const { renderChart } = require('./chart');
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+const wanted = (name) => !only || only.includes(name);
+
+const benchmarks = [
+  ['launch', () => require('./launch').measure(quick ? { batch: 50, rounds: 30, passes: 1 } : {})],
+  ['graph', () => require('./graph').measure(quick ? { passes: 1 } : {})],
+  ['calls', () => require('./calls').measure(quick ? { batch: 50, rounds: 30, passes: 1 } : {})],
+  ['wait', () => require('./wait-latency').measure(quick ? { iterations: 200 } : {})],
+  ['copy', () => require('./copy-bandwidth').measure(quick ? { repetitions: 5, largest: 16 << 20 } : {})],
+];
+
+async function main() {
+  const cuda = require('..');
+  const out = path.resolve(process.env.BENCH_OUT || path.join(__dirname, 'out'));
+  process.env.BENCH_OUT = out;
+  const device = cuda.Device.get(0);
+  const driver = cuda.driverStatus().driverVersion;
+  const python = common.pythonBaselines();
+  const header = [
+    `cuda-driver benchmark suite, ${new Date().toISOString()}${common.standIn() ? ' (STAND-IN DRIVER: no figure means anything)' : ''}`,
+    `GPU: ${device.name}; driver: ${nvidiaDriver()}CUDA ${driver.major}.${driver.minor}; node ${process.version}; ` +
+      `CPU: ${os.cpus()[0]?.model ?? 'unknown'} (${os.cpus().length} threads); ${os.type()} ${os.release()}`,
+    python.available ? `Python baselines: python ${python.python}, cuda.bindings ${python.bindings} (cuda.core: see each section)`
+      : `Python baselines: not run: ${python.reason}`,
+  ];
+  for (const line of header) console.log(line);
+
+  const sections = [];
+  for (const [name, run] of benchmarks) {
+    if (!wanted(name)) continue;
+    const started = Date.now();
+    console.log(`\n[${name}] running...`);
+    for (const section of await run()) {
+      common.report(section);
+      sections.push(section);
+    }
+    console.log(`[${name}] ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+
+  const targets = sections.flatMap((s) => s.rows.flatMap((row) => common.targetsOf(row).map((t) => ({ ...t, label: row.label }))));
+  const missed = targets.filter((t) => !t.met);
+  console.log(`\nTargets: ${targets.length - missed.length} of ${targets.length} met`);
+  for (const t of missed) console.log(`  NOT met: ${t.label}: ${t.what}`);
+
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, 'results.json'), JSON.stringify({ header, sections, targets }, null, 1));
+  fs.writeFileSync(path.join(out, 'results.md'), `${header.map((h) => `${h}  `).join('\n')}\n\n` +
+    `${sections.map(common.tableMarkdown).join('\n\n')}\n\n` +
+    `Targets: ${targets.length - missed.length} of ${targets.length} met.${missed.map((t) => `\n- not met: ${t.label}: ${t.what}`).join('')}\n\n` +
+    '×JS: how many times better the JavaScript figure is than that column (time: theirs ÷ ours; bandwidth: ours ÷ theirs). ' +
+    'JS−C: the time JavaScript adds to the same call from C (what a binding costs; compare it with cuda.bindings − C).\n');
+  fs.writeFileSync(path.join(out, 'results.svg'), renderChart(sections, header));
+  console.log(`\nwritten: ${['results.json', 'results.md', 'results.svg'].map((f) => path.join(out, f)).join(', ')}`);
+}
+
+// The NVIDIA driver's version as nvidia-smi reports it ("580.65.06, "), or nothing.
+function nvidiaDriver() {
+  if (common.standIn()) return '';
+  try {
+    const version = execFileSync('nvidia-smi', ['--query-gpu=driver_version', '--format=csv,noheader', '-i', '0'],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return version ? `${version}, ` : '';
+  } catch {
+    return '';
+  }
+}
+
+// --stand-in: run again over the stand-in driver (the driver loads once per process).
+if (args.includes('--stand-in') && !process.env.CUDA_DRIVER_LIBRARY) {
+  const env = { ...process.env, CUDA_DRIVER_LIBRARY: common.buildStandIn(), BENCH_STAND_IN: '1', BENCH_PYTHON: '0' };
+  delete env.FAKE_CUDA_LOG;
+  execFileSync(process.execPath, [__filename, ...args], { stdio: 'inherit', env });
+} else {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
