@@ -36,6 +36,12 @@ export function checkArray<T = unknown>(value: unknown, name: string): readonly 
   return value as readonly T[];
 }
 
+/** A callback. */
+export function checkFunction<F extends (...args: never[]) => unknown>(value: unknown, name: string): F {
+  if (typeof value !== 'function') throw new TypeError(`${name} must be a function, got ${describe(value)}`);
+  return value as F;
+}
+
 /** An object (or function) used for its identity, e.g. a resource a node reads. */
 export function checkObject(value: unknown, name: string): object {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {

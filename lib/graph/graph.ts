@@ -16,7 +16,7 @@ import type { MemoryHandle } from '../memory/bytes';
 import { native, NativeGraph } from '../native';
 import type { StreamMemoryOp } from '../stream';
 import { GraphDebugDotFlag, GraphDebugDotFlagName } from '../generated/enums';
-import { checkArray, checkBoolean, checkEnum, checkFlag, checkFlags, checkInstance, checkInteger, checkObject, checkString } from '../validate';
+import { checkArray, checkBoolean, checkEnum, checkFlag, checkFlags, checkFunction, checkInstance, checkInteger, checkObject, checkString } from '../validate';
 import { criticalPath, CriticalPath, GraphCycleError, levelSets, reaches } from './analysis';
 import { ConditionalHandle } from './conditional';
 import { DataflowTracker } from './dataflow';
@@ -389,7 +389,8 @@ export class Graph extends Disposable<NativeGraph> {
     length: number;
   } {
     const { nodes, edges } = this.topology();
-    const result: CriticalPath = criticalPath(nodes.length, edges, weight ? nodes.map(weight) : undefined);
+    const result: CriticalPath = criticalPath(nodes.length, edges,
+      weight === undefined ? undefined : nodes.map(checkFunction<(node: GraphNode) => number>(weight, 'weight')));
     return { path: result.path.map((i) => nodes[i]), length: result.length };
   }
 

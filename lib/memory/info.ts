@@ -4,7 +4,7 @@ import { DeviceLike, ordinalOf } from '../device';
 import { MemoryAccess, MemoryAccessName, MemoryHandleType, MemoryHandleTypeName, MemoryType, MemoryTypeName, PointerAttribute, PointerAttributeName } from '../generated/enums';
 import { CudaError } from '../errors';
 import { native, NativeMemory } from '../native';
-import { checkArray, checkEnum, checkSize, nameOfValue } from '../validate';
+import { checkArray, checkBoolean, checkEnum, checkSize, nameOfValue } from '../validate';
 import { MemoryHandle, memoryNative } from './bytes';
 
 /** Free and total memory of a device, in bytes (cuMemGetInfo). */
@@ -162,5 +162,5 @@ function batch<K extends PointerAttributeName>(p: NativeMemory | bigint, o: numb
 
 /** Makes synchronous memory operations on the allocation synchronize (CU_POINTER_ATTRIBUTE_SYNC_MEMOPS). */
 export function setSyncMemops(buffer: MemoryHandle, enabled: boolean): void {
-  native.setSyncMemops(memoryNative(buffer, 'buffer'), enabled === true);
+  native.setSyncMemops(memoryNative(buffer, 'buffer'), checkBoolean(enabled, 'enabled'));
 }

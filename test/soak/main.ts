@@ -7,6 +7,7 @@
 //   SOAK_ENV     stand-in | gpu (default gpu)
 //   SOAK_CYCLES  cycles per kind at weight 1 (default 200)
 //   SOAK_ONLY    only kinds whose name contains this
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type * as Cuda from '../../lib';
@@ -15,7 +16,7 @@ import { kernelSource, standInImage } from '../fuzz/world';
 import { Fixtures, kinds } from './cycles';
 
 export interface Held {
-  /** Device memory in use (total − free), bytes. */
+  /** Device memory this process holds (nvidia-smi's per-process figure, else the card's total − free), bytes. */
   deviceMemory: number;
   /** Resident set size after a collection, bytes. */
   rss: number;
@@ -43,6 +44,17 @@ async function drain(): Promise<void> {
   }
 }
 
+// Device memory this process holds: nvidia-smi's figure for this process where it
+// lists it, since other processes (jest's other workers) share the card and move
+// its total − free by gigabytes; else total − free.
+function deviceMemoryInUse(cuda: typeof Cuda): number {
+  const apps = spawnSync('nvidia-smi', ['--query-compute-apps=pid,used_memory', '--format=csv,noheader,nounits'], { encoding: 'utf8' });
+  const mine = apps.status === 0 ? apps.stdout.split('\n').map((l) => l.split(',').map((f) => f.trim())).find(([pid]) => Number(pid) === process.pid) : undefined;
+  if (mine) return Number(mine[1]) * 2 ** 20;
+  const { free, total } = cuda.memoryInfo();
+  return total - free;
+}
+
 function held(cuda: typeof Cuda): Held {
   try {
     cuda.MemoryPool.defaultFor(0).trimTo(0);
@@ -50,9 +62,8 @@ function held(cuda: typeof Cuda): Held {
   } catch {
     // no pools here
   }
-  const { free, total } = cuda.memoryInfo();
   return {
-    deviceMemory: total - free,
+    deviceMemory: deviceMemoryInUse(cuda),
     rss: process.memoryUsage().rss,
     fds: fs.readdirSync('/proc/self/fd').length,
     resources: resourceBalance(cuda.callCounters.read(), true),
