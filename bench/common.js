@@ -179,6 +179,17 @@ const ratioToC = (row) => (row.c ? row.js / row.c : undefined);
 const addedToC = (row) => (row.better === 'lower' && row.c !== undefined && row.js !== undefined ? row.js - row.c : undefined);
 /** How many times better JavaScript is than another figure (time: theirs ÷ ours; bandwidth: ours ÷ theirs). */
 const advantage = (row, other) => (other === undefined || !row.js ? undefined : row.better === 'higher' ? row.js / other : other / row.js);
+/**
+ * How many times less time JavaScript adds to C than another binding does
+ * ((theirs − C) ÷ (JS − C)): where the driver's own time dominates a call, no
+ * binding can be 2× faster in total, but what each adds to C is its own cost.
+ * Infinity when JavaScript adds nothing measurable.
+ */
+const overheadAdvantage = (row, other) => {
+  const ours = addedToC(row);
+  if (other === undefined || ours === undefined) return undefined;
+  return ours <= 0 ? Infinity : (other - row.c) / ours;
+};
 
 /** Whether a row meets its targets: a list of {what, met}. */
 function targetsOf(row) {
@@ -194,6 +205,9 @@ function targetsOf(row) {
     const b = advantage(row, row.bindings), c = advantage(row, row.core);
     if (b !== undefined) out.push({ what: '>= 2x better than cuda.bindings', met: b >= 2 });
     if (c !== undefined) out.push({ what: '>= 3x better than cuda.core', met: c >= 3 });
+    const bo = overheadAdvantage(row, row.bindings), co = overheadAdvantage(row, row.core);
+    if (bo !== undefined) out.push({ what: `adds >= 2x less to C than cuda.bindings (${fixed(bo, 1)}x)`, met: bo >= 2 });
+    if (co !== undefined) out.push({ what: `adds >= 3x less to C than cuda.core (${fixed(co, 1)}x)`, met: co >= 3 });
   }
   return out;
 }
