@@ -7,29 +7,11 @@
  * Usage: bandwidth <pinned|pageable> <repetitions at 256 MiB> <bytes>...
  * Prints {"<bytes>": {"h2d": GB/s, "d2h": GB/s}, ...}. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
-#include <cuda.h>
+#include "timing.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define CHECK(call) do { CUresult r = (call); if (r != CUDA_SUCCESS) { fprintf(stderr, "%s failed: %d\n", #call, r); exit(1); } } while (0)
-
-static double seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static int compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, n, sizeof(double), compare);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* The repetitions for a copy of bytes: base at 256 MiB, scaled up for smaller copies. */
 static int repetitionsFor(size_t bytes, int base) {
@@ -73,11 +55,11 @@ int main(int argc, char **argv) {
     CHECK(cuMemcpyHtoD(d, h, bytes)); /* warm-up */
     CHECK(cuMemcpyDtoH(h, d, bytes));
     for (int i = 0; i < reps; i++) {
-      double t0 = seconds();
+      double t0 = (nanoseconds() * 1e-9);
       CHECK(cuMemcpyHtoD(d, h, bytes));
-      double t1 = seconds();
+      double t1 = (nanoseconds() * 1e-9);
       CHECK(cuMemcpyDtoH(h, d, bytes));
-      double t2 = seconds();
+      double t2 = (nanoseconds() * 1e-9);
       h2d[i] = bytes / (t1 - t0) / 1e9;
       d2h[i] = bytes / (t2 - t1) / 1e9;
     }

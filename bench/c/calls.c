@@ -12,29 +12,11 @@
  * or the blocking wait. Prints {"eventRecordQuery": ns, "streamCreateDestroy": ns,
  * "allocFreeAsync": ns} or {"blockingWait": ns}. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
-#include <cuda.h>
+#include "timing.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define CHECK(call) do { CUresult r = (call); if (r != CUDA_SUCCESS) { fprintf(stderr, "%s failed: %d\n", #call, r); exit(1); } } while (0)
-
-static double nanoseconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, n, sizeof(double), compare);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static CUstream stream;
 static CUevent event;

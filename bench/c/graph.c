@@ -10,29 +10,11 @@
  * Prints {"chains": {"N": {"build": ns, "instantiate": ns, "update": ns, "launch": ns}, ...},
  *         "kernelNodeUpdate": ns}. */
 #define _POSIX_C_SOURCE 199309L
-#include <cuda.h>
+#include "timing.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define CHECK(call) do { CUresult r = (call); if (r != CUDA_SUCCESS) { fprintf(stderr, "%s failed: %d\n", #call, r); exit(1); } } while (0)
-
-static double nanoseconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, n, sizeof(double), compare);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* Kernel node parameters: one block of 32 threads of kernel in ctx. */
 static CUgraphNodeParams kernelNode(CUkernel kernel, CUcontext ctx, void **args) {

@@ -7,23 +7,10 @@
  * Prints {"0": ns, "4": ns, "16": ns}: the median over rounds of a batch's
  * host time divided by the batch size (the stream is drained between batches). */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
-#include <cuda.h>
+#include "timing.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-#define CHECK(call) do { CUresult r = (call); if (r != CUDA_SUCCESS) { fprintf(stderr, "%s failed: %d\n", #call, r); exit(1); } } while (0)
-
-static double nanoseconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 static double perLaunch(CUfunction f, CUstream stream, void **params, int batch, int rounds) {
   double *times = malloc(sizeof(double) * rounds);
@@ -35,10 +22,9 @@ static double perLaunch(CUfunction f, CUstream stream, void **params, int batch,
     times[r] = (nanoseconds() - t0) / batch;
     CHECK(cuStreamSynchronize(stream));
   }
-  qsort(times, rounds, sizeof(double), compare);
-  double median = times[rounds / 2];
+  double m = median(times, rounds);
   free(times);
-  return median;
+  return m;
 }
 
 int main(int argc, char **argv) {
