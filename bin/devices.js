@@ -1,7 +1,6 @@
 // `cuda-driver devices`: the driver and every visible device with its capabilities.
 'use strict';
 const { exit } = require('./cli');
-const { unavailableReason } = require('./unavailable');
 
 function describe(cuda, device) {
   const { major, minor } = device.computeCapability;
@@ -33,7 +32,7 @@ function devices(options, io) {
   };
   if (!status.available) {
     if (options.json) io.stdout.write(`${JSON.stringify({ driver, devices: [] }, null, 2)}\n`);
-    io.stderr.write(`no usable GPU (${unavailableReason(status)})\n`);
+    io.stderr.write(`no usable GPU (${status.reason})\n`);
     return exit.noGpu;
   }
   const list = cuda.Device.all().map((device) => describe(cuda, device));

@@ -8,7 +8,7 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { pathToFileURL } = require('url');
 const { exit } = require('./cli');
-const { isDriverUnavailable, unavailableReason } = require('./unavailable');
+const { isDriverUnavailable } = require('./unavailable');
 
 /** The Graphviz `dot` program: GRAPHVIZ_DOT, else the first `dot` on PATH; null when there is none. */
 function findGraphviz(env) {
@@ -83,7 +83,7 @@ async function dot(input, options, io) {
         return exit.failed;
       }
       io.stderr.write(`cuda-driver dot: ${input} needs a GPU to build its graph, and there is none usable here ` +
-        `(${unavailableReason(cuda.driverStatus())}); give a saved DOT file instead\n`);
+        `(${cuda.driverStatus().reason}); give a saved DOT file instead\n`);
       return exit.noGpu;
     }
   }

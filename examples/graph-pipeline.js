@@ -9,7 +9,7 @@ const cuda = require('..');
 
 const status = cuda.driverStatus();
 if (!status.available) {
-  console.log(`no usable GPU here (${status.stage}: ${status.initResult ? status.initResult.name : status.detail}); nothing to run`);
+  console.log(`no usable GPU here (${status.reason}); nothing to run`);
   process.exit(0);
 }
 

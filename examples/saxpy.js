@@ -6,7 +6,7 @@ const { arg, compile, DeviceBuffer, driverStatus, Library, Stream } = require('.
 
 const status = driverStatus();
 if (!status.available) {
-  console.log(`no usable GPU here (${status.stage}: ${status.initResult ? status.initResult.name : status.detail}); nothing to run`);
+  console.log(`no usable GPU here (${status.reason}); nothing to run`);
   process.exit(0);
 }
 

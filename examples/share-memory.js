@@ -18,7 +18,7 @@ const expected = (i, plus) => (i * 7 + 3 + plus) & 0xff;
 async function parent() {
   const driver = cuda.driverStatus();
   if (!driver.available || cuda.Device.count() === 0) {
-    console.log(`no usable GPU here (${driver.stage}: ${driver.initResult ? driver.initResult.name : driver.detail}); nothing to share`);
+    console.log(`no usable GPU here (${driver.reason}); nothing to share`);
     return;
   }
   const device = cuda.Device.get(0);

@@ -16,7 +16,7 @@ const { arg } = cuda;
 
 const status = cuda.driverStatus();
 if (!status.available) {
-  console.log(`no usable GPU here (${status.stage}: ${status.initResult ? status.initResult.name : status.detail}); nothing to run`);
+  console.log(`no usable GPU here (${status.reason}); nothing to run`);
   process.exit(0);
 }
 

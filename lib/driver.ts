@@ -44,6 +44,8 @@ export interface DriverStatus {
   readonly driverVersion: CudaVersion | null;
   /** The CUDA version of the headers this addon was built against. */
   readonly headerVersion: CudaVersion;
+  /** One line on why driver calls cannot be made ('' when available), e.g. `init-failed: CUDA_ERROR_NO_DEVICE`. */
+  readonly reason: string;
 }
 
 /**
@@ -53,15 +55,21 @@ export interface DriverStatus {
 export function driverStatus(): DriverStatus {
   const s = native.driverStatus();
   const tried = s.stage === 'init-failed' || s.stage === 'ready';
+  const stage = s.stage === 'not-loaded' ? 'library-missing' : s.stage;
   return Object.freeze({
     available: s.stage === 'ready',
-    stage: s.stage === 'not-loaded' ? 'library-missing' : s.stage,
+    stage,
     libraryPath: s.libraryPath,
     detail: s.detail,
     initResult: tried ? { code: s.initResult, name: s.initResultName } : null,
     driverVersion: s.driverVersion ? cudaVersion(s.driverVersion) : null,
     headerVersion: cudaVersion(s.headerVersion),
+    reason: s.stage === 'ready' ? '' : reasonOf(stage, s.stage === 'init-failed' ? s.initResultName : s.detail),
   });
+}
+
+function reasonOf(stage: string, why: string): string {
+  return why ? `${stage}: ${why}` : stage;
 }
 
 /** The CUDA version of the headers the addon was built against. */

@@ -24,6 +24,7 @@ describe('without a driver library', () => {
       headerVersion: { raw: 13000, major: 13, minor: 0 },
     });
     expect(r.report.detail).toContain('/nonexistent/libcuda.so.1');
+    expect(r.report.reason).toBe(`library-missing: ${r.report.detail}`);
   });
 
   test('the first driver call throws a DriverUnavailableError that says what to do', () => {
@@ -76,7 +77,8 @@ describe('with a stand-in driver', () => {
     const r = runScript(`${describeError}
       const s = cuda.driverStatus(); let e; try { cuda.Device.count(); } catch (x) { e = d(x); } report({ s, e });`,
     { CUDA_DRIVER_LIBRARY: library, FAKE_CUDA_FAIL: 'cuInit=100' });
-    expect(r.report.s).toMatchObject({ available: false, stage: 'init-failed', initResult: { code: 100, name: 'CUDA_ERROR_NO_DEVICE' } });
+    expect(r.report.s).toMatchObject({ available: false, stage: 'init-failed', initResult: { code: 100, name: 'CUDA_ERROR_NO_DEVICE' },
+      reason: 'init-failed: CUDA_ERROR_NO_DEVICE' });
     expect(r.report.e).toMatchObject({ type: 'DriverUnavailableError', code: 100, name: 'CUDA_ERROR_NO_DEVICE', reason: 'init-failed' });
     expect(r.report.e.message).toMatch(/no CUDA-capable device is visible.*CUDA_VISIBLE_DEVICES/);
   });
