@@ -203,15 +203,22 @@ Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// The copies of a batched copy: an array of 1 to 65536 entries.
+Napi::Array batchCopies(Napi::Value value) {
+  Napi::Env env = value.Env();
+  if (!value.IsArray()) throwTypeError(env, "copies must be an array");
+  Napi::Array copies = value.As<Napi::Array>();
+  if (copies.Length() == 0 || copies.Length() > 65536) throwRangeError(env, "copies must hold 1 to 65536 entries");
+  return copies;
+}
+
 // memcpyBatch([[dst, dstOffset, src, srcOffset, bytes], ...], stream): one
 // cuMemcpyBatchAsync, sources read in stream order. Library memory only.
 Napi::Value MemcpyBatch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!info[0].IsArray()) throwTypeError(env, "copies must be an array");
-  Napi::Array copies = info[0].As<Napi::Array>();
+  Napi::Array copies = batchCopies(info[0]);
   StreamBox& stream = streamArg(info[1]);
   size_t count = copies.Length();
-  if (count == 0 || count > 65536) throwRangeError(env, "copies must hold 1 to 65536 entries");
   std::vector<CUdeviceptr> dsts(count), srcs(count);
   std::vector<size_t> sizes(count);
   std::vector<Span> spans;
@@ -244,11 +251,9 @@ Napi::Value MemcpyBatch(const Napi::CallbackInfo& info) {
 // through cuMemcpy3DBatchAsync. Pitches and extents in bytes. Library memory only.
 Napi::Value Memcpy3DBatch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!info[0].IsArray()) throwTypeError(env, "copies must be an array");
-  Napi::Array copies = info[0].As<Napi::Array>();
+  Napi::Array copies = batchCopies(info[0]);
   StreamBox& stream = streamArg(info[1]);
   size_t count = copies.Length();
-  if (count == 0 || count > 65536) throwRangeError(env, "copies must hold 1 to 65536 entries");
   std::vector<CUDA_MEMCPY3D_BATCH_OP> ops(count);
   std::vector<Span> spans;
   spans.reserve(2 * count);
