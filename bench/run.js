@@ -7,11 +7,16 @@
 // targets, and writes results.json, results.md (the tables, for
 // bench/RESULTS.md) and results.svg (a chart) into BENCH_OUT (default bench/out).
 //
-// Usage: node bench/run.js [--quick] [--only=launch,graph,calls,wait,copy] [--stand-in]
+// Usage: node bench/run.js [--quick] [--only=launch,graph,calls,wait,copy] [--stand-in] [--cpus=LIST]
 //   --quick     fewer rounds and passes, copies up to 16 MiB (a check that all runs)
 //   --only      the benchmarks to run (default: all)
 //   --stand-in  over the stand-in driver (test/fixtures/fake-libcuda.c), without
 //               a GPU: checks the suite's plumbing; no figure means anything
+//   --cpus      the CPUs every measured process runs on (taskset -c LIST; default:
+//               the last two CPUs; --cpus=all leaves placement to the scheduler).
+//               JavaScript, C and Python run pinned alike: unpinned, a process
+//               moving between cores moved graph launch times by up to 2x from one
+//               run to the next on a 16-core GPU host, more than any binding adds.
 'use strict';
 const { execFileSync } = require('child_process');
 const fs = require('fs');
@@ -24,6 +29,7 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const only = args.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 const wanted = (name) => !only || only.includes(name);
+const cpus = args.find((a) => a.startsWith('--cpus='))?.slice(7) ?? `${Math.max(0, os.cpus().length - 2)},${os.cpus().length - 1}`;
 
 const benchmarks = [
   ['launch', () => require('./launch').measure(quick ? { batch: 50, rounds: 30, passes: 1 } : {})],
@@ -43,7 +49,8 @@ async function main() {
   const header = [
     `cuda-driver benchmark suite, ${new Date().toISOString()}${common.standIn() ? ' (STAND-IN DRIVER: no figure means anything)' : ''}`,
     `GPU: ${device.name}; driver: ${nvidiaDriver()}CUDA ${driver.major}.${driver.minor}; node ${process.version}; ` +
-      `CPU: ${os.cpus()[0]?.model ?? 'unknown'} (${os.cpus().length} threads); ${os.type()} ${os.release()}`,
+      `CPU: ${os.cpus()[0]?.model ?? 'unknown'} (${os.cpus().length} threads; measured on ${process.env.BENCH_PINNED ? `CPUs ${process.env.BENCH_PINNED}` : 'any CPU'}); ` +
+      `${os.type()} ${os.release()}`,
     python.available ? `Python baselines: python ${python.python}, cuda.bindings ${python.bindings} (cuda.core: see each section)`
       : `Python baselines: not run: ${python.reason}`,
   ];
@@ -89,8 +96,21 @@ function nvidiaDriver() {
   }
 }
 
+// Whether taskset is here to pin the run.
+function canPin() {
+  try {
+    execFileSync('taskset', ['-c', cpus, 'true'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Pinned: run again under taskset (children inherit the CPUs).
+if (cpus !== 'all' && !process.env.BENCH_PINNED && canPin()) {
+  execFileSync('taskset', ['-c', cpus, process.execPath, __filename, ...args], { stdio: 'inherit', env: { ...process.env, BENCH_PINNED: cpus } });
 // --stand-in: run again over the stand-in driver (the driver loads once per process).
-if (args.includes('--stand-in') && !process.env.CUDA_DRIVER_LIBRARY) {
+} else if (args.includes('--stand-in') && !process.env.CUDA_DRIVER_LIBRARY) {
   const env = { ...process.env, CUDA_DRIVER_LIBRARY: common.buildStandIn(), BENCH_STAND_IN: '1', BENCH_PYTHON: '0' };
   delete env.FAKE_CUDA_LOG;
   execFileSync(process.execPath, [__filename, ...args], { stdio: 'inherit', env });
