@@ -42,7 +42,10 @@ void runOnJsThread(napi_env rawEnv, napi_value, void*, void* data) {
   try {
     delivery->work(env);
   } catch (const Napi::Error& e) {
-    e.ThrowAsJavaScriptException();  // surfaces as an uncaught exception, not a crash
+    // Surfaces as an uncaught exception, not a crash. Raw napi_throw: an
+    // environment being torn down (a worker ending) refuses the throw, and
+    // node-addon-api would answer that with a C++ throw out of this callback.
+    napi_throw(rawEnv, e.Value());
   }
   delete delivery;
 }
