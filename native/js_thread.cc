@@ -90,7 +90,14 @@ void JsThreadPort::post(std::function<void(Napi::Env)> work) { channel_->send(ne
 
 void closeJsThreadChannel(Napi::Env env) {
   AddonData& addon = addonData(env);
-  if (!addon.jsThread) return;
+  if (!addon.jsThread) {
+    // Finalizers of the teardown may still ask for a channel (a stream released
+    // with work pending): they must find it closed, since a threadsafe function
+    // made now is cleaned up after its isolate is gone (a crash).
+    addon.jsThread = std::make_shared<JsThreadChannel>();
+    addon.jsThread->open = false;
+    return;
+  }
   std::lock_guard<std::mutex> lock(addon.jsThread->mutex);
   addon.jsThread->open = false;
   napi_release_threadsafe_function(addon.jsThread->function, napi_tsfn_abort);
