@@ -12,7 +12,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { runChild } from '../helpers/child';
-import { fakeDriver, faultDriver } from '../helpers/subprocess';
+import { fakeDriver, faultDriver, runScript } from '../helpers/subprocess';
 import type { WorkersReport } from '../workers/main';
 
 // What the abandoned worker made: one of each.
@@ -47,3 +47,39 @@ test('workers and the main thread make, use and dispose handles at once; a worke
   expect(abandonedAtMost(report.unreleased)).toBe(true);
   if (Object.keys(report.unreleased).length === 0) expect(report.deviceMemory).toEqual({ before: 0, after: 0 });
 }, 150000);
+
+test('workers that end with work queued on their streams, naturally or by process.exit: no crash, nothing left unreleased', () => {
+  const balance = path.resolve(__dirname, '../helpers/resource-balance.ts');
+  const tsRequire = path.resolve(__dirname, '../helpers/ts-require.js');
+  const dist = path.resolve(__dirname, '../../dist');
+  // Twenty workers in turn; before the fix about one in two crashed the process as it tore down.
+  const r = runScript(`
+    require(${JSON.stringify(tsRequire)});
+    const { resourceBalance } = require(${JSON.stringify(balance)});
+    const { Worker } = require('worker_threads');
+    cuda.callCounters.enable();
+    const body = \`
+      const cuda = require(${JSON.stringify(dist)});
+      const { workerData } = require('worker_threads');
+      const s = cuda.Stream.create();
+      const library = cuda.Library.load('FAKE\\\\nkernel k 8,4,8');
+      const b = cuda.DeviceBuffer.alloc(64);
+      library.kernel('k').launch({ grid: 1, block: 1, stream: s }, [cuda.arg.ptr(b), cuda.arg.i32(1), cuda.arg.f64(1)]);
+      cuda.copy(b, new Uint8Array(64), { stream: s });
+      globalThis.kept = [s, library, b, cuda.DeviceBuffer.allocAsync(64, s)];
+      if (workerData.exit) process.exit(0);\`;
+    (async () => {
+      const codes = [];
+      for (let i = 0; i < 20; i++) {
+        codes.push(await new Promise((resolve, reject) => {
+          const w = new Worker(body, { eval: true, workerData: { exit: i % 2 === 1 } });
+          w.on('error', reject);
+          w.on('exit', resolve);
+        }));
+      }
+      for (let i = 0; i < 5; i++) { global.gc(); await new Promise((r) => setTimeout(r, 10)); }
+      report({ codes: [...new Set(codes)], unreleased: resourceBalance(cuda.callCounters.read()) });
+    })().catch((e) => { console.error(e); process.exitCode = 1; });`, { CUDA_DRIVER_LIBRARY: fakeDriver() }, ['--expose-gc']);
+  if (r.status !== 0 || !r.report) throw new Error(`the script failed (${r.status}, ${r.signal}):\n${r.stderr.slice(-3000)}`);
+  expect(r.report).toEqual({ codes: [0], unreleased: {} });
+}, 60000);
