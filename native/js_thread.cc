@@ -42,7 +42,10 @@ void runOnJsThread(napi_env rawEnv, napi_value, void*, void* data) {
   try {
     delivery->work(env);
   } catch (const Napi::Error& e) {
-    e.ThrowAsJavaScriptException();  // surfaces as an uncaught exception, not a crash
+    // Surfaces as an uncaught exception, not a crash. Raw napi_throw: an
+    // environment being torn down (a worker ending) refuses the throw, and
+    // node-addon-api would answer that with a C++ throw out of this callback.
+    napi_throw(rawEnv, e.Value());
   }
   delete delivery;
 }
@@ -87,7 +90,14 @@ void JsThreadPort::post(std::function<void(Napi::Env)> work) { channel_->send(ne
 
 void closeJsThreadChannel(Napi::Env env) {
   AddonData& addon = addonData(env);
-  if (!addon.jsThread) return;
+  if (!addon.jsThread) {
+    // Finalizers of the teardown may still ask for a channel (a stream released
+    // with work pending): they must find it closed, since a threadsafe function
+    // made now is cleaned up after its isolate is gone (a crash).
+    addon.jsThread = std::make_shared<JsThreadChannel>();
+    addon.jsThread->open = false;
+    return;
+  }
   std::lock_guard<std::mutex> lock(addon.jsThread->mutex);
   addon.jsThread->open = false;
   napi_release_threadsafe_function(addon.jsThread->function, napi_tsfn_abort);

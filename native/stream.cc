@@ -67,7 +67,14 @@ void StreamBox::handOffPending() {
           resources->clear();
         });
   } catch (const Napi::Error&) {
-    new auto(resources);  // the environment is closing
+    // The environment is closing (a worker ending): no wait thread can hand the
+    // resources back. Released now if the work is done, else leaked.
+    if (CU_CALL(cuEventQuery, marker) == CUDA_SUCCESS) {
+      resources->clear();
+    } else {
+      new auto(resources);
+    }
+    CU_CALL(cuEventDestroy, marker);
   }
 }
 

@@ -17,6 +17,9 @@ test('every driver call of the scenario, made to fail in turn', async () => {
   expect(problems).toEqual([]);
   expect(calls.length).toBeGreaterThan(100);
   const summary = walkSummary(steps);
+  // eslint-disable-next-line no-console
+  console.log(`fault injection: ${calls.length} driver calls walked, ${summary.injected} faults injected, ${summary.surfaced} surfaced as errors, ` +
+    `${summary.absorbed} absorbed by design, ${summary.refusedReleases} refused releases, ${problems.length} problems`);
   expect(summary.injected).toBe(calls.length);
   // Most failures surface; the absorbed ones are the handful expectations.ts explains.
   expect(summary.surfaced).toBeGreaterThan(calls.length * 0.6);
