@@ -13,6 +13,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type * as Cuda from '../../lib';
+import { deviceMemoryInUse } from '../helpers/device-memory';
 import { resourceBalance, resourcesMade } from '../helpers/resource-balance';
 import { FuzzReport, runFuzz } from './run';
 import type { Environment } from './world';
@@ -42,8 +43,7 @@ async function drain(): Promise<void> {
 
 function used(cuda: typeof Cuda): number | undefined {
   try {
-    const { free, total } = cuda.memoryInfo();
-    return total - free;
+    return deviceMemoryInUse(cuda);
   } catch {
     return undefined;
   }

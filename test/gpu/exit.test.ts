@@ -48,11 +48,11 @@ const leaveEverything = `
   const done = cuda.Event.create().record(streams[0]);
   const pending = [streams[0].synchronize(), streams[1].synchronize(), done.synchronize()];
   for (let i = 0; i < 100; i++) cuda.DeviceBuffer.alloc(64); // garbage for the finalizers
+  const running = !done.query(); // before the capture: a global-mode capture forbids queries
   const capturing = cuda.Stream.create();
   const capture = capturing.beginCapture();
   kernel.launch({ grid: 1, block: 1, stream: capturing }, [halfSecond, cuda.arg.ptr(buffer)]);
   globalThis.kept = { library, kernel, streams, buffer, opened, keep, prepared, graph, exec, host, done, pending, capturing, capture };
-  const running = !done.query();
 `;
 
 interface Exit {
@@ -86,6 +86,7 @@ describeGpu('process exit on the GPU with kernels running, a capture open and an
       if (!marked && d.toString().includes('"exiting":true')) marked = Date.now();
     });
     const r = await started.result;
+    if (r.status === 3) throw new Error(`the child failed before it could end as the test says:\n${r.stderr}`);
     return { status: r.status, signal: r.signal, exitMs: marked ? Date.now() - marked : -1, stderr: r.stderr, state: r.report };
   }
 

@@ -134,7 +134,8 @@ describeGpu('lifetimes on the GPU', () => {
       require(${JSON.stringify(path.resolve(__dirname, '../helpers/ts-require.js'))});
       const { resourceBalance } = require(${JSON.stringify(path.resolve(__dirname, '../helpers/resource-balance.ts'))});
       cuda.callCounters.enable();
-      const used = () => { cuda.MemoryPool.defaultFor(0).trimTo(0); const { free, total } = cuda.memoryInfo(); return total - free; };
+      const { deviceMemoryInUse } = require(${JSON.stringify(path.resolve(__dirname, '../helpers/device-memory.ts'))});
+      const used = () => { cuda.MemoryPool.defaultFor(0).trimTo(0); return deviceMemoryInUse(cuda); };
       const settle = async () => { for (let i = 0; i < 10; i++) { global.gc(); await new Promise((r) => setTimeout(r, 20)); } };
       (async () => {
         cuda.DeviceBuffer.alloc(1 << 20).dispose();
@@ -164,7 +165,7 @@ describeGpu('lifetimes on the GPU', () => {
       })().catch((e) => { console.error(e); process.exitCode = 1; });`, {}, ['--expose-gc']);
     if (r.status !== 0 || !r.report) throw new Error(`script failed (${r.status}, ${r.signal}):\n${r.stderr}`);
     // Each round's 32 × 32 MiB comes back with the collection, to within 32 MiB
-    // (device memory in use is the whole device's: other test files may run beside this one).
+    // (device memory this process holds, as nvidia-smi reports it).
     for (const round of r.report.rounds) expect(round.held - round.after).toBeGreaterThanOrEqual(1024 * 2 ** 20 - (32 << 20));
     expect(r.report.unreleased).toEqual({});
   });

@@ -7,10 +7,10 @@
 //   SOAK_ENV     stand-in | gpu (default gpu)
 //   SOAK_CYCLES  cycles per kind at weight 1 (default 200)
 //   SOAK_ONLY    only kinds whose name contains this
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type * as Cuda from '../../lib';
+import { deviceMemoryInUse } from '../helpers/device-memory';
 import { resourceBalance } from '../helpers/resource-balance';
 import { kernelSource, standInImage } from '../fuzz/world';
 import { Fixtures, kinds } from './cycles';
@@ -42,17 +42,6 @@ async function drain(): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-// Device memory this process holds: nvidia-smi's figure for this process where it
-// lists it, since other processes (jest's other workers) share the card and move
-// its total − free by gigabytes; else total − free.
-function deviceMemoryInUse(cuda: typeof Cuda): number {
-  const apps = spawnSync('nvidia-smi', ['--query-compute-apps=pid,used_memory', '--format=csv,noheader,nounits'], { encoding: 'utf8' });
-  const mine = apps.status === 0 ? apps.stdout.split('\n').map((l) => l.split(',').map((f) => f.trim())).find(([pid]) => Number(pid) === process.pid) : undefined;
-  if (mine) return Number(mine[1]) * 2 ** 20;
-  const { free, total } = cuda.memoryInfo();
-  return total - free;
 }
 
 function held(cuda: typeof Cuda): Held {

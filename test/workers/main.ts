@@ -16,6 +16,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
 import type * as Cuda from '../../lib';
+import { deviceMemoryInUse } from '../helpers/device-memory';
 import { resourceBalance } from '../helpers/resource-balance';
 import { sliceValue, workerKernelSource, workerStandInImage } from './kernels';
 import type { WorkerData, WorkerResult } from './worker';
@@ -74,10 +75,7 @@ async function main(): Promise<void> {
   const elements = 4096;
   const sliceBytes = elements * 4;
   const code = gpu ? cuda.compile(workerKernelSource, { name: 'workers.cu' }).code : workerStandInImage;
-  const used = () => {
-    const { free, total } = cuda.memoryInfo();
-    return total - free;
-  };
+  const used = () => deviceMemoryInUse(cuda);
   const memoryBefore = used();
   const began = Date.now();
   const shared = cuda.DeviceBuffer.alloc(sliceBytes * (count + 1));
