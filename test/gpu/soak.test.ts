@@ -4,19 +4,26 @@
 // normal GPU run; the full soak (`npm run test:soak`) runs 100,000. Driver
 // resources made and released must balance exactly, open descriptors must come
 // back exactly, device memory within 8 MiB and resident memory may grow by at
-// most 32 MiB over the second half of the cycles (test/soak/limits.ts).
-import { runChild } from '../helpers/child';
+// most 32 MiB over the second half of the cycles (test/soak/limits.ts), in each
+// process: SOAK_PROCESSES (default 1) share the kinds between them and run side by side.
+import { startChild } from '../helpers/child';
 import { describeGpu } from '../helpers/tiers';
 import type { SoakReport } from '../soak/main';
 import { soakLimits, soakProblems, soakSummary } from '../soak/limits';
 
 describeGpu('soak', () => {
-  test('create, use and dispose every kind of handle, many times: nothing accumulates', () => {
-    const r = runChild<SoakReport>('soak', { SOAK_ENV: 'gpu', SOAK_CYCLES: process.env.SOAK_CYCLES ?? '1000' }, 4 * 60 * 60 * 1000);
-    if (r.status !== 0 || !r.report) throw new Error(`the soak failed (${r.status}, ${r.signal}): ${r.stderr.slice(-3000)}`);
-    // eslint-disable-next-line no-console
-    console.log(soakSummary(r.report));
-    expect(soakProblems(r.report, soakLimits(true))).toEqual([]);
-    expect(Object.keys(r.report.cycles).length).toBeGreaterThanOrEqual(28);
+  test('create, use and dispose every kind of handle, many times: nothing accumulates', async () => {
+    const processes = Number(process.env.SOAK_PROCESSES ?? 1);
+    const runs = await Promise.all(Array.from({ length: processes }, (_, i) =>
+      startChild<SoakReport>('soak', { SOAK_ENV: 'gpu', SOAK_CYCLES: process.env.SOAK_CYCLES ?? '1000', SOAK_SHARD: `${i}/${processes}` }, 4 * 60 * 60 * 1000)));
+    const kindsRun = new Set<string>();
+    for (const r of runs) {
+      if (r.status !== 0 || !r.report) throw new Error(`the soak failed (${r.status}, ${r.signal}): ${r.stderr.slice(-3000)}`);
+      // eslint-disable-next-line no-console
+      console.log(soakSummary(r.report));
+      expect(soakProblems(r.report, soakLimits(true))).toEqual([]);
+      for (const kind of Object.keys(r.report.cycles)) kindsRun.add(kind);
+    }
+    expect(kindsRun.size).toBeGreaterThanOrEqual(28);
   }, 5 * 60 * 60 * 1000);
 });

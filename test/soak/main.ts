@@ -7,6 +7,7 @@
 //   SOAK_ENV     stand-in | gpu (default gpu)
 //   SOAK_CYCLES  cycles per kind at weight 1 (default 200)
 //   SOAK_ONLY    only kinds whose name contains this
+//   SOAK_SHARD   i/n: only every n-th kind from the i-th (n processes share the kinds)
 import * as fs from 'fs';
 import * as path from 'path';
 import type * as Cuda from '../../lib';
@@ -72,7 +73,9 @@ async function main(): Promise<void> {
     stream: cuda.Stream.create(), graph, library, kernel: library.kernel('k'), buffer: cuda.DeviceBuffer.alloc(4096), code,
     granularity: cuda.allocationGranularity(), server: cuda.FdChannelServer.listen(), compile: gpu, conditional: gpu,
   };
-  const all = Object.entries(kinds(cuda, fixtures)).filter(([name]) => !process.env.SOAK_ONLY || name.includes(process.env.SOAK_ONLY));
+  const [shard, shards] = (process.env.SOAK_SHARD ?? '0/1').split('/').map(Number);
+  const all = Object.entries(kinds(cuda, fixtures))
+    .filter(([name], i) => (!process.env.SOAK_ONLY || name.includes(process.env.SOAK_ONLY)) && i % shards === shard);
   // The stream is waited for now and then, as a program does: until then it keeps what its work uses.
   const runKind = async (cycle: () => void | Promise<void>, n: number) => {
     for (let i = 0; i < n; i++) {
