@@ -25,6 +25,13 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
    * handle, which would keep the map's entry, and so the object, alive for good.
    * The native object's own finalizer then releases the handle.
    */
+  /**
+   * True once dispose() has run on this object: known without a call into the
+   * native layer, which stays the authority (see disposed: a handle may also
+   * be released from the native side).
+   */
+  #released = false;
+
   protected constructor(handle: H, finalize = true) {
     this.native = handle;
     if (finalize) registry.register(this, handle, this);
@@ -41,7 +48,8 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
    * until it is done; this object is unusable from now on.
    */
   dispose(): void {
-    if (!this.native.alive) return;
+    if (this.#released) return;
+    this.#released = true;
     registry.unregister(this);
     this.native.dispose();
   }

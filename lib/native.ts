@@ -175,6 +175,9 @@ export interface NativeGraphExec extends NativeHandle {
   upload(stream: NativeStream): void;
   update(graph: NativeGraph): { result: number; error?: Error; node?: NativeGraphNode; fromNode?: bigint };
   setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
+  /** setNodeParams for a kernel node, its fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
+  setKernelNodeParams(node: NativeGraphNode, kernelSlot: number, config: Int32Array, args: Uint8Array, pointers: Float64Array,
+    pointerCount: number, ordinal: number, perTypeCall: boolean): void;
   setChildGraph(node: NativeGraphNode, graph: NativeGraph): void;
   setEnabled(node: NativeGraphNode, enabled: boolean): void;
   isEnabled(node: NativeGraphNode): boolean;
@@ -415,6 +418,9 @@ export interface NativeAddon {
   createGraph(): NativeGraph;
   addNode(graph: NativeGraph, dependencies: NativeGraphNode[], edgeData: NativeEdgeData[] | undefined,
     params: Record<string, unknown>, perTypeCall: boolean): { node: NativeGraphNode; allocation?: NativeGraphAllocation; bodies?: NativeGraph[] };
+  /** addNode for a kernel node, its fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
+  addKernelNode(graph: NativeGraph, dependencies: NativeGraphNode[], edgeData: NativeEdgeData[] | undefined, kernelSlot: number,
+    config: Int32Array, args: Uint8Array, pointers: Float64Array, pointerCount: number, ordinal: number, perTypeCall: boolean): NativeGraphNode;
   setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
   nodeParams(node: NativeGraphNode): Record<string, unknown> & { type: number };
   graphLaunch(execSlot: number, streamSlot: number): void;

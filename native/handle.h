@@ -32,10 +32,14 @@ class Handle : public Napi::ObjectWrap<Self> {
  public:
   using Base = Handle<Self, Box>;
 
+  // Only wrap() constructs: it names the object it expects in `constructing`
+  // (no JavaScript runs between its New() and this constructor), and takes
+  // the new wrapper from there instead of unwrapping the object again.
   explicit Handle(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Self>(info) {
-    if (info.Length() != 1 || !info[0].IsExternal() || info[0].As<Napi::External<void>>().Data() != token()) {
+    if (constructing != &constructing) {
       throwTypeError(info.Env(), std::string(Self::kName) + " cannot be constructed directly");
     }
+    constructing = this;
   }
 
   // Defines the JavaScript class with Self's members plus dispose() and `alive`.
@@ -50,11 +54,17 @@ class Handle : public Napi::ObjectWrap<Self> {
 
   // A new JavaScript object owning (a reference to) box.
   static Napi::Object wrap(Napi::Env env, std::shared_ptr<Box> box) {
-    Napi::Object object =
-        addonData(env).constructors.at(typeid(Self)).New({Napi::External<void>::New(env, token())});
+    AddonData& data = addonData(env);
+    constructing = &constructing;
+    napi_value value = nullptr;
+    napi_status status = napi_new_instance(env, data.constructors.at(typeid(Self)).Value(), 0, nullptr, &value);
+    void* made = constructing;
+    constructing = nullptr;
+    NAPI_THROW_IF_FAILED(env, status, Napi::Object());
+    Napi::Object object(env, value);
     static const napi_type_tag tag = typeTagFor(Self::kName);
     object.TypeTag(&tag);
-    Self* self = Self::Unwrap(object);
+    Self* self = static_cast<Self*>(static_cast<Base*>(made));
     self->box_ = std::move(box);
     self->slots_ = slotTable(env);
     SlotTable::Entry entry;
@@ -134,6 +144,8 @@ class Handle : public Napi::ObjectWrap<Self> {
     static char marker;
     return &marker;
   }
+  // &constructing while wrap() constructs an object, then the wrapper made.
+  static inline thread_local void* constructing = nullptr;
   Napi::Value Dispose(const Napi::CallbackInfo& info) {
     checkClass();
     if (box_) static_cast<Self*>(this)->disposing();

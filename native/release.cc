@@ -14,7 +14,7 @@ std::atomic<bool> exiting{false};
 std::atomic<int> capturesOpen{0};  // mirrors captures, read without the lock
 }  // namespace
 
-void releaseWhenSafe(std::function<void()> release) {
+void deferUnlessSafe(std::function<void()> release) {
   if (exiting.load(std::memory_order_acquire)) return;
   {
     std::lock_guard<std::mutex> lock(mutex);

@@ -8,7 +8,7 @@ import { Stream, streamNative } from '../stream';
 import { checkBoolean, checkEnum, checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
 import type { Graph } from './graph';
 import { GraphNode } from './node';
-import { encodeNodeParams, NodeParams } from './node-params';
+import { encodeKernelNode, encodeNodeParams, NodeParams } from './node-params';
 
 /** Options of {@link Graph.instantiate}. */
 export interface InstantiateOptions {
@@ -136,7 +136,14 @@ export class GraphExec extends Disposable<NativeGraphExec> {
   /** New parameters for one node of this executable only (perTypeCall: cuGraphExec*NodeSetParams). */
   setParams(node: GraphNode, params: NodeParams, options: { perTypeCall?: boolean } = {}): void {
     checkObject(options, 'options');
-    this.native.setNodeParams(checkInstance(node, GraphNode, 'node').native, encodeNodeParams(params), checkFlag(options.perTypeCall, 'options.perTypeCall'));
+    const target = checkInstance(node, GraphNode, 'node').native;
+    const perType = checkFlag(options.perTypeCall, 'options.perTypeCall');
+    if (params !== null && typeof params === 'object' && params.type === 'kernel') {
+      const k = encodeKernelNode(params);
+      this.native.setKernelNodeParams(target, k.kernel, k.config, k.args, k.pointers, k.pointerCount, k.ordinal, perType);
+      return;
+    }
+    this.native.setNodeParams(target, encodeNodeParams(params), perType);
   }
 
   /** The child graph node now runs a copy of child (same topology). */

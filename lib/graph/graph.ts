@@ -25,7 +25,7 @@ import { decodeEdge, EdgeData, encodeEdge } from './edge';
 import { GraphExec, InstantiateOptions, instantiateGraph } from './exec';
 import { GraphAllocation } from './memory';
 import { GraphNode, setGraphWrapper } from './node';
-import { accessesOf, encodeNodeParams, NodeParams, NodeTypeName } from './node-params';
+import { accessesOf, EncodedKernelNode, encodeNodeParams, NodeParams, NodeType, NodeTypeName } from './node-params';
 import { UserObject } from './user-object';
 
 /** Where a new node goes: what it runs after, and (data-flow building) what it touches. */
@@ -287,7 +287,14 @@ export class Graph extends Disposable<NativeGraph> {
 
     let result;
     try {
-      result = native.addNode(this.native, dependencies.map((d) => d.native), edgeData, encoded, perType);
+      const dependencyHandles = dependencies.map((d) => d.native);
+      if (encoded.type === NodeType.kernel) {
+        // The kernel form of encodeNodeParams (EncodedKernelNode), its fields given one by one.
+        const k = encoded as unknown as EncodedKernelNode;
+        result = { node: native.addKernelNode(this.native, dependencyHandles, edgeData, k.kernel, k.config, k.args, k.pointers, k.pointerCount, k.ordinal, perType) };
+      } else {
+        result = native.addNode(this.native, dependencyHandles, edgeData, encoded, perType);
+      }
     } catch (error) {
       // The tracker has counted this node; an empty node in its place keeps the
       // graph's order what the tracker believes it is.

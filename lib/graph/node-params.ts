@@ -3,11 +3,11 @@
 // ranges again before the driver sees a pointer.
 import { DeviceLike, ordinalOf } from '../device';
 import type { Event } from '../event';
-import { argLayout, ArgType, KernelArg, writeArg } from '../kernel/args';
+import type { KernelArg } from '../kernel/args';
 import { Kernel } from '../kernel/kernel';
-import { encodeLaunchShape, LaunchShape } from '../kernel/launch-config';
+import { encodeLaunchShape, LaunchConfigSlot, LaunchShape } from '../kernel/launch-config';
 import { MemoryHandle, memoryNative } from '../memory/bytes';
-import type { NativeGraph, NativeMemory } from '../native';
+import type { NativeGraph } from '../native';
 import { encodeMemoryOps, StreamMemoryOp } from '../stream-memory-ops';
 import { checkArray, checkEnum, checkFlag, checkInstance, checkInteger, checkObject, checkSize } from '../validate';
 import type { ConditionalHandle } from './conditional';
@@ -202,24 +202,39 @@ export interface NodeAccesses {
   writes: object[];
 }
 
-export function encodeKernel(p: KernelNodeParams): EncodedNodeParams {
+/**
+ * A kernel node's parameters as the native layer takes them, one by one
+ * (addKernelNode, setKernelNodeParams) or as the fields of an object
+ * (encodeNodeParams): kernel and memory by slot, the arguments packed in the
+ * kernel's reused buffers. One object, overwritten by each encoding: hand it
+ * over at once.
+ */
+export interface EncodedKernelNode {
+  type: number;
+  kernel: number;
+  config: Int32Array;
+  args: Uint8Array;
+  pointers: Float64Array;
+  pointerCount: number;
+  ordinal: number;
+}
+
+const kernelNode: EncodedKernelNode = {
+  type: 0, kernel: -1, config: new Int32Array(LaunchConfigSlot.count), args: new Uint8Array(0), pointers: new Float64Array(0), pointerCount: 0, ordinal: 0,
+};
+
+/** Checks a kernel node's parameters and encodes them into the shared EncodedKernelNode. */
+export function encodeKernelNode(p: KernelNodeParams): EncodedKernelNode {
   const kernel = checkInstance(p.kernel, Kernel, 'params.kernel');
-  const args = checkArray<KernelArg>(p.args ?? [], 'params.args');
-  const types: ArgType[] = args.map((a, i) => {
-    if (!(a instanceof KernelArg)) throw new TypeError(`params.args[${i}] must be made with arg.*()`);
-    return a.type;
-  });
-  const layout = argLayout(kernel.name, kernel.params, types);
-  const bytes = new Uint8Array(layout.bytes);
-  const view = new DataView(bytes.buffer);
-  // Memory arguments go as [offset, memory] pairs: the native layer writes their addresses.
-  const pointers: Array<number | NativeMemory> = [];
-  args.forEach((a, i) => {
-    const memory = writeArg(view, bytes, layout.slots[i], a.value, 'params.args', i);
-    if (memory) pointers.push(layout.slots[i].offset, memory.native);
-  });
-  const ordinal = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(p.device, 'params.device');
-  return { type: NodeType.kernel, kernel: kernel.native, config: encodeLaunchShape(p), args: bytes, pointers, ordinal };
+  const packed = kernel.packArgs(p.args ?? [], 'params.args');
+  kernelNode.ordinal = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(p.device, 'params.device');
+  encodeLaunchShape(p, kernelNode.config);
+  kernelNode.type = NodeType.kernel;
+  kernelNode.kernel = kernel.native.slot;
+  kernelNode.args = packed.bytes;
+  kernelNode.pointers = packed.pointers;
+  kernelNode.pointerCount = packed.pointerCount;
+  return kernelNode;
 }
 
 /** Checks params and encodes them for the native layer. */
@@ -227,7 +242,7 @@ export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
   checkObject(params, 'params');
   switch (params.type) {
     case 'kernel':
-      return encodeKernel(params);
+      return encodeKernelNode(params) as unknown as EncodedNodeParams;
     case 'memcpy': {
       const srcOffset = checkSize(params.srcOffset ?? 0, 'params.srcOffset');
       const src = memoryNative(params.src, 'params.src');

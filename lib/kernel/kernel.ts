@@ -43,6 +43,18 @@ export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedM
  * module's CUfunction (Module.function). Launch it with launch() or prepare(),
  * or add it to a graph with Graph.addKernel.
  */
+/** @internal A kernel's packed arguments (Kernel.packArgs), in buffers it reuses. */
+export interface PackedArgs {
+  /** The parameter bytes. */
+  bytes: Uint8Array;
+  /** A view of bytes. */
+  view: DataView;
+  /** [offset, memory slot] of each memory argument. */
+  pointers: Float64Array;
+  /** How many pairs of pointers are set. */
+  pointerCount: number;
+}
+
 export class Kernel extends Disposable<NativeKernel> {
   /** The context of a module's function; undefined for a library's kernel. */
   readonly context: Context | undefined;
@@ -52,9 +64,7 @@ export class Kernel extends Disposable<NativeKernel> {
   // and parameter buffer of the last types, and the encoded configuration.
   #lastTypes: ArgType[] | undefined;
   #lastLayout: ArgLayout | undefined;
-  #scratch = new Uint8Array(0);
-  #scratchView = new DataView(this.#scratch.buffer);
-  #scratchPointers = new Float64Array(0);
+  #packed: PackedArgs = { bytes: new Uint8Array(0), view: new DataView(new ArrayBuffer(0)), pointers: new Float64Array(0), pointerCount: 0 };
   readonly #config = new Int32Array(LaunchConfigSlot.count);
 
   /** @internal */
@@ -179,28 +189,40 @@ export class Kernel extends Disposable<NativeKernel> {
    */
   launch(config: LaunchConfig, args: readonly KernelArg[] = []): void {
     const stream = launchStream(config);
-    const layout = this.#layoutFor(args);
-    const view = this.#scratchView;
-    const bytes = this.#scratch;
-    // Memory arguments go as [offset, memory slot] pairs: the native layer writes their addresses.
-    const pointers = this.#scratchPointers;
+    const packed = this.packArgs(args, 'args');
+    native.kernelLaunch(this.native.slot, stream.slot, encodeLaunchShape(config, this.#config), packed.bytes, packed.pointers, packed.pointerCount);
+  }
+
+  /**
+   * @internal Typed arguments checked and packed into this kernel's reused
+   * buffers: the bytes, and memory arguments as [offset, memory slot] pairs
+   * (the native layer writes their addresses). Valid until the next packing:
+   * hand them to the native layer at once.
+   */
+  packArgs(args: readonly KernelArg[], label: string): PackedArgs {
+    const layout = this.#layoutFor(args, label);
+    const packed = this.#packed;
+    const view = packed.view;
+    const bytes = packed.bytes;
+    const pointers = packed.pointers;
     let pointerCount = 0;
     for (let i = 0; i < args.length; i++) {
       const slot = layout.slots[i];
-      const memory = writeArg(view, bytes, slot, args[i].value, 'args', i);
+      const memory = writeArg(view, bytes, slot, args[i].value, label, i);
       if (memory !== null) {
         pointers[2 * pointerCount] = slot.offset;
         pointers[2 * pointerCount + 1] = memory.native.slot;
         pointerCount++;
       }
     }
-    native.kernelLaunch(this.native.slot, stream.slot, encodeLaunchShape(config, this.#config), bytes, pointers, pointerCount);
+    packed.pointerCount = pointerCount;
+    return packed;
   }
 
   // The layout of the arguments' types: the last one when the types are the
   // same, so that repeated launches check and allocate nothing new.
-  #layoutFor(args: readonly KernelArg[]): ArgLayout {
-    if (!Array.isArray(args)) throw new TypeError('args must be an array of arg.*() values');
+  #layoutFor(args: readonly KernelArg[], label: string): ArgLayout {
+    if (!Array.isArray(args)) throw new TypeError(`${label} must be an array of arg.*() values`);
     const last = this.#lastTypes;
     if (last !== undefined && last.length === args.length) {
       let i = 0;
@@ -208,15 +230,14 @@ export class Kernel extends Disposable<NativeKernel> {
       if (i === args.length) return this.#lastLayout!;
     }
     const types = args.map((a, i) => {
-      if (!(a instanceof KernelArg)) throw new TypeError(`args[${i}] must be made with arg.*() (arg.f32(1.5), arg.ptr(buffer), ...)`);
+      if (!(a instanceof KernelArg)) throw new TypeError(`${label}[${i}] must be made with arg.*() (arg.f32(1.5), arg.ptr(buffer), ...)`);
       return a.type;
     });
     const layout = argLayout(this.name, this.params, types);
     this.#lastTypes = types;
     this.#lastLayout = layout;
-    this.#scratch = new Uint8Array(layout.bytes);
-    this.#scratchView = new DataView(this.#scratch.buffer);
-    this.#scratchPointers = new Float64Array(2 * layout.slots.filter((s) => s.type === 'ptr').length);
+    const bytes = new Uint8Array(layout.bytes);
+    this.#packed = { bytes, view: new DataView(bytes.buffer), pointers: new Float64Array(2 * layout.slots.filter((s) => s.type === 'ptr').length), pointerCount: 0 };
     return layout;
   }
 

@@ -40,6 +40,7 @@ class GraphExec : public Handle<GraphExec, GraphExecBox> {
   Napi::Value Upload(const Napi::CallbackInfo& info);
   Napi::Value Update(const Napi::CallbackInfo& info);
   Napi::Value SetNodeParams(const Napi::CallbackInfo& info);
+  Napi::Value SetKernelNodeParams(const Napi::CallbackInfo& info);
   Napi::Value SetChildGraph(const Napi::CallbackInfo& info);
   Napi::Value SetEnabled(const Napi::CallbackInfo& info);
   Napi::Value IsEnabled(const Napi::CallbackInfo& info);
@@ -97,6 +98,7 @@ void GraphExec::init(Napi::Env env, Napi::Object exports) {
       InstanceMethod("upload", &GraphExec::Upload),
       InstanceMethod("update", &GraphExec::Update),
       InstanceMethod("setNodeParams", &GraphExec::SetNodeParams),
+      InstanceMethod("setKernelNodeParams", &GraphExec::SetKernelNodeParams),
       InstanceMethod("setChildGraph", &GraphExec::SetChildGraph),
       InstanceMethod("setEnabled", &GraphExec::SetEnabled),
       InstanceMethod("isEnabled", &GraphExec::IsEnabled),
@@ -144,13 +146,37 @@ Napi::Value GraphExec::Update(const Napi::CallbackInfo& info) {
   return out;
 }
 
+namespace {
+void setExecNodeParams(Napi::Env env, GraphExecBox& exec, const NodeRef& node, NodeParams& params, bool perType);
+}  // namespace
+
 // setNodeParams(node, params, perTypeCall): the executable's copy of a node.
 Napi::Value GraphExec::SetNodeParams(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   GraphExecBox& exec = live();
   const NodeRef& node = nodeArg(info[0], "node");
   std::unique_ptr<NodeParams> p = buildNodeParams(env, info[1], nullptr);
-  bool perType = boolArg(info[2], "perTypeCall");
+  setExecNodeParams(env, exec, node, *p, boolArg(info[2], "perTypeCall"));
+  return env.Undefined();
+}
+
+// setKernelNodeParams(node, kernel, config, args, pointers, pointerCount,
+// ordinal, perTypeCall): setNodeParams for a kernel node, its parameters given
+// one by one (see kernelNodeParams).
+Napi::Value GraphExec::SetKernelNodeParams(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  GraphExecBox& exec = live();
+  const NodeRef& node = nodeArg(info[0], "node");
+  std::unique_ptr<NodeParams> p = kernelNodeParams(env, kernelNodeFields(info, 1));
+  setExecNodeParams(env, exec, node, *p, boolArg(info[7], "perTypeCall"));
+  return env.Undefined();
+}
+
+namespace {
+
+// New parameters p for node in exec: the driver call and what exec keeps.
+void setExecNodeParams(Napi::Env env, GraphExecBox& exec, const NodeRef& node, NodeParams& params, bool perType) {
+  NodeParams* p = &params;
   if (p->context) makeCurrent(env, p->context);
   CUgraphNodeParams& g = p->params;
   CUresult r;
@@ -204,8 +230,9 @@ Napi::Value GraphExec::SetNodeParams(const Napi::CallbackInfo& info) {
   if (r != CUDA_SUCCESS) throwCudaError(env, r, fn);
   for (auto& used : p->uses) exec.extra.add(used);
   if (p->kernel) exec.extra.add(p->kernel);
-  return env.Undefined();
 }
+
+}  // namespace
 
 // setChildGraph(node, graph): the child graph node now runs a copy of graph
 // (same topology required; cuGraphExecChildGraphNodeSetParams).

@@ -12,23 +12,25 @@
 
 namespace cudrv {
 
-// {kernel, config: Int32Array, args: Uint8Array, pointers: [offset, memory, ...], ordinal}
-void buildKernelNode(Napi::Env env, Napi::Object p, NodeParams& out) {
-  const KernelRef& kernel = Kernel::from(p.Get("kernel"), "kernel");
-  LaunchPlan plan = readLaunchPlan(p.Get("config"), "config");
-  Napi::Value args = p.Get("args");
-  if (!args.IsTypedArray() || args.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-    typeError(env, "args", "a Uint8Array");
-  }
-  Napi::Uint8Array bytes = args.As<Napi::Uint8Array>();
-  out.kernelArgs.assign(bytes.Data(), bytes.Data() + bytes.ByteLength());
-  Napi::Value pointers = p.Get("pointers");
-  if (pointers.IsArray()) {
-    Napi::Array list = pointers.As<Napi::Array>();
-    for (uint32_t i = 0; i + 1 < list.Length(); i += 2) {
-      out.uses.push_back(writePointer(env, memoryOf(list.Get(i + 1)), u64Arg(list.Get(i), "offset"), out.kernelArgs.data(),
-                                      out.kernelArgs.size()));
-    }
+// fields: kernel (slot), config: Int32Array, args: Uint8Array, pointers:
+// Float64Array of [offset, memory slot] pairs, pointerCount, ordinal, as
+// kernel launches take them (handles found by slot).
+void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& out) {
+  const KernelRef& kernel = Kernel::fromSlot(fields[0], "kernel");
+  LaunchPlan plan = readLaunchPlan(fields[1], "config");
+  size_t byteCount = 0;
+  const uint8_t* bytes = typedArrayArg<uint8_t>(fields[2], napi_uint8_array, "args", "a Uint8Array", &byteCount);
+  out.kernelArgs.assign(bytes, bytes + byteCount);
+  size_t pointerLength = 0;
+  const double* pointers =
+      typedArrayArg<double>(fields[3], napi_float64_array, "pointers", "a Float64Array", &pointerLength);
+  const uint32_t pointerCount = uintArg(fields[4], "pointerCount");
+  if (pointerCount > pointerLength / 2) rangeError(env, "pointerCount", "exceeds the pointers given");
+  for (uint32_t i = 0; i < pointerCount; ++i) {
+    const double offset = pointers[2 * i];
+    if (!(offset >= 0) || offset > static_cast<double>(byteCount)) rangeError(env, "offset", "is outside the parameters");
+    out.uses.push_back(writePointer(env, memoryOfSlot(env, pointers[2 * i + 1]), static_cast<uint64_t>(offset),
+                                    out.kernelArgs.data(), out.kernelArgs.size()));
   }
   const ParamLayout& layout = kernel->params;
   CUDA_KERNEL_NODE_PARAMS_v3& k = out.params.kernel;
@@ -58,7 +60,7 @@ void buildKernelNode(Napi::Env env, Napi::Object p, NodeParams& out) {
     out.context = kernel->context();
   } else {
     k.kern = kernel->kernel;
-    out.context = primaryContext(env, intArg(p.Get("ordinal"), "ordinal"))->context;
+    out.context = primaryContext(env, intArg(fields[5], "ordinal"))->context;
     k.ctx = out.context;
   }
   out.kernelAttributes.assign(plan.config.attrs, plan.config.attrs + plan.config.numAttrs);

@@ -198,16 +198,40 @@ void buildChildGraph(Napi::Env env, Napi::Object p, NodeParams& out) {
 
 // Conditional handles and nodes, and kernel nodes, live in files of their own.
 void buildConditional(Napi::Env env, Napi::Object params, NodeParams& out, GraphBox* graph);
-void buildKernelNode(Napi::Env env, Napi::Object params, NodeParams& out);
+void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& out);
+
+namespace {
+
+std::unique_ptr<NodeParams> emptyNodeParams() {
+  auto out = std::make_unique<NodeParams>();
+  std::memset(&out->params, 0, sizeof(out->params));
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<NodeParams> kernelNodeParams(Napi::Env env, const KernelNodeFields& fields) {
+  auto out = emptyNodeParams();
+  out->params.type = CU_GRAPH_NODE_TYPE_KERNEL;
+  buildKernelNode(env, fields, *out);
+  return out;
+}
+
+KernelNodeFields kernelNodeFields(const Napi::CallbackInfo& info, size_t first) {
+  return {info[first], info[first + 1], info[first + 2], info[first + 3], info[first + 4], info[first + 5]};
+}
 
 std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value value, GraphBox* graph) {
   if (!value.IsObject()) throwTypeError(env, "params must be an object");
   Napi::Object p = value.As<Napi::Object>();
-  auto out = std::make_unique<NodeParams>();
-  std::memset(&out->params, 0, sizeof(out->params));
+  auto out = emptyNodeParams();
   out->params.type = static_cast<CUgraphNodeType>(uintArg(field(p, "type"), "type"));
   switch (out->params.type) {
-    case CU_GRAPH_NODE_TYPE_KERNEL: buildKernelNode(env, p, *out); break;
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+      // {type, kernel, config, args, pointers, pointerCount, ordinal}: the hot form's fields, by name.
+      buildKernelNode(env, {field(p, "kernel"), field(p, "config"), field(p, "args"), field(p, "pointers"),
+                            field(p, "pointerCount"), field(p, "ordinal")}, *out);
+      break;
     case CU_GRAPH_NODE_TYPE_MEMCPY: buildMemcpy(env, p, *out); break;
     case CU_GRAPH_NODE_TYPE_MEMSET: buildMemset(env, p, *out); break;
     case CU_GRAPH_NODE_TYPE_HOST: buildHost(env, p, *out); break;

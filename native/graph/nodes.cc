@@ -74,14 +74,8 @@ CUresult addPerType(CUgraphNode* node, CUgraph graph, const Dependencies& deps, 
   }
 }
 
-// addNode(graph, dependencies, edgeData | undefined, params, perTypeCall)
-//   -> {node, allocation?: GraphAllocation, bodies?: Graph[]}
-Napi::Value AddNode(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  const GraphRef& graph = graphArg(info[0], "graph");
-  Dependencies deps = dependenciesArg(env, info[1], info[2], *graph);
-  std::unique_ptr<NodeParams> p = buildNodeParams(env, info[3], graph.get());
-  bool perType = boolArg(info[4], "perTypeCall");
+// Adds a node of parameters p to graph after deps: the driver call and what the graph keeps.
+NodeRef addBuiltNode(Napi::Env env, const GraphRef& graph, const Dependencies& deps, NodeParams* p, bool perType) {
   if (perType && !deps.edges.empty()) throwTypeError(env, "edge data needs cuGraphAddNode (perTypeCall false)");
   if (perType && p->movedChild) throwTypeError(env, "moving a child graph needs cuGraphAddNode (perTypeCall false)");
   if (p->context) makeCurrent(env, p->context);
@@ -100,7 +94,17 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
   }
   NodeRef box = nodeBoxOf(graph, node);
   if (p->params.type == CU_GRAPH_NODE_TYPE_KERNEL) applyKernelAttributes(env, node, *p);
+  return box;
+}
 
+// addNode(graph, dependencies, edgeData | undefined, params, perTypeCall)
+//   -> {node, allocation?: GraphAllocation, bodies?: Graph[]}
+Napi::Value AddNode(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const GraphRef& graph = graphArg(info[0], "graph");
+  Dependencies deps = dependenciesArg(env, info[1], info[2], *graph);
+  std::unique_ptr<NodeParams> p = buildNodeParams(env, info[3], graph.get());
+  NodeRef box = addBuiltNode(env, graph, deps, p.get(), boolArg(info[4], "perTypeCall"));
   Napi::Object out = Napi::Object::New(env);
   out.Set("node", wrapNode(env, box));
   if (p->params.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) {
@@ -120,6 +124,17 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
     out.Set("bodies", bodies);
   }
   return out;
+}
+
+// addKernelNode(graph, dependencies, edgeData | undefined, kernel, config, args,
+// pointers, pointerCount, ordinal, perTypeCall) -> node: addNode for a kernel
+// node, its parameters given one by one (see kernelNodeParams).
+Napi::Value AddKernelNode(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const GraphRef& graph = graphArg(info[0], "graph");
+  Dependencies deps = dependenciesArg(env, info[1], info[2], *graph);
+  std::unique_ptr<NodeParams> p = kernelNodeParams(env, kernelNodeFields(info, 3));
+  return wrapNode(env, addBuiltNode(env, graph, deps, p.get(), boolArg(info[9], "perTypeCall")));
 }
 
 // setNodeParams(node, params, perTypeCall): new parameters for a node of the
@@ -318,6 +333,7 @@ Napi::Value GraphAllocation::Size(const Napi::CallbackInfo& info) {
 void initGraphNodes(Napi::Env env, Napi::Object exports) {
   GraphAllocation::init(env, exports);
   exports.Set("addNode", Napi::Function::New(env, AddNode));
+  exports.Set("addKernelNode", Napi::Function::New(env, AddKernelNode));
   exports.Set("setNodeParams", Napi::Function::New(env, SetNodeParams));
   exports.Set("nodeParams", Napi::Function::New(env, NodeParamsOf));
 }
