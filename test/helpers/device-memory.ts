@@ -6,7 +6,7 @@ import { spawnSync } from 'child_process';
 import type * as Cuda from '../../lib';
 
 /** Bytes of device memory this process holds (MiB granularity through nvidia-smi). */
-export function deviceMemoryInUse(cuda: typeof Cuda): number {
+export function deviceMemoryInUse(cuda: Pick<typeof Cuda, 'memoryInfo'>): number {
   // First, so that this process has its context, and nvidia-smi lists it.
   const { free, total } = cuda.memoryInfo();
   const apps = spawnSync('nvidia-smi', ['--query-compute-apps=pid,used_memory', '--format=csv,noheader,nounits'], { encoding: 'utf8' });
