@@ -87,7 +87,7 @@ describeGpu('lifetimes on the GPU', () => {
         kernel.launch({ ...shape, stream }, args(cycles, src, dst));
         return [kernel, library];
       });
-      expect(r.inFlight).toBe(true);
+      if (!process.env.SANITIZING) expect(r.inFlight).toBe(true); // the sanitizer runs launches one at a time
       expect(r.values).toEqual(r.expected);
     });
 
@@ -99,7 +99,7 @@ describeGpu('lifetimes on the GPU', () => {
         prepared.launch();
         return [prepared, fn, module];
       });
-      expect(r.inFlight).toBe(true);
+      if (!process.env.SANITIZING) expect(r.inFlight).toBe(true); // the sanitizer runs launches one at a time
       expect(r.values).toEqual(r.expected);
     });
 
@@ -113,7 +113,7 @@ describeGpu('lifetimes on the GPU', () => {
         exec.launch(stream);
         return [exec, graph, kernel, library];
       });
-      expect(r.inFlight).toBe(true);
+      if (!process.env.SANITIZING) expect(r.inFlight).toBe(true); // the sanitizer runs launches one at a time
       expect(r.values).toEqual(r.expected);
     });
 
@@ -124,7 +124,7 @@ describeGpu('lifetimes on the GPU', () => {
         kernel.launch({ ...shape, stream }, args(cycles, src, dst));
         return [kernel, library];
       }, (stream) => DeviceBuffer.allocAsync(n * 4, stream));
-      expect(r.inFlight).toBe(true);
+      if (!process.env.SANITIZING) expect(r.inFlight).toBe(true); // the sanitizer runs launches one at a time
       expect(r.values).toEqual(r.expected);
     });
   });
