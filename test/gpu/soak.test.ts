@@ -17,13 +17,16 @@ describeGpu('soak', () => {
     const runs = await Promise.all(Array.from({ length: processes }, (_, i) =>
       startChild<SoakReport>('soak', { SOAK_ENV: 'gpu', SOAK_CYCLES: process.env.SOAK_CYCLES ?? '1000', SOAK_SHARD: `${i}/${processes}` }, 4 * 60 * 60 * 1000)));
     const kindsRun = new Set<string>();
+    const problems: string[] = [];
     for (const r of runs) {
       if (r.status !== 0 || !r.report) throw new Error(`the soak failed (${r.status}, ${r.signal}): ${r.stderr.slice(-3000)}`);
+      const summary = soakSummary(r.report);
       // eslint-disable-next-line no-console
-      console.log(soakSummary(r.report));
-      expect(soakProblems(r.report, soakLimits(true))).toEqual([]);
+      console.log(summary);
+      problems.push(...soakProblems(r.report, soakLimits(true)).map((p) => `${p} [${summary}]`));
       for (const kind of Object.keys(r.report.cycles)) kindsRun.add(kind);
     }
+    expect(problems).toEqual([]);
     expect(kindsRun.size).toBeGreaterThanOrEqual(28);
   }, 5 * 60 * 60 * 1000);
 });

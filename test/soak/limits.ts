@@ -28,7 +28,8 @@ export function soakProblems(r: SoakReport, limits: SoakLimits): string[] {
 /** One line for the log: cycles, time and the deltas. */
 export function soakSummary(r: SoakReport): string {
   const mib = (b: number) => `${(b / 2 ** 20).toFixed(1)} MiB`;
-  return `soak: ${r.totalCycles} create/use/dispose cycles over ${Object.keys(r.cycles).length} kinds in ${(r.elapsedMs / 1000).toFixed(1)} s; ` +
+  const kinds = Object.keys(r.cycles);
+  return `soak: ${r.totalCycles} create/use/dispose cycles over ${kinds.length} kinds${kinds.length <= 4 ? ` (${kinds.join(', ')})` : ''} in ${(r.elapsedMs / 1000).toFixed(1)} s; ` +
     `device memory ${r.after.deviceMemory - r.before.deviceMemory} bytes, resident memory +${mib(r.middle.rss - r.before.rss)} then ` +
     `+${mib(r.after.rss - r.middle.rss)}, file descriptors ${r.after.fds - r.before.fds}, unreleased resources ` +
     `${Object.keys(r.after.resources).filter((k) => r.after.resources[k] !== r.before.resources[k]).length} kinds changed`;
