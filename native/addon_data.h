@@ -6,8 +6,7 @@
 #include <napi.h>
 
 #include <memory>
-#include <typeindex>
-#include <unordered_map>
+#include <vector>
 
 namespace cudrv {
 
@@ -17,7 +16,8 @@ struct JsThreadChannel;
 
 struct AddonData {
   Napi::FunctionReference errorFactory;
-  std::unordered_map<std::type_index, Napi::FunctionReference> constructors;
+  // Indexed by a class's number (Handle::classNumber): no hashing of type names per object.
+  std::vector<Napi::FunctionReference> constructors;
   // Work handed back to this environment's thread (native/js_thread.cc).
   std::shared_ptr<JsThreadChannel> jsThread;
   int pendingDeliveries = 0;

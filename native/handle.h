@@ -7,10 +7,10 @@
 
 #include <napi.h>
 
+#include <atomic>
 #include <memory>
 #include <string_view>
 #include <type_traits>
-#include <typeindex>
 #include <vector>
 
 #include "addon_data.h"
@@ -19,13 +19,9 @@
 
 namespace cudrv {
 
-// A per-class tag, so that an argument is checked to be exactly this class before
-// it is unwrapped (prototype tricks cannot pass one handle off as another).
-inline napi_type_tag typeTagFor(const char* name) {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a
-  for (const char* p = name; *p; ++p) h = (h ^ static_cast<unsigned char>(*p)) * 1099511628211ull;
-  return {h, 0x637564612d647276ull};  // "cuda-drv"
-}
+// Numbers classes for classNumber() below (classes are defined on the JavaScript threads; the
+// first definition of each, at module init, is serialized by its function-local static).
+inline std::atomic<size_t> nextClassNumber{0};
 
 template <typename Self, typename Box>
 class Handle : public Napi::ObjectWrap<Self> {
@@ -48,7 +44,9 @@ class Handle : public Napi::ObjectWrap<Self> {
     members.push_back(Napi::ObjectWrap<Self>::InstanceMethod("dispose", &Base::Dispose));
     members.push_back(Napi::ObjectWrap<Self>::InstanceAccessor("alive", &Base::Alive, nullptr));
     Napi::Function ctor = Napi::ObjectWrap<Self>::DefineClass(env, Self::kName, members);
-    addonData(env).constructors[typeid(Self)] = Napi::Persistent(ctor);
+    AddonData& data = addonData(env);
+    if (data.constructors.size() <= classNumber()) data.constructors.resize(classNumber() + 1);
+    data.constructors[classNumber()] = Napi::Persistent(ctor);
     return ctor;
   }
 
@@ -57,16 +55,15 @@ class Handle : public Napi::ObjectWrap<Self> {
     AddonData& data = addonData(env);
     constructing = &constructing;
     napi_value value = nullptr;
-    napi_status status = napi_new_instance(env, data.constructors.at(typeid(Self)).Value(), 0, nullptr, &value);
+    napi_status status = napi_new_instance(env, data.constructors.at(classNumber()).Value(), 0, nullptr, &value);
     void* made = constructing;
     constructing = nullptr;
     NAPI_THROW_IF_FAILED(env, status, Napi::Object());
     Napi::Object object(env, value);
-    static const napi_type_tag tag = typeTagFor(Self::kName);
-    object.TypeTag(&tag);
     Self* self = static_cast<Self*>(static_cast<Base*>(made));
     self->box_ = std::move(box);
     self->slots_ = slotTable(env);
+    self->slots_->addWrapper(wrapperOf(self), token());
     SlotTable::Entry entry;
     entry.object = self;
     entry.classId = token();
@@ -80,7 +77,9 @@ class Handle : public Napi::ObjectWrap<Self> {
   }
 
   ~Handle() override {
-    if (slots_) slots_->remove(slot_);
+    if (!slots_) return;
+    slots_->remove(slot_);
+    slots_->removeWrapper(wrapperOf(this));
   }
 
   // The live box a slot number names (see slots.h): TypeError when it names no
@@ -103,10 +102,16 @@ class Handle : public Napi::ObjectWrap<Self> {
 
   // The same for an argument that may be one of several classes: nullptr when
   // it is not a Self; still the disposed error when it is a disposed one.
+  // The object is proven to be a Self by its wrapper being listed as one in the
+  // slot table (cheaper than a type tag, which costs a BigInt and a private
+  // property per object, and a private lookup per check).
   static const std::shared_ptr<Box>* tryFrom(Napi::Value value) {
-    static const napi_type_tag tag = typeTagFor(Self::kName);
-    if (!value.IsObject() || !value.As<Napi::Object>().CheckTypeTag(&tag)) return nullptr;
-    Self* self = Self::Unwrap(value.As<Napi::Object>());
+    void* wrapper = nullptr;
+    if (!value.IsObject() || napi_unwrap(value.Env(), value, &wrapper) != napi_ok ||
+        slotTable(value.Env())->classOf(wrapper) != token()) {
+      return nullptr;
+    }
+    Self* self = static_cast<Self*>(static_cast<Napi::ObjectWrap<Self>*>(wrapper));
     if (!self->box_) throwDisposed(value.Env(), Self::kName);
     return &self->box_;
   }
@@ -143,6 +148,13 @@ class Handle : public Napi::ObjectWrap<Self> {
   static void* token() {
     static char marker;
     return &marker;
+  }
+  // The pointer napi_wrap holds for self (ObjectWrap wraps itself).
+  static const void* wrapperOf(Base* self) { return static_cast<Napi::ObjectWrap<Self>*>(self); }
+  // This class's index in AddonData::constructors, numbered in order of first definition.
+  static size_t classNumber() {
+    static const size_t number = nextClassNumber++;
+    return number;
   }
   // &constructing while wrap() constructs an object, then the wrapper made.
   static inline thread_local void* constructing = nullptr;

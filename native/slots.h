@@ -1,7 +1,7 @@
 // Handles named by number, for the hot calls (graph and kernel launches, event
-// records). Finding the native object behind a JavaScript object costs V8
-// private-property lookups (its wrap, and its type tag to prove it is ours), some
-// 800 instructions each, measured under callgrind; a call that takes an
+// records). Finding the native object behind a JavaScript object costs a V8
+// private-property lookup (its wrap; with the type tag once used to prove it
+// ours, 800 instructions each under callgrind); a call that takes an
 // executable and a stream paid three of them before reaching the driver. Every
 // handle gets a slot in its environment's table when it is wrapped, and its
 // object a read-only `slot` number; hot calls take those numbers and index the
@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace cudrv {
@@ -34,6 +35,18 @@ class SlotTable {
   // A slot for object; the number JavaScript sees.
   double add(const Entry& entry);
   void remove(double id);
+
+  // The wrappers (the pointers napi_wrap holds) of this environment's live
+  // handles, with their class: what proves an object to be a handle of a given
+  // class. A foreign object unwraps to nothing or to a pointer not listed here,
+  // and nothing JavaScript can do (prototypes, another addon's wrap) adds one.
+  void addWrapper(const void* wrapper, const void* classId) { wrappers_.emplace(wrapper, classId); }
+  void removeWrapper(const void* wrapper) { wrappers_.erase(wrapper); }
+  // wrapper's class, or nullptr when it is no live handle's.
+  const void* classOf(const void* wrapper) const {
+    auto found = wrappers_.find(wrapper);
+    return found == wrappers_.end() ? nullptr : found->second;
+  }
   // The entry a number names, or nullptr when it names no live slot.
   const Entry* find(double id) const {
     if (!(id >= 0) || id >= kLimit) return nullptr;
@@ -50,6 +63,7 @@ class SlotTable {
   static constexpr double kLimit = 9007199254740992.0;  // 2^53: numbers stay exact
   std::vector<Entry> entries_;
   std::vector<uint32_t> unused_;
+  std::unordered_map<const void*, const void*> wrappers_;
 };
 
 // The table of env's handles (held by each handle too, so that a handle
