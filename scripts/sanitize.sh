@@ -100,7 +100,8 @@ run() {
     echo "sanitize: $tool: jest left no results (status $status); see $out/$tool.out" >&2
     failed=1
   fi
-  if [ "$status" -eq 86 ] && [ "$errors" -eq 0 ]; then errors=1; fi  # the sanitizer said so, even if no summary was parsed
+  # The sanitizer's exit code counts held allocations too: it decides only where no summary was found.
+  if [ "$status" -eq 86 ] && ! cat "$out/$tool".*.log 2>/dev/null | grep -q 'SUMMARY:'; then errors=1; fi
   total_errors=$((total_errors + errors))
   failed_tests=$((failed_tests + failed))
   local line="$tool: $errors errors"
