@@ -3,7 +3,7 @@
 // everything else, and the first compile says what is missing.
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { native, NativeCompileOutcome, NativeCompileRequest } from '../native';
-import { checkCString, checkInteger } from '../validate';
+import { checkCString, checkInteger, checkObject } from '../validate';
 
 /** What NVRTC is installed, if any. */
 export interface NvrtcStatus {
@@ -188,7 +188,7 @@ const archFlag = /^(-arch|--gpu-architecture)(=|$)/;
 
 function prepare(source: string, options: CompileOptions): PreparedCompile {
   checkCString(source, 'source');
-  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  checkObject(options, 'options');
   const name = options.name === undefined ? 'kernel.cu' : checkCString(options.name, 'options.name');
   const extra = stringArray(options.options, 'options.options');
   if (extra.some((o) => archFlag.test(o))) {
@@ -197,12 +197,12 @@ function prepare(source: string, options: CompileOptions): PreparedCompile {
   const { arch, output } = target(options);
   const flags = [`--gpu-architecture=${arch}`];
   for (const dir of stringArray(options.includePaths, 'options.includePaths')) flags.push(`--include-path=${dir}`);
-  for (const [macro, value] of Object.entries(options.defines ?? {})) {
+  for (const [macro, value] of Object.entries(checkObject(options.defines ?? {}, 'options.defines'))) {
     if (value === true) flags.push(`--define-macro=${macro}`);
     else if (typeof value === 'string' || typeof value === 'number') flags.push(`--define-macro=${macro}=${value}`);
     else throw new TypeError(`options.defines.${macro} must be a string, a number or true`);
   }
-  const headers = Object.entries(options.headers ?? {});
+  const headers = Object.entries(checkObject(options.headers ?? {}, 'options.headers'));
   for (const [include, text] of headers) checkCString(text, `options.headers['${include}']`);
   return {
     request: {
