@@ -19,19 +19,15 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   /** @internal The native handle; for lib/ only. */
   readonly native: H;
 
-  /**
-   * finalize: register the registry's callback. A class whose objects are kept
-   * in a map keyed by their native handle passes false: the registry holds its
-   * handle, which would keep the map's entry, and so the object, alive for good.
-   * The native object's own finalizer then releases the handle.
-   */
-  /**
-   * True once dispose() has run on this object: known without a call into the
-   * native layer, which stays the authority (see disposed: a handle may also
-   * be released from the native side).
-   */
+  // True once dispose() has run on this object: known without a call into the
+  // native layer, which stays the authority (see disposed: a handle may also be
+  // released from the native side).
   #released = false;
 
+  // finalize: register the registry's callback. A class whose objects are kept
+  // in a map keyed by their native handle passes false: the registry holds its
+  // handle, which would keep the map's entry, and so the object, alive for good.
+  // The native object's own finalizer then releases the handle.
   protected constructor(handle: H, finalize = true) {
     this.native = handle;
     if (finalize) registry.register(this, handle, this);
