@@ -63,7 +63,6 @@ class Handle : public Napi::ObjectWrap<Self> {
     Self* self = static_cast<Self*>(static_cast<Base*>(made));
     self->box_ = std::move(box);
     self->slots_ = slotTable(env);
-    self->slots_->addWrapper(wrapperOf(self), token());
     SlotTable::Entry entry;
     entry.object = self;
     entry.classId = token();
@@ -72,6 +71,11 @@ class Handle : public Napi::ObjectWrap<Self> {
       entry.memory = [](void* object) -> MemoryRef { return static_cast<Self*>(object)->box_; };
     }
     self->slot_ = self->slots_->add(entry);
+    if (self->slot_ < 0) {
+      self->box_.reset();
+      throwRangeError(env, std::string("too many live handles to make another ") + Self::kName);
+    }
+    self->slots_->addWrapper(wrapperOf(self), self->slot_);
     object.DefineProperty(Napi::PropertyDescriptor::Value("slot", Napi::Number::New(env, self->slot_), napi_default));
     return object;
   }
@@ -102,16 +106,13 @@ class Handle : public Napi::ObjectWrap<Self> {
 
   // The same for an argument that may be one of several classes: nullptr when
   // it is not a Self; still the disposed error when it is a disposed one.
-  // The object is proven to be a Self by its wrapper being listed as one in the
-  // slot table (cheaper than a type tag, which costs a BigInt and a private
-  // property per object, and a private lookup per check).
+  // The object is proven to be a Self by its wrapper being listed in the slot
+  // table with a Self's entry (cheaper than a type tag, which costs a BigInt and
+  // a private property per object, and a private lookup per check).
   static const std::shared_ptr<Box>* tryFrom(Napi::Value value) {
-    void* wrapper = nullptr;
-    if (!value.IsObject() || napi_unwrap(value.Env(), value, &wrapper) != napi_ok ||
-        slotTable(value.Env())->classOf(wrapper) != token()) {
-      return nullptr;
-    }
-    Self* self = static_cast<Self*>(static_cast<Napi::ObjectWrap<Self>*>(wrapper));
+    const SlotTable::Entry* entry = entryOfObject(value);
+    if (!entry || entry->classId != token()) return nullptr;
+    Self* self = static_cast<Self*>(entry->object);
     if (!self->box_) throwDisposed(value.Env(), Self::kName);
     return &self->box_;
   }

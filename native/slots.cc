@@ -38,8 +38,13 @@ const std::shared_ptr<SlotTable>& slotTable(Napi::Env env) {
   return table;
 }
 
-MemoryRef memoryOfSlot(Napi::Env env, double id) {
-  const SlotTable::Entry* entry = slotTable(env)->find(id);
+const SlotTable::Entry* entryOfObject(Napi::Value value) {
+  void* wrapper = nullptr;
+  if (!value.IsObject() || napi_unwrap(value.Env(), value, &wrapper) != napi_ok) return nullptr;
+  return slotTable(value.Env())->entryOf(wrapper);
+}
+
+MemoryRef memoryOfEntry(Napi::Env env, const SlotTable::Entry* entry) {
   if (!entry || !entry->memory) return nullptr;
   MemoryRef memory = entry->memory(entry->object);
   if (!memory) throwDisposed(env, entry->name);

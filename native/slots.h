@@ -32,20 +32,21 @@ class SlotTable {
     uint32_t generation = 0;
   };
 
-  // A slot for object; the number JavaScript sees.
+  // A slot for object; the number JavaScript sees, or -1 when 2^24 handles are live.
   double add(const Entry& entry);
   void remove(double id);
 
   // The wrappers (the pointers napi_wrap holds) of this environment's live
-  // handles, with their class: what proves an object to be a handle of a given
-  // class. A foreign object unwraps to nothing or to a pointer not listed here,
-  // and nothing JavaScript can do (prototypes, another addon's wrap) adds one.
-  void addWrapper(const void* wrapper, const void* classId) { wrappers_.emplace(wrapper, classId); }
+  // handles, with their slots: what proves an object to be a handle (of the
+  // class its entry says). A foreign object unwraps to nothing or to a pointer
+  // not listed here, and nothing JavaScript can do (prototypes, another addon's
+  // wrap) adds one.
+  void addWrapper(const void* wrapper, double id) { wrappers_.emplace(wrapper, id); }
   void removeWrapper(const void* wrapper) { wrappers_.erase(wrapper); }
-  // wrapper's class, or nullptr when it is no live handle's.
-  const void* classOf(const void* wrapper) const {
+  // The entry of the handle whose wrapper this is, or nullptr.
+  const Entry* entryOf(const void* wrapper) const {
     auto found = wrappers_.find(wrapper);
-    return found == wrappers_.end() ? nullptr : found->second;
+    return found == wrappers_.end() ? nullptr : find(found->second);
   }
   // The entry a number names, or nullptr when it names no live slot.
   const Entry* find(double id) const {
@@ -63,7 +64,7 @@ class SlotTable {
   static constexpr double kLimit = 9007199254740992.0;  // 2^53: numbers stay exact
   std::vector<Entry> entries_;
   std::vector<uint32_t> unused_;
-  std::unordered_map<const void*, const void*> wrappers_;
+  std::unordered_map<const void*, double> wrappers_;
 };
 
 // The table of env's handles (held by each handle too, so that a handle
@@ -77,8 +78,14 @@ inline double slotArg(Napi::Value value) {
   return id;
 }
 
-// The memory a slot names (a DeviceBuffer, HostBuffer, ...); null when it names
-// no memory handle, the disposed error when it names a disposed one.
-MemoryRef memoryOfSlot(Napi::Env env, double id);
+// The entry of the handle value is, or nullptr when it is none (one unwrap).
+const SlotTable::Entry* entryOfObject(Napi::Value value);
+
+// The memory an entry names (a DeviceBuffer, HostBuffer, ...); null when it is
+// no memory handle's, the disposed error when it names a disposed one.
+MemoryRef memoryOfEntry(Napi::Env env, const SlotTable::Entry* entry);
+
+// The same for the handle a slot number names.
+inline MemoryRef memoryOfSlot(Napi::Env env, double id) { return memoryOfEntry(env, slotTable(env)->find(id)); }
 
 }  // namespace cudrv

@@ -24,14 +24,8 @@ void checkRange(Napi::Env env, const char* param, uint64_t offset, uint64_t byte
   }
 }
 
-MemoryRef memoryOf(Napi::Value value) {
-  if (auto* device = DeviceBuffer::tryFrom(value)) return *device;
-  if (auto* host = HostBuffer::tryFrom(value)) return *host;
-  if (auto* allocation = GraphAllocation::tryFrom(value)) return *allocation;
-  if (auto* mapped = VirtualMemory::tryFrom(value)) return *mapped;
-  if (auto* imported = ImportedMemory::tryFrom(value)) return *imported;
-  return nullptr;
-}
+// One unwrap and one table lookup, whichever memory class the value is.
+MemoryRef memoryOf(Napi::Value value) { return memoryOfEntry(value.Env(), entryOfObject(value)); }
 
 void refuseOverlap(Napi::Env env, const Span& dst, const Span& src) {
   if (!dst.owner || dst.owner != src.owner) return;
