@@ -9,13 +9,10 @@
 //   node examples/capture-update.js
 'use strict';
 const cuda = require('..');
+const { requireGpu } = require('./common/require-gpu');
 const { arg } = cuda;
 
-const status = cuda.driverStatus();
-if (!status.available) {
-  console.log(`no usable GPU here (${status.reason}); nothing to run`);
-  process.exit(0);
-}
+requireGpu(cuda);
 
 const n = 1 << 16;
 const library = cuda.Library.load(cuda.compile(`

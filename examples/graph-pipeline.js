@@ -6,12 +6,9 @@
 // parameter in place between launches. Run: node examples/graph-pipeline.js
 'use strict';
 const cuda = require('..');
+const { requireGpu } = require('./common/require-gpu');
 
-const status = cuda.driverStatus();
-if (!status.available) {
-  console.log(`no usable GPU here (${status.reason}); nothing to run`);
-  process.exit(0);
-}
+requireGpu(cuda);
 
 const n = 1 << 20;
 const { arg } = cuda;

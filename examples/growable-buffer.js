@@ -9,13 +9,10 @@
 //   node examples/growable-buffer.js
 'use strict';
 const cuda = require('..');
+const { requireGpu } = require('./common/require-gpu');
 const { arg } = cuda;
 
-const status = cuda.driverStatus();
-if (!status.available) {
-  console.log(`no usable GPU here (${status.reason}); nothing to run`);
-  process.exit(0);
-}
+requireGpu(cuda);
 const device = cuda.Device.get(0);
 if (!device.capabilities.virtualMemoryManagement) {
   console.log(`${device.name} has no virtual memory management; nothing to run`);

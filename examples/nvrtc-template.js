@@ -7,13 +7,10 @@
 //   node examples/nvrtc-template.js
 'use strict';
 const cuda = require('..');
+const { requireGpu } = require('./common/require-gpu');
 const { arg } = cuda;
 
-const status = cuda.driverStatus();
-if (!status.available) {
-  console.log(`no usable GPU here (${status.reason}); nothing to run`);
-  process.exit(0);
-}
+requireGpu(cuda);
 
 // Loaded libraries by source text. (compileAsync does the same work on a
 // worker thread, for servers that must not block their event loop.)

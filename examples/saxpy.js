@@ -2,13 +2,11 @@
 // Compiles a kernel with NVRTC, launches it with typed arguments, checks the
 // result, then times a prepared launch. Run: node examples/saxpy.js
 'use strict';
-const { arg, compile, DeviceBuffer, driverStatus, Library, Stream } = require('..');
+const cuda = require('..');
+const { arg, compile, DeviceBuffer, Library, Stream } = cuda;
+const { requireGpu } = require('./common/require-gpu');
 
-const status = driverStatus();
-if (!status.available) {
-  console.log(`no usable GPU here (${status.reason}); nothing to run`);
-  process.exit(0);
-}
+requireGpu(cuda);
 
 const program = compile(`
   extern "C" __global__ void saxpy(float a, const float* x, float* y, unsigned n) {

@@ -12,13 +12,10 @@
 const fs = require('fs');
 const path = require('path');
 const cuda = require('..');
+const { requireGpu } = require('./common/require-gpu');
 const { arg } = cuda;
 
-const status = cuda.driverStatus();
-if (!status.available) {
-  console.log(`no usable GPU here (${status.reason}); nothing to run`);
-  process.exit(0);
-}
+requireGpu(cuda);
 
 // NVRTC does not bundle the device runtime's headers: point it at the toolkit's.
 const toolkit = [process.env.CUDA_PATH, process.env.CUDA_HOME, '/usr/local/cuda'].filter(Boolean)

@@ -1,0 +1,14 @@
+// What every example does first: on a machine without a usable GPU it says why
+// in one line and exits 0 (a sentence, not a stack trace).
+'use strict';
+
+/** Exits 0 with the reason when cuda has no usable driver or device. */
+function requireGpu(cuda, doing = 'nothing to run') {
+  const status = cuda.driverStatus();
+  if (!status.available) {
+    console.log(`no usable GPU here (${status.reason}); ${doing}`);
+    process.exit(0);
+  }
+}
+
+module.exports = { requireGpu };
