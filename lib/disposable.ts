@@ -1,11 +1,9 @@
 // The base of every handle class. dispose() is idempotent; `using` works through
 // [Symbol.dispose]; a handle that is garbage-collected undisposed is released by
-// a FinalizationRegistry callback (a normal task, never mid-call), and the
-// native object's own finalizer stays behind it as the last net. Use after
+// its native object's finalizer, which Node-API runs as a task of its own (never
+// in the middle of a call), through the same path as dispose(). Use after
 // dispose throws DisposedError from the native layer, before the driver is reached.
 import type { NativeHandle } from './native';
-
-const registry = new FinalizationRegistry<NativeHandle>((handle) => handle.dispose());
 
 /**
  * The base of every handle class (streams, events, buffers, graphs, ...).
@@ -24,13 +22,16 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   // released from the native side).
   #released = false;
 
-  // finalize: register the registry's callback. A class whose objects are kept
-  // in a map keyed by their native handle passes false: the registry holds its
-  // handle, which would keep the map's entry, and so the object, alive for good.
-  // The native object's own finalizer then releases the handle.
-  protected constructor(handle: H, finalize = true) {
+  // The native handle's slot number (native/slots.h), read from it once.
+  #slot: number | undefined;
+
+  protected constructor(handle: H) {
     this.native = handle;
-    if (finalize) registry.register(this, handle, this);
+  }
+
+  /** @internal The number hot calls name the handle by (native/slots.h). */
+  get slot(): number {
+    return (this.#slot ??= this.native.slot);
   }
 
   /** True once dispose() has run. */
@@ -46,7 +47,6 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   dispose(): void {
     if (this.#released) return;
     this.#released = true;
-    registry.unregister(this);
     this.native.dispose();
   }
 

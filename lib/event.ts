@@ -5,7 +5,7 @@ import { Disposable } from './disposable';
 import { CudaError } from './errors';
 import { EventFlag } from './generated/enums';
 import { native, NativeEvent } from './native';
-import { Stream, streamNative } from './stream';
+import { checkStream, Stream } from './stream';
 import { checkBoolean, checkObject } from './validate';
 
 /** Options of {@link Event.create}. */
@@ -65,14 +65,14 @@ export class Event extends Disposable<NativeEvent> {
    */
   record(stream: Stream, options: { external?: boolean } = {}): this {
     checkObject(options, 'options');
-    native.eventRecord(this.native.slot, streamNative(stream).slot,
+    native.eventRecord(this.slot, checkStream(stream).slot,
       options.external === undefined ? undefined : checkBoolean(options.external, 'external') ? 1 : 0);
     return this;
   }
 
   /** True once the work before the last record has completed (or nothing was recorded). */
   query(): boolean {
-    return native.eventQuery(this.native.slot);
+    return native.eventQuery(this.slot);
   }
 
   /** Resolves once the recorded work has completed, without blocking the event loop. */

@@ -261,8 +261,13 @@ class SpecialStream extends Stream {
 
 /** The native handle of a Stream argument, or a TypeError naming the parameter. */
 export function streamNative(stream: Stream, name = 'stream'): NativeStream {
+  return checkStream(stream, name).native;
+}
+
+/** @internal stream, checked to be a Stream (for its slot, in the hot calls). */
+export function checkStream(stream: Stream, name = 'stream'): Stream {
   if (!(stream instanceof Stream)) throw new TypeError(`${name} must be a Stream`);
-  return stream.native;
+  return stream;
 }
 
 function eventNative(event: Event): NativeEvent {

@@ -50,6 +50,12 @@ CUdevice deviceOf(Napi::Env env, Napi::Value ordinal, const char* param) {
 }
 
 ContextRef primaryContext(Napi::Env env, int ordinal) {
+  {
+    // Retained already: the ordinal was checked then (most calls; no driver call).
+    std::lock_guard<std::mutex> lock(registryMutex);
+    auto found = primaries.find(ordinal);
+    if (found != primaries.end() && found->second) return found->second;
+  }
   CUdevice device = deviceOf(env, Napi::Number::New(env, ordinal), "ordinal");
   std::lock_guard<std::mutex> lock(registryMutex);
   if (ContextRef existing = primaries[ordinal]) return existing;

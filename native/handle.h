@@ -43,6 +43,9 @@ class Handle : public Napi::ObjectWrap<Self> {
                                std::vector<typename Napi::ObjectWrap<Self>::PropertyDescriptor> members) {
     members.push_back(Napi::ObjectWrap<Self>::InstanceMethod("dispose", &Base::Dispose));
     members.push_back(Napi::ObjectWrap<Self>::InstanceAccessor("alive", &Base::Alive, nullptr));
+    // A getter, not a property of each object: defining one per object cost
+    // more than the whole of some calls; lib/ reads it once per handle.
+    members.push_back(Napi::ObjectWrap<Self>::InstanceAccessor("slot", &Base::Slot, nullptr));
     Napi::Function ctor = Napi::ObjectWrap<Self>::DefineClass(env, Self::kName, members);
     AddonData& data = addonData(env);
     if (data.constructors.size() <= classNumber()) data.constructors.resize(classNumber() + 1);
@@ -76,7 +79,6 @@ class Handle : public Napi::ObjectWrap<Self> {
       throwRangeError(env, std::string("too many live handles to make another ") + Self::kName);
     }
     self->slots_->addWrapper(wrapperOf(self), self->slot_);
-    object.DefineProperty(Napi::PropertyDescriptor::Value("slot", Napi::Number::New(env, self->slot_), napi_default));
     return object;
   }
 
@@ -164,6 +166,10 @@ class Handle : public Napi::ObjectWrap<Self> {
     if (box_) static_cast<Self*>(this)->disposing();
     box_.reset();
     return info.Env().Undefined();
+  }
+  Napi::Value Slot(const Napi::CallbackInfo& info) {
+    live();  // a disposed handle's number names nothing a call could use
+    return Napi::Number::New(info.Env(), slot_);
   }
   Napi::Value Alive(const Napi::CallbackInfo& info) {
     checkClass();

@@ -4,7 +4,7 @@
 // ours, 800 instructions each under callgrind); a call that takes an
 // executable and a stream paid three of them before reaching the driver. Every
 // handle gets a slot in its environment's table when it is wrapped, and its
-// object a read-only `slot` number; hot calls take those numbers and index the
+// object reads its number through a `slot` getter; hot calls take those numbers and index the
 // table, which also says the slot's class, so no number names a handle of
 // another class. A slot is freed when its object is finalized and reused with a
 // new generation, so an old number names nothing.
@@ -14,7 +14,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 namespace cudrv {
@@ -41,12 +40,12 @@ class SlotTable {
   // class its entry says). A foreign object unwraps to nothing or to a pointer
   // not listed here, and nothing JavaScript can do (prototypes, another addon's
   // wrap) adds one.
-  void addWrapper(const void* wrapper, double id) { wrappers_.emplace(wrapper, id); }
+  void addWrapper(const void* wrapper, double id) { wrappers_.insert(wrapper, id); }
   void removeWrapper(const void* wrapper) { wrappers_.erase(wrapper); }
   // The entry of the handle whose wrapper this is, or nullptr.
   const Entry* entryOf(const void* wrapper) const {
-    auto found = wrappers_.find(wrapper);
-    return found == wrappers_.end() ? nullptr : find(found->second);
+    const double* id = wrappers_.find(wrapper);
+    return id ? find(*id) : nullptr;
   }
   // The entry a number names, or nullptr when it names no live slot.
   const Entry* find(double id) const {
@@ -64,7 +63,32 @@ class SlotTable {
   static constexpr double kLimit = 9007199254740992.0;  // 2^53: numbers stay exact
   std::vector<Entry> entries_;
   std::vector<uint32_t> unused_;
-  std::unordered_map<const void*, double> wrappers_;
+  // Wrapper pointer -> slot, open addressing with linear probing: a handle's
+  // creation and release touch it, and std::unordered_map's node per entry cost
+  // an allocation and a free each time (a tenth of a graph node's creation).
+  class WrapperMap {
+   public:
+    void insert(const void* key, double value);
+    void erase(const void* key);
+    const double* find(const void* key) const {
+      if (keys_.empty()) return nullptr;
+      for (size_t i = indexOf(key);; i = (i + 1) & mask()) {
+        if (keys_[i] == key) return &values_[i];
+        if (!keys_[i]) return nullptr;
+      }
+    }
+
+   private:
+    size_t mask() const { return keys_.size() - 1; }
+    size_t indexOf(const void* key) const {
+      return static_cast<size_t>((reinterpret_cast<uintptr_t>(key) >> 3) * 0x9E3779B97F4A7C15ull) & mask();
+    }
+    void grow();
+    std::vector<const void*> keys_;  // nullptr: empty
+    std::vector<double> values_;
+    size_t size_ = 0;
+  };
+  WrapperMap wrappers_;
 };
 
 // The table of env's handles (held by each handle too, so that a handle

@@ -4,7 +4,7 @@
 import { CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
 import { Disposable } from '../disposable';
 import { native, NativeGraph, NativeGraphExec } from '../native';
-import { Stream, streamNative } from '../stream';
+import { checkStream, Stream, streamNative } from '../stream';
 import { checkBoolean, checkEnum, checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
 import type { Graph } from './graph';
 import { GraphNode } from './node';
@@ -92,7 +92,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
 
   /** Queues a launch on stream (cuGraphLaunch). */
   launch(stream: Stream): void {
-    native.graphLaunch(this.native.slot, streamNative(stream).slot);
+    native.graphLaunch(this.slot, checkStream(stream).slot);
   }
 
   /** Launches on stream and resolves when it completes, without blocking the event loop. */
@@ -139,7 +139,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     const target = checkInstance(node, GraphNode, 'node').native;
     const perType = checkFlag(options.perTypeCall, 'options.perTypeCall');
     if (params !== null && typeof params === 'object' && params.type === 'kernel') {
-      const k = encodeKernelNode(params);
+      const k = encodeKernelNode(params.kernel, params.args, params);
       this.native.setKernelNodeParams(target, k.kernel, k.config, k.args, k.pointers, k.pointerCount, k.ordinal, perType);
       return;
     }

@@ -24,8 +24,8 @@ import { DotEdge, DotNode, GraphNodeKind, renderDot } from './dot';
 import { decodeEdge, EdgeData, encodeEdge } from './edge';
 import { GraphExec, InstantiateOptions, instantiateGraph } from './exec';
 import { GraphAllocation } from './memory';
-import { GraphNode, setGraphWrapper } from './node';
-import { accessesOf, EncodedKernelNode, encodeNodeParams, NodeParams, NodeType, NodeTypeName } from './node-params';
+import { GraphNode, GraphNodeSlot, setGraphWrapper } from './node';
+import { accessesOf, EncodedKernelNode, encodeKernelNode, EncodedNodeParams, encodeNodeParams, NodeParams, NodeType, NodeTypeName } from './node-params';
 import { UserObject } from './user-object';
 
 /** Where a new node goes: what it runs after, and (data-flow building) what it touches. */
@@ -116,12 +116,14 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** Adds a node of any kind (cuGraphAddNode, or the per-type call). */
   addNode(params: NodeParams, options: NodeOptions = {}): GraphNode {
-    return this.#add(params, options).node;
+    return this.#add(encodeNodeParams(params), params, options).node;
   }
 
   /** A kernel launch: `graph.addKernel(kernel, { grid, block }, [arg.ptr(x), arg.u32(n)], { reads: [x] })`. */
-  addKernel(kernel: Kernel, shape: LaunchShape, args: readonly KernelArg[] = [], options: NodeOptions = {}): GraphNode {
-    return this.addNode({ ...shape, type: 'kernel', kernel, args }, options);
+  addKernel(kernel: Kernel, shape: LaunchShape & { device?: DeviceLike }, args: readonly KernelArg[] = [], options: NodeOptions = {}): GraphNode {
+    checkObject(shape, 'shape');
+    // Encoded from the arguments as given: a params object spread from them cost a tenth of the call.
+    return this.#add(encodeKernelNode(kernel, args, shape) as unknown as EncodedNodeParams, undefined, options).node;
   }
 
   /** A 1D copy between library memory (default: all of src). */
@@ -181,7 +183,8 @@ export class Graph extends Disposable<NativeGraph> {
     allocation: GraphAllocation;
   } {
     checkObject(memory, 'memory');
-    const { node, allocation } = this.#add({ type: 'memAlloc', bytes, ...memory }, options);
+    const params: NodeParams = { type: 'memAlloc', bytes, ...memory };
+    const { node, allocation } = this.#add(encodeNodeParams(params), params, options);
     return { node, allocation: allocation! };
   }
 
@@ -255,14 +258,16 @@ export class Graph extends Disposable<NativeGraph> {
 
   #conditional(handle: ConditionalHandle, kind: 'if' | 'while' | 'switch', size: number, options: NodeOptions): ConditionalNode {
     checkInstance(handle, ConditionalHandle, 'handle');
-    const { node, bodies } = this.#add({ type: 'conditional', handle, kind, size }, options);
+    const params: NodeParams = { type: 'conditional', handle, kind, size };
+    const { node, bodies } = this.#add(encodeNodeParams(params), params, options);
     return { node, bodies: bodies!.map((b) => new Graph(b, { dataflow: this.dataflow })) };
   }
 
-  #add(params: NodeParams, options: NodeOptions): { node: GraphNode; allocation?: GraphAllocation; bodies?: NativeGraph[] } {
+  // Adds the node encoded (params, when given, says what memory it touches
+  // itself, for data-flow building; a kernel touches what options declare).
+  #add(encoded: EncodedNodeParams, params: NodeParams | undefined, options: NodeOptions): { node: GraphNode; allocation?: GraphAllocation; bodies?: NativeGraph[] } {
     checkObject(options, 'options');
-    const encoded = encodeNodeParams(params);
-    const after = checkArray<GraphNode>(options.after ?? [], 'options.after').map((n, i) => checkInstance(n, GraphNode, `options.after[${i}]`));
+    const after = options.after === undefined ? [] : checkArray<GraphNode>(options.after, 'options.after').map((n, i) => checkInstance(n, GraphNode, `options.after[${i}]`));
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
     if (edges && edges.length !== after.length) throw new RangeError('options.edges must have one entry per options.after node');
     const perType = options.perTypeCall === undefined ? false : checkBoolean(options.perTypeCall, 'options.perTypeCall');
@@ -271,12 +276,12 @@ export class Graph extends Disposable<NativeGraph> {
     let dependencies = after;
     let edgeData = edges;
     const tracked = this.#dataflow;
-    const placeholder = new GraphNodeSlot();
-    if (tracked) {
-      const own = accessesOf(params);
-      const reads = [...own.reads, ...checkArray<object>(options.reads ?? [], 'options.reads')];
-      const writes = [...own.writes, ...checkArray<object>(options.writes ?? [], 'options.writes')];
-      const found = tracked.add(placeholder, { reads, writes, after: after.map((n) => slots.get(n) ?? untracked(n)) });
+    const placeholder = tracked ? new GraphNodeSlot() : undefined;
+    if (tracked && placeholder) {
+      const own = params === undefined ? undefined : accessesOf(params);
+      const reads = [...(own?.reads ?? []), ...checkArray<object>(options.reads ?? [], 'options.reads')];
+      const writes = [...(own?.writes ?? []), ...checkArray<object>(options.writes ?? [], 'options.writes')];
+      const found = tracked.add(placeholder, { reads, writes, after: after.map((n) => n.dataflowSlot ?? untracked(n)) });
       dependencies = found.map((d) => d.node.node!);
       // Edge data given for explicit dependencies follows them; inferred ones are plain.
       if (edges) edgeData = dependencies.map((d) => edges[after.indexOf(d)] ?? [0, 0, 0]);
@@ -298,15 +303,17 @@ export class Graph extends Disposable<NativeGraph> {
     } catch (error) {
       // The tracker has counted this node; an empty node in its place keeps the
       // graph's order what the tracker believes it is.
-      if (tracked) placeholder.node = GraphNode.of(native.addNode(this.native, dependencies.map((d) => d.native), undefined, { type: 5 }, false).node);
+      if (placeholder) placeholder.node = GraphNode.of(native.addNode(this.native, dependencies.map((d) => d.native), undefined, { type: 5 }, false).node);
       throw error;
     }
     const node = GraphNode.of(result.node);
-    node.label = label;
-    placeholder.node = node;
+    if (label !== undefined) node.label = label;
     this.#built.add(node);
-    slots.set(node, placeholder);
-    placeholder.reasons.forEach((reason, i) => this.#edgeReasons.set(`${dependencies[i].handle} ${node.handle}`, reason));
+    if (placeholder) {
+      placeholder.node = node;
+      node.dataflowSlot = placeholder;
+      placeholder.reasons.forEach((reason, i) => this.#edgeReasons.set(`${dependencies[i].handle} ${node.handle}`, reason));
+    }
     return {
       node,
       allocation: result.allocation ? new GraphAllocation(result.allocation) : undefined,
@@ -466,13 +473,6 @@ export class Graph extends Disposable<NativeGraph> {
 
 setGraphWrapper((handle) => new Graph(handle));
 
-/** Where the data-flow tracker will find a node once the driver has made it. */
-class GraphNodeSlot {
-  node: GraphNode | undefined;
-  readonly reasons: string[] = [];
-}
-
-const slots = new WeakMap<GraphNode, GraphNodeSlot>();
 
 function untracked(node: GraphNode): never {
   throw new TypeError(`${node} was not added through this data-flow graph, so it cannot be a dependency here`);

@@ -223,14 +223,18 @@ const kernelNode: EncodedKernelNode = {
   type: 0, kernel: -1, config: new Int32Array(LaunchConfigSlot.count), args: new Uint8Array(0), pointers: new Float64Array(0), pointerCount: 0, ordinal: 0,
 };
 
-/** Checks a kernel node's parameters and encodes them into the shared EncodedKernelNode. */
-export function encodeKernelNode(p: KernelNodeParams): EncodedKernelNode {
-  const kernel = checkInstance(p.kernel, Kernel, 'params.kernel');
-  const packed = kernel.packArgs(p.args ?? [], 'params.args');
-  kernelNode.ordinal = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(p.device, 'params.device');
-  encodeLaunchShape(p, kernelNode.config);
+/**
+ * Checks a kernel node's parameters and encodes them into the shared
+ * EncodedKernelNode: the kernel, its arguments, and its launch shape with the
+ * device (a KernelNodeParams serves as all three, as may a shape alone).
+ */
+export function encodeKernelNode(kernelValue: Kernel, args: readonly KernelArg[] | undefined, shape: LaunchShape & { device?: DeviceLike }): EncodedKernelNode {
+  const kernel = checkInstance(kernelValue, Kernel, 'params.kernel');
+  const packed = kernel.packArgs(args ?? [], 'params.args');
+  kernelNode.ordinal = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(shape.device, 'params.device');
+  encodeLaunchShape(shape, kernelNode.config);
   kernelNode.type = NodeType.kernel;
-  kernelNode.kernel = kernel.native.slot;
+  kernelNode.kernel = kernel.slot;
   kernelNode.args = packed.bytes;
   kernelNode.pointers = packed.pointers;
   kernelNode.pointerCount = packed.pointerCount;
@@ -242,7 +246,7 @@ export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
   checkObject(params, 'params');
   switch (params.type) {
     case 'kernel':
-      return encodeKernelNode(params) as unknown as EncodedNodeParams;
+      return encodeKernelNode(params.kernel, params.args, params) as unknown as EncodedNodeParams;
     case 'memcpy': {
       const srcOffset = checkSize(params.srcOffset ?? 0, 'params.srcOffset');
       const src = memoryNative(params.src, 'params.src');

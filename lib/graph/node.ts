@@ -9,14 +9,21 @@ import { EdgeData, decodeEdge } from './edge';
 import { encodeNodeParams, NodeParams, NodeType, NodeTypeName } from './node-params';
 
 // One wrapper per native node while either is reachable (a graph keeps the
-// wrappers of the nodes it built: their labels and data-flow places).
-const wrappers = new WeakMap<NativeGraphNode, GraphNode>();
+// wrappers of the nodes it built: their labels and data-flow places), kept on
+// the native object under this key (a WeakMap cost a tenth of adding a node).
+const wrapperKey = Symbol('GraphNode');
 
 // How a native graph becomes a Graph; graph.ts sets it (it imports this file).
 let wrapGraph: (handle: NativeGraph) => unknown = (handle) => handle;
 /** @internal */
 export function setGraphWrapper(wrap: (handle: NativeGraph) => unknown): void {
   wrapGraph = wrap;
+}
+
+/** @internal Where the data-flow tracker will find a node once the driver has made it. */
+export class GraphNodeSlot {
+  node: GraphNode | undefined;
+  readonly reasons: string[] = [];
 }
 
 /**
@@ -26,19 +33,20 @@ export function setGraphWrapper(wrap: (handle: NativeGraph) => unknown): void {
  */
 export class GraphNode extends Disposable<NativeGraphNode> {
   /** A short name for DOT output and messages; set by the builder, or by you. */
-  label: string | undefined;
+  label: string | undefined = undefined;
+
+  /** @internal Where a data-flow graph's tracker finds this node (the graph that built it sets it). */
+  dataflowSlot: GraphNodeSlot | undefined = undefined;
 
   /** @internal Use GraphNode.of(). */
   constructor(handle: NativeGraphNode) {
-    // Kept in `wrappers` under its native handle: no registry (see Disposable).
-    super(handle, false);
+    super(handle);
   }
 
   /** @internal The one wrapper of a native node. */
   static of(handle: NativeGraphNode): GraphNode {
-    let node = wrappers.get(handle);
-    if (!node) wrappers.set(handle, (node = new GraphNode(handle)));
-    return node;
+    const keeper = handle as NativeGraphNode & { [wrapperKey]?: GraphNode };
+    return (keeper[wrapperKey] ??= new GraphNode(handle));
   }
 
   /** The CUgraphNode value, for logs and comparisons. */

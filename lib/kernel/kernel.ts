@@ -211,7 +211,7 @@ export class Kernel extends Disposable<NativeKernel> {
       const memory = writeArg(view, bytes, slot, args[i].value, label, i);
       if (memory !== null) {
         pointers[2 * pointerCount] = slot.offset;
-        pointers[2 * pointerCount + 1] = memory.native.slot;
+        pointers[2 * pointerCount + 1] = memory.slot;
         pointerCount++;
       }
     }
@@ -249,7 +249,7 @@ export class Kernel extends Disposable<NativeKernel> {
   prepare(config: LaunchConfig, types: readonly ArgType[], values?: readonly ArgValue[]): PreparedLaunch {
     const stream = launchStream(config);
     const layout: ArgLayout = argLayout(this.name, this.params, types);
-    const prepared = new PreparedLaunch(this, this.native.prepare(stream, encodeLaunchShape(config), layout.bytes), layout);
+    const prepared = new PreparedLaunch(this, this.native.prepare(stream.native, encodeLaunchShape(config), layout.bytes), layout);
     if (values !== undefined) prepared.setAll(values);
     return prepared;
   }

@@ -1,8 +1,7 @@
 // Launch configurations: grid, block, dynamic shared memory and the launch
 // attributes, checked here and encoded into one Int32Array that the native
 // layer reads without property lookups (native/launch_config.h mirrors the slots).
-import { NativeStream } from '../native';
-import { Stream, streamNative } from '../stream';
+import { checkStream, Stream } from '../stream';
 import { checkBoolean, checkInteger } from '../validate';
 
 /** A dimension: a count, [x, y?, z?], or { x, y?, z? }; missing parts are 1. */
@@ -71,10 +70,10 @@ export function encodeLaunchShape(shape: LaunchShape, out: Int32Array = new Int3
   return out;
 }
 
-/** The native stream of a launch configuration. */
-export function launchStream(config: LaunchConfig): NativeStream {
+/** The stream of a launch configuration, checked. */
+export function launchStream(config: LaunchConfig): Stream {
   if (config === null || typeof config !== 'object') throw new TypeError('config must be an object');
-  return streamNative(config.stream, 'config.stream');
+  return checkStream(config.stream, 'config.stream');
 }
 
 // Checks run on every launch: names are formatted only for an error.

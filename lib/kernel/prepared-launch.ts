@@ -81,7 +81,7 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
       const missing = this.#values.findIndex((v) => v === undefined);
       throw new KernelArgumentError(this.kernel.name, missing, `argument ${missing} has not been set`);
     }
-    native.preparedLaunch(this.native.slot);
+    native.preparedLaunch(this.slot);
   }
 
   override toString(): string {

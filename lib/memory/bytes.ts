@@ -5,6 +5,8 @@ import type { NativeBytes, NativeMemory } from '../native';
 export interface MemoryHandle {
   /** @internal The native memory handle; for lib/ only. */
   readonly native: NativeMemory;
+  /** @internal The number hot calls name it by (see Disposable.slot). */
+  readonly slot: number;
   /** Its size in bytes. */
   readonly size: number;
 }
