@@ -109,8 +109,12 @@ export class DataflowTracker<N = unknown> {
   private readonly addedNodes: N[] = [];
   private readonly indexByNode = new Map<N, number>();
   private readonly incoming: DataflowDependency<N>[][] = [];
-  // ancestors[i]: bitset over indices < i of the nodes node i runs after.
-  private readonly ancestors: Uint32Array[] = [];
+  // The ancestor bitsets, one row per node in one array: row i (over indices
+  // < i, the nodes node i runs after) is (i + 31) >>> 5 words from rowStart[i].
+  // A typed array per node cost more than the rest of add() together.
+  private bits = new Uint32Array(1024);
+  private readonly rowStart: number[] = [];
+  private used = 0;
   private readonly resources = new Map<object, ResourceState>();
   private readonly nameOf?: (resource: object) => string;
 
@@ -170,13 +174,22 @@ export class DataflowTracker<N = unknown> {
     // A candidate is redundant when another, later candidate runs after it.
     // Going from the latest down, the ancestors of those kept so far cover
     // every candidate that some later candidate implies.
-    const covered = new Uint32Array((self + 31) >>> 5);
+    const words = (self + 31) >>> 5;
+    if (this.used + words > this.bits.length) {
+      const grown = new Uint32Array(Math.max(2 * this.bits.length, this.used + words));
+      grown.set(this.bits.subarray(0, this.used));
+      this.bits = grown;
+    }
+    const bits = this.bits;
+    const row = this.used; // this node's row: its ancestors, built from those of the dependencies kept
+    bits.fill(0, row, row + words);
     const kept: DataflowDependency<N>[] = [];
     for (const index of [...candidates.keys()].sort((a, b) => b - a)) {
-      if (covered[index >>> 5] & (1 << (index & 31))) continue;
-      const ancestors = this.ancestors[index];
-      for (let k = 0; k < ancestors.length; k++) covered[k] |= ancestors[k];
-      covered[index >>> 5] |= 1 << (index & 31);
+      if (bits[row + (index >>> 5)] & (1 << (index & 31))) continue;
+      const start = this.rowStart[index];
+      const length = (index + 31) >>> 5;
+      for (let k = 0; k < length; k++) bits[row + k] |= bits[start + k];
+      bits[row + (index >>> 5)] |= 1 << (index & 31);
       kept.push({ node: this.addedNodes[index], index, reasons: candidates.get(index)! });
     }
     kept.reverse();
@@ -190,7 +203,8 @@ export class DataflowTracker<N = unknown> {
     this.addedNodes.push(node);
     this.indexByNode.set(node, self);
     this.incoming.push(kept);
-    this.ancestors.push(covered);
+    this.rowStart.push(row);
+    this.used += words;
     return [...kept]; // a copy: the caller's changes must not reach edges()
   }
 

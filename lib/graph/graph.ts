@@ -81,8 +81,6 @@ const kindOf: Record<NodeTypeName, GraphNodeKind> = {
  */
 export class Graph extends Disposable<NativeGraph> {
   #dataflow: DataflowTracker<GraphNodeSlot> | undefined;
-  /** Why each data-flow edge exists, by "from to" handle pair, for DOT labels. */
-  readonly #edgeReasons = new Map<string, string>();
   // The nodes this builder added, so that their wrappers (labels, data-flow places) last as long as the graph object.
   readonly #built = new Set<GraphNode>();
 
@@ -278,14 +276,15 @@ export class Graph extends Disposable<NativeGraph> {
     const tracked = this.#dataflow;
     const placeholder = tracked ? new GraphNodeSlot() : undefined;
     if (tracked && placeholder) {
+      // The tracker's reasons stay as they are: DOT output formats them (formatting each edge's here cost more than the driver call).
       const own = params === undefined ? undefined : accessesOf(params);
       const reads = [...(own?.reads ?? []), ...checkArray<object>(options.reads ?? [], 'options.reads')];
       const writes = [...(own?.writes ?? []), ...checkArray<object>(options.writes ?? [], 'options.writes')];
       const found = tracked.add(placeholder, { reads, writes, after: after.map((n) => n.dataflowSlot ?? untracked(n)) });
+      placeholder.found = found;
       dependencies = found.map((d) => d.node.node!);
       // Edge data given for explicit dependencies follows them; inferred ones are plain.
       if (edges) edgeData = dependencies.map((d) => edges[after.indexOf(d)] ?? [0, 0, 0]);
-      for (const d of found) placeholder.reasons.push(d.reasons.map((r) => tracked.describe(r)).join(', '));
     } else if (options.reads !== undefined || options.writes !== undefined) {
       throw new TypeError('options.reads/writes need a data-flow graph: Graph.create({ dataflow: true })');
     }
@@ -312,7 +311,6 @@ export class Graph extends Disposable<NativeGraph> {
     if (placeholder) {
       placeholder.node = node;
       node.dataflowSlot = placeholder;
-      placeholder.reasons.forEach((reason, i) => this.#edgeReasons.set(`${dependencies[i].handle} ${node.handle}`, reason));
     }
     return {
       node,
@@ -439,9 +437,16 @@ export class Graph extends Disposable<NativeGraph> {
     const { nodes, edges } = this.topology();
     const dotNodes: DotNode[] = nodes.map((n, id) => ({ id, kind: kindOf[n.type] ?? 'empty', label: n.label }));
     const dotEdges: DotEdge[] = edges.map((e) => ({
-      ...e, label: this.#edgeReasons.get(`${nodes[e.from].handle} ${nodes[e.to].handle}`),
+      ...e, label: this.#reasonsFor(nodes[e.from], nodes[e.to]),
     }));
     return renderDot({ nodes: dotNodes, edges: dotEdges }, options);
+  }
+
+  // Why data-flow building made the edge from → to ("RAW DeviceBuffer#0, ..."); undefined for an edge it did not make.
+  #reasonsFor(from: GraphNode, to: GraphNode): string | undefined {
+    const tracker = this.#dataflow;
+    const dependency = to.dataflowSlot?.found.find((d) => d.node.node === from);
+    return tracker && dependency ? dependency.reasons.map((r) => tracker.describe(r)).join(', ') : undefined;
   }
 
   /** Makes an executable (cuGraphInstantiate, or ...WithParams with an upload stream or when it fails). */

@@ -5,6 +5,7 @@ import type { NativeEdgeData, NativeGraph, NativeGraphNode } from '../native';
 import { native } from '../native';
 import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, KernelNodeAttributeName, KernelNodeAttributes } from '../launch-attributes';
 import { checkEnum, checkFlag, checkObject, nameOfValue } from '../validate';
+import type { DataflowDependency } from './dataflow';
 import { EdgeData, decodeEdge } from './edge';
 import { encodeNodeParams, NodeParams, NodeType, NodeTypeName } from './node-params';
 
@@ -23,7 +24,8 @@ export function setGraphWrapper(wrap: (handle: NativeGraph) => unknown): void {
 /** @internal Where the data-flow tracker will find a node once the driver has made it. */
 export class GraphNodeSlot {
   node: GraphNode | undefined;
-  readonly reasons: string[] = [];
+  /** The dependencies the tracker found for the node, with why each exists. */
+  found: ReadonlyArray<DataflowDependency<GraphNodeSlot>> = [];
 }
 
 /**
