@@ -7,8 +7,11 @@
 // targets, and writes results.json, results.md (the tables, for
 // bench/RESULTS.md) and results.svg (a chart) into BENCH_OUT (default bench/out).
 //
-// Usage: node bench/run.js [--quick] [--only=launch,graph,calls,wait,copy] [--stand-in] [--cpus=LIST]
+// Usage: node bench/run.js [--quick] [--passes=N] [--only=launch,graph,calls,wait,copy] [--stand-in] [--cpus=LIST]
 //   --quick     fewer rounds and passes, copies up to 16 MiB (a check that all runs)
+//   --passes=N  passes of the launch, graph and per-call benchmarks (default 3):
+//               JavaScript, C and Python take turns in each pass, and each
+//               figure is the median over the passes
 //   --only      the benchmarks to run (default: all)
 //   --stand-in  over the stand-in driver (test/fixtures/fake-libcuda.c), without
 //               a GPU: checks the suite's plumbing; no figure means anything
@@ -29,12 +32,14 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const only = args.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 const wanted = (name) => !only || only.includes(name);
+const passes = Number(args.find((a) => a.startsWith('--passes='))?.slice(9) ?? 3);
+if (!Number.isInteger(passes) || passes < 1) throw new RangeError('--passes must be a positive integer');
 const cpus = args.find((a) => a.startsWith('--cpus='))?.slice(7) ?? `${Math.max(0, os.cpus().length - 2)},${os.cpus().length - 1}`;
 
 const benchmarks = [
-  ['launch', () => require('./launch').measure(quick ? { batch: 50, rounds: 30, passes: 1 } : {})],
-  ['graph', () => require('./graph').measure(quick ? { passes: 1 } : {})],
-  ['calls', () => require('./calls').measure(quick ? { batch: 50, rounds: 30, passes: 1 } : {})],
+  ['launch', () => require('./launch').measure(quick ? { batch: 50, rounds: 30, passes: 1 } : { passes })],
+  ['graph', () => require('./graph').measure(quick ? { passes: 1 } : { passes })],
+  ['calls', () => require('./calls').measure(quick ? { batch: 50, rounds: 30, passes: 1 } : { passes })],
   ['wait', () => require('./wait-latency').measure(quick ? { iterations: 200 } : {})],
   ['copy', () => require('./copy-bandwidth').measure(quick ? { repetitions: 5, largest: 16 << 20 } : {})],
 ];
