@@ -175,9 +175,6 @@ export interface NativeGraphExec extends NativeHandle {
   upload(stream: NativeStream): void;
   update(graph: NativeGraph): { result: number; error?: Error; node?: NativeGraphNode; fromNode?: bigint };
   setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
-  /** setNodeParams for a kernel node, its fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
-  setKernelNodeParams(node: NativeGraphNode, kernelSlot: number, config: Int32Array, args: Uint8Array, pointers: Float64Array,
-    pointerCount: number, ordinal: number, perTypeCall: boolean): void;
   setChildGraph(node: NativeGraphNode, graph: NativeGraph): void;
   setEnabled(node: NativeGraphNode, enabled: boolean): void;
   isEnabled(node: NativeGraphNode): boolean;
@@ -424,6 +421,9 @@ export interface NativeAddon {
   setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
   nodeParams(node: NativeGraphNode): Record<string, unknown> & { type: number };
   graphLaunch(execSlot: number, streamSlot: number): void;
+  /** GraphExec setNodeParams for a kernel node: executable and node by slot, the fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
+  execSetKernelNodeParams(execSlot: number, nodeSlot: number, kernelSlot: number, config: Int32Array, args: Uint8Array,
+    pointers: Float64Array, pointerCount: number, ordinal: number, perTypeCall: boolean): void;
   eventRecord(eventSlot: number, streamSlot: number, flags: number | undefined): void;
   eventQuery(eventSlot: number): boolean;
   /**

@@ -136,14 +136,14 @@ export class GraphExec extends Disposable<NativeGraphExec> {
   /** New parameters for one node of this executable only (perTypeCall: cuGraphExec*NodeSetParams). */
   setParams(node: GraphNode, params: NodeParams, options: { perTypeCall?: boolean } = {}): void {
     checkObject(options, 'options');
-    const target = checkInstance(node, GraphNode, 'node').native;
+    const target = checkInstance(node, GraphNode, 'node');
     const perType = checkFlag(options.perTypeCall, 'options.perTypeCall');
     if (params !== null && typeof params === 'object' && params.type === 'kernel') {
       const k = encodeKernelNode(params.kernel, params.args, params);
-      this.native.setKernelNodeParams(target, k.kernel, k.config, k.args, k.pointers, k.pointerCount, k.ordinal, perType);
+      native.execSetKernelNodeParams(this.slot, target.slot, k.kernel, k.config, k.args, k.pointers, k.pointerCount, k.ordinal, perType);
       return;
     }
-    this.native.setNodeParams(target, encodeNodeParams(params), perType);
+    this.native.setNodeParams(target.native, encodeNodeParams(params), perType);
   }
 
   /** The child graph node now runs a copy of child (same topology). */

@@ -204,7 +204,7 @@ export interface NodeAccesses {
 
 /**
  * A kernel node's parameters as the native layer takes them, one by one
- * (addKernelNode, setKernelNodeParams) or as the fields of an object
+ * (addKernelNode, execSetKernelNodeParams) or as the fields of an object
  * (encodeNodeParams): kernel and memory by slot, the arguments packed in the
  * kernel's reused buffers. One object, overwritten by each encoding: hand it
  * over at once.

@@ -40,7 +40,6 @@ class GraphExec : public Handle<GraphExec, GraphExecBox> {
   Napi::Value Upload(const Napi::CallbackInfo& info);
   Napi::Value Update(const Napi::CallbackInfo& info);
   Napi::Value SetNodeParams(const Napi::CallbackInfo& info);
-  Napi::Value SetKernelNodeParams(const Napi::CallbackInfo& info);
   Napi::Value SetChildGraph(const Napi::CallbackInfo& info);
   Napi::Value SetEnabled(const Napi::CallbackInfo& info);
   Napi::Value IsEnabled(const Napi::CallbackInfo& info);
@@ -48,6 +47,9 @@ class GraphExec : public Handle<GraphExec, GraphExecBox> {
 };
 
 namespace {
+
+// New parameters for a node of an executable (below).
+void setExecNodeParams(Napi::Env env, GraphExecBox& exec, const NodeRef& node, NodeParams& params, bool perType);
 
 // instantiate(graph, flags, uploadStream | undefined, detailed) -> GraphExec, or
 // when detailed (cuGraphInstantiateWithParams) and it fails:
@@ -81,6 +83,19 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
 
 // graphLaunch(execSlot, streamSlot): the hot path: handles found by slot (no
 // unwrapping), one driver call, one stamp.
+// execSetKernelNodeParams(execSlot, nodeSlot, kernel, config, args, pointers,
+// pointerCount, ordinal, perTypeCall): setNodeParams for a kernel node, the
+// executable and node by slot and the parameters given one by one (see
+// kernelNodeParams): the hot form, without unwrapping either object.
+Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  GraphExecBox& exec = *GraphExec::fromSlot(info[0], "exec");
+  const NodeRef& node = liveNode(env, GraphNode::fromSlot(info[1], "node"), "node");
+  std::unique_ptr<NodeParams> p = kernelNodeParams(env, kernelNodeFields(info, 2));
+  setExecNodeParams(env, exec, node, *p, boolArg(info[8], "perTypeCall"));
+  return env.Undefined();
+}
+
 Napi::Value GraphLaunch(const Napi::CallbackInfo& info) {
   const ExecRef& exec = GraphExec::fromSlot(info[0], "exec");
   StreamBox& stream = *Stream::fromSlot(info[1], "stream");
@@ -98,7 +113,6 @@ void GraphExec::init(Napi::Env env, Napi::Object exports) {
       InstanceMethod("upload", &GraphExec::Upload),
       InstanceMethod("update", &GraphExec::Update),
       InstanceMethod("setNodeParams", &GraphExec::SetNodeParams),
-      InstanceMethod("setKernelNodeParams", &GraphExec::SetKernelNodeParams),
       InstanceMethod("setChildGraph", &GraphExec::SetChildGraph),
       InstanceMethod("setEnabled", &GraphExec::SetEnabled),
       InstanceMethod("isEnabled", &GraphExec::IsEnabled),
@@ -106,6 +120,7 @@ void GraphExec::init(Napi::Env env, Napi::Object exports) {
   }));
   exports.Set("instantiate", Napi::Function::New(env, Instantiate));
   exports.Set("graphLaunch", Napi::Function::New(env, GraphLaunch));
+  exports.Set("execSetKernelNodeParams", Napi::Function::New(env, ExecSetKernelNodeParams));
 }
 
 Napi::Value GraphExec::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().exec); }
@@ -146,10 +161,6 @@ Napi::Value GraphExec::Update(const Napi::CallbackInfo& info) {
   return out;
 }
 
-namespace {
-void setExecNodeParams(Napi::Env env, GraphExecBox& exec, const NodeRef& node, NodeParams& params, bool perType);
-}  // namespace
-
 // setNodeParams(node, params, perTypeCall): the executable's copy of a node.
 Napi::Value GraphExec::SetNodeParams(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -157,18 +168,6 @@ Napi::Value GraphExec::SetNodeParams(const Napi::CallbackInfo& info) {
   const NodeRef& node = nodeArg(info[0], "node");
   std::unique_ptr<NodeParams> p = buildNodeParams(env, info[1], nullptr);
   setExecNodeParams(env, exec, node, *p, boolArg(info[2], "perTypeCall"));
-  return env.Undefined();
-}
-
-// setKernelNodeParams(node, kernel, config, args, pointers, pointerCount,
-// ordinal, perTypeCall): setNodeParams for a kernel node, its parameters given
-// one by one (see kernelNodeParams).
-Napi::Value GraphExec::SetKernelNodeParams(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  GraphExecBox& exec = live();
-  const NodeRef& node = nodeArg(info[0], "node");
-  std::unique_ptr<NodeParams> p = kernelNodeParams(env, kernelNodeFields(info, 1));
-  setExecNodeParams(env, exec, node, *p, boolArg(info[7], "perTypeCall"));
   return env.Undefined();
 }
 

@@ -99,10 +99,13 @@ Napi::Object wrapNode(Napi::Env env, const NodeRef& node) {
 }
 
 const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph) {
-  const NodeRef& node = GraphNode::from(value, param);
-  if (!node->alive) throwTypeError(value.Env(), std::string(param) + " was destroyed (GraphNode.destroy)");
-  GraphRef owner = graphOf(value.Env(), *node);
-  if (graph && owner.get() != graph) throwTypeError(value.Env(), std::string(param) + " belongs to another graph");
+  return liveNode(value.Env(), GraphNode::from(value, param), param, graph);
+}
+
+const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, const GraphBox* graph) {
+  if (!node->alive) throwTypeError(env, std::string(param) + " was destroyed (GraphNode.destroy)");
+  GraphRef owner = graphOf(env, *node);
+  if (graph && owner.get() != graph) throwTypeError(env, std::string(param) + " belongs to another graph");
   return node;
 }
 

@@ -147,6 +147,8 @@ NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node);
 Napi::Object wrapNode(Napi::Env env, const NodeRef& node);
 // A live node argument; it must belong to graph when graph is given.
 const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph = nullptr);
+// The same checks for a node found otherwise (by slot).
+const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, const GraphBox* graph = nullptr);
 
 // Reads [node, ...] and, when given, [[fromPort, toPort, type], ...] (edge data).
 struct Dependencies {

@@ -26,6 +26,7 @@ void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& 
       typedArrayArg<double>(fields[3], napi_float64_array, "pointers", "a Float64Array", &pointerLength);
   const uint32_t pointerCount = uintArg(fields[4], "pointerCount");
   if (pointerCount > pointerLength / 2) rangeError(env, "pointerCount", "exceeds the pointers given");
+  out.uses.reserve(pointerCount);
   for (uint32_t i = 0; i < pointerCount; ++i) {
     const double offset = pointers[2 * i];
     if (!(offset >= 0) || offset > static_cast<double>(byteCount)) rangeError(env, "offset", "is outside the parameters");
@@ -39,6 +40,7 @@ void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& 
       rangeError(env, "args", "holds " + std::to_string(out.kernelArgs.size()) + " bytes; the parameters of " + kernel->name +
                                   " take " + std::to_string(layout.bytes));
     }
+    out.kernelArgPointers.reserve(layout.offsets.size());
     for (size_t offset : layout.offsets) out.kernelArgPointers.push_back(out.kernelArgs.data() + offset);
     k.kernelParams = out.kernelArgPointers.empty() ? nullptr : out.kernelArgPointers.data();
   } else if (!out.kernelArgs.empty()) {
