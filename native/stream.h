@@ -38,13 +38,16 @@ struct StreamBox {
   // Keeps resource alive until work queued from now on is known to be done.
   // JS thread only; a resource already kept is only re-stamped. While the
   // stream is capturing, the work goes into a graph instead, and the resource
-  // with it (native/graph/graph.h).
-  void keepUntilIdle(std::shared_ptr<void> resource) {
+  // with it (native/graph/graph.h). Taken by reference and copied only when
+  // new: a launch re-stamps the same few resources, and each shared_ptr copy
+  // and release is an atomic operation (a third of a launch's native time).
+  template <typename T>
+  void keepUntilIdle(const std::shared_ptr<T>& resource) {
     if (!resource) return;
     if (anyCaptureActive() && keptForCapture(resource)) return;
     Pending& entry = pending[resource.get()];
     entry.epoch = epoch;
-    if (!entry.resource) entry.resource = std::move(resource);
+    if (!entry.resource) entry.resource = resource;
   }
   // Starts a wait: work queued before this point is what the wait covers.
   uint64_t markWait() { return epoch++; }
