@@ -13,7 +13,7 @@
 //   node --cpu-prof bench/binding-overhead.js ... profiles the calls.
 'use strict';
 const { execFileSync, spawnSync } = require('child_process');
-const { buildStandIn, writeJson } = require('./common');
+const { median, now, standInEnv, standInImage, writeJson } = require('./common');
 
 const options = process.argv.slice(2);
 const filter = options.find((a) => !a.startsWith('--')) ?? '';
@@ -21,17 +21,9 @@ const calls = Number(options.find((a) => a.startsWith('--calls='))?.slice(8) ?? 
 // In a counting child: run exactly this many calls of the one call named by filter.
 const countOnly = process.env.BENCH_OVERHEAD_COUNT === undefined ? undefined : Number(process.env.BENCH_OVERHEAD_COUNT);
 
-// The stand-in's code format: kernels with their parameter sizes.
-const image = [
-  'FAKE',
-  'kernel empty0',
-  'kernel empty4 8,8,4,4',
-  'kernel empty16 8,8,8,8,4,4,4,4,4,4,4,4,8,8,8,8',
-].join('\n');
-
 /** The calls measured: [label, set-up returning the call (i) => void, calls it counts as]. */
 function callsOf(cuda) {
-  const lib = cuda.Library.load(image);
+  const lib = cuda.Library.load(standInImage);
   const stream = cuda.Stream.create();
   const buffer = cuda.DeviceBuffer.alloc(1 << 20);
   const pinned = cuda.HostBuffer.alloc(4096);
@@ -140,7 +132,6 @@ async function main() {
 // wait thread's hand-back to the event loop.
 async function awaitLatency(cuda) {
   const stream = cuda.Stream.create();
-  const { median, now } = require('./common');
   for (let i = 0; i < 500; i++) await stream.synchronize();
   const times = [];
   for (let i = 0; i < 2000; i++) {
@@ -154,9 +145,7 @@ async function awaitLatency(cuda) {
 
 // The driver loads once per process: start again with the stand-in unless it is loaded.
 if (!process.env.CUDA_DRIVER_LIBRARY) {
-  const env = { ...process.env, CUDA_DRIVER_LIBRARY: buildStandIn() };
-  delete env.FAKE_CUDA_LOG;
-  execFileSync(process.execPath, [...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit', env });
+  execFileSync(process.execPath, [...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit', env: standInEnv() });
 } else {
   main().catch((error) => {
     console.error(error);

@@ -9,25 +9,13 @@
 // stream is drained between batches. The sides take turns for `passes` passes.
 // Usage: node bench/calls.js [batch=200] [rounds=300] [passes=3]
 'use strict';
-const { describePython, median, now, pick, runAlone, runC, runPython } = require('./common');
-
-function perCall(op, stream, batch, rounds) {
-  for (let i = 0; i < batch * 10; i++) op(i);
-  stream.synchronizeSync();
-  const times = new Array(rounds);
-  for (let r = 0; r < rounds; r++) {
-    const t0 = now();
-    for (let i = 0; i < batch; i++) op(i);
-    times[r] = (now() - t0) / batch;
-    stream.synchronizeSync();
-  }
-  return median(times);
-}
+const { describePython, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 function measureJs(cuda, batch, rounds) {
   const stream = cuda.Stream.create();
   const event = cuda.Event.create();
-  const per = (op) => perCall(op, stream, batch, rounds);
+  const drain = () => stream.synchronizeSync();
+  const per = (op) => perCall(op, batch, rounds, drain);
   const out = {
     eventRecordQuery: per(() => event.record(stream).query()),
     streamCreateDestroy: per(() => cuda.Stream.create().dispose()),

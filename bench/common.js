@@ -21,6 +21,25 @@ function median(values) {
 const now = () => Number(process.hrtime.bigint());
 
 /**
+ * Median nanoseconds per call of op(i) over rounds of batch calls, after a
+ * warm-up of batch * 10 calls; drain() (when given) runs after the warm-up and
+ * after every round, outside the timing. bench/python/common.py's per_call and
+ * bench/c/timing.h's perBatch do the same.
+ */
+function perCall(op, batch, rounds, drain) {
+  for (let i = 0; i < batch * 10; i++) op(i);
+  if (drain) drain();
+  const times = new Array(rounds);
+  for (let r = 0; r < rounds; r++) {
+    const t0 = now();
+    for (let i = 0; i < batch; i++) op(i);
+    times[r] = (now() - t0) / batch;
+    if (drain) drain();
+  }
+  return median(times);
+}
+
+/**
  * True when the suite runs over the stand-in driver (bench/run.js --stand-in):
  * every part runs, including the C baselines, but no figure means anything.
  */
@@ -35,7 +54,7 @@ extern "C" __global__ void empty16(float* p0, float* p1, float* p2, float* p3, f
                                    double d0, double d1) {}
 `;
 
-// The same kernels in the stand-in driver's code format (parameter sizes).
+/** The same kernels in the stand-in driver's code format (parameter sizes). */
 const standInImage = [
   'FAKE',
   'kernel empty0',
@@ -82,6 +101,18 @@ function buildStandIn() {
     fs.renameSync(`${out}.${process.pid}`, out);
   }
   return out;
+}
+
+/**
+ * The environment of a process that runs over the stand-in driver: this
+ * process's, with CUDA_DRIVER_LIBRARY naming the stand-in (built here), extra
+ * added, and FAKE_CUDA_LOG removed (the stand-in's log of calls, for tests:
+ * writing it would slow the calls measured).
+ */
+function standInEnv(extra = {}) {
+  const env = { ...process.env, CUDA_DRIVER_LIBRARY: buildStandIn(), ...extra };
+  delete env.FAKE_CUDA_LOG;
+  return env;
 }
 
 /**
@@ -170,7 +201,10 @@ function pick(runs, key) {
  * @property {number} [bindings] the same through cuda.bindings
  * @property {number} [core]    the same through cuda.core
  * @property {boolean} [perCall] a per-call host time (the Python targets apply)
- * @property {{maxRatio?: number, minRatio?: number, maxAbove?: number, of?: string}} [target]
+ * @property {number} [bytes]   the copy size (copy bandwidth rows)
+ * @property {'h2d'|'d2h'} [direction] the copy direction (copy bandwidth rows)
+ * @property {{maxRatio?: number, minRatio?: number, maxAbove?: number, reference?: number, of?: string}} [target]
+ *   maxAbove: at most this many units above reference (a figure of this run), which `of` names
  */
 
 /** JS ÷ C. */
@@ -279,15 +313,11 @@ function runAlone(measure, options) {
 }
 
 module.exports = {
-  addedToC,
-  advantage,
-  buildC,
-  buildStandIn,
   cubinFile,
   describePython,
-  kernelSource,
   median,
   now,
+  perCall,
   pick,
   pythonBaselines,
   ratioToC,
@@ -296,7 +326,8 @@ module.exports = {
   runC,
   runPython,
   standIn,
-  tableLines,
+  standInEnv,
+  standInImage,
   tableMarkdown,
   targetsOf,
   writeJson,

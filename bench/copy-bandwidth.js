@@ -83,7 +83,7 @@ async function measure({ repetitions = 20, largest = 256 << 20 } = {}) {
   return sections;
 }
 
-module.exports = { measure, sizesUpTo };
+module.exports = { measure };
 
 if (require.main === module) {
   const [repetitions, largest] = process.argv.slice(2).map(Number);

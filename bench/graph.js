@@ -7,7 +7,7 @@
 // kernel-node parameter update on an executable.
 // Usage: node bench/graph.js [passes=3]
 'use strict';
-const { cubinFile, describePython, median, now, pick, runAlone, runC, runPython } = require('./common');
+const { cubinFile, describePython, now, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 const sizes = [1, 100, 1000];
 
@@ -35,38 +35,29 @@ function measureChain(cuda, kernel, stream, buffer, n) {
   t0 = now();
   exec.update(other.graph);
   const update = now() - t0;
-  for (let i = 0; i < batch; i++) exec.launch(stream);
-  stream.synchronizeSync();
-  const times = [];
-  for (let r = 0; r < rounds; r++) {
-    t0 = now();
-    for (let i = 0; i < batch; i++) exec.launch(stream);
-    times.push((now() - t0) / batch);
-    stream.synchronizeSync();
-  }
+  const launch = perCall(() => exec.launch(stream), batch, rounds, () => stream.synchronizeSync());
   for (const h of [exec, built.graph, flow.graph, other.graph]) h.dispose();
-  return { build: built.ns, dataflowBuild: flow.ns, instantiate, update, launch: median(times) };
+  return { build: built.ns, dataflowBuild: flow.ns, instantiate, update, launch };
 }
 
-// exec.setParams on a one-node graph of empty4, a new last argument each time (as graph.c does).
+// exec.setParams on a one-node graph of empty4, a new last argument each time
+// (as graph.c and graph.py do): one params object and one argument array,
+// whose last argument (an immutable KernelArg) is the only thing made per call.
 function measureNodeUpdate(cuda, kernel4, buffer) {
   const { arg } = cuda;
   const shape = { grid: 1, block: 32 };
   const graph = cuda.Graph.create();
-  const node = graph.addKernel(kernel4, shape, [arg.ptr(buffer), arg.ptr(buffer), arg.f32(2), arg.u32(1000)]);
+  const args = [arg.ptr(buffer), arg.ptr(buffer), arg.f32(2), arg.u32(1000)];
+  const node = graph.addKernel(kernel4, shape, args);
   const exec = graph.instantiate();
-  const params = (n) => ({ type: 'kernel', kernel: kernel4, grid: 1, block: 32, args: [arg.ptr(buffer), arg.ptr(buffer), arg.f32(2), arg.u32(n)] });
-  const rounds = 300, batch = 100;
-  for (let i = 0; i < batch * 10; i++) exec.setParams(node, params(i & 1023));
-  const times = [];
-  for (let r = 0; r < rounds; r++) {
-    const t0 = now();
-    for (let i = 0; i < batch; i++) exec.setParams(node, params(i & 1023));
-    times.push((now() - t0) / batch);
-  }
+  const params = { type: 'kernel', kernel: kernel4, grid: 1, block: 32, args };
+  const figure = perCall((i) => {
+    args[3] = arg.u32(i & 1023);
+    exec.setParams(node, params);
+  }, 100, 300);
   exec.dispose();
   graph.dispose();
-  return median(times);
+  return figure;
 }
 
 /** Runs the graph benchmark; returns its section of the report. */

@@ -8,21 +8,7 @@
 // for `passes` passes and the median pass is reported.
 // Usage: node bench/launch.js [batch=200] [rounds=300] [passes=3]
 'use strict';
-const { cubinFile, describePython, median, now, pick, runAlone, runC, runPython } = require('./common');
-
-// The median per-launch host time of launch(), in nanoseconds.
-function perLaunch(launch, stream, batch, rounds) {
-  for (let i = 0; i < batch * 10; i++) launch(i);
-  stream.synchronizeSync();
-  const times = new Array(rounds);
-  for (let r = 0; r < rounds; r++) {
-    const t0 = now();
-    for (let i = 0; i < batch; i++) launch(i);
-    times[r] = (now() - t0) / batch;
-    stream.synchronizeSync();
-  }
-  return median(times);
-}
+const { cubinFile, describePython, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 function measureJs(cuda, lib, stream, buffer, batch, rounds) {
   const k0 = lib.kernel('empty0');
@@ -38,7 +24,8 @@ function measureJs(cuda, lib, stream, buffer, batch, rounds) {
   const p16 = k16.prepare(shape, types16, args16);
   const typed4 = [arg.ptr(buffer), arg.ptr(buffer), arg.f32(2), arg.u32(1000)];
   const typed16 = types16.map((t, i) => new cuda.KernelArg(t, args16[i]));
-  const per = (launch) => perLaunch(launch, stream, batch, rounds);
+  const drain = () => stream.synchronizeSync();
+  const per = (launch) => perCall(launch, batch, rounds, drain);
   const out = {
     prepared0: per(() => p0.launch()),
     prepared4: per(() => p4.launch()),
@@ -89,6 +76,8 @@ async function measure({ batch = 200, rounds = 300, passes = 3 } = {}) {
       `batch ${batch}, ${rounds} rounds, median of ${passes} passes`,
       'C: cuLaunchKernel with a kernelParams array made once. cuda.bindings: prepared rows pass a void** array made once; ' +
         'kernel.launch() rows pass (values, ctypes types), packed at every launch. cuda.core: launch(stream, config, kernel, *args).',
+      'the "one set() each" row changes the last argument before every launch, but its C, cuda.bindings and cuda.core figures ' +
+        'are the 4-argument launches of the rows above, which change no argument: its JS/C and xJS include the set().',
       describePython(py.find(Boolean)),
     ],
   }];

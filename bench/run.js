@@ -116,9 +116,7 @@ if (cpus !== 'all' && !process.env.BENCH_PINNED && canPin()) {
   execFileSync('taskset', ['-c', cpus, process.execPath, __filename, ...args], { stdio: 'inherit', env: { ...process.env, BENCH_PINNED: cpus } });
 // --stand-in: run again over the stand-in driver (the driver loads once per process).
 } else if (args.includes('--stand-in') && !process.env.CUDA_DRIVER_LIBRARY) {
-  const env = { ...process.env, CUDA_DRIVER_LIBRARY: common.buildStandIn(), BENCH_STAND_IN: '1', BENCH_PYTHON: '0' };
-  delete env.FAKE_CUDA_LOG;
-  execFileSync(process.execPath, [__filename, ...args], { stdio: 'inherit', env });
+  execFileSync(process.execPath, [__filename, ...args], { stdio: 'inherit', env: common.standInEnv({ BENCH_STAND_IN: '1', BENCH_PYTHON: '0' }) });
 } else {
   main().catch((error) => {
     console.error(error);

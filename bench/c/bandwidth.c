@@ -6,12 +6,8 @@
  * for small copies, at most 2000).
  * Usage: bandwidth <pinned|pageable> <repetitions at 256 MiB> <bytes>...
  * Prints {"<bytes>": {"h2d": GB/s, "d2h": GB/s}, ...}. */
-#define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 #include "timing.h"
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* The repetitions for a copy of bytes: base at 256 MiB, scaled up for smaller copies. */
 static int repetitionsFor(size_t bytes, int base) {
@@ -31,14 +27,9 @@ int main(int argc, char **argv) {
     size_t bytes = strtoull(argv[a], NULL, 10);
     if (bytes > largest) largest = bytes;
   }
-  CUdevice dev;
-  CUcontext ctx;
   CUdeviceptr d;
   void *h;
-  CHECK(cuInit(0));
-  CHECK(cuDeviceGet(&dev, 0));
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  primaryContext();
   CHECK(cuMemAlloc(&d, largest));
   if (pinned) {
     CHECK(cuMemAllocHost(&h, largest));
@@ -55,13 +46,13 @@ int main(int argc, char **argv) {
     CHECK(cuMemcpyHtoD(d, h, bytes)); /* warm-up */
     CHECK(cuMemcpyDtoH(h, d, bytes));
     for (int i = 0; i < reps; i++) {
-      double t0 = (nanoseconds() * 1e-9);
+      double t0 = nanoseconds();
       CHECK(cuMemcpyHtoD(d, h, bytes));
-      double t1 = (nanoseconds() * 1e-9);
+      double t1 = nanoseconds();
       CHECK(cuMemcpyDtoH(h, d, bytes));
-      double t2 = (nanoseconds() * 1e-9);
-      h2d[i] = bytes / (t1 - t0) / 1e9;
-      d2h[i] = bytes / (t2 - t1) / 1e9;
+      double t2 = nanoseconds();
+      h2d[i] = bytes / (t1 - t0); /* bytes per ns = GB/s */
+      d2h[i] = bytes / (t2 - t1);
     }
     printf("%s\"%zu\": {\"h2d\": %.4f, \"d2h\": %.4f}", a > 3 ? ", " : "", bytes, median(h2d, reps), median(d2h, reps));
     free(h2d);

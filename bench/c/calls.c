@@ -11,60 +11,38 @@
  * Usage: calls <batch> <rounds> [calls|wait]: the per-call figures (default)
  * or the blocking wait. Prints {"eventRecordQuery": ns, "streamCreateDestroy": ns,
  * "allocFreeAsync": ns} or {"blockingWait": ns}. */
-#define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 #include "timing.h"
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static CUstream stream;
 static CUevent event;
 
-static void eventRecordQuery(void) {
+static void eventRecordQuery(void *unused) {
+  (void)unused;
   CHECK(cuEventRecord(event, stream));
   CUresult r = cuEventQuery(event);
   if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY) CHECK(r);
 }
 
-static void streamCreateDestroy(void) {
+static void streamCreateDestroy(void *unused) {
+  (void)unused;
   CUstream s;
   CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
   CHECK(cuStreamDestroy(s));
 }
 
-static void allocFreeAsync(void) {
+static void allocFreeAsync(void *unused) {
+  (void)unused;
   CUdeviceptr p;
   CHECK(cuMemAllocAsync(&p, 256, stream));
   CHECK(cuMemFreeAsync(p, stream));
 }
 
-/* The median per-call host time of op, in nanoseconds. */
-static double perCall(void (*op)(void), int batch, int rounds) {
-  double *times = malloc(sizeof(double) * rounds);
-  for (int i = 0; i < batch * 10; i++) op();
-  CHECK(cuStreamSynchronize(stream));
-  for (int r = 0; r < rounds; r++) {
-    double t0 = nanoseconds();
-    for (int i = 0; i < batch; i++) op();
-    times[r] = (nanoseconds() - t0) / batch;
-    CHECK(cuStreamSynchronize(stream));
-  }
-  double m = median(times, rounds);
-  free(times);
-  return m;
-}
-
 int main(int argc, char **argv) {
   int batch = argc > 1 ? atoi(argv[1]) : 200;
   int rounds = argc > 2 ? atoi(argv[2]) : 300;
-  CUdevice dev;
-  CUcontext ctx;
   CUdeviceptr word;
-  CHECK(cuInit(0));
-  CHECK(cuDeviceGet(&dev, 0));
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  primaryContext();
   CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
   CHECK(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
   CHECK(cuMemAlloc(&word, 4));
@@ -81,9 +59,9 @@ int main(int argc, char **argv) {
     printf("{\"blockingWait\": %.1f}\n", median(times, waits));
     free(times);
   } else {
-    double record = perCall(eventRecordQuery, batch, rounds);
-    double create = perCall(streamCreateDestroy, batch, rounds);
-    double alloc = perCall(allocFreeAsync, batch, rounds);
+    double record = perBatch(eventRecordQuery, NULL, stream, batch, rounds);
+    double create = perBatch(streamCreateDestroy, NULL, stream, batch, rounds);
+    double alloc = perBatch(allocFreeAsync, NULL, stream, batch, rounds);
     printf("{\"eventRecordQuery\": %.1f, \"streamCreateDestroy\": %.1f, \"allocFreeAsync\": %.1f}\n", record, create, alloc);
   }
   CHECK(cuMemFree(word));

@@ -9,12 +9,8 @@
  * empty4, a new argument each time; median over rounds of a batch).
  * Prints {"chains": {"N": {"build": ns, "instantiate": ns, "update": ns, "launch": ns}, ...},
  *         "kernelNodeUpdate": ns}. */
-#define _POSIX_C_SOURCE 199309L
 #include "timing.h"
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Kernel node parameters: one block of 32 threads of kernel in ctx. */
 static CUgraphNodeParams kernelNode(CUkernel kernel, CUcontext ctx, void **args) {
@@ -44,21 +40,43 @@ static CUgraph chain(CUkernel kernel, CUcontext ctx, int n, double *ns) {
   return graph;
 }
 
+/* One launch of exec on stream. */
+struct graphLaunch {
+  CUgraphExec exec;
+  CUstream stream;
+};
+
+static void launchGraph(void *arg) {
+  const struct graphLaunch *l = arg;
+  CHECK(cuGraphLaunch(l->exec, l->stream));
+}
+
+/* One update of a kernel node of exec to p, whose last argument *n changes
+ * every time (from count, which counts the updates). */
+struct nodeUpdate {
+  CUgraphExec exec;
+  CUgraphNode node;
+  CUgraphNodeParams *p;
+  unsigned *n;
+  unsigned count;
+};
+
+static void updateNode(void *arg) {
+  struct nodeUpdate *u = arg;
+  *u->n = u->count++ & 1023;
+  CHECK(cuGraphExecNodeSetParams(u->exec, u->node, u->p));
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: %s <cubin> <nodes>...\n", argv[0]);
     return 2;
   }
-  CUdevice dev;
-  CUcontext ctx;
   CUlibrary lib;
   CUkernel kernel, kernel4;
   CUstream stream;
   CUdeviceptr buffer;
-  CHECK(cuInit(0));
-  CHECK(cuDeviceGet(&dev, 0));
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  CUcontext ctx = primaryContext();
   CHECK(cuLibraryLoadFromFile(&lib, argv[1], NULL, NULL, 0, NULL, NULL, 0));
   CHECK(cuLibraryGetKernel(&kernel, lib, "empty0"));
   CHECK(cuLibraryGetKernel(&kernel4, lib, "empty4"));
@@ -79,18 +97,10 @@ int main(int argc, char **argv) {
     t0 = nanoseconds();
     CHECK(cuGraphExecUpdate(exec, other, &info));
     double update = nanoseconds() - t0;
-    double *times = malloc(sizeof(double) * rounds);
-    for (int i = 0; i < batch; i++) CHECK(cuGraphLaunch(exec, stream));
-    CHECK(cuStreamSynchronize(stream));
-    for (int r = 0; r < rounds; r++) {
-      t0 = nanoseconds();
-      for (int i = 0; i < batch; i++) CHECK(cuGraphLaunch(exec, stream));
-      times[r] = (nanoseconds() - t0) / batch;
-      CHECK(cuStreamSynchronize(stream));
-    }
+    struct graphLaunch l = {exec, stream};
+    double launch = perBatch(launchGraph, &l, stream, batch, rounds);
     printf("%s\"%d\": {\"build\": %.0f, \"instantiate\": %.0f, \"update\": %.0f, \"launch\": %.1f}", a > 2 ? ", " : "", n,
-           build, instantiate, update, median(times, rounds));
-    free(times);
+           build, instantiate, update, launch);
     CHECK(cuGraphExecDestroy(exec));
     CHECK(cuGraphDestroy(graph));
     CHECK(cuGraphDestroy(other));
@@ -108,22 +118,8 @@ int main(int argc, char **argv) {
   CHECK(cuGraphCreate(&single, 0));
   CHECK(cuGraphAddNode(&node, single, NULL, NULL, 0, &p));
   CHECK(cuGraphInstantiate(&exec, single, 0));
-  int rounds = 300, batch = 100;
-  double *times = malloc(sizeof(double) * rounds);
-  for (int i = 0; i < batch * 10; i++) {
-    n4 = i & 1023;
-    CHECK(cuGraphExecNodeSetParams(exec, node, &p));
-  }
-  for (int r = 0; r < rounds; r++) {
-    double t0 = nanoseconds();
-    for (int i = 0; i < batch; i++) {
-      n4 = i & 1023;
-      CHECK(cuGraphExecNodeSetParams(exec, node, &p));
-    }
-    times[r] = (nanoseconds() - t0) / batch;
-  }
-  printf("}, \"kernelNodeUpdate\": %.1f}\n", median(times, rounds));
-  free(times);
+  struct nodeUpdate u = {exec, node, &p, &n4, 0};
+  printf("}, \"kernelNodeUpdate\": %.1f}\n", perBatch(updateNode, &u, NULL, 100, 300));
   CHECK(cuGraphExecDestroy(exec));
   CHECK(cuGraphDestroy(single));
   CHECK(cuMemFree(buffer));

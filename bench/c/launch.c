@@ -6,25 +6,23 @@
  * stream of the primary context. Usage: launch <cubin> <batch> <rounds>.
  * Prints {"0": ns, "4": ns, "16": ns}: the median over rounds of a batch's
  * host time divided by the batch size (the stream is drained between batches). */
-#define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 #include "timing.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+
+/* One launch: a block of 32 threads of f on stream with params. */
+struct launch {
+  CUfunction f;
+  CUstream stream;
+  void **params;
+};
+
+static void launchOnce(void *arg) {
+  const struct launch *l = arg;
+  CHECK(cuLaunchKernel(l->f, 1, 1, 1, 32, 1, 1, 0, l->stream, l->params, NULL));
+}
 
 static double perLaunch(CUfunction f, CUstream stream, void **params, int batch, int rounds) {
-  double *times = malloc(sizeof(double) * rounds);
-  for (int i = 0; i < batch * 10; i++) CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, stream, params, NULL));
-  CHECK(cuStreamSynchronize(stream));
-  for (int r = 0; r < rounds; r++) {
-    double t0 = nanoseconds();
-    for (int i = 0; i < batch; i++) CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, stream, params, NULL));
-    times[r] = (nanoseconds() - t0) / batch;
-    CHECK(cuStreamSynchronize(stream));
-  }
-  double m = median(times, rounds);
-  free(times);
-  return m;
+  struct launch l = {f, stream, params};
+  return perBatch(launchOnce, &l, stream, batch, rounds);
 }
 
 int main(int argc, char **argv) {
@@ -33,15 +31,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   int batch = atoi(argv[2]), rounds = atoi(argv[3]);
-  CUdevice dev;
-  CUcontext ctx;
   CUstream stream;
   CUlibrary lib;
   CUkernel k0, k4, k16;
-  CHECK(cuInit(0));
-  CHECK(cuDeviceGet(&dev, 0));
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  primaryContext();
   CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
   CHECK(cuLibraryLoadFromFile(&lib, argv[1], NULL, NULL, 0, NULL, NULL, 0));
   CHECK(cuLibraryGetKernel(&k0, lib, "empty0"));

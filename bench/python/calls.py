@@ -13,9 +13,8 @@ Usage: python3 calls.py <batch> <rounds> [calls|wait]: the per-call figures
 import statistics
 import sys
 
-from common import Results, check, driver, now, per_call, primary_context
+from common import SUCCESS, Results, check, drainer, driver, now, per_call, primary_context
 
-SUCCESS = driver.CUresult.CUDA_SUCCESS
 NOT_READY = driver.CUresult.CUDA_ERROR_NOT_READY
 
 
@@ -27,7 +26,7 @@ def main():
     stream = check(driver.cuStreamCreate(1))  # CU_STREAM_NON_BLOCKING
     event = check(driver.cuEventCreate(2))  # CU_EVENT_DISABLE_TIMING
     word = check(driver.cuMemAlloc(4))
-    drain = lambda: check(driver.cuStreamSynchronize(stream))  # noqa: E731
+    drain = drainer(stream)
 
     record, query = driver.cuEventRecord, driver.cuEventQuery
 

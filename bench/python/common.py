@@ -73,9 +73,16 @@ def primary_context():
     return context
 
 
+def drainer(stream):
+    """A drain for per_call: synchronizes a cuda.bindings stream."""
+    return lambda: check(driver.cuStreamSynchronize(stream))
+
+
 def per_call(op, batch, rounds, drain=None):
-    """Median nanoseconds per call of op over rounds of batch calls (after a
-    warm-up); drain() runs between rounds, outside the timing."""
+    """Median nanoseconds per call of op(i) over rounds of batch calls, after
+    a warm-up of batch * 10 calls; drain() (when given) runs after the warm-up
+    and after every round, outside the timing. bench/common.js perCall and
+    bench/c/timing.h perBatch do the same."""
     for i in range(batch * 10):
         op(i)
     if drain:

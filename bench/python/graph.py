@@ -17,9 +17,7 @@ Prints {"bindings": {"chains.N.build": ns, ..., "kernelNodeUpdate": ns}, "core":
 import ctypes
 import sys
 
-from common import Results, check, driver, now, per_call, primary_context
-
-SUCCESS = driver.CUresult.CUDA_SUCCESS
+from common import SUCCESS, Results, check, drainer, driver, now, per_call, primary_context
 
 
 def rounds_for(n):
@@ -36,7 +34,7 @@ def main():
     empty0 = check(driver.cuKernelGetFunction(check(driver.cuLibraryGetKernel(library, b"empty0"))))
     empty4 = check(driver.cuKernelGetFunction(check(driver.cuLibraryGetKernel(library, b"empty4"))))
     buffer = check(driver.cuMemAlloc(1024))
-    drain = lambda: check(driver.cuStreamSynchronize(stream))  # noqa: E731
+    drain = drainer(stream)
 
     def node_params(function, kernel_params):
         p = driver.CUDA_KERNEL_NODE_PARAMS()
