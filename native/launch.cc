@@ -198,5 +198,4 @@ Napi::Value PreparedLaunch::SetPointer(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-
 }  // namespace cudrv

@@ -48,136 +48,10 @@ class GraphExec : public Handle<GraphExec, GraphExecBox> {
 
 namespace {
 
-// New parameters for a node of an executable (below).
-void setExecNodeParams(Napi::Env env, GraphExecBox& exec, const NodeRef& node, NodeParams& params, bool perType);
-
-// instantiate(graph, flags, uploadStream | undefined, detailed) -> GraphExec, or
-// when detailed (cuGraphInstantiateWithParams) and it fails:
-// {error, result: CUgraphInstantiateResult, node?: GraphNode}.
-Napi::Value Instantiate(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  const GraphRef& graph = graphArg(info[0], "graph");
-  uint64_t flags = u64Arg(info[1], "flags");
-  StreamBox* upload = info[2].IsUndefined() ? nullptr : &streamArg(info[2], "uploadStream");
-  bool detailed = boolArg(info[3], "detailed");
-  auto box = std::make_shared<GraphExecBox>();
-  if (upload) makeCurrent(env, upload->context);
-  box->graphResources = graph->root()->bag;
-  if (!detailed) {
-    CU_CHECK(env, cuGraphInstantiate, &box->exec, graph->graph, flags);
-    return GraphExec::wrap(env, box);
-  }
-  CUDA_GRAPH_INSTANTIATE_PARAMS params;
-  std::memset(&params, 0, sizeof(params));
-  params.flags = flags;
-  params.hUploadStream = upload ? upload->stream : nullptr;
-  CUresult r = CU_CALL(cuGraphInstantiateWithParams, &box->exec, graph->graph, &params);
-  if (r == CUDA_SUCCESS && params.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS) return GraphExec::wrap(env, box);
-  box->exec = nullptr;
-  Napi::Object failure = Napi::Object::New(env);
-  failure.Set("error", makeCudaError(env, r == CUDA_SUCCESS ? CUDA_ERROR_INVALID_VALUE : r, Fn::cuGraphInstantiateWithParams));
-  failure.Set("result", static_cast<int>(params.result_out));
-  if (params.hErrNode_out) failure.Set("node", wrapNode(env, nodeBoxOf(graph, params.hErrNode_out)));
-  return failure;
-}
-
-// graphLaunch(execSlot, streamSlot): the hot path: handles found by slot (no
-// unwrapping), one driver call, one stamp.
-// execSetKernelNodeParams(execSlot, nodeSlot, kernel, config, args, pointers,
-// pointerCount, ordinal, perTypeCall): setNodeParams for a kernel node, the
-// executable and node by slot and the parameters given one by one (see
-// kernelNodeParams): the hot form, without unwrapping either object.
-Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  GraphExecBox& exec = *GraphExec::fromSlot(info[0], "exec");
-  const NodeRef& node = liveNode(env, GraphNode::fromSlot(info[1], "node"), "node");
-  std::unique_ptr<NodeParams> p = kernelNodeParams(env, kernelNodeFields(info, 2));
-  setExecNodeParams(env, exec, node, *p, boolArg(info[8], "perTypeCall"));
-  return env.Undefined();
-}
-
-Napi::Value GraphLaunch(const Napi::CallbackInfo& info) {
-  const ExecRef& exec = GraphExec::fromSlot(info[0], "exec");
-  StreamBox& stream = *Stream::fromSlot(info[1], "stream");
-  CU_CHECK(info.Env(), cuGraphLaunch, exec->exec, stream.stream);
-  stream.keepUntilIdle(exec);
-  return info.Env().Undefined();
-}
-
-}  // namespace
-
-void GraphExec::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("GraphExec", define(env, {
-      InstanceAccessor("handle", &GraphExec::HandleValue, nullptr),
-      InstanceMethod("flags", &GraphExec::Flags),
-      InstanceMethod("upload", &GraphExec::Upload),
-      InstanceMethod("update", &GraphExec::Update),
-      InstanceMethod("setNodeParams", &GraphExec::SetNodeParams),
-      InstanceMethod("setChildGraph", &GraphExec::SetChildGraph),
-      InstanceMethod("setEnabled", &GraphExec::SetEnabled),
-      InstanceMethod("isEnabled", &GraphExec::IsEnabled),
-      InstanceMethod("clearExternalSemaphores", &GraphExec::ClearExternalSemaphores),
-  }));
-  exports.Set("instantiate", Napi::Function::New(env, Instantiate));
-  exports.Set("graphLaunch", Napi::Function::New(env, GraphLaunch));
-  exports.Set("execSetKernelNodeParams", Napi::Function::New(env, ExecSetKernelNodeParams));
-}
-
-Napi::Value GraphExec::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().exec); }
-
-Napi::Value GraphExec::Flags(const Napi::CallbackInfo& info) {
-  cuuint64_t flags = 0;
-  CU_CHECK(info.Env(), cuGraphExecGetFlags, live().exec, &flags);
-  return Napi::Number::New(info.Env(), static_cast<double>(flags));
-}
-
-
-Napi::Value GraphExec::Upload(const Napi::CallbackInfo& info) {
-  const ExecRef& exec = shared();
-  StreamBox& stream = streamArg(info[0]);
-  CU_CHECK(info.Env(), cuGraphUpload, exec->exec, stream.stream);
-  stream.keepUntilIdle(exec);
-  return info.Env().Undefined();
-}
-
-// update(graph) -> {result: CUgraphExecUpdateResult, error?, node?, fromNode?}.
-// On success the executable runs graph's nodes and keeps graph's resources.
-Napi::Value GraphExec::Update(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  GraphExecBox& exec = live();
-  const GraphRef& graph = graphArg(info[0], "graph");
-  CUgraphExecUpdateResultInfo result;
-  std::memset(&result, 0, sizeof(result));
-  CUresult r = CU_CALL(cuGraphExecUpdate, exec.exec, graph->graph, &result);
-  Napi::Object out = Napi::Object::New(env);
-  out.Set("result", static_cast<int>(result.result));
-  if (r != CUDA_SUCCESS) {
-    out.Set("error", makeCudaError(env, r, Fn::cuGraphExecUpdate));
-    if (result.errorNode) out.Set("node", wrapNode(env, nodeBoxOf(graph, result.errorNode)));
-    if (result.errorFromNode) out.Set("fromNode", handleValue(env, result.errorFromNode));
-    return out;
-  }
-  exec.extra.add(graph);
-  return out;
-}
-
-// setNodeParams(node, params, perTypeCall): the executable's copy of a node.
-Napi::Value GraphExec::SetNodeParams(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  GraphExecBox& exec = live();
-  const NodeRef& node = nodeArg(info[0], "node");
-  std::unique_ptr<NodeParams> p = buildNodeParams(env, info[1], nullptr);
-  setExecNodeParams(env, exec, node, *p, boolArg(info[2], "perTypeCall"));
-  return env.Undefined();
-}
-
-namespace {
-
-// New parameters p for node in exec: the driver call and what exec keeps.
+// New parameters for node in exec: the driver call and what exec keeps.
 void setExecNodeParams(Napi::Env env, GraphExecBox& exec, const NodeRef& node, NodeParams& params, bool perType) {
-  NodeParams* p = &params;
-  if (p->context) makeCurrent(env, p->context);
-  CUgraphNodeParams& g = p->params;
+  if (params.context) makeCurrent(env, params.context);
+  CUgraphNodeParams& g = params.params;
   CUresult r;
   Fn fn = Fn::cuGraphExecNodeSetParams;
   if (!perType) {
@@ -227,11 +101,128 @@ void setExecNodeParams(Napi::Env env, GraphExecBox& exec, const NodeRef& node, N
     }
   }
   if (r != CUDA_SUCCESS) throwCudaError(env, r, fn);
-  for (auto& used : p->uses) exec.extra.add(used);
-  if (p->kernel) exec.extra.add(p->kernel);
+  for (auto& used : params.uses) exec.extra.add(used);
+  if (params.kernel) exec.extra.add(params.kernel);
+}
+
+// instantiate(graph, flags, uploadStream | undefined, detailed) -> GraphExec, or
+// when detailed (cuGraphInstantiateWithParams) and it fails:
+// {error, result: CUgraphInstantiateResult, node?: GraphNode}.
+Napi::Value Instantiate(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const GraphRef& graph = graphArg(info[0], "graph");
+  uint64_t flags = u64Arg(info[1], "flags");
+  StreamBox* upload = info[2].IsUndefined() ? nullptr : &streamArg(info[2], "uploadStream");
+  bool detailed = boolArg(info[3], "detailed");
+  auto box = std::make_shared<GraphExecBox>();
+  if (upload) makeCurrent(env, upload->context);
+  box->graphResources = graph->root()->bag;
+  if (!detailed) {
+    CU_CHECK(env, cuGraphInstantiate, &box->exec, graph->graph, flags);
+    return GraphExec::wrap(env, box);
+  }
+  CUDA_GRAPH_INSTANTIATE_PARAMS params;
+  std::memset(&params, 0, sizeof(params));
+  params.flags = flags;
+  params.hUploadStream = upload ? upload->stream : nullptr;
+  CUresult r = CU_CALL(cuGraphInstantiateWithParams, &box->exec, graph->graph, &params);
+  if (r == CUDA_SUCCESS && params.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS) return GraphExec::wrap(env, box);
+  box->exec = nullptr;
+  Napi::Object failure = Napi::Object::New(env);
+  failure.Set("error", makeCudaError(env, r == CUDA_SUCCESS ? CUDA_ERROR_INVALID_VALUE : r, Fn::cuGraphInstantiateWithParams));
+  failure.Set("result", static_cast<int>(params.result_out));
+  if (params.hErrNode_out) failure.Set("node", wrapNode(env, nodeBoxOf(graph, params.hErrNode_out)));
+  return failure;
+}
+
+// execSetKernelNodeParams(execSlot, nodeSlot, kernel, config, args, pointers,
+// pointerCount, ordinal, perTypeCall): setNodeParams for a kernel node, the
+// executable and node by slot and the parameters given one by one (see
+// kernelNodeParams): the hot form, without unwrapping either object.
+Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  GraphExecBox& exec = *GraphExec::fromSlot(info[0], "exec");
+  const NodeRef& node = liveNode(env, GraphNode::fromSlot(info[1], "node"), "node");
+  std::unique_ptr<NodeParams> p = kernelNodeParams(env, kernelNodeFields(info, 2));
+  setExecNodeParams(env, exec, node, *p, boolArg(info[8], "perTypeCall"));
+  return env.Undefined();
+}
+
+// graphLaunch(execSlot, streamSlot): the hot path: handles found by slot (no
+// unwrapping), one driver call, one stamp.
+Napi::Value GraphLaunch(const Napi::CallbackInfo& info) {
+  const ExecRef& exec = GraphExec::fromSlot(info[0], "exec");
+  StreamBox& stream = *Stream::fromSlot(info[1], "stream");
+  CU_CHECK(info.Env(), cuGraphLaunch, exec->exec, stream.stream);
+  stream.keepUntilIdle(exec);
+  return info.Env().Undefined();
 }
 
 }  // namespace
+
+void GraphExec::init(Napi::Env env, Napi::Object exports) {
+  exports.Set("GraphExec", define(env, {
+      InstanceAccessor("handle", &GraphExec::HandleValue, nullptr),
+      InstanceMethod("flags", &GraphExec::Flags),
+      InstanceMethod("upload", &GraphExec::Upload),
+      InstanceMethod("update", &GraphExec::Update),
+      InstanceMethod("setNodeParams", &GraphExec::SetNodeParams),
+      InstanceMethod("setChildGraph", &GraphExec::SetChildGraph),
+      InstanceMethod("setEnabled", &GraphExec::SetEnabled),
+      InstanceMethod("isEnabled", &GraphExec::IsEnabled),
+      InstanceMethod("clearExternalSemaphores", &GraphExec::ClearExternalSemaphores),
+  }));
+  exports.Set("instantiate", Napi::Function::New(env, Instantiate));
+  exports.Set("graphLaunch", Napi::Function::New(env, GraphLaunch));
+  exports.Set("execSetKernelNodeParams", Napi::Function::New(env, ExecSetKernelNodeParams));
+}
+
+Napi::Value GraphExec::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().exec); }
+
+Napi::Value GraphExec::Flags(const Napi::CallbackInfo& info) {
+  cuuint64_t flags = 0;
+  CU_CHECK(info.Env(), cuGraphExecGetFlags, live().exec, &flags);
+  return Napi::Number::New(info.Env(), static_cast<double>(flags));
+}
+
+Napi::Value GraphExec::Upload(const Napi::CallbackInfo& info) {
+  const ExecRef& exec = shared();
+  StreamBox& stream = streamArg(info[0]);
+  CU_CHECK(info.Env(), cuGraphUpload, exec->exec, stream.stream);
+  stream.keepUntilIdle(exec);
+  return info.Env().Undefined();
+}
+
+// update(graph) -> {result: CUgraphExecUpdateResult, error?, node?, fromNode?}.
+// On success the executable runs graph's nodes and keeps graph's resources.
+Napi::Value GraphExec::Update(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  GraphExecBox& exec = live();
+  const GraphRef& graph = graphArg(info[0], "graph");
+  CUgraphExecUpdateResultInfo result;
+  std::memset(&result, 0, sizeof(result));
+  CUresult r = CU_CALL(cuGraphExecUpdate, exec.exec, graph->graph, &result);
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("result", static_cast<int>(result.result));
+  if (r != CUDA_SUCCESS) {
+    out.Set("error", makeCudaError(env, r, Fn::cuGraphExecUpdate));
+    if (result.errorNode) out.Set("node", wrapNode(env, nodeBoxOf(graph, result.errorNode)));
+    if (result.errorFromNode) out.Set("fromNode", handleValue(env, result.errorFromNode));
+    return out;
+  }
+  exec.extra.add(graph);
+  return out;
+}
+
+// setNodeParams(node, params, perTypeCall): the executable's copy of a node.
+Napi::Value GraphExec::SetNodeParams(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  GraphExecBox& exec = live();
+  const NodeRef& node = nodeArg(info[0], "node");
+  std::unique_ptr<NodeParams> p = buildNodeParams(env, info[1], nullptr);
+  setExecNodeParams(env, exec, node, *p, boolArg(info[2], "perTypeCall"));
+  return env.Undefined();
+}
 
 // setChildGraph(node, graph): the child graph node now runs a copy of graph
 // (same topology required; cuGraphExecChildGraphNodeSetParams).

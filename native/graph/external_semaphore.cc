@@ -14,7 +14,7 @@ namespace {
 // addExternalSemaphoreNode(graph, dependencies, signal) -> GraphNode
 Napi::Value AddExternalSemaphoreNode(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = graphArg(info[0], "graph");
+  GraphRef graph = graphArg(info[0], "graph");
   Dependencies deps = dependenciesArg(env, info[1], Napi::Value(), *graph);
   CUgraphNode node = nullptr;
   const CUgraphNode* d = deps.nodes.empty() ? nullptr : deps.nodes.data();

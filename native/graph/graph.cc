@@ -310,7 +310,7 @@ void GraphNode::init(Napi::Env env, Napi::Object exports) {
 Napi::Value GraphNode::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().node); }
 
 Napi::Value GraphNode::Type(const Napi::CallbackInfo& info) {
-  const NodeRef& node = nodeArg(Value(), "node");
+  const NodeRef& node = liveNode(Env(), shared(), "node");
   CUgraphNodeType type;
   CU_CHECK(info.Env(), cuGraphNodeGetType, node->node, &type);
   return Napi::Number::New(info.Env(), type);
@@ -338,14 +338,14 @@ Napi::Value neighbours(Napi::Env env, const NodeRef& node, Query query) {
 
 Napi::Value GraphNode::Dependencies(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return neighbours(env, nodeArg(Value(), "node"), [env](CUgraphNode n, CUgraphNode* out, CUgraphEdgeData* d, size_t* c) {
+  return neighbours(env, liveNode(Env(), shared(), "node"), [env](CUgraphNode n, CUgraphNode* out, CUgraphEdgeData* d, size_t* c) {
     CU_CHECK(env, cuGraphNodeGetDependencies, n, out, d, c);
   });
 }
 
 Napi::Value GraphNode::Dependents(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return neighbours(env, nodeArg(Value(), "node"), [env](CUgraphNode n, CUgraphNode* out, CUgraphEdgeData* d, size_t* c) {
+  return neighbours(env, liveNode(Env(), shared(), "node"), [env](CUgraphNode n, CUgraphNode* out, CUgraphEdgeData* d, size_t* c) {
     CU_CHECK(env, cuGraphNodeGetDependentNodes, n, out, d, c);
   });
 }
@@ -353,7 +353,7 @@ Napi::Value GraphNode::Dependents(const Napi::CallbackInfo& info) {
 // destroy(): removes the node (and its edges) from its graph; this object and
 // every other reference to the node become unusable.
 Napi::Value GraphNode::Destroy(const Napi::CallbackInfo& info) {
-  const NodeRef& node = nodeArg(Value(), "node");
+  const NodeRef& node = liveNode(Env(), shared(), "node");
   CU_CHECK(info.Env(), cuGraphDestroyNode, node->node);
   node->alive = false;
   graphOf(info.Env(), *node)->nodes.erase(node->node);
@@ -363,7 +363,7 @@ Napi::Value GraphNode::Destroy(const Napi::CallbackInfo& info) {
 // A kernel node's launch attribute (cuGraphKernelNodeGetAttribute): the raw
 // CUkernelNodeAttrValue union, which lib/ decodes (as for stream attributes).
 Napi::Value GraphNode::GetKernelAttribute(const Napi::CallbackInfo& info) {
-  const NodeRef& node = nodeArg(Value(), "node");
+  const NodeRef& node = liveNode(Env(), shared(), "node");
   unsigned int id = uintArg(info[0], "attribute");
   CUkernelNodeAttrValue value;
   std::memset(&value, 0, sizeof(value));
@@ -373,7 +373,7 @@ Napi::Value GraphNode::GetKernelAttribute(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value GraphNode::SetKernelAttribute(const Napi::CallbackInfo& info) {
-  const NodeRef& node = nodeArg(Value(), "node");
+  const NodeRef& node = liveNode(Env(), shared(), "node");
   unsigned int id = uintArg(info[0], "attribute");
   auto value = bytesArg<CUkernelNodeAttrValue>(info[1], "value");
   CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuGraphKernelNodeSetAttribute, node->node,
@@ -383,7 +383,7 @@ Napi::Value GraphNode::SetKernelAttribute(const Napi::CallbackInfo& info) {
 
 // copyKernelAttributes(source): every launch attribute of source onto this kernel node.
 Napi::Value GraphNode::CopyKernelAttributes(const Napi::CallbackInfo& info) {
-  const NodeRef& node = nodeArg(Value(), "node");
+  const NodeRef& node = liveNode(Env(), shared(), "node");
   const NodeRef& source = nodeArg(info[0], "source");
   CU_CHECK(info.Env(), cuGraphKernelNodeCopyAttributes, node->node, source->node);
   return info.Env().Undefined();

@@ -59,7 +59,7 @@ struct GraphBox {
   // made from it may use it.
   void keep(Napi::Env env, std::shared_ptr<void> resource);
   void keepAll(Napi::Env env, const ResourceBag& resources);
-  // The graph whose bag and user object hold the resources of this one; null
+  // The graph whose bag holds the resources of this one; null
   // when an owner has been disposed (and with it this graph).
   GraphBox* root() {
     if (owned) return this;

@@ -17,15 +17,18 @@ uint64_t sizeField(Napi::Object params, const char* name) { return u64Arg(params
 // A host node's callback: called by CUDA on its own thread at every launch, it
 // only posts the call to the JavaScript thread.
 struct HostNodeCall {
-  Napi::FunctionReference callback;
+  std::shared_ptr<Napi::FunctionReference> callback;
   std::shared_ptr<JsThreadPort> port;
 };
 
 void CUDA_CB runHostNode(void* data) {
   auto* call = static_cast<HostNodeCall*>(data);
-  // The call object lives in the graph's resource bag, which is released (through
-  // this same queue, so after this) only once no launch can run the node again.
-  call->port->post([call](Napi::Env) { call->callback.Call({}); });
+  // The call object lives in the graph's resource bag, which the launch keeps
+  // while this runs; but the bag may be released (a synchronize, then disposal)
+  // before the posted call runs, so the call holds the callback itself. It is
+  // released on the JavaScript thread after the call (or leaked with the
+  // channel, never released off that thread).
+  call->port->post([callback = call->callback](Napi::Env) { callback->Call({}); });
 }
 
 void buildMemcpy(Napi::Env env, Napi::Object p, NodeParams& out) {
@@ -84,7 +87,7 @@ void buildHost(Napi::Env env, Napi::Object p, NodeParams& out) {
   Napi::Value callback = field(p, "callback");
   if (!callback.IsFunction()) throwTypeError(env, "callback must be a function");
   auto call = std::make_shared<HostNodeCall>();
-  call->callback = Napi::Persistent(callback.As<Napi::Function>());
+  call->callback = std::make_shared<Napi::FunctionReference>(Napi::Persistent(callback.As<Napi::Function>()));
   call->port = JsThreadPort::open(env);
   out.params.host.fn = runHostNode;
   out.params.host.userData = call.get();

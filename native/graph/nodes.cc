@@ -101,7 +101,9 @@ NodeRef addBuiltNode(Napi::Env env, const GraphRef& graph, const Dependencies& d
 //   -> {node, allocation?: GraphAllocation, bodies?: Graph[]}
 Napi::Value AddNode(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = graphArg(info[0], "graph");
+  // Held, not referenced: reading the dependencies and parameters may run
+  // JavaScript (getters) that disposes the graph object.
+  GraphRef graph = graphArg(info[0], "graph");
   Dependencies deps = dependenciesArg(env, info[1], info[2], *graph);
   std::unique_ptr<NodeParams> p = buildNodeParams(env, info[3], graph.get());
   NodeRef box = addBuiltNode(env, graph, deps, p.get(), boolArg(info[4], "perTypeCall"));
@@ -131,7 +133,7 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
 // node, its parameters given one by one (see kernelNodeParams).
 Napi::Value AddKernelNode(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = graphArg(info[0], "graph");
+  GraphRef graph = graphArg(info[0], "graph");
   Dependencies deps = dependenciesArg(env, info[1], info[2], *graph);
   std::unique_ptr<NodeParams> p = kernelNodeParams(env, kernelNodeFields(info, 3));
   return wrapNode(env, addBuiltNode(env, graph, deps, p.get(), boolArg(info[9], "perTypeCall")));

@@ -111,7 +111,7 @@ Napi::Value GraphRetainUserObject(const Napi::CallbackInfo& info) {
   CU_CHECK(env, cuGraphRetainUserObject, graph->graph, object.object, count, move ? CU_GRAPH_USER_OBJECT_MOVE : 0);
   if (move) object.references -= count;
   // The driver's references keep the object alive; the graph keeps no handle of
-  // it (a long-lived graph would pile up one per retain).
+  // it (a long-lived graph would keep every user object it ever retained, released or not).
   object.graphReferences[graph->graph] += count;
   return env.Undefined();
 }

@@ -1,7 +1,6 @@
 // Legacy CUDA IPC: cuMemAlloc memory and interprocess events, shared as 64-byte
 // handles. The handle names a whole allocation, so an interior pointer is
 // shared as its allocation's handle plus an offset.
-#include <cstring>
 
 #include "args.h"
 #include "event.h"

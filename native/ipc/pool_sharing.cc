@@ -1,7 +1,6 @@
 // Sharing memory pools between processes: a pool is exported as a POSIX file
 // descriptor (or a fabric handle) and imported on the other side; allocations
 // from it are then shared as 64-byte export data naming one allocation.
-#include <cstring>
 
 #include "args.h"
 #include "ipc/fd_channel.h"
