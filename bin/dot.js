@@ -8,7 +8,6 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { pathToFileURL } = require('url');
 const { exit } = require('./cli');
-const { isDriverUnavailable } = require('./unavailable');
 
 /** The Graphviz `dot` program: GRAPHVIZ_DOT, else the first `dot` on PATH; null when there is none. */
 function findGraphviz(env) {
@@ -38,6 +37,11 @@ function pickExport(namespace, name) {
   }
   if (exported === undefined && 'graph' in namespace) return namespace.graph;
   return exported;
+}
+
+/** True for the error the package throws at the first call that needs a driver it cannot use. */
+function isDriverUnavailable(error, cuda) {
+  return (cuda && error instanceof cuda.DriverUnavailableError) || (error && error.constructor && error.constructor.name === 'DriverUnavailableError');
 }
 
 function isGraphLike(value) {
@@ -115,4 +119,4 @@ async function dot(input, options, io) {
   return exit.ok;
 }
 
-module.exports = { dot, findGraphviz, pickExport };
+module.exports = { dot };

@@ -34,6 +34,11 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
     return (this.#slot ??= this.native.slot);
   }
 
+  /** True once dispose() has run on this object (known without a native call, for checks of its own). */
+  protected get released(): boolean {
+    return this.#released;
+  }
+
   /** True once dispose() has run. */
   get disposed(): boolean {
     return !this.native.alive;

@@ -271,6 +271,24 @@ function scanNative(driverNames) {
 
 const stem = (file) => file.replace(/\.(cc|h)$/, '');
 
+// The labels of the first labelled units met going up callers from start
+// (breadth first; a path stops at its first labelled unit).
+function firstReached(start, callers, labelsOf) {
+  const found = new Set();
+  const seen = new Set([start]);
+  const queue = [start];
+  while (queue.length) {
+    const u = queue.shift();
+    const labels = labelsOf(u);
+    if (labels) {
+      for (const label of labels) found.add(label);
+      continue;
+    }
+    for (const c of callers.get(u) ?? []) if (!seen.has(c)) seen.add(c), queue.push(c);
+  }
+  return found;
+}
+
 function addTo(map, key, value) {
   if (!map.has(key)) map.set(key, new Set());
   map.get(key).add(value);
@@ -294,10 +312,7 @@ function nativeEntries(scan) {
     return same.length ? same : candidates;
   };
   const entryOf = new Map(); // definition -> entry names
-  const mark = (d, name) => {
-    if (!entryOf.has(d)) entryOf.set(d, new Set());
-    entryOf.get(d).add(name);
-  };
+  const mark = (d, name) => addTo(entryOf, d, name);
   for (const f of scan.moduleFunctions) for (const d of resolve(f.cpp, f.file)) mark(d, f.js);
   for (const m of scan.classMembers) for (const d of resolve(m.cpp, m.file)) mark(d, m.js);
   for (const d of scan.definitions) {
@@ -308,27 +323,11 @@ function nativeEntries(scan) {
   for (const d of scan.definitions) {
     for (const name of d.calls) {
       for (const target of byShort.get(name) ?? []) {
-        if (target === d) continue;
-        // A call by short name from a class's own method prefers that class's definition.
-        if (!callers.has(target)) callers.set(target, new Set());
-        callers.get(target).add(d);
+        if (target !== d) addTo(callers, target, d);
       }
     }
   }
-  const reach = (start) => {
-    const found = new Set();
-    const seen = new Set([start]);
-    const queue = [start];
-    while (queue.length) {
-      const d = queue.shift();
-      if (entryOf.has(d)) {
-        for (const e of entryOf.get(d)) found.add(e);
-        continue;
-      }
-      for (const c of callers.get(d) ?? []) if (!seen.has(c)) seen.add(c), queue.push(c);
-    }
-    return found;
-  };
+  const reach = (start) => firstReached(start, callers, (d) => entryOf.get(d));
   const result = new Map();
   const add = (fn, entry) => {
     if (!result.has(fn)) result.set(fn, []);
@@ -477,20 +476,7 @@ function scanLib() {
   }
 
   // Public units reaching a unit, stopping at the first public one on each path.
-  const publicReach = (start) => {
-    const found = new Set();
-    const seen = new Set([start]);
-    const queue = [start];
-    while (queue.length) {
-      const u = queue.shift();
-      if (publicName.has(u)) {
-        found.add(publicName.get(u));
-        continue;
-      }
-      for (const c of callers.get(u) ?? []) if (!seen.has(c)) seen.add(c), queue.push(c);
-    }
-    return found;
-  };
+  const publicReach = (start) => firstReached(start, callers, (u) => (publicName.has(u) ? [publicName.get(u)] : undefined));
   const uses = new Map();
   for (const [name, units] of nativeUses) {
     const names = new Set();

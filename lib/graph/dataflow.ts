@@ -213,6 +213,11 @@ export class DataflowTracker<N = unknown> {
     return this.indexByNode.get(node) ?? -1;
   }
 
+  /** The dependencies kept for a node when it was added (none for a node not added). */
+  dependenciesOf(node: N): readonly DataflowDependency<N>[] {
+    return this.incoming[this.indexOf(node)] ?? [];
+  }
+
   /** Every kept dependency, grouped by the dependent node in order of addition. */
   edges(): DataflowEdge[] {
     const edges: DataflowEdge[] = [];

@@ -5,10 +5,10 @@ import { CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
 import { Disposable } from '../disposable';
 import { native, NativeGraph, NativeGraphExec } from '../native';
 import { checkStream, Stream, streamNative } from '../stream';
-import { checkBoolean, checkEnum, checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
+import { checkBoolean, checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
 import type { Graph } from './graph';
 import { GraphNode } from './node';
-import { encodeKernelNode, encodeNodeParams, NodeParams } from './node-params';
+import { encodeKernelNode, encodeNodeParams, isSignal, NodeParams } from './node-params';
 
 /** Options of {@link Graph.instantiate}. */
 export interface InstantiateOptions {
@@ -158,7 +158,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
 
   /** Gives the executable's external-semaphore node an empty set (see Graph.addExternalSemaphoreNode). */
   clearExternalSemaphores(node: GraphNode, kind: 'signal' | 'wait'): void {
-    this.native.clearExternalSemaphores(checkInstance(node, GraphNode, 'node').native, checkEnum(kind, { signal: 1, wait: 0 }, 'kind') === 1);
+    this.native.clearExternalSemaphores(checkInstance(node, GraphNode, 'node').native, isSignal(kind));
   }
 
   /** Whether a node of this executable is enabled (cuGraphNodeGetEnabled). */

@@ -16,7 +16,7 @@ import type { MemoryHandle } from '../memory/bytes';
 import { native, NativeGraph } from '../native';
 import type { StreamMemoryOp } from '../stream';
 import { GraphDebugDotFlag, GraphDebugDotFlagName } from '../generated/enums';
-import { checkArray, checkBoolean, checkEnum, checkFlag, checkFlags, checkFunction, checkInstance, checkInteger, checkObject, checkString } from '../validate';
+import { checkArray, checkBoolean, checkFlag, checkFlags, checkFunction, checkInstance, checkInteger, checkObject, checkString } from '../validate';
 import { criticalPath, CriticalPath, GraphCycleError, levelSets, reaches } from './analysis';
 import { ConditionalHandle } from './conditional';
 import { DataflowTracker } from './dataflow';
@@ -25,7 +25,7 @@ import { decodeEdge, EdgeData, encodeEdge } from './edge';
 import { GraphExec, InstantiateOptions, instantiateGraph } from './exec';
 import { GraphAllocation } from './memory';
 import { GraphNode, GraphNodeSlot, setGraphWrapper } from './node';
-import { accessesOf, EncodedKernelNode, encodeKernelNode, EncodedNodeParams, encodeNodeParams, NodeParams, NodeType, NodeTypeName } from './node-params';
+import { accessesOf, EncodedKernelNode, encodeKernelNode, EncodedNodeParams, encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from './node-params';
 import { UserObject } from './user-object';
 
 /** Where a new node goes: what it runs after, and (data-flow building) what it touches. */
@@ -56,6 +56,9 @@ export interface GraphOptions {
    */
   dataflow?: boolean;
 }
+
+// What #add made: the node, and what some kinds of node bring with them.
+type AddedNode = { node: GraphNode; allocation?: GraphAllocation; bodies?: NativeGraph[] };
 
 /** The result of adding a conditional node. */
 export interface ConditionalNode {
@@ -114,14 +117,14 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** Adds a node of any kind (cuGraphAddNode, or the per-type call). */
   addNode(params: NodeParams, options: NodeOptions = {}): GraphNode {
-    return this.#add(encodeNodeParams(params), params, options).node;
+    return this.#addParams(params, options).node;
   }
 
   /** A kernel launch: `graph.addKernel(kernel, { grid, block }, [arg.ptr(x), arg.u32(n)], { reads: [x] })`. */
   addKernel(kernel: Kernel, shape: LaunchShape & { device?: DeviceLike }, args: readonly KernelArg[] = [], options: NodeOptions = {}): GraphNode {
     checkObject(shape, 'shape');
     // Encoded from the arguments as given: a params object spread from them cost a tenth of the call.
-    return this.#add(encodeKernelNode(kernel, args, shape) as unknown as EncodedNodeParams, undefined, options).node;
+    return this.#add(encodeKernelNode(kernel, args, shape), undefined, options).node;
   }
 
   /** A 1D copy between library memory (default: all of src). */
@@ -181,8 +184,7 @@ export class Graph extends Disposable<NativeGraph> {
     allocation: GraphAllocation;
   } {
     checkObject(memory, 'memory');
-    const params: NodeParams = { type: 'memAlloc', bytes, ...memory };
-    const { node, allocation } = this.#add(encodeNodeParams(params), params, options);
+    const { node, allocation } = this.#addParams({ type: 'memAlloc', bytes, ...memory }, options);
     return { node, allocation: allocation! };
   }
 
@@ -205,7 +207,7 @@ export class Graph extends Disposable<NativeGraph> {
    */
   addExternalSemaphoreNode(kind: 'signal' | 'wait', options: { after?: readonly GraphNode[] } = {}): GraphNode {
     const after = checkArray<GraphNode>(options.after ?? [], 'options.after').map((n, i) => checkInstance(n, GraphNode, `options.after[${i}]`).native);
-    return GraphNode.of(native.addExternalSemaphoreNode(this.native, after, checkEnum(kind, { signal: 1, wait: 0 }, 'kind') === 1));
+    return GraphNode.of(native.addExternalSemaphoreNode(this.native, after, isSignal(kind)));
   }
 
   /**
@@ -256,14 +258,17 @@ export class Graph extends Disposable<NativeGraph> {
 
   #conditional(handle: ConditionalHandle, kind: 'if' | 'while' | 'switch', size: number, options: NodeOptions): ConditionalNode {
     checkInstance(handle, ConditionalHandle, 'handle');
-    const params: NodeParams = { type: 'conditional', handle, kind, size };
-    const { node, bodies } = this.#add(encodeNodeParams(params), params, options);
+    const { node, bodies } = this.#addParams({ type: 'conditional', handle, kind, size }, options);
     return { node, bodies: bodies!.map((b) => new Graph(b, { dataflow: this.dataflow })) };
+  }
+
+  #addParams(params: NodeParams, options: NodeOptions): AddedNode {
+    return this.#add(encodeNodeParams(params), params, options);
   }
 
   // Adds the node encoded (params, when given, says what memory it touches
   // itself, for data-flow building; a kernel touches what options declare).
-  #add(encoded: EncodedNodeParams, params: NodeParams | undefined, options: NodeOptions): { node: GraphNode; allocation?: GraphAllocation; bodies?: NativeGraph[] } {
+  #add(encoded: EncodedNodeParams, params: NodeParams | undefined, options: NodeOptions): AddedNode {
     checkObject(options, 'options');
     const after = options.after === undefined ? [] : checkArray<GraphNode>(options.after, 'options.after').map((n, i) => checkInstance(n, GraphNode, `options.after[${i}]`));
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
@@ -274,14 +279,14 @@ export class Graph extends Disposable<NativeGraph> {
     let dependencies = after;
     let edgeData = edges;
     const tracked = this.#dataflow;
-    const placeholder = tracked ? new GraphNodeSlot() : undefined;
-    if (tracked && placeholder) {
+    let placeholder: GraphNodeSlot | undefined;
+    if (tracked) {
+      placeholder = new GraphNodeSlot();
       // The tracker's reasons stay as they are: DOT output formats them (formatting each edge's here cost more than the driver call).
-      const own = params === undefined ? undefined : accessesOf(params);
-      const reads = [...(own?.reads ?? []), ...checkArray<object>(options.reads ?? [], 'options.reads')];
-      const writes = [...(own?.writes ?? []), ...checkArray<object>(options.writes ?? [], 'options.writes')];
+      const own = params === undefined ? { reads: [], writes: [] } : accessesOf(params);
+      const reads = [...own.reads, ...checkArray<object>(options.reads ?? [], 'options.reads')];
+      const writes = [...own.writes, ...checkArray<object>(options.writes ?? [], 'options.writes')];
       const found = tracked.add(placeholder, { reads, writes, after: after.map((n) => n.dataflowSlot ?? untracked(n)) });
-      placeholder.found = found;
       dependencies = found.map((d) => d.node.node!);
       // Edge data given for explicit dependencies follows them; inferred ones are plain.
       if (edges) edgeData = dependencies.map((d) => edges[after.indexOf(d)] ?? [0, 0, 0]);
@@ -289,12 +294,12 @@ export class Graph extends Disposable<NativeGraph> {
       throw new TypeError('options.reads/writes need a data-flow graph: Graph.create({ dataflow: true })');
     }
 
+    const dependencyHandles = dependencies.map((d) => d.native);
     let result;
     try {
-      const dependencyHandles = dependencies.map((d) => d.native);
       if (encoded.type === NodeType.kernel) {
         // The kernel form of encodeNodeParams (EncodedKernelNode), its fields given one by one.
-        const k = encoded as unknown as EncodedKernelNode;
+        const k = encoded as EncodedKernelNode;
         result = { node: native.addKernelNode(this.native, dependencyHandles, edgeData, k.kernel, k.config, k.args, k.pointers, k.pointerCount, k.ordinal, perType) };
       } else {
         result = native.addNode(this.native, dependencyHandles, edgeData, encoded, perType);
@@ -302,7 +307,7 @@ export class Graph extends Disposable<NativeGraph> {
     } catch (error) {
       // The tracker has counted this node; an empty node in its place keeps the
       // graph's order what the tracker believes it is.
-      if (placeholder) placeholder.node = GraphNode.of(native.addNode(this.native, dependencies.map((d) => d.native), undefined, { type: 5 }, false).node);
+      if (placeholder) placeholder.node = GraphNode.of(native.addNode(this.native, dependencyHandles, undefined, { type: 5 }, false).node);
       throw error;
     }
     const node = GraphNode.of(result.node);
@@ -445,7 +450,8 @@ export class Graph extends Disposable<NativeGraph> {
   // Why data-flow building made the edge from → to ("RAW DeviceBuffer#0, ..."); undefined for an edge it did not make.
   #reasonsFor(from: GraphNode, to: GraphNode): string | undefined {
     const tracker = this.#dataflow;
-    const dependency = to.dataflowSlot?.found.find((d) => d.node.node === from);
+    const slot = to.dataflowSlot;
+    const dependency = tracker && slot ? tracker.dependenciesOf(slot).find((d) => d.node.node === from) : undefined;
     return tracker && dependency ? dependency.reasons.map((r) => tracker.describe(r)).join(', ') : undefined;
   }
 
@@ -477,7 +483,6 @@ export class Graph extends Disposable<NativeGraph> {
 }
 
 setGraphWrapper((handle) => new Graph(handle));
-
 
 function untracked(node: GraphNode): never {
   throw new TypeError(`${node} was not added through this data-flow graph, so it cannot be a dependency here`);

@@ -207,9 +207,9 @@ export interface NodeAccesses {
  * (addKernelNode, execSetKernelNodeParams) or as the fields of an object
  * (encodeNodeParams): kernel and memory by slot, the arguments packed in the
  * kernel's reused buffers. One object, overwritten by each encoding: hand it
- * over at once.
+ * over at once. (A type, not an interface: it is also an EncodedNodeParams.)
  */
-export interface EncodedKernelNode {
+export type EncodedKernelNode = {
   type: number;
   kernel: number;
   config: Int32Array;
@@ -217,7 +217,7 @@ export interface EncodedKernelNode {
   pointers: Float64Array;
   pointerCount: number;
   ordinal: number;
-}
+};
 
 const kernelNode: EncodedKernelNode = {
   type: 0, kernel: -1, config: new Int32Array(LaunchConfigSlot.count), args: new Uint8Array(0), pointers: new Float64Array(0), pointerCount: 0, ordinal: 0,
@@ -241,12 +241,18 @@ export function encodeKernelNode(kernelValue: Kernel, args: readonly KernelArg[]
   return kernelNode;
 }
 
+/** @internal An external-semaphore node's kind: true for 'signal', false for 'wait'. */
+export function isSignal(kind: 'signal' | 'wait'): boolean {
+  if (kind !== 'signal' && kind !== 'wait') throw new TypeError(`kind must be 'signal' or 'wait', got ${String(kind)}`);
+  return kind === 'signal';
+}
+
 /** Checks params and encodes them for the native layer. */
 export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
   checkObject(params, 'params');
   switch (params.type) {
     case 'kernel':
-      return encodeKernelNode(params.kernel, params.args, params) as unknown as EncodedNodeParams;
+      return encodeKernelNode(params.kernel, params.args, params);
     case 'memcpy': {
       const srcOffset = checkSize(params.srcOffset ?? 0, 'params.srcOffset');
       const src = memoryNative(params.src, 'params.src');

@@ -4,10 +4,9 @@ import { Disposable } from '../disposable';
 import type { NativeEdgeData, NativeGraph, NativeGraphNode } from '../native';
 import { native } from '../native';
 import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, KernelNodeAttributeName, KernelNodeAttributes } from '../launch-attributes';
-import { checkEnum, checkFlag, checkObject, nameOfValue } from '../validate';
-import type { DataflowDependency } from './dataflow';
+import { checkFlag, checkObject, nameOfValue } from '../validate';
 import { EdgeData, decodeEdge } from './edge';
-import { encodeNodeParams, NodeParams, NodeType, NodeTypeName } from './node-params';
+import { encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from './node-params';
 
 // One wrapper per native node while either is reachable (a graph keeps the
 // wrappers of the nodes it built: their labels and data-flow places), kept on
@@ -24,8 +23,6 @@ export function setGraphWrapper(wrap: (handle: NativeGraph) => unknown): void {
 /** @internal Where the data-flow tracker will find a node once the driver has made it. */
 export class GraphNodeSlot {
   node: GraphNode | undefined;
-  /** The dependencies the tracker found for the node, with why each exists. */
-  found: ReadonlyArray<DataflowDependency<GraphNodeSlot>> = [];
 }
 
 /**
@@ -124,12 +121,12 @@ export class GraphNode extends Disposable<NativeGraphNode> {
    * (cuGraphExternalSemaphores{Signal,Wait}NodeGetParams); see Graph.addExternalSemaphoreNode.
    */
   externalSemaphoreCount(kind: 'signal' | 'wait'): number {
-    return native.externalSemaphoreCount(this.native, checkEnum(kind, { signal: 1, wait: 0 }, 'kind') === 1);
+    return native.externalSemaphoreCount(this.native, isSignal(kind));
   }
 
   /** Gives an external-semaphore node an empty set of semaphores (cuGraphExternalSemaphores*NodeSetParams). */
   clearExternalSemaphores(kind: 'signal' | 'wait'): void {
-    native.clearExternalSemaphores(this.native, checkEnum(kind, { signal: 1, wait: 0 }, 'kind') === 1);
+    native.clearExternalSemaphores(this.native, isSignal(kind));
   }
 
   /** Removes the node and its edges from the graph (cuGraphDestroyNode). */

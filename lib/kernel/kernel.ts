@@ -38,11 +38,6 @@ export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedM
   blockSizeLimit?: number;
 }
 
-/**
- * A kernel: a library's context-independent CUkernel (Library.kernel) or a
- * module's CUfunction (Module.function). Launch it with launch() or prepare(),
- * or add it to a graph with Graph.addKernel.
- */
 /** @internal A kernel's packed arguments (Kernel.packArgs), in buffers it reuses. */
 export interface PackedArgs {
   /** The parameter bytes. */
@@ -55,13 +50,19 @@ export interface PackedArgs {
   pointerCount: number;
 }
 
+/**
+ * A kernel: a library's context-independent CUkernel (Library.kernel) or a
+ * module's CUfunction (Module.function). Launch it with launch() or prepare(),
+ * or add it to a graph with Graph.addKernel.
+ */
 export class Kernel extends Disposable<NativeKernel> {
   /** The context of a module's function; undefined for a library's kernel. */
   readonly context: Context | undefined;
   #name: string | undefined;
   #params: readonly KernelParam[] | null | undefined;
-  // Reused by plain launches while the argument types stay the same: the layout
-  // and parameter buffer of the last types, and the encoded configuration.
+  // Reused by plain launches and kernel nodes (packArgs) while the argument
+  // types stay the same: the layout and parameter buffer of the last types;
+  // and plain launches' encoded configuration.
   #lastTypes: ArgType[] | undefined;
   #lastLayout: ArgLayout | undefined;
   #packed: PackedArgs = { bytes: new Uint8Array(0), view: new DataView(new ArrayBuffer(0)), pointers: new Float64Array(0), pointerCount: 0 };
@@ -190,7 +191,7 @@ export class Kernel extends Disposable<NativeKernel> {
   launch(config: LaunchConfig, args: readonly KernelArg[] = []): void {
     const stream = launchStream(config);
     const packed = this.packArgs(args, 'args');
-    native.kernelLaunch(this.native.slot, stream.slot, encodeLaunchShape(config, this.#config), packed.bytes, packed.pointers, packed.pointerCount);
+    native.kernelLaunch(this.slot, stream.slot, encodeLaunchShape(config, this.#config), packed.bytes, packed.pointers, packed.pointerCount);
   }
 
   /**

@@ -23,8 +23,6 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
   // The values set, so that memory handles stay reachable while they are arguments.
   readonly #values: ArgValue[];
   #unset: number;
-  // set() writes the parameter buffer from here, without the native layer: it checks this itself.
-  #disposed = false;
 
   /** @internal */
   constructor(kernel: Kernel, handle: NativePreparedLaunch, layout: ArgLayout) {
@@ -41,7 +39,8 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
 
   /** Sets argument `index` in place; later launches use it. */
   set(index: number, value: ArgValue): this {
-    if (this.#disposed) throw new DisposedError('PreparedLaunch');
+    // set() writes the parameter buffer from here, without the native layer: it checks disposal itself.
+    if (this.released) throw new DisposedError('PreparedLaunch');
     const slot = Number.isInteger(index) ? this.layout.slots[index] : undefined;
     if (slot === undefined) {
       checkInteger(index, 'index', 0);
@@ -68,11 +67,6 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
   /** The value argument `index` was last set to. */
   get(index: number): ArgValue | undefined {
     return this.#values[index];
-  }
-
-  override dispose(): void {
-    this.#disposed = true;
-    super.dispose();
   }
 
   /** Queues the kernel on the stream with the arguments as they are now. */
