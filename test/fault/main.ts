@@ -6,6 +6,7 @@
 //   FAULT_PASSES   1: the first pass only (the walk's counting run); default 2
 import * as path from 'path';
 import type * as Cuda from '../../lib';
+import { drain } from '../helpers/gc';
 import { resourceBalance } from '../helpers/resource-balance';
 import { kernelSource, standInImage } from '../fuzz/world';
 import { expectedResult, scenario } from './scenario';
@@ -36,23 +37,15 @@ async function pass(cuda: typeof Cuda, code: string | Uint8Array): Promise<PassO
   }
 }
 
-// Releases that wait for a stream (a wait thread's answer) or a collection get their turn.
-async function drain(): Promise<void> {
-  for (let i = 0; i < 4; i++) {
-    (globalThis as { gc?: () => void }).gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 async function main(): Promise<void> {
   const cuda: typeof Cuda = require(path.resolve(__dirname, '../../dist'));
   cuda.callCounters.enable();
   const code = process.env.FAULT_ENV === 'gpu' ? cuda.compile(kernelSource, { name: 'fault.cu' }).code : standInImage;
   const report: FaultStepReport = { first: await pass(cuda, code), expected: expectedResult(), unreleased: {} };
-  await drain();
+  await drain(4, 5); // releases that wait for a stream (a wait thread's answer) or a collection get their turn
   if (process.env.FAULT_PASSES !== '1') {
     report.second = await pass(cuda, code);
-    await drain();
+    await drain(4, 5);
   }
   report.unreleased = resourceBalance(cuda.callCounters.read());
   process.stdout.write('\n@@' + JSON.stringify(report) + '\n');

@@ -14,6 +14,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type * as Cuda from '../../lib';
 import { deviceMemoryInUse } from '../helpers/device-memory';
+import { drain } from '../helpers/gc';
 import { resourceBalance, resourcesMade } from '../helpers/resource-balance';
 import { FuzzReport, runFuzz } from './run';
 import type { Environment } from './world';
@@ -28,17 +29,6 @@ export interface FuzzProcessReport extends FuzzReport {
   /** A copy, a fill and a kernel launch after the run gave the right results. */
   healthy?: boolean;
   healthError?: string;
-}
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-
-// Work the library releases later (after a stream is seen idle, after a
-// capture, by a finalizer) has a moment to finish.
-async function drain(): Promise<void> {
-  for (let i = 0; i < 10; i++) {
-    (globalThis as { gc?: () => void }).gc?.();
-    await settle();
-  }
 }
 
 function used(cuda: typeof Cuda): number | undefined {
@@ -89,7 +79,7 @@ async function main(): Promise<void> {
     only: process.env.FUZZ_ONLY,
     trace: traceFd === undefined ? undefined : (line) => fs.writeSync(traceFd, line + '\n'),
   }, addon);
-  await drain();
+  await drain(10, 20); // what the library releases later (a stream seen idle, a capture ended, a finalizer) gets its turn
   const counts = cuda.callCounters.read();
   const report: FuzzProcessReport = { ...fuzzed, resourcesMade: resourcesMade(counts), unreleased: resourceBalance(counts) };
   if (env !== 'none') {

@@ -1,15 +1,14 @@
 // The cuda-driver command on a GPU: devices lists the real devices, dot draws a
 // graph a module builds, counters reports the driver calls of a script.
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Device } from '../../lib';
+import { runCli } from '../helpers/cli';
+import { root } from '../helpers/examples';
 import { describeGpu } from '../helpers/tiers';
 
-const root = path.resolve(__dirname, '../..');
-const bin = path.join(root, 'bin', 'cuda-driver.js');
-const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 120000 });
+const run = (args: string[]) => runCli(args, {}, { timeoutMs: 120000 });
 
 describeGpu('cuda-driver command', () => {
   let dir: string;

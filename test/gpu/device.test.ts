@@ -131,7 +131,7 @@ describeGpu('contexts', () => {
     dev.primaryContext.makeCurrent();
   });
 
-  test('context flags: set on a created context and read back; primary context flags set before it is active', () => {
+  test('context flags: set on a created context and read back; primary context flags set while it is active and current', () => {
     const dev = Device.get(0);
     using ctx = dev.createContext();
     ctx.setFlags('schedYield');

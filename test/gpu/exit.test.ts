@@ -9,7 +9,7 @@
 // by no signal, within exitBoundMs of saying it is about to. Running dry waits
 // for the pending waits, so for the spinning kernels; the other ways need not.
 import { DeviceBuffer, MemoryExport, shareMemory } from '../../lib';
-import { startScript } from '../helpers/subprocess';
+import { expectPromptExit, TimedExit, timeExit } from '../helpers/subprocess';
 import { describeGpu } from '../helpers/tiers';
 
 /** The bound: kernels queued for about 1.5 s at most, plus driver teardown. */
@@ -55,13 +55,9 @@ const leaveEverything = `
   globalThis.kept = { library, kernel, streams, buffer, opened, keep, prepared, graph, exec, host, done, pending, capturing, capture };
 `;
 
-interface Exit {
-  status: number | null;
-  signal: string | null;
-  exitMs: number;
-  stderr: string;
-  /** What the child saw before ending: the IPC bytes, and whether the kernels were still running. */
-  state?: { seen: number[]; running: boolean; capturing: string };
+/** The exit, with what the child saw before ending (its report): the IPC bytes, and whether the kernels were still running. */
+interface Exit extends TimedExit {
+  report: { exiting: true; seen: number[]; running: boolean; capturing: string } | undefined;
 }
 
 describeGpu('process exit on the GPU with kernels running, a capture open and an IPC mapping open', () => {
@@ -76,47 +72,41 @@ describeGpu('process exit on the GPU with kernels running, a capture open and an
     exported?.dispose();
   });
 
-  async function timeExit(ending: string): Promise<Exit> {
+  async function exitAfter(ending: string): Promise<Exit> {
     const body = `(async () => { ${leaveEverything}
       report({ exiting: true, seen: Array.from(seen), running, capturing: capturing.captureStatus });
       ${ending} })().catch((e) => { console.error(e); process.exit(3); });`;
-    const started = startScript(body, { EXIT_IPC_DESCRIPTOR: JSON.stringify(sharing.descriptor) }, ['--expose-gc']);
-    let marked = 0;
-    started.child.stdout!.on('data', (d: Buffer) => {
-      if (!marked && d.toString().includes('"exiting":true')) marked = Date.now();
-    });
-    const r = await started.result;
+    const r = await timeExit(body, { EXIT_IPC_DESCRIPTOR: JSON.stringify(sharing.descriptor) }, '"exiting":true');
     if (r.status === 3) throw new Error(`the child failed before it could end as the test says:\n${r.stderr}`);
-    return { status: r.status, signal: r.signal, exitMs: marked ? Date.now() - marked : -1, stderr: r.stderr, state: r.report };
+    return r;
   }
 
   const expectPrompt = (r: Exit) => {
-    expect(r.state).toEqual({ exiting: true, seen: marker, running: true, capturing: 'active' });
-    expect(r.exitMs).toBeGreaterThanOrEqual(0);
-    expect(r.exitMs).toBeLessThan(exitBoundMs);
+    expect(r.report).toEqual({ exiting: true, seen: marker, running: true, capturing: 'active' });
+    expectPromptExit(r, exitBoundMs);
   };
 
   test('the event loop runs dry (once the waits are answered)', async () => {
-    const r = await timeExit('');
+    const r = await exitAfter('');
     expect(r).toMatchObject({ status: 0, signal: null });
     expectPrompt(r);
   });
 
   test('process.exit(0) while kernels run and waits are pending', async () => {
-    const r = await timeExit('process.exit(0);');
+    const r = await exitAfter('process.exit(0);');
     expect(r).toMatchObject({ status: 0, signal: null });
     expectPrompt(r);
   });
 
   test('an uncaught exception ends it with status 1, not a crash', async () => {
-    const r = await timeExit(`setImmediate(() => { throw new Error('boom'); });`);
+    const r = await exitAfter(`setImmediate(() => { throw new Error('boom'); });`);
     expect(r).toMatchObject({ status: 1, signal: null });
     expect(r.stderr).toContain('boom');
     expectPrompt(r);
   });
 
   test('a garbage collection right before exit, with the capture still open', async () => {
-    const r = await timeExit(`globalThis.kept = undefined; global.gc(); process.exit(0);`);
+    const r = await exitAfter(`globalThis.kept = undefined; global.gc(); process.exit(0);`);
     expect(r).toMatchObject({ status: 0, signal: null });
     expectPrompt(r);
   });

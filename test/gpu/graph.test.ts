@@ -344,6 +344,9 @@ describeGpu('graphs', () => {
       }
     }
     expect(answers).toHaveLength(2);
+    // Each kind is either accepted with no semaphores or refused by the driver, by name.
+    expect(answers[0]).toMatch(/^signal( added with 0 semaphores|: CUDA_ERROR_\w+)$/);
+    expect(answers[1]).toMatch(/^wait( added with 0 semaphores|: CUDA_ERROR_\w+)$/);
     // A non-external-semaphore node is refused by the per-type getter.
     const empty = graph.addEmpty();
     expect(() => empty.externalSemaphoreCount('signal')).toThrow(CudaError);
@@ -361,6 +364,8 @@ describeGpu('graphs', () => {
     }
     // Hopper has no decompression engine.
     if (Device.get(0).computeCapability.major < 10) expect(['CUDA_ERROR_NOT_SUPPORTED', 'CUDA_ERROR_INVALID_VALUE']).toContain(decompress);
+    // Compute capability 10 and later may accept it or refuse it (the source is 64 uninitialized bytes): either way, by name.
+    else expect(decompress).toMatch(/^(accepted|CUDA_ERROR_\w+)$/);
   });
 
   test('a while loop runs on the GPU until a kernel clears its condition', async () => {

@@ -87,13 +87,16 @@ describeGpu('lifetimes on the GPU', () => {
   }
 
   describe('disposal during an in-flight launch: the work completes with the right values', () => {
+    // A direct launch of the spinning kernel from a library loaded for it; returns the kernel and library to dispose.
+    const directLaunch = (stream: Stream, src: DeviceBuffer, dst: DeviceBuffer): Disposable[] => {
+      const library = Library.load(code);
+      const kernel = library.kernel('spin_copy');
+      kernel.launch({ ...shape, stream }, args(cycles, src, dst));
+      return [kernel, library];
+    };
+
     test('a direct launch; its kernel and library disposed', async () => {
-      const r = await disposeInFlight((stream, src, dst) => {
-        const library = Library.load(code);
-        const kernel = library.kernel('spin_copy');
-        kernel.launch({ ...shape, stream }, args(cycles, src, dst));
-        return [kernel, library];
-      });
+      const r = await disposeInFlight(directLaunch);
       expectCompletedAfterDisposal(r);
     });
 
@@ -122,12 +125,7 @@ describeGpu('lifetimes on the GPU', () => {
     });
 
     test('into stream-ordered memory, freed on its stream right after', async () => {
-      const r = await disposeInFlight((stream, src, dst) => {
-        const library = Library.load(code);
-        const kernel = library.kernel('spin_copy');
-        kernel.launch({ ...shape, stream }, args(cycles, src, dst));
-        return [kernel, library];
-      }, (stream) => DeviceBuffer.allocAsync(n * 4, stream));
+      const r = await disposeInFlight(directLaunch, (stream) => DeviceBuffer.allocAsync(n * 4, stream));
       expectCompletedAfterDisposal(r);
     });
   });

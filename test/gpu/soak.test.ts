@@ -9,6 +9,7 @@
 import { startChild } from '../helpers/child';
 import { describeGpu } from '../helpers/tiers';
 import type { SoakReport } from '../soak/main';
+import { kindNames } from '../soak/cycles';
 import { soakLimits, soakProblems, soakSummary } from '../soak/limits';
 
 describeGpu('soak', () => {
@@ -28,5 +29,9 @@ describeGpu('soak', () => {
     }
     expect(problems).toEqual([]);
     expect(kindsRun.size).toBeGreaterThanOrEqual(28);
+    // Every kind of test/soak/cycles.ts ran in one of the processes: on a GPU, all 29 (NVRTC compiles and conditional handles included).
+    const gpuKinds = kindNames({ compile: true, conditional: true });
+    expect(gpuKinds).toHaveLength(29);
+    expect([...kindsRun].sort()).toEqual([...gpuKinds].sort());
   }, 5 * 60 * 60 * 1000);
 });

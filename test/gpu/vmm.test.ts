@@ -135,11 +135,23 @@ describeGpu('virtual memory', () => {
     expect(m.access(0)).toBe('readwrite');
     expect(memoryAccess(m, 0)).toBe('readwrite');
     expect(memoryAccess(m.address + 100n, Device.get(0))).toBe('readwrite');
-    m.setAccess([{ location: 0, access: 'read' }]);
-    expect(m.access(0, g - 1)).toBe('read');
-    m.setAccess([{ location: 0, access: 'readwrite' }]);
     const data = pattern(g);
     copy(m, data);
+    m.setAccess([{ location: 0, access: 'read' }]);
+    expect(m.access(0, g - 1)).toBe('read');
+    // Read-only still reads: a device-to-device copy out of the mapping, then back to the host (or, should the
+    // driver refuse the copy, a CudaError that says so).
+    using copied = DeviceBuffer.alloc(g);
+    let readOnly: Uint8Array | CudaError;
+    try {
+      copy(copied, m);
+      readOnly = read(copied);
+    } catch (error) {
+      readOnly = error as CudaError;
+    }
+    if (readOnly instanceof Uint8Array) expectBytes(readOnly, data);
+    else expect(readOnly).toBeInstanceOf(CudaError);
+    m.setAccess([{ location: 0, access: 'readwrite' }]);
     expectBytes(read(m), data);
     const peers = Device.all().filter((p) => p.ordinal !== 0 && p.canAccessPeer(Device.get(0)));
     if (peers.length > 0) {

@@ -4,8 +4,8 @@
 // be forced there (--expose-gc). The program prints its report as a JSON line after "@@".
 import { spawn, spawnSync } from 'child_process';
 import * as path from 'path';
-
-const root = path.resolve(__dirname, '../..');
+import { root } from './examples';
+import { parseReport } from './subprocess';
 
 export interface ChildResult<R> {
   status: number | null;
@@ -20,8 +20,7 @@ type Program = 'fuzz' | 'soak' | 'fault' | 'workers';
 const programArgs = (program: Program) => ['--expose-gc', '-r', path.join(root, 'test/helpers/ts-require.js'), path.join(root, `test/${program}/main.ts`)];
 
 function result<R>(status: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string): ChildResult<R> {
-  const line = stdout.split('\n').find((l) => l.startsWith('@@'));
-  return { status, signal, stdout, stderr, report: line ? (JSON.parse(line.slice(2)) as R) : undefined };
+  return { status, signal, stdout, stderr, report: parseReport(stdout) as R | undefined };
 }
 
 /** Runs test/<program>/main.ts with env added to this process's. */

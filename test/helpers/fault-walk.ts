@@ -1,13 +1,11 @@
 // The fault-injection walk: the scenario of test/fault once under the
 // interposer to count its driver calls, then once per call with that call made
 // to fail (two processes at a time). Each step reports what the failure did.
-import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { FaultStepReport } from '../fault/main';
-
-const root = path.resolve(__dirname, '../..');
+import { startChild } from './child';
 
 export interface FaultStep {
   /** Which call failed (1-based among the counted ones) and which entry point it was. */
@@ -30,28 +28,17 @@ export interface WalkOptions {
   concurrency?: number;
 }
 
-function runStep(options: WalkOptions, at: number, extra: Record<string, string> = {}): Promise<FaultStep & { log: string[] }> {
+async function runStep(options: WalkOptions, at: number, extra: Record<string, string> = {}): Promise<FaultStep & { log: string[] }> {
   const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cuda-driver-fault-')), 'log');
   const env = {
-    ...process.env, CUDA_DRIVER_LIBRARY: options.interposer, FAULT_DRIVER_LIBRARY: options.driver, FAULT_AT: String(at),
+    CUDA_DRIVER_LIBRARY: options.interposer, FAULT_DRIVER_LIBRARY: options.driver, FAULT_AT: String(at),
     FAULT_CODE: String(options.code ?? 2), FAULT_LOG: log, FAULT_ENV: options.env, ...extra,
   };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '-r', path.join(root, 'test/helpers/ts-require.js'), path.join(root, 'test/fault/main.ts')],
-      { env, timeout: 120000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (status, signal) => {
-      const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [];
-      fs.rmSync(path.dirname(log), { recursive: true, force: true });
-      const fault = lines.find((l) => l.startsWith('fault '));
-      const line = stdout.split('\n').find((l) => l.startsWith('@@'));
-      resolve({ at, injected: fault?.split(' ')[2], status, signal, stderr, report: line ? JSON.parse(line.slice(2)) : undefined, log: lines });
-    });
-  });
+  const { status, signal, stderr, report } = await startChild<FaultStepReport>('fault', env, 120000);
+  const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [];
+  fs.rmSync(path.dirname(log), { recursive: true, force: true });
+  const fault = lines.find((l) => l.startsWith('fault '));
+  return { at, injected: fault?.split(' ')[2], status, signal, stderr, report, log: lines };
 }
 
 /** The counted calls of one clean pass, in order. */

@@ -49,13 +49,48 @@ export function startScript(body: string, env: Record<string, string | undefined
   return { child, result };
 }
 
+/** How a script ended, and how long after it printed its marker. */
+export interface TimedExit {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  /** Milliseconds from the marker reaching this process to the process closing; -1 when the marker never came. */
+  exitMs: number;
+  stderr: string;
+  report: any;
+}
+
+/**
+ * Runs body (with --expose-gc) like startScript, and times its exit from the
+ * moment `marker` shows up in its stdout. The stdout is searched as a whole, so
+ * a marker split across chunks is still seen.
+ */
+export async function timeExit(body: string, env: Record<string, string | undefined>, marker: string): Promise<TimedExit> {
+  const started = startScript(body, env, ['--expose-gc']);
+  let stdout = '';
+  let marked = 0;
+  started.child.stdout!.on('data', (d: string | Buffer) => {
+    if (marked) return;
+    stdout += d.toString();
+    if (stdout.includes(marker)) marked = Date.now();
+  });
+  const r = await started.result;
+  return { status: r.status, signal: r.signal, exitMs: marked ? Date.now() - marked : -1, stderr: r.stderr, report: r.report };
+}
+
+/** The process said it was exiting (the marker came) and then exited within boundMs. */
+export function expectPromptExit(r: TimedExit, boundMs: number): void {
+  expect(r.exitMs).toBeGreaterThanOrEqual(0);
+  expect(r.exitMs).toBeLessThan(boundMs);
+}
+
 function scriptSource(body: string): string {
   return `const cuda = require(${JSON.stringify(distPath)});
 const report = (v) => process.stdout.write('\\n@@' + JSON.stringify(v, (k, x) => typeof x === 'bigint' ? x.toString() : x) + '\\n');
 ${body}`;
 }
 
-function parseReport(stdout: string): any {
+/** The JSON of the first line after "@@" in a child's stdout (what report(...) and the reliability programs print). */
+export function parseReport(stdout: string): any {
   const line = stdout.split('\n').find((l) => l.startsWith('@@'));
   return line ? JSON.parse(line.slice(2)) : undefined;
 }

@@ -15,7 +15,7 @@ export interface Fixtures {
   server: Cuda.FdChannelServer;
   /** Whether NVRTC is here (GPU hosts): compiles are soaked too. */
   compile: boolean;
-  /** The features the device has (conditional handles need CUDA 12.3, dma-buf a capable GPU). */
+  /** Whether conditional handles are soaked too (GPU hosts; they need CUDA 12.3). */
   conditional: boolean;
 }
 
@@ -169,4 +169,12 @@ export function kinds(cuda: typeof Cuda, f: Fixtures): Record<string, Kind> {
     } };
   }
   return all;
+}
+
+/**
+ * The names of the kinds kinds() makes with these features, without a driver
+ * (only the cycles touch the package): what a soak run must report.
+ */
+export function kindNames(features: Pick<Fixtures, 'compile' | 'conditional'>): string[] {
+  return Object.keys(kinds({} as typeof Cuda, features as Fixtures));
 }

@@ -12,6 +12,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type * as Cuda from '../../lib';
 import { deviceMemoryInUse } from '../helpers/device-memory';
+import { drain } from '../helpers/gc';
 import { resourceBalance } from '../helpers/resource-balance';
 import { kernelSource, standInImage } from '../fuzz/world';
 import { Fixtures, kinds } from './cycles';
@@ -36,13 +37,6 @@ export interface SoakReport {
   before: Held;
   middle: Held;
   after: Held;
-}
-
-async function drain(): Promise<void> {
-  for (let i = 0; i < 10; i++) {
-    (globalThis as { gc?: () => void }).gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 function held(cuda: typeof Cuda): Held {

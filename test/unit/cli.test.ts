@@ -1,21 +1,15 @@
 // The cuda-driver command line: argument handling, and what each command does
 // where there is no GPU (and, for counters, with the stand-in driver).
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { cliBin, runCli } from '../helpers/cli';
+import { root } from '../helpers/examples';
 import { fakeDriver } from '../helpers/subprocess';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const cli = require('../../bin/cli.js');
 
-const root = path.resolve(__dirname, '../..');
-const bin = path.join(root, 'bin', 'cuda-driver.js');
 const noDriver = { CUDA_DRIVER_LIBRARY: '/nonexistent/libcuda.so.1' };
-
-function run(args: string[], env: Record<string, string | undefined> = {}, cwd = root) {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 let dir: string;
 beforeAll(() => {
@@ -68,17 +62,17 @@ describe('argument parsing', () => {
   });
 
   test('bad usage exits 2 with the message and the usage text', () => {
-    const r = run(['frobnicate']);
+    const r = runCli(['frobnicate']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/unknown command 'frobnicate'/);
     expect(r.stderr).toMatch(/Usage: cuda-driver <command>/);
   });
 
   test('--help and --version exit 0', () => {
-    const help = run(['--help']);
+    const help = runCli(['--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/devices \[--json\]/);
-    const version = run(['--version']);
+    const version = runCli(['--version']);
     expect(version.status).toBe(0);
     expect(version.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version);
   });
@@ -87,20 +81,20 @@ describe('argument parsing', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
     expect(pkg.bin['cuda-driver']).toBe('bin/cuda-driver.js');
     expect(pkg.files).toContain('bin');
-    expect(fs.statSync(bin).mode & 0o111).not.toBe(0);
+    expect(fs.statSync(cliBin).mode & 0o111).not.toBe(0);
   });
 });
 
 describe('devices', () => {
   test('without a driver: says why and exits 3', () => {
-    const r = run(['devices'], noDriver);
+    const r = runCli(['devices'], noDriver);
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(/no usable GPU \(library-missing: \/nonexistent\/libcuda\.so\.1/);
     expect(r.stdout).toBe('');
   });
 
   test('without a driver, --json still prints the driver status', () => {
-    const r = run(['devices', '--json'], noDriver);
+    const r = runCli(['devices', '--json'], noDriver);
     expect(r.status).toBe(3);
     const out = JSON.parse(r.stdout);
     expect(out.devices).toEqual([]);
@@ -108,14 +102,14 @@ describe('devices', () => {
   });
 
   test('with the stand-in driver: lists its device', () => {
-    const r = run(['devices', '--json'], { CUDA_DRIVER_LIBRARY: fakeDriver() });
+    const r = runCli(['devices', '--json'], { CUDA_DRIVER_LIBRARY: fakeDriver() });
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.driver).toMatchObject({ available: true, stage: 'ready', driverVersion: '12.8' });
     expect(out.devices).toHaveLength(1);
     expect(out.devices[0]).toMatchObject({ ordinal: 0, name: 'Fake GPU', computeCapability: '9.0' });
     expect(out.devices[0].capabilities.virtualMemoryManagement).toBe(true);
-    const text = run(['devices'], { CUDA_DRIVER_LIBRARY: fakeDriver() });
+    const text = runCli(['devices'], { CUDA_DRIVER_LIBRARY: fakeDriver() });
     expect(text.stdout).toMatch(/\[0\] Fake GPU {2}sm_90/);
     expect(text.stdout).toMatch(/supports: .*virtualMemoryManagement/);
   });
@@ -127,7 +121,7 @@ describe('dot', () => {
 
   test('a DOT file without Graphviz is written as DOT, with a note', () => {
     const file = write('saved.dot', dotText);
-    const r = run(['dot', file], { PATH: '/nonexistent' });
+    const r = runCli(['dot', file], { PATH: '/nonexistent' });
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(dotText);
     expect(r.stderr).toMatch(/Graphviz's dot is not installed/);
@@ -136,7 +130,7 @@ describe('dot', () => {
   test('-o name.svg without Graphviz writes name.dot instead', () => {
     const file = write('saved2.dot', dotText);
     const out = path.join(dir, 'drawn.svg');
-    const r = run(['dot', file, '-o', out], { PATH: '/nonexistent' });
+    const r = runCli(['dot', file, '-o', out], { PATH: '/nonexistent' });
     expect(r.status).toBe(0);
     expect(fs.readFileSync(path.join(dir, 'drawn.dot'), 'utf8')).toBe(dotText);
     expect(fs.existsSync(out)).toBe(false);
@@ -144,40 +138,40 @@ describe('dot', () => {
 
   (graphviz ? test : test.skip)('a DOT file with Graphviz becomes SVG', () => {
     const file = write('saved3.dot', dotText);
-    const r = run(['dot', file]);
+    const r = runCli(['dot', file]);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/<svg[\s\S]*pipeline[\s\S]*<\/svg>/);
   });
 
   test('--format dot writes DOT even where Graphviz is installed', () => {
     const file = write('saved4.dot', dotText);
-    expect(run(['dot', file, '--format', 'dot']).stdout).toBe(dotText);
+    expect(runCli(['dot', file, '--format', 'dot']).stdout).toBe(dotText);
   });
 
   test('a module: its export is drawn with toDot(options); functions are called, --export picks one', () => {
     const cjs = write('graph.cjs', "exports.other = { toDot: (o) => `digraph ${o.name} { x -> y; }` };\n" +
       "module.exports.graph = { toDot: (o) => `digraph ${o.name ?? 'g'} { levels_${o.levels} -> ${o.direction ?? 'TB'}; }` };\n");
-    expect(run(['dot', cjs, '--format', 'dot', '--levels', '--direction', 'LR']).stdout).toBe('digraph g { levels_true -> LR; }\n');
-    expect(run(['dot', cjs, '--format', 'dot', '--export', 'other', '--name', 'named']).stdout).toBe('digraph named { x -> y; }\n');
+    expect(runCli(['dot', cjs, '--format', 'dot', '--levels', '--direction', 'LR']).stdout).toBe('digraph g { levels_true -> LR; }\n');
+    expect(runCli(['dot', cjs, '--format', 'dot', '--export', 'other', '--name', 'named']).stdout).toBe('digraph named { x -> y; }\n');
     const esm = write('graph.mjs', "export default async () => ({ toDot: () => 'digraph async { a; }' });\n");
-    expect(run(['dot', esm, '--format', 'dot']).stdout).toBe('digraph async { a; }\n');
+    expect(runCli(['dot', esm, '--format', 'dot']).stdout).toBe('digraph async { a; }\n');
     const text = write('text.mjs', "export const graph = 'digraph text { b; }';\n");
-    expect(run(['dot', text, '--format', 'dot']).stdout).toBe('digraph text { b; }\n');
+    expect(runCli(['dot', text, '--format', 'dot']).stdout).toBe('digraph text { b; }\n');
   });
 
   test('a module that exports no graph, or throws, fails with a message', () => {
     const none = write('none.cjs', 'module.exports = { answer: 42 };\n');
-    const r = run(['dot', none]);
+    const r = runCli(['dot', none]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/exports no graph/);
-    const missing = run(['dot', none, '--export', 'nope']);
+    const missing = runCli(['dot', none, '--export', 'nope']);
     expect(missing.stderr).toMatch(/no export named 'nope'/);
-    expect(run(['dot', path.join(dir, 'absent.js')]).stderr).toMatch(/does not exist/);
+    expect(runCli(['dot', path.join(dir, 'absent.js')]).stderr).toMatch(/does not exist/);
   });
 
   test('a module that builds a Graph, without a GPU: says so and exits 3', () => {
     const file = write('builds.cjs', `const { Graph } = require(${JSON.stringify(root)});\nmodule.exports = Graph.create();\n`);
-    const r = run(['dot', file], noDriver);
+    const r = runCli(['dot', file], noDriver);
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(/needs a GPU to build its graph.*library-missing.*give a saved DOT file instead/);
   });
@@ -189,7 +183,7 @@ describe('counters', () => {
       console.log('args', JSON.stringify(process.argv.slice(2)), 'counting', cuda.callCounters.enabled);
       cuda.Device.count(); cuda.Device.get(0).name;
       process.exitCode = 7;\n`);
-    const r = run(['counters', script, '--flag', 'value'], { CUDA_DRIVER_LIBRARY: fakeDriver() });
+    const r = runCli(['counters', script, '--flag', 'value'], { CUDA_DRIVER_LIBRARY: fakeDriver() });
     expect(r.status).toBe(7);
     expect(r.stdout).toMatch(/args \["--flag","value"\] counting true/);
     expect(r.stderr).toMatch(/driver calls of .*counted\.js \(exit status 7\)/);
@@ -201,7 +195,7 @@ describe('counters', () => {
     const script = write('counted2.js', `require(${JSON.stringify(root)}).Device.count();
       console.log(JSON.stringify(Object.keys(process.env).filter((k) => k.startsWith('CUDA_DRIVER_COUNTERS_'))));\n`);
     const out = path.join(dir, 'counts.json');
-    const r = run(['counters', '--json', '-o', out, script], { CUDA_DRIVER_LIBRARY: fakeDriver() });
+    const r = runCli(['counters', '--json', '-o', out, script], { CUDA_DRIVER_LIBRARY: fakeDriver() });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([]);
     const report = JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -211,14 +205,14 @@ describe('counters', () => {
 
   test('without a driver the script still runs, and counts nothing', () => {
     const script = write('plain.js', "console.log('ran');\n");
-    const r = run(['counters', script], noDriver);
+    const r = runCli(['counters', script], noDriver);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('ran\n');
     expect(r.stderr).toMatch(/0 functions, 0 calls/);
   });
 
   test('a script that does not exist', () => {
-    const r = run(['counters', path.join(dir, 'absent.js')]);
+    const r = runCli(['counters', path.join(dir, 'absent.js')]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/does not exist/);
   });

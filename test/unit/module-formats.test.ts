@@ -8,8 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as ts from 'typescript';
-
-const root = path.resolve(__dirname, '../..');
+import { root } from '../helpers/examples';
 
 function run(source: string): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', source], { cwd: root, encoding: 'utf8', timeout: 60000 });

@@ -6,6 +6,7 @@
 import { runChild } from '../helpers/child';
 import { fakeDriver } from '../helpers/subprocess';
 import type { SoakReport } from '../soak/main';
+import { kindNames } from '../soak/cycles';
 import { soakLimits, soakProblems, soakSummary } from '../soak/limits';
 
 test('create, use and dispose every kind of handle, many times: nothing accumulates', () => {
@@ -15,4 +16,9 @@ test('create, use and dispose every kind of handle, many times: nothing accumula
   if (process.env.SOAK_CYCLES) console.log(soakSummary(r.report));
   expect(soakProblems(r.report, soakLimits(false))).toEqual([]);
   expect(Object.keys(r.report.cycles).length).toBeGreaterThanOrEqual(25);
+  // Every kind of test/soak/cycles.ts that needs no GPU ran: 27 of them (the GPU-only two are NVRTC compiles and conditional handles).
+  const standInKinds = kindNames({ compile: false, conditional: false });
+  expect(standInKinds).toHaveLength(27);
+  expect(kindNames({ compile: true, conditional: true }).filter((k) => !standInKinds.includes(k)).sort()).toEqual(['compile', 'conditionalHandle']);
+  expect(Object.keys(r.report.cycles).sort()).toEqual([...standInKinds].sort());
 }, 300000);

@@ -17,6 +17,7 @@ import * as path from 'path';
 import { Worker } from 'worker_threads';
 import type * as Cuda from '../../lib';
 import { deviceMemoryInUse } from '../helpers/device-memory';
+import { drain } from '../helpers/gc';
 import { resourceBalance } from '../helpers/resource-balance';
 import { sliceValue, workerKernelSource, workerStandInImage } from './kernels';
 import type { WorkerData, WorkerResult } from './worker';
@@ -36,13 +37,6 @@ export interface WorkersReport {
 
 const tsRequire = path.resolve(__dirname, '../helpers/ts-require.js');
 const workerFile = path.resolve(__dirname, 'worker.ts');
-
-async function drain(): Promise<void> {
-  for (let i = 0; i < 10; i++) {
-    (globalThis as { gc?: () => void }).gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 interface Ended {
   exitCode: number;
