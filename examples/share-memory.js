@@ -11,16 +11,13 @@
 // Exits 0 once the data is checked (or, without a GPU, after saying so).
 const { spawn } = require('child_process');
 const cuda = require('..');
+const { requireGpu } = require('./common/require-gpu');
 
 const bytes = 1 << 20;
 const expected = (i, plus) => (i * 7 + 3 + plus) & 0xff;
 
 async function parent() {
-  const driver = cuda.driverStatus();
-  if (!driver.available || cuda.Device.count() === 0) {
-    console.log(`no usable GPU here (${driver.reason}); nothing to share`);
-    return;
-  }
+  requireGpu(cuda, 'nothing to share');
   const device = cuda.Device.get(0);
   console.log(`parent ${process.pid}: ${device.name}`);
 
