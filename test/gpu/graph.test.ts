@@ -328,6 +328,25 @@ describeGpu('graphs', () => {
     expect(zs[8]).toBe(3);
   });
 
+  test('a host node\'s call still runs when its graph and executable are disposed right after the work completes', async () => {
+    // The call is posted to the JavaScript thread from CUDA's; a synchronize
+    // then disposal released the graph's resources (the callback with them)
+    // before the posted call ran.
+    const calls: number[] = [];
+    for (let round = 0; round < 20; round++) {
+      const graph = Graph.create();
+      graph.addHost(() => calls.push(round));
+      const exec = graph.instantiate();
+      exec.launch(stream);
+      stream.synchronizeSync();
+      exec.dispose();
+      graph.dispose();
+      collectGarbage();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
   test('external-semaphore nodes and batch decompression answer as the driver does', () => {
     using graph = Graph.create();
     const answers: string[] = [];
