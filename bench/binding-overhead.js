@@ -93,11 +93,14 @@ function cpuTimePerCall(op, per) {
 // Instructions per call: two runs under callgrind, of n and 3n calls after the
 // same set-up, warm-up and full garbage collection; the difference is 2n
 // calls' worth (collections the calls cause included, start-up excluded).
+// Optimizing compilation is done on the calling thread: callgrind runs one
+// thread at a time, and V8's background compiler finished so late that the
+// counts were of the unoptimized code.
 function instructionsPerCall(label, per) {
   const n = per > 1 ? 4 : 20000;
   const refs = (k) => {
     const run = spawnSync('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', '--callgrind-out-file=/dev/null',
-      process.execPath, '--expose-gc', __filename, label], { env: { ...process.env, BENCH_OVERHEAD_COUNT: String(k) }, encoding: 'utf8' });
+      process.execPath, '--expose-gc', '--no-concurrent-recompilation', __filename, label], { env: { ...process.env, BENCH_OVERHEAD_COUNT: String(k) }, encoding: 'utf8' });
     const match = /I\s+refs:\s+([\d,]+)/.exec(run.stderr ?? '');
     if (run.status !== 0 || !match) throw new Error(`callgrind gave no count for ${label}:\n${`${run.stdout}${run.stderr}`.slice(-2000)}`);
     return Number(match[1].replace(/,/g, ''));
