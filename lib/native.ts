@@ -417,21 +417,21 @@ export interface NativeAddon {
     params: Record<string, unknown>, perTypeCall: boolean): { node: NativeGraphNode; allocation?: NativeGraphAllocation; bodies?: NativeGraph[] };
   /** addNode for a kernel node, its fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
   addKernelNode(graph: NativeGraph, dependencies: NativeGraphNode[], edgeData: NativeEdgeData[] | undefined, kernelSlot: number,
-    config: Int32Array, args: Uint8Array, pointers: Float64Array, pointerCount: number, ordinal: number, perTypeCall: boolean): NativeGraphNode;
+    record: Uint8Array, argBytes: number, pointerCount: number, ordinal: number, perTypeCall: boolean): NativeGraphNode;
   setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
   nodeParams(node: NativeGraphNode): Record<string, unknown> & { type: number };
   graphLaunch(execSlot: number, streamSlot: number): void;
   /** GraphExec setNodeParams for a kernel node: executable and node by slot, the fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
-  execSetKernelNodeParams(execSlot: number, nodeSlot: number, kernelSlot: number, config: Int32Array, args: Uint8Array,
-    pointers: Float64Array, pointerCount: number, ordinal: number, perTypeCall: boolean): void;
+  execSetKernelNodeParams(execSlot: number, nodeSlot: number, kernelSlot: number, record: Uint8Array, argBytes: number,
+    pointerCount: number, ordinal: number, perTypeCall: boolean): void;
   eventRecord(eventSlot: number, streamSlot: number, flags: number | undefined): void;
   eventQuery(eventSlot: number): boolean;
   /**
-   * pointers: [offset, memory slot, ...] for the first pointerCount pairs: memory whose
-   * device address goes at offset in args.
+   * record: the launch configuration, argBytes of parameters and pointerCount
+   * [offset, memory slot] pairs of memory whose device address goes at offset
+   * in the parameters (lib/kernel/kernel.ts PackedArgs).
    */
-  kernelLaunch(kernelSlot: number, streamSlot: number, config: Int32Array, args: Uint8Array, pointers: Float64Array,
-    pointerCount: number): void;
+  kernelLaunch(kernelSlot: number, streamSlot: number, record: Uint8Array, argBytes: number, pointerCount: number): void;
   preparedLaunch(slot: number): void;
   instantiate(graph: NativeGraph, flags: number, uploadStream: NativeStream | undefined, detailed: boolean):
     NativeGraphExec | { error: Error; result: number; node?: NativeGraphNode };

@@ -91,7 +91,11 @@ class Handle : public Napi::ObjectWrap<Self> {
   // The live box a slot number names (see slots.h): TypeError when it names no
   // Self, the disposed error when it names a disposed one. Valid until JavaScript runs.
   static const std::shared_ptr<Box>& fromSlot(Napi::Value value, const char* param) {
-    const SlotTable::Entry* entry = slotTable(value.Env())->find(slotArg(value));
+    return fromSlot(*slotTable(value.Env()), value, param);
+  }
+  // The same with the table at hand: a call naming several handles looks it up once.
+  static const std::shared_ptr<Box>& fromSlot(const SlotTable& table, Napi::Value value, const char* param) {
+    const SlotTable::Entry* entry = table.find(slotArg(value));
     if (!entry || entry->classId != token()) throwTypeError(value.Env(), std::string(param) + " must be " + article() + Self::kName);
     Self* self = static_cast<Self*>(entry->object);
     if (!self->box_) throwDisposed(value.Env(), Self::kName);

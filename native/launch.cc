@@ -49,35 +49,45 @@ MemoryRef writePointer(Napi::Env env, MemoryRef box, uint64_t offset, uint8_t* b
   return box;
 }
 
+KernelCall readKernelCall(Napi::Value record, Napi::Value argBytes, Napi::Value pointerCount) {
+  Napi::Env env = record.Env();
+  size_t length = 0;
+  uint8_t* data = typedArrayArg<uint8_t>(record, napi_uint8_array, "record", "a Uint8Array", &length);
+  if (length < kKernelCallConfigBytes) rangeError(env, "record", "is shorter than a launch configuration");
+  KernelCall call;
+  call.plan = launchPlanOf(env, reinterpret_cast<const int32_t*>(data), "config");
+  const size_t room = length - kKernelCallConfigBytes;
+  call.argBytes = static_cast<size_t>(integerArg(argBytes, "argBytes", 0, static_cast<int64_t>(room)));
+  call.args = data + kKernelCallConfigBytes;
+  const size_t pairsAt = (call.argBytes + 7) & ~size_t{7};
+  call.pointerCount = uintArg(pointerCount, "pointerCount");
+  if (pairsAt > room || call.pointerCount > (room - pairsAt) / 16) rangeError(env, "pointerCount", "exceeds the record");
+  call.pointers = call.args + pairsAt;
+  return call;
+}
+
 namespace {
 
-// kernelLaunch(kernelSlot, streamSlot, config, args: Uint8Array, pointers: Float64Array
-// [offset, memorySlot, ...], pointerCount). Handles come as slot numbers and
-// everything else as typed arrays: no JavaScript object is unwrapped or read
-// property by property, and nothing JavaScript can run between reading where
-// the argument bytes are and writing the memory addresses into them.
+// kernelLaunch(kernelSlot, streamSlot, record, argBytes, pointerCount): the
+// record as readKernelCall reads it. Handles come as slot numbers and the rest
+// in one typed array: no JavaScript object is unwrapped or read property by
+// property, and nothing JavaScript can run between reading where the argument
+// bytes are and writing the memory addresses into them.
 Napi::Value KernelLaunch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const KernelRef& kernel = Kernel::fromSlot(info[0], "kernel");
-  const StreamRef& stream = Stream::fromSlot(info[1], "stream");
-  LaunchPlan plan = readLaunchPlan(info[2], "config");
+  const SlotTable& table = *slotTable(env);
+  const KernelRef& kernel = Kernel::fromSlot(table, info[0], "kernel");
+  const StreamRef& stream = Stream::fromSlot(table, info[1], "stream");
+  const KernelCall call = readKernelCall(info[2], info[3], info[4]);
   const ParamLayout& layout = kernel->params;
   checkCurrent(env, launchContext(env, *kernel, *stream));
-  size_t bytes = 0;
-  uint8_t* data = typedArrayArg<uint8_t>(info[3], napi_uint8_array, "args", "a Uint8Array", &bytes);
-  size_t pointerLength = 0;
-  const double* pointers = typedArrayArg<double>(info[4], napi_float64_array, "pointers", "a Float64Array", &pointerLength);
-  const uint32_t pointerCount = uintArg(info[5], "pointerCount");
-  if (pointerCount > pointerLength / 2) rangeError(env, "pointerCount", "exceeds the pointers given");
   MemoryRef fewHeld[4];
-  std::vector<MemoryRef> manyHeld(pointerCount > 4 ? pointerCount : 0);
-  MemoryRef* held = pointerCount > 4 ? manyHeld.data() : fewHeld;
-  for (uint32_t i = 0; i < pointerCount; ++i) {
-    const double offset = pointers[2 * i];
-    if (!(offset >= 0) || offset > static_cast<double>(bytes)) rangeError(env, "offset", "is outside the parameters");
-    MemoryRef memory = memoryOfSlot(env, pointers[2 * i + 1]);
-    held[i] = writePointer(env, std::move(memory), static_cast<uint64_t>(offset), data, bytes);
-  }
+  std::vector<MemoryRef> manyHeld(call.pointerCount > 4 ? call.pointerCount : 0);
+  MemoryRef* held = call.pointerCount > 4 ? manyHeld.data() : fewHeld;
+  writeMemoryArguments(env, table, call, call.args, [held](MemoryRef memory) mutable { *held++ = std::move(memory); });
+  uint8_t* data = call.args;
+  const size_t bytes = call.argBytes;
+  const LaunchPlan& plan = call.plan;
 
   CUresult r;
   bool packed = !layout.known;
@@ -104,7 +114,7 @@ Napi::Value KernelLaunch(const Napi::CallbackInfo& info) {
   if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(plan, packed), kernel->name);
 
   stream->keepUntilIdle(kernel);
-  for (uint32_t i = 0; i < pointerCount; ++i) stream->keepUntilIdle(held[i]);
+  for (uint32_t i = 0; i < call.pointerCount; ++i) stream->keepUntilIdle(held[i]);
   return env.Undefined();
 }
 

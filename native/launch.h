@@ -16,9 +16,11 @@
 #include <napi.h>
 
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <vector>
 
+#include "args.h"
 #include "handle.h"
 #include "kernel.h"
 #include "launch_config.h"
@@ -61,6 +63,37 @@ class PreparedLaunch : public Handle<PreparedLaunch, PreparedLaunchBox> {
 // The device address of memory (TypeError when null: not library memory),
 // written at offset into a parameter buffer of `bytes`; the memory, to be kept alive.
 MemoryRef writePointer(Napi::Env env, MemoryRef memory, uint64_t offset, uint8_t* buffer, size_t bytes);
+
+// A kernel call as lib/kernel/kernel.ts packs it for a plain launch or a kernel
+// node (PackedArgs): one Uint8Array holding the encoded configuration (the
+// first kKernelCallConfigBytes), the argument bytes, and from the next
+// multiple of 8 the memory arguments as float64 [offset, memory slot] pairs.
+// One N-API read finds all of it: three typed arrays cost three, and each
+// costs more than the driver's launch call on the stand-in.
+constexpr size_t kKernelCallConfigBytes = 64;
+static_assert(kLaunchConfigSlots * sizeof(int32_t) <= kKernelCallConfigBytes);
+
+struct KernelCall {
+  LaunchPlan plan;
+  uint8_t* args = nullptr;  // in the caller's record
+  size_t argBytes = 0;
+  const uint8_t* pointers = nullptr;  // pointerCount pairs of doubles, any alignment
+  uint32_t pointerCount = 0;
+};
+// record: the Uint8Array; argBytes and pointerCount: numbers; all checked against the record's length.
+KernelCall readKernelCall(Napi::Value record, Napi::Value argBytes, Napi::Value pointerCount);
+// Writes the device address of each of the call's memory arguments into args
+// (the call's bytes or a copy of them, argBytes long) and hands the memory to
+// keep(MemoryRef), for the caller to keep alive.
+template <typename Keep>
+void writeMemoryArguments(Napi::Env env, const SlotTable& table, const KernelCall& call, uint8_t* args, Keep keep) {
+  for (uint32_t i = 0; i < call.pointerCount; ++i) {
+    double pair[2];  // [offset, memory slot]
+    std::memcpy(pair, call.pointers + 16 * i, sizeof(pair));
+    if (!(pair[0] >= 0) || pair[0] > static_cast<double>(call.argBytes)) rangeError(env, "offset", "is outside the parameters");
+    keep(writePointer(env, memoryOfSlot(env, table, pair[1]), static_cast<uint64_t>(pair[0]), args, call.argBytes));
+  }
+}
 // Kernel.prepare(stream, config, bytes). Launches are the module-level
 // kernelLaunch and preparedLaunch, which take handles by slot (slots.h).
 Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kernel);

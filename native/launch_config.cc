@@ -1,5 +1,7 @@
 #include "launch_config.h"
 
+#include <cstring>
+
 #include "args.h"
 
 namespace cudrv {
@@ -13,10 +15,15 @@ LaunchPlan& LaunchPlan::operator=(const LaunchPlan& other) {
 }
 
 LaunchPlan readLaunchPlan(Napi::Value encoded, const char* name) {
-  Napi::Env env = encoded.Env();
   size_t length = 0;
-  const int32_t* s = typedArrayArg<int32_t>(encoded, napi_int32_array, name, "an Int32Array", &length);
-  if (length != kLaunchConfigSlots) rangeError(env, name, "must have " + std::to_string(kLaunchConfigSlots) + " slots");
+  const int32_t* slots = typedArrayArg<int32_t>(encoded, napi_int32_array, name, "an Int32Array", &length);
+  if (length != kLaunchConfigSlots) rangeError(encoded.Env(), name, "must have " + std::to_string(kLaunchConfigSlots) + " slots");
+  return launchPlanOf(encoded.Env(), slots, name);
+}
+
+LaunchPlan launchPlanOf(Napi::Env env, const int32_t* slots, const char* name) {
+  int32_t s[kLaunchConfigSlots];
+  std::memcpy(s, slots, sizeof(s));  // the slots may sit at any byte of a caller's buffer
   for (int i : {kGridX, kGridY, kGridZ, kBlockX, kBlockY, kBlockZ}) {
     if (s[i] < 1) rangeError(env, name, "grid and block dimensions must be at least 1");
   }

@@ -38,6 +38,8 @@ struct LaunchPlan {
 
 // Reads and checks an encoded configuration (an Int32Array of kLaunchConfigSlots).
 LaunchPlan readLaunchPlan(Napi::Value encoded, const char* name);
+// The same from kLaunchConfigSlots int32 values at slots (any alignment).
+LaunchPlan launchPlanOf(Napi::Env env, const int32_t* slots, const char* name);
 
 // Launches with the plan's call; kernelParams or extra as cuLaunchKernel takes them.
 CUresult launchWithPlan(const LaunchPlan& plan, CUfunction f, CUstream stream, void** kernelParams, void** extra);

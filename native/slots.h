@@ -110,6 +110,6 @@ const SlotTable::Entry* entryOfObject(Napi::Value value);
 MemoryRef memoryOfEntry(Napi::Env env, const SlotTable::Entry* entry);
 
 // The same for the handle a slot number names.
-inline MemoryRef memoryOfSlot(Napi::Env env, double id) { return memoryOfEntry(env, slotTable(env)->find(id)); }
+inline MemoryRef memoryOfSlot(Napi::Env env, const SlotTable& table, double id) { return memoryOfEntry(env, table.find(id)); }
 
 }  // namespace cudrv

@@ -140,7 +140,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     const perType = checkFlag(options.perTypeCall, 'options.perTypeCall');
     if (params !== null && typeof params === 'object' && params.type === 'kernel') {
       const k = encodeKernelNode(params.kernel, params.args, params);
-      native.execSetKernelNodeParams(this.slot, target.slot, k.kernel, k.config, k.args, k.pointers, k.pointerCount, k.ordinal, perType);
+      native.execSetKernelNodeParams(this.slot, target.slot, k.kernel, k.record, k.argBytes, k.pointerCount, k.ordinal, perType);
       return;
     }
     this.native.setNodeParams(target.native, encodeNodeParams(params), perType);

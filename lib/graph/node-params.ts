@@ -5,7 +5,7 @@ import { DeviceLike, ordinalOf } from '../device';
 import type { Event } from '../event';
 import type { KernelArg } from '../kernel/args';
 import { Kernel } from '../kernel/kernel';
-import { encodeLaunchShape, LaunchConfigSlot, LaunchShape } from '../kernel/launch-config';
+import { encodeLaunchShape, LaunchShape } from '../kernel/launch-config';
 import { MemoryHandle, memoryNative } from '../memory/bytes';
 import type { NativeGraph } from '../native';
 import { encodeMemoryOps, StreamMemoryOp } from '../stream-memory-ops';
@@ -212,16 +212,14 @@ export interface NodeAccesses {
 export type EncodedKernelNode = {
   type: number;
   kernel: number;
-  config: Int32Array;
-  args: Uint8Array;
-  pointers: Float64Array;
+  /** The kernel's packed record (PackedArgs), launch shape included. */
+  record: Uint8Array;
+  argBytes: number;
   pointerCount: number;
   ordinal: number;
 };
 
-const kernelNode: EncodedKernelNode = {
-  type: 0, kernel: -1, config: new Int32Array(LaunchConfigSlot.count), args: new Uint8Array(0), pointers: new Float64Array(0), pointerCount: 0, ordinal: 0,
-};
+const kernelNode: EncodedKernelNode = { type: 0, kernel: -1, record: new Uint8Array(0), argBytes: 0, pointerCount: 0, ordinal: 0 };
 
 /**
  * Checks a kernel node's parameters and encodes them into the shared
@@ -232,11 +230,11 @@ export function encodeKernelNode(kernelValue: Kernel, args: readonly KernelArg[]
   const kernel = checkInstance(kernelValue, Kernel, 'params.kernel');
   const packed = kernel.packArgs(args ?? [], 'params.args');
   kernelNode.ordinal = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(shape.device, 'params.device');
-  encodeLaunchShape(shape, kernelNode.config);
+  encodeLaunchShape(shape, packed.config);
   kernelNode.type = NodeType.kernel;
   kernelNode.kernel = kernel.slot;
-  kernelNode.args = packed.bytes;
-  kernelNode.pointers = packed.pointers;
+  kernelNode.record = packed.record;
+  kernelNode.argBytes = packed.bytes.length;
   kernelNode.pointerCount = packed.pointerCount;
   return kernelNode;
 }

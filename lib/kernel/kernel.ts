@@ -38,8 +38,19 @@ export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedM
   blockSizeLimit?: number;
 }
 
-/** @internal A kernel's packed arguments (Kernel.packArgs), in buffers it reuses. */
+/**
+ * @internal A kernel call packed for the native layer (Kernel.packArgs): one
+ * record that a launch or a kernel node reads with one N-API call
+ * (native/launch.h, KernelCall): the encoded launch configuration in its first
+ * kernelCallConfigBytes, the parameter bytes, then from the next multiple of 8
+ * an [offset, memory slot] pair of each memory argument. The other members
+ * are views of its parts.
+ */
 export interface PackedArgs {
+  /** The whole record. */
+  record: Uint8Array;
+  /** The launch configuration's slots (encodeLaunchShape writes them). */
+  config: Int32Array;
   /** The parameter bytes. */
   bytes: Uint8Array;
   /** A view of bytes. */
@@ -48,6 +59,23 @@ export interface PackedArgs {
   pointers: Float64Array;
   /** How many pairs of pointers are set. */
   pointerCount: number;
+}
+
+/** Bytes of a packed record before the parameter bytes (native/launch.h, kKernelCallConfigBytes). */
+const kernelCallConfigBytes = 64;
+
+/** A packed record for parameters of `bytes` and up to `pointerSlots` memory arguments. */
+function packedRecord(bytes: number, pointerSlots: number): PackedArgs {
+  const pairsAt = kernelCallConfigBytes + Math.ceil(bytes / 8) * 8;
+  const buffer = new ArrayBuffer(pairsAt + 16 * pointerSlots);
+  return {
+    record: new Uint8Array(buffer),
+    config: new Int32Array(buffer, 0, LaunchConfigSlot.count),
+    bytes: new Uint8Array(buffer, kernelCallConfigBytes, bytes),
+    view: new DataView(buffer, kernelCallConfigBytes, bytes),
+    pointers: new Float64Array(buffer, pairsAt, 2 * pointerSlots),
+    pointerCount: 0,
+  };
 }
 
 /**
@@ -61,12 +89,10 @@ export class Kernel extends Disposable<NativeKernel> {
   #name: string | undefined;
   #params: readonly KernelParam[] | null | undefined;
   // Reused by plain launches and kernel nodes (packArgs) while the argument
-  // types stay the same: the layout and parameter buffer of the last types;
-  // and plain launches' encoded configuration.
+  // types stay the same: the layout and packed record of the last types.
   #lastTypes: ArgType[] | undefined;
   #lastLayout: ArgLayout | undefined;
-  #packed: PackedArgs = { bytes: new Uint8Array(0), view: new DataView(new ArrayBuffer(0)), pointers: new Float64Array(0), pointerCount: 0 };
-  readonly #config = new Int32Array(LaunchConfigSlot.count);
+  #packed: PackedArgs = packedRecord(0, 0);
 
   /** @internal */
   constructor(handle: NativeKernel, context?: Context) {
@@ -191,7 +217,8 @@ export class Kernel extends Disposable<NativeKernel> {
   launch(config: LaunchConfig, args: readonly KernelArg[] = []): void {
     const stream = launchStream(config);
     const packed = this.packArgs(args, 'args');
-    native.kernelLaunch(this.slot, stream.slot, encodeLaunchShape(config, this.#config), packed.bytes, packed.pointers, packed.pointerCount);
+    encodeLaunchShape(config, packed.config);
+    native.kernelLaunch(this.slot, stream.slot, packed.record, packed.bytes.length, packed.pointerCount);
   }
 
   /**
@@ -237,8 +264,7 @@ export class Kernel extends Disposable<NativeKernel> {
     const layout = argLayout(this.name, this.params, types);
     this.#lastTypes = types;
     this.#lastLayout = layout;
-    const bytes = new Uint8Array(layout.bytes);
-    this.#packed = { bytes, view: new DataView(bytes.buffer), pointers: new Float64Array(2 * layout.slots.filter((s) => s.type === 'ptr').length), pointerCount: 0 };
+    this.#packed = packedRecord(layout.bytes, layout.slots.filter((s) => s.type === 'ptr').length);
     return layout;
   }
 

@@ -135,7 +135,7 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
   return failure;
 }
 
-// execSetKernelNodeParams(execSlot, nodeSlot, kernel, config, args, pointers,
+// execSetKernelNodeParams(execSlot, nodeSlot, kernel, record, argBytes,
 // pointerCount, ordinal, perTypeCall): setNodeParams for a kernel node, the
 // executable and node by slot and the parameters given one by one (see
 // kernelNodeParams): the hot form, without unwrapping either object.
@@ -144,7 +144,7 @@ Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
   GraphExecBox& exec = *GraphExec::fromSlot(info[0], "exec");
   const NodeRef& node = liveNode(env, GraphNode::fromSlot(info[1], "node"), "node");
   std::unique_ptr<NodeParams> p = kernelNodeParams(env, kernelNodeFields(info, 2));
-  setExecNodeParams(env, exec, node, *p, boolArg(info[8], "perTypeCall"));
+  setExecNodeParams(env, exec, node, *p, boolArg(info[7], "perTypeCall"));
   return env.Undefined();
 }
 

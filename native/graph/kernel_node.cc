@@ -12,27 +12,16 @@
 
 namespace cudrv {
 
-// fields: kernel (slot), config: Int32Array, args: Uint8Array, pointers:
-// Float64Array of [offset, memory slot] pairs, pointerCount, ordinal, as
-// kernel launches take them (handles found by slot).
+// fields: kernel (slot), record, argBytes, pointerCount (native/launch.h
+// KernelCall, as kernel launches take them), ordinal.
 void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& out) {
-  const KernelRef& kernel = Kernel::fromSlot(fields[0], "kernel");
-  LaunchPlan plan = readLaunchPlan(fields[1], "config");
-  size_t byteCount = 0;
-  const uint8_t* bytes = typedArrayArg<uint8_t>(fields[2], napi_uint8_array, "args", "a Uint8Array", &byteCount);
-  out.kernelArgs.assign(bytes, bytes + byteCount);
-  size_t pointerLength = 0;
-  const double* pointers =
-      typedArrayArg<double>(fields[3], napi_float64_array, "pointers", "a Float64Array", &pointerLength);
-  const uint32_t pointerCount = uintArg(fields[4], "pointerCount");
-  if (pointerCount > pointerLength / 2) rangeError(env, "pointerCount", "exceeds the pointers given");
-  out.uses.reserve(pointerCount);
-  for (uint32_t i = 0; i < pointerCount; ++i) {
-    const double offset = pointers[2 * i];
-    if (!(offset >= 0) || offset > static_cast<double>(byteCount)) rangeError(env, "offset", "is outside the parameters");
-    out.uses.push_back(writePointer(env, memoryOfSlot(env, pointers[2 * i + 1]), static_cast<uint64_t>(offset),
-                                    out.kernelArgs.data(), out.kernelArgs.size()));
-  }
+  const SlotTable& table = *slotTable(env);
+  const KernelRef& kernel = Kernel::fromSlot(table, fields[0], "kernel");
+  const KernelCall call = readKernelCall(fields[1], fields[2], fields[3]);
+  const LaunchPlan& plan = call.plan;
+  out.kernelArgs.assign(call.args, call.args + call.argBytes);
+  out.uses.reserve(call.pointerCount);
+  writeMemoryArguments(env, table, call, out.kernelArgs.data(), [&out](MemoryRef memory) { out.uses.push_back(std::move(memory)); });
   const ParamLayout& layout = kernel->params;
   CUDA_KERNEL_NODE_PARAMS_v3& k = out.params.kernel;
   if (layout.known) {
@@ -62,7 +51,7 @@ void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& 
     out.context = kernel->context();
   } else {
     k.kern = kernel->kernel;
-    out.context = primaryContext(env, intArg(fields[5], "ordinal"))->context;
+    out.context = primaryContext(env, intArg(fields[4], "ordinal"))->context;
     k.ctx = out.context;
   }
   out.kernelAttributes.assign(plan.config.attrs, plan.config.attrs + plan.config.numAttrs);

@@ -221,7 +221,7 @@ std::unique_ptr<NodeParams> kernelNodeParams(Napi::Env env, const KernelNodeFiel
 }
 
 KernelNodeFields kernelNodeFields(const Napi::CallbackInfo& info, size_t first) {
-  return {info[first], info[first + 1], info[first + 2], info[first + 3], info[first + 4], info[first + 5]};
+  return {info[first], info[first + 1], info[first + 2], info[first + 3], info[first + 4]};
 }
 
 std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value value, GraphBox* graph) {
@@ -231,9 +231,9 @@ std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value value, Gr
   out->params.type = static_cast<CUgraphNodeType>(uintArg(field(p, "type"), "type"));
   switch (out->params.type) {
     case CU_GRAPH_NODE_TYPE_KERNEL:
-      // {type, kernel, config, args, pointers, pointerCount, ordinal}: the hot form's fields, by name.
-      buildKernelNode(env, {field(p, "kernel"), field(p, "config"), field(p, "args"), field(p, "pointers"),
-                            field(p, "pointerCount"), field(p, "ordinal")}, *out);
+      // {type, kernel, record, argBytes, pointerCount, ordinal}: the hot form's fields, by name.
+      buildKernelNode(env, {field(p, "kernel"), field(p, "record"), field(p, "argBytes"), field(p, "pointerCount"),
+                            field(p, "ordinal")}, *out);
       break;
     case CU_GRAPH_NODE_TYPE_MEMCPY: buildMemcpy(env, p, *out); break;
     case CU_GRAPH_NODE_TYPE_MEMSET: buildMemset(env, p, *out); break;

@@ -41,11 +41,11 @@ struct NodeParams {
 // conditional handles), or null when updating an executable.
 std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value params, GraphBox* graph);
 // A kernel node's parameters given one by one (the hot form: no object read by
-// property name): kernel slot, config, args, pointers, pointerCount, ordinal,
-// as lib/graph/node-params.ts encodeKernelNode makes them.
-using KernelNodeFields = std::array<Napi::Value, 6>;
+// property name): kernel slot, record, argBytes, pointerCount, ordinal, as
+// lib/graph/node-params.ts encodeKernelNode makes them.
+using KernelNodeFields = std::array<Napi::Value, 5>;
 std::unique_ptr<NodeParams> kernelNodeParams(Napi::Env env, const KernelNodeFields& fields);
-// The same fields as info[first..first+5].
+// The same fields as info[first..first+4].
 KernelNodeFields kernelNodeFields(const Napi::CallbackInfo& info, size_t first);
 
 // The parameters of an existing node, read back from the driver.

@@ -128,15 +128,15 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
   return out;
 }
 
-// addKernelNode(graph, dependencies, edgeData | undefined, kernel, config, args,
-// pointers, pointerCount, ordinal, perTypeCall) -> node: addNode for a kernel
+// addKernelNode(graph, dependencies, edgeData | undefined, kernel, record,
+// argBytes, pointerCount, ordinal, perTypeCall) -> node: addNode for a kernel
 // node, its parameters given one by one (see kernelNodeParams).
 Napi::Value AddKernelNode(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   GraphRef graph = graphArg(info[0], "graph");
   Dependencies deps = dependenciesArg(env, info[1], info[2], *graph);
   std::unique_ptr<NodeParams> p = kernelNodeParams(env, kernelNodeFields(info, 3));
-  return wrapNode(env, addBuiltNode(env, graph, deps, p.get(), boolArg(info[9], "perTypeCall")));
+  return wrapNode(env, addBuiltNode(env, graph, deps, p.get(), boolArg(info[8], "perTypeCall")));
 }
 
 // setNodeParams(node, params, perTypeCall): new parameters for a node of the

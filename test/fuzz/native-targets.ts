@@ -108,18 +108,26 @@ export function nativeTargets(world: World): Target[] {
  * however large (a bigint near 2^64 must not wrap around to a place before them).
  */
 function pointerPlacement(world: World): Target[] {
-  const kernel = (world.live('kernel')[0] as { native?: Record<string, (...a: unknown[]) => unknown> } | undefined)?.native;
-  const stream = (world.live('stream')[0] as { native?: unknown } | undefined)?.native;
+  const addon = world.addon as Addon | undefined;
+  const kernel = (world.live('kernel')[0] as { native?: { slot: number } } | undefined)?.native;
+  const stream = (world.live('stream')[0] as { native?: { slot: number } } | undefined)?.native;
   const prepared = (world.live('preparedLaunch')[0] as { native?: Record<string, (...a: unknown[]) => unknown> } | undefined)?.native;
-  const memory = (world.live('deviceBuffer')[0] as { native?: unknown } | undefined)?.native;
-  if (!kernel || !stream || !memory) return [];
+  const memory = (world.live('deviceBuffer')[0] as { native?: { slot: number } } | undefined)?.native;
+  if (!addon || !kernel || !stream || !memory) return [];
   const config = launchConfig([1, 1, 1, 1, 1, 1]);
+  // A packed record (native/launch.h KernelCall): the configuration, 24 bytes of parameters, one [offset, memory slot] pair.
+  const launchRecord = (offset: number | bigint): Uint8Array => {
+    const record = new Uint8Array(64 + 24 + 16);
+    record.set(new Uint8Array(config.buffer));
+    new Float64Array(record.buffer, 88, 2).set([Number(offset), memory.slot]);
+    return record;
+  };
   // k(float*, int, double) takes 24 bytes: an address fits at 0, 8 or 16 (the native layer knows sizes, not types).
   const offsets = [0, 8, 16, 20, 24, 4096, 1, 2 ** 53 - 1, 2n ** 64n - 8n, 2n ** 64n - 16n, 2n ** 63n];
   const fits = (offset: number | bigint) => ([0n, 8n, 16n].includes(BigInt(offset)) ? 'unknown' as const : 'invalid' as const);
   const targets: Target[] = [{
-    name: 'native Kernel#launch (pointer placement)', params: [], relation: (offset) => fits(offset as never),
-    call: (offset: unknown) => kernel.launch(stream, config, new Uint8Array(24), [offset, memory]),
+    name: 'native kernelLaunch (pointer placement)', params: [], relation: (offset) => fits(offset as never),
+    call: (offset: unknown) => (addon.kernelLaunch as (...a: unknown[]) => unknown)(kernel.slot, stream.slot, launchRecord(offset as number | bigint), 24, 1),
     arbitrary: () => fc.constantFrom(...offsets).map((value): Arg[] => [{ value, validity: 'valid' }]),
   }];
   if (prepared) {

@@ -292,7 +292,14 @@ describe('launches', () => {
       const buffer = cuda.DeviceBuffer.alloc(64);
       const { encodeLaunchShape } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/kernel/launch-config'))});
       const config = encodeLaunchShape({ grid: 1, block: 1 });
-      const args = new Uint8Array(28);
+      // A packed record (native/launch.h KernelCall): the configuration, saxpy's 28 bytes of
+      // parameters padded to 32, then room for the [offset, memory slot] pairs given.
+      const record = (pairs, room = pairs.length / 2) => {
+        const r = new Uint8Array(64 + 32 + 16 * room);
+        r.set(new Uint8Array(config.buffer));
+        new Float64Array(r.buffer, 96, pairs.length).set(pairs);
+        return r;
+      };
       const out = {
         slots: [stream, event, buffer, saxpy].map((h) => typeof h.native.slot),
         readOnly: attempt(() => { 'use strict'; stream.native.slot = 0; }),
@@ -301,11 +308,13 @@ describe('launches', () => {
         fraction: attempt(() => native.eventQuery(event.native.slot + 0.5)),
         notNumber: attempt(() => native.graphLaunch({}, stream.native.slot)),
         otherClass: attempt(() => native.eventRecord(stream.native.slot, event.native.slot)),
-        pointerNotMemory: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, config, args,
-          new Float64Array([8, event.native.slot]), 1)),
-        pointerCount: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, config, args, new Float64Array(2), 2)),
-        pointerOffset: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, config, args,
-          new Float64Array([1e300, buffer.native.slot]), 1)),
+        pointerNotMemory: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([8, event.native.slot]), 28, 1)),
+        pointerCount: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([0, 0]), 28, 2)),
+        pointerOffset: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([1e300, buffer.native.slot]), 28, 1)),
+        argBytesBeyond: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([]), 33, 0)),
+        shortRecord: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, new Uint8Array(63), 0, 0)),
+        notBytes: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, new Float64Array(32), 0, 0)),
+        fits: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([8, buffer.native.slot, 16, buffer.native.slot]), 28, 2)),
       };
       const oldSlot = event.native.slot;
       event.dispose();
@@ -314,7 +323,7 @@ describe('launches', () => {
       out.disposedMemory = attempt(() => saxpy.launch({ grid: 1, block: 1, stream },
         [cuda.arg.f32(1), cuda.arg.ptr(buffer), cuda.arg.ptr(buffer), cuda.arg.u32(1)]));
       saxpy.dispose();
-      out.disposedKernel = attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, config, args, new Float64Array(0), 0));
+      out.disposedKernel = attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([]), 28, 0));
       report(out);`);
     expect(r.slots).toEqual(['number', 'number', 'number', 'number']);
     expect(r.readOnly).toMatchObject({ type: 'TypeError' });
@@ -323,6 +332,10 @@ describe('launches', () => {
     expect(r.pointerNotMemory).toMatchObject({ type: 'TypeError' });
     expect(r.pointerCount).toMatchObject({ type: 'RangeError' });
     expect(r.pointerOffset).toMatchObject({ type: 'RangeError' });
+    expect(r.argBytesBeyond).toMatchObject({ type: 'RangeError' });
+    expect(r.shortRecord).toMatchObject({ type: 'RangeError' });
+    expect(r.notBytes).toMatchObject({ type: 'TypeError' });
+    expect(r.fits).toBeNull();
     expect(r.disposed).toMatchObject({ type: 'DisposedError' });
     expect(r.disposedMemory).toMatchObject({ type: 'DisposedError' });
     expect(r.disposedKernel).toMatchObject({ type: 'DisposedError' });

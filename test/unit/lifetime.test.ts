@@ -302,8 +302,13 @@ describe('leaks the reliability work found, fixed', () => {
       const b = cuda.DeviceBuffer.alloc(64);
       const config = new Int32Array(14); config.set([1, 1, 1, 1, 1, 1]);
       const p = kernel.prepare({ grid: 1, block: 1, stream }, ['ptr', 'i32', 'f64']);
-      const launch = (offset) => native.kernelLaunch(kernel.native.slot, stream.native.slot, config, new Uint8Array(24),
-        new Float64Array([offset, b.native.slot]), 1);
+      // A packed record (native/launch.h KernelCall): configuration, 24 bytes of parameters, one pair.
+      const launch = (offset) => {
+        const record = new Uint8Array(64 + 24 + 16);
+        record.set(new Uint8Array(config.buffer));
+        new Float64Array(record.buffer, 88, 2).set([offset, b.native.slot]);
+        return native.kernelLaunch(kernel.native.slot, stream.native.slot, record, 24, 1);
+      };
       report({
         launch: attempt(() => launch(2 ** 64 - 8)),
         setPointer: attempt(() => p.native.setPointer(2n ** 64n - 8n, b.native)),
