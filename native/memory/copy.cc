@@ -17,13 +17,12 @@ StreamBox* optionalStream(Napi::Value value) { return value.IsUndefined() ? null
 
 // A copy made without a stream has completed when the call returns. The driver
 // returns from device-to-device copies, and from pageable host-to-device ones
-// once the bytes are staged, before the DMA has run, on the legacy stream, where
-// work on the library's non-blocking streams would not wait for it: so wait
-// here. Copies into host memory, and from pinned host memory (a HostBuffer:
+// once the bytes are staged, before the DMA has run: so wait for the legacy
+// stream. Copies into host memory, and from pinned host memory (a HostBuffer:
 // it has an owner, JavaScript bytes do not), have completed when the driver returns.
 void finishSynchronous(Napi::Env env, StreamBox* stream, const Span& dst, const Span& src) {
   if (stream || dst.kind == MemoryKind::Host || (src.kind == MemoryKind::Host && src.owner)) return;
-  CU_CHECK(env, cuStreamSynchronize, CU_STREAM_LEGACY);
+  waitForLegacyStream(env);
 }
 
 // Work that runs later must keep the memory it touches.

@@ -35,6 +35,8 @@ void refuseOverlap(Napi::Env env, const Span& dst, const Span& src) {
   }
 }
 
+void waitForLegacyStream(Napi::Env env) { CU_CHECK(env, cuStreamSynchronize, CU_STREAM_LEGACY); }
+
 CUdeviceptr addressOf(Napi::Value value, Napi::Value offset, MemoryRef* owner) {
   if (MemoryRef memory = memoryOf(value)) {
     uint64_t off = offset.IsUndefined() ? 0 : u64Arg(offset, "offset");
