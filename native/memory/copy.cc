@@ -203,13 +203,7 @@ Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
 }
 
 // The copies of a batched copy: an array of 1 to 65536 entries.
-Napi::Array batchCopies(Napi::Value value) {
-  Napi::Env env = value.Env();
-  if (!value.IsArray()) throwTypeError(env, "copies must be an array");
-  Napi::Array copies = value.As<Napi::Array>();
-  if (copies.Length() == 0 || copies.Length() > 65536) throwRangeError(env, "copies must hold 1 to 65536 entries");
-  return copies;
-}
+Napi::Array batchCopies(Napi::Value value) { return arrayArg(value, "copies", 1, 65536, "must hold 1 to 65536 entries"); }
 
 // memcpyBatch([[dst, dstOffset, src, srcOffset, bytes], ...], stream): one
 // cuMemcpyBatchAsync, sources read in stream order. Library memory only.
@@ -223,9 +217,7 @@ Napi::Value MemcpyBatch(const Napi::CallbackInfo& info) {
   std::vector<Span> spans;
   spans.reserve(2 * count);
   for (uint32_t i = 0; i < count; ++i) {
-    Napi::Value entry = copies[i];
-    if (!entry.IsArray()) throwTypeError(env, "each copy must be an array");
-    Napi::Array c = entry.As<Napi::Array>();
+    Napi::Array c = arrayEntry(copies, i, "each copy must be an array");
     uint64_t bytes = u64Arg(c[4u], "bytes");
     if (bytes == 0) throwRangeError(env, "a batched copy must move at least one byte");
     spans.push_back(deviceSpanOf(c[0u], "dst", u64Arg(c[1u], "dstOffset"), bytes));
