@@ -25,7 +25,7 @@ import {
   StreamAttributeName,
   StreamAttributes,
 } from './launch-attributes';
-import { checkBoolean, checkEnum, checkInteger, checkObject, checkSize, nameOfValue } from './validate';
+import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, nameOfValue } from './validate';
 
 /** Options of {@link Stream.create}. */
 export interface StreamOptions {
@@ -159,8 +159,7 @@ export class Stream extends Disposable<NativeStream> {
 
   /** Copies every attribute of source onto this stream (cuStreamCopyAttributes). */
   copyAttributesFrom(source: Stream): void {
-    if (!(source instanceof Stream)) throw new TypeError('source must be a Stream');
-    this.native.copyAttributesFrom(source.native);
+    this.native.copyAttributesFrom(streamNative(source, 'source'));
   }
 
   /**
@@ -266,8 +265,7 @@ export function streamNative(stream: Stream, name = 'stream'): NativeStream {
 
 /** @internal stream, checked to be a Stream (for its slot, in the hot calls). */
 export function checkStream(stream: Stream, name = 'stream'): Stream {
-  if (!(stream instanceof Stream)) throw new TypeError(`${name} must be a Stream`);
-  return stream;
+  return checkInstance(stream, Stream, name);
 }
 
 function eventNative(event: Event): NativeEvent {

@@ -72,6 +72,27 @@ inline std::string stringArg(Napi::Value v, const char* name) {
   return v.As<Napi::String>().Utf8Value();
 }
 
+// An array argument of min to max entries: a TypeError ("<name> must be an
+// array") or a RangeError ("<name> <count>") otherwise.
+inline Napi::Array arrayArg(Napi::Value v, const char* name, uint32_t min, uint32_t max, const char* count) {
+  if (!v.IsArray()) typeError(v.Env(), name, "an array");
+  Napi::Array list = v.As<Napi::Array>();
+  if (list.Length() < min || list.Length() > max) rangeError(v.Env(), name, count);
+  return list;
+}
+
+// Entry i of a batch argument ([[...], ...]: memory operations, ranges,
+// segments, ...), itself an array (of `length` elements, where length is not 0);
+// a TypeError with the caller's message otherwise. Batch readers share it with
+// arrayArg so that every one checks its entries the same way.
+inline Napi::Array arrayEntry(Napi::Array list, uint32_t i, const char* message, uint32_t length = 0) {
+  Napi::Value entry = list[i];
+  if (!entry.IsArray() || (length != 0 && entry.As<Napi::Array>().Length() != length)) {
+    throwTypeError(list.Env(), message);
+  }
+  return entry.As<Napi::Array>();
+}
+
 // The elements of a typed array of one kind (napi_int32_array, ...) and their
 // count, with one N-API call (launches read their configuration this way).
 template <typename T>

@@ -333,15 +333,11 @@ Napi::Value Stream::memoryOperation(const Napi::CallbackInfo& info, bool wait) {
 Napi::Value Stream::BatchMemoryOps(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   StreamBox& box = live();
-  if (!info[0].IsArray()) throwTypeError(env, "ops must be an array");
-  Napi::Array ops = info[0].As<Napi::Array>();
-  if (ops.Length() == 0 || ops.Length() > 256) throwRangeError(env, "ops must hold 1 to 256 operations");
+  Napi::Array ops = arrayArg(info[0], "ops", 1, 256, "must hold 1 to 256 operations");
   std::vector<CUstreamBatchMemOpParams> params(ops.Length());
   std::vector<MemoryRef> owners;
   for (uint32_t i = 0; i < ops.Length(); ++i) {
-    Napi::Value entry = ops[i];
-    if (!entry.IsArray()) throwTypeError(env, "each operation must be an array");
-    Napi::Array op = entry.As<Napi::Array>();
+    Napi::Array op = arrayEntry(ops, i, "each operation must be an array");
     CUstreamBatchMemOpParams& p = params[i];
     std::memset(&p, 0, sizeof(p));
     p.operation = static_cast<CUstreamBatchMemOpType>(uintArg(op[0u], "operation"));

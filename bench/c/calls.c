@@ -7,10 +7,11 @@
  *   blockingWait         cuMemsetD8Async of 4 bytes + cuStreamSynchronize
  * Each is the median over rounds of a batch's host time divided by the batch
  * (the stream drained between batches, outside the timing); blockingWait is
- * the median of single waits (rounds * 5 of them).
- * Usage: calls <batch> <rounds> [calls|wait]: the per-call figures (default)
- * or the blocking wait. Prints {"eventRecordQuery": ns, "streamCreateDestroy": ns,
- * "allocFreeAsync": ns} or {"blockingWait": ns}. */
+ * the median of single waits.
+ * Usage: calls <batch> <rounds> [calls]: the per-call figures (default), or
+ * calls <batch> <waits> wait: the blocking wait, over <waits> single waits.
+ * Prints {"eventRecordQuery": ns, "streamCreateDestroy": ns, "allocFreeAsync": ns}
+ * or {"blockingWait": ns}. */
 #include "timing.h"
 #include <string.h>
 
@@ -40,7 +41,8 @@ static void allocFreeAsync(void *unused) {
 
 int main(int argc, char **argv) {
   int batch = argc > 1 ? atoi(argv[1]) : 200;
-  int rounds = argc > 2 ? atoi(argv[2]) : 300;
+  /* The second argument: rounds of the per-call figures, or how many waits. */
+  int rounds = argc > 2 ? atoi(argv[2]) : 300, waits = rounds;
   CUdeviceptr word;
   primaryContext();
   CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
@@ -48,7 +50,6 @@ int main(int argc, char **argv) {
   CHECK(cuMemAlloc(&word, 4));
 
   if (argc > 3 && strcmp(argv[3], "wait") == 0) {
-    int waits = rounds * 5;
     double *times = malloc(sizeof(double) * waits);
     for (int i = 0; i < waits + 100; i++) {
       double t0 = nanoseconds();

@@ -8,8 +8,9 @@ and bench/wait-latency.js in NVIDIA's bindings, as bench/c/calls.c does them:
 cuda.core does them as stream.record(event) + event.is_done,
 device.create_stream() + close(), device.allocate(256, stream=) + close(stream).
 
-Usage: python3 calls.py <batch> <rounds> [calls|wait]: the per-call figures
-(default) or the blocking wait."""
+Usage: python3 calls.py <batch> <rounds> [calls]: the per-call figures
+(default), or python3 calls.py <batch> <waits> wait: the blocking wait, over
+<waits> single waits."""
 import statistics
 import sys
 
@@ -19,7 +20,9 @@ NOT_READY = driver.CUresult.CUDA_ERROR_NOT_READY
 
 
 def main():
-    batch, rounds = int(sys.argv[1]), int(sys.argv[2])
+    batch = int(sys.argv[1])
+    # The second argument: rounds of the per-call figures, or how many waits.
+    rounds = waits = int(sys.argv[2])
     wait_only = len(sys.argv) > 3 and sys.argv[3] == "wait"
     results = Results()
     primary_context()
@@ -60,7 +63,7 @@ def main():
 
     def blocking_wait():
         times = []
-        for i in range(rounds * 5 + 100):
+        for i in range(waits + 100):
             t0 = now()
             check(driver.cuMemsetD8Async(word, i & 0xFF, 4, stream))
             check(driver.cuStreamSynchronize(stream))

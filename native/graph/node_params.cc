@@ -135,15 +135,10 @@ void buildMemFree(Napi::Env env, Napi::Object p, NodeParams& out) {
 
 // ops: [[operation, target, offset, value, flags], ...] as for Stream.batchMemoryOps.
 void buildBatchMemOp(Napi::Env env, Napi::Object p, NodeParams& out) {
-  Napi::Value ops = field(p, "ops");
-  if (!ops.IsArray()) throwTypeError(env, "ops must be an array");
-  Napi::Array list = ops.As<Napi::Array>();
-  if (list.Length() == 0 || list.Length() > 256) throwRangeError(env, "ops must hold 1 to 256 operations");
+  Napi::Array list = arrayArg(field(p, "ops"), "ops", 1, 256, "must hold 1 to 256 operations");
   ContextRef context;
   for (uint32_t i = 0; i < list.Length(); ++i) {
-    Napi::Value entry = list[i];
-    if (!entry.IsArray()) throwTypeError(env, "each operation must be an array");
-    Napi::Array op = entry.As<Napi::Array>();
+    Napi::Array op = arrayEntry(list, i, "each operation must be an array");
     CUstreamBatchMemOpParams m;
     std::memset(&m, 0, sizeof(m));
     m.operation = static_cast<CUstreamBatchMemOpType>(uintArg(op[0u], "operation"));

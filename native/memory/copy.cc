@@ -17,13 +17,12 @@ StreamBox* optionalStream(Napi::Value value) { return value.IsUndefined() ? null
 
 // A copy made without a stream has completed when the call returns. The driver
 // returns from device-to-device copies, and from pageable host-to-device ones
-// once the bytes are staged, before the DMA has run, on the legacy stream, where
-// work on the library's non-blocking streams would not wait for it: so wait
-// here. Copies into host memory, and from pinned host memory (a HostBuffer:
+// once the bytes are staged, before the DMA has run: so wait for the legacy
+// stream. Copies into host memory, and from pinned host memory (a HostBuffer:
 // it has an owner, JavaScript bytes do not), have completed when the driver returns.
 void finishSynchronous(Napi::Env env, StreamBox* stream, const Span& dst, const Span& src) {
   if (stream || dst.kind == MemoryKind::Host || (src.kind == MemoryKind::Host && src.owner)) return;
-  CU_CHECK(env, cuStreamSynchronize, CU_STREAM_LEGACY);
+  waitForLegacyStream(env);
 }
 
 // Work that runs later must keep the memory it touches.
@@ -204,13 +203,7 @@ Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
 }
 
 // The copies of a batched copy: an array of 1 to 65536 entries.
-Napi::Array batchCopies(Napi::Value value) {
-  Napi::Env env = value.Env();
-  if (!value.IsArray()) throwTypeError(env, "copies must be an array");
-  Napi::Array copies = value.As<Napi::Array>();
-  if (copies.Length() == 0 || copies.Length() > 65536) throwRangeError(env, "copies must hold 1 to 65536 entries");
-  return copies;
-}
+Napi::Array batchCopies(Napi::Value value) { return arrayArg(value, "copies", 1, 65536, "must hold 1 to 65536 entries"); }
 
 // memcpyBatch([[dst, dstOffset, src, srcOffset, bytes], ...], stream): one
 // cuMemcpyBatchAsync, sources read in stream order. Library memory only.
@@ -224,9 +217,7 @@ Napi::Value MemcpyBatch(const Napi::CallbackInfo& info) {
   std::vector<Span> spans;
   spans.reserve(2 * count);
   for (uint32_t i = 0; i < count; ++i) {
-    Napi::Value entry = copies[i];
-    if (!entry.IsArray()) throwTypeError(env, "each copy must be an array");
-    Napi::Array c = entry.As<Napi::Array>();
+    Napi::Array c = arrayEntry(copies, i, "each copy must be an array");
     uint64_t bytes = u64Arg(c[4u], "bytes");
     if (bytes == 0) throwRangeError(env, "a batched copy must move at least one byte");
     spans.push_back(deviceSpanOf(c[0u], "dst", u64Arg(c[1u], "dstOffset"), bytes));

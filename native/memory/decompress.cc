@@ -16,16 +16,12 @@ namespace {
 // -> undefined; on failure the error's detail names the failing entry.
 Napi::Value DecompressBatch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!info[0].IsArray()) throwTypeError(env, "entries must be an array");
-  Napi::Array list = info[0].As<Napi::Array>();
+  Napi::Array list = arrayArg(info[0], "entries", 0, 65536, "must hold at most 65536 entries");
   StreamBox& stream = streamArg(info[1]);
-  if (list.Length() > 65536) throwRangeError(env, "entries must hold at most 65536 entries");
   std::vector<CUmemDecompressParams> params(list.Length());
   std::vector<MemoryRef> owners;
   for (uint32_t i = 0; i < list.Length(); ++i) {
-    Napi::Value entry = list[i];
-    if (!entry.IsArray()) throwTypeError(env, "each entry must be an array");
-    Napi::Array e = entry.As<Napi::Array>();
+    Napi::Array e = arrayEntry(list, i, "each entry must be an array");
     uint64_t srcBytes = u64Arg(e[2u], "srcBytes"), dstBytes = u64Arg(e[5u], "dstBytes");
     Span src = deviceSpanOf(e[0u], "src", u64Arg(e[1u], "srcOffset"), srcBytes);
     Span dst = deviceSpanOf(e[3u], "dst", u64Arg(e[4u], "dstOffset"), dstBytes);

@@ -23,9 +23,11 @@ DeviceMemoryBox::~DeviceMemoryBox() {
 
 namespace {
 
-std::shared_ptr<DeviceMemoryBox> newDeviceBox(Napi::Env env, int ordinal) {
+// A box for memory about to be allocated in context, made current for the
+// allocation call (every allocation here starts this way, whichever context).
+std::shared_ptr<DeviceMemoryBox> newDeviceBox(Napi::Env env, ContextRef context) {
   auto box = std::make_shared<DeviceMemoryBox>();
-  box->context = primaryContext(env, ordinal);
+  box->context = std::move(context);
   makeCurrent(env, box->context);
   return box;
 }
@@ -35,14 +37,7 @@ Napi::Value Allocate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int ordinal = intArg(info[0], "ordinal");
   uint64_t bytes = u64Arg(info[1], "bytes");
-  std::shared_ptr<DeviceMemoryBox> box;
-  if (info[2].IsUndefined()) {
-    box = newDeviceBox(env, ordinal);
-  } else {
-    box = std::make_shared<DeviceMemoryBox>();
-    box->context = Context::from(info[2], "context");
-    makeCurrent(env, box->context);
-  }
+  auto box = newDeviceBox(env, info[2].IsUndefined() ? primaryContext(env, ordinal) : Context::from(info[2], "context"));
   CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAlloc, &box->device, bytes);
   box->size = bytes;
   return DeviceBuffer::wrap(env, box);
@@ -55,7 +50,7 @@ Napi::Value AllocatePitched(const Napi::CallbackInfo& info) {
   uint64_t width = u64Arg(info[1], "widthBytes");
   uint64_t height = u64Arg(info[2], "height");
   unsigned int element = uintArg(info[3], "elementBytes");
-  auto box = newDeviceBox(env, ordinal);
+  auto box = newDeviceBox(env, primaryContext(env, ordinal));
   size_t pitch = 0;
   CU_CHECK_DETAIL(env, "width=" + std::to_string(width) + " height=" + std::to_string(height), cuMemAllocPitch,
                   &box->device, &pitch, width, height, element);
@@ -71,7 +66,7 @@ Napi::Value AllocateManaged(const Napi::CallbackInfo& info) {
   int ordinal = intArg(info[0], "ordinal");
   uint64_t bytes = u64Arg(info[1], "bytes");
   unsigned int flags = uintArg(info[2], "flags");
-  auto box = newDeviceBox(env, ordinal);
+  auto box = newDeviceBox(env, primaryContext(env, ordinal));
   CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocManaged, &box->device, bytes, flags);
   box->allocation = DeviceMemoryBox::Allocation::Managed;
   box->kind = MemoryKind::Unified;
@@ -84,9 +79,7 @@ Napi::Value AllocateAsync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   uint64_t bytes = u64Arg(info[0], "bytes");
   const StreamRef& stream = Stream::from(info[1], "stream");
-  auto box = std::make_shared<DeviceMemoryBox>();
-  box->context = stream->context;
-  makeCurrent(env, box->context);
+  auto box = newDeviceBox(env, stream->context);
   if (info[2].IsUndefined()) {
     CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocAsync, &box->device, bytes, stream->stream);
   } else {

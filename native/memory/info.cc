@@ -65,10 +65,8 @@ Napi::Value PointerAttributes(const Napi::CallbackInfo& info) {
   requireDriver(env, Fn::cuPointerGetAttributes);
   MemoryRef owner;
   CUdeviceptr address = addressOf(info[0], info[1], &owner);
-  if (!info[2].IsArray()) throwTypeError(env, "attributes must be an array");
-  Napi::Array list = info[2].As<Napi::Array>();
+  Napi::Array list = arrayArg(info[2], "attributes", 1, 64, "must hold 1 to 64 entries");
   unsigned int n = list.Length();
-  if (n == 0 || n > 64) throwRangeError(env, "attributes must hold 1 to 64 entries");
   std::vector<CUpointer_attribute> attributes(n);
   std::vector<unsigned char> values(n * kAttributeBytes, 0);
   std::vector<void*> data(n);

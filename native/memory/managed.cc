@@ -66,10 +66,8 @@ Napi::Value RangeAttribute(const Napi::CallbackInfo& info) {
 Napi::Value RangeAttributes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Span span = managedSpan(env, info[0], info[1], info[2]);
-  if (!info[3].IsArray()) throwTypeError(env, "attributes must be an array");
-  Napi::Array list = info[3].As<Napi::Array>();
+  Napi::Array list = arrayArg(info[3], "attributes", 1, 64, "must hold 1 to 64 entries");
   size_t n = list.Length();
-  if (n == 0 || n > 64) throwRangeError(env, "attributes must hold 1 to 64 entries");
   std::vector<CUmem_range_attribute> attributes(n);
   std::vector<int32_t> values(n, 0);
   std::vector<void*> data(n);
@@ -93,14 +91,10 @@ struct Ranges {
 
 // [[buffer, offset, bytes], ...] of managed memory
 Ranges rangesArg(Napi::Env env, Napi::Value value) {
-  if (!value.IsArray()) throwTypeError(env, "ranges must be an array");
-  Napi::Array list = value.As<Napi::Array>();
-  if (list.Length() == 0 || list.Length() > 65536) throwRangeError(env, "ranges must hold 1 to 65536 entries");
+  Napi::Array list = arrayArg(value, "ranges", 1, 65536, "must hold 1 to 65536 entries");
   Ranges ranges;
   for (uint32_t i = 0; i < list.Length(); ++i) {
-    Napi::Value entry = list[i];
-    if (!entry.IsArray()) throwTypeError(env, "each range must be an array");
-    Napi::Array r = entry.As<Napi::Array>();
+    Napi::Array r = arrayEntry(list, i, "each range must be an array");
     Span span = managedSpan(env, r[0u], r[1u], r[2u]);
     ranges.pointers.push_back(span.device);
     ranges.sizes.push_back(span.bytes);

@@ -35,6 +35,8 @@ void refuseOverlap(Napi::Env env, const Span& dst, const Span& src) {
   }
 }
 
+void waitForLegacyStream(Napi::Env env) { CU_CHECK(env, cuStreamSynchronize, CU_STREAM_LEGACY); }
+
 CUdeviceptr addressOf(Napi::Value value, Napi::Value offset, MemoryRef* owner) {
   if (MemoryRef memory = memoryOf(value)) {
     uint64_t off = offset.IsUndefined() ? 0 : u64Arg(offset, "offset");
@@ -58,15 +60,11 @@ ContextRef locationContext(Napi::Env env, const CUmemLocation& location) {
 }
 
 std::vector<CUmemAccessDesc> accessListArg(Napi::Value value, const char* param) {
-  Napi::Env env = value.Env();
-  if (!value.IsArray()) throwTypeError(env, std::string(param) + " must be an array");
-  Napi::Array entries = value.As<Napi::Array>();
-  if (entries.Length() > 1024) throwRangeError(env, std::string(param) + " has too many access entries");
+  Napi::Array entries = arrayArg(value, param, 0, 1024, "has too many access entries");
   std::vector<CUmemAccessDesc> list(entries.Length());
+  const std::string entryMessage = std::string("each entry of ") + param + " must be an array";
   for (uint32_t i = 0; i < entries.Length(); ++i) {
-    Napi::Value entry = entries[i];
-    if (!entry.IsArray()) throwTypeError(env, std::string("each entry of ") + param + " must be an array");
-    Napi::Array e = entry.As<Napi::Array>();
+    Napi::Array e = arrayEntry(entries, i, entryMessage.c_str());
     list[i].location = locationArg(e[0u], e[1u]);
     list[i].flags = static_cast<CUmemAccess_flags>(uintArg(e[2u], "flags"));
   }

@@ -61,6 +61,12 @@ Span deviceSpanOf(Napi::Value value, const char* param, uint64_t offset, uint64_
 // Throws a RangeError when two spans of one memory overlap (a copy's result would be undefined).
 void refuseOverlap(Napi::Env env, const Span& dst, const Span& src);
 
+// Waits for the legacy stream of the current context. A copy or fill made
+// without a stream must have completed when the call returns, but the driver
+// may return before it has run on the legacy stream, which the library's
+// non-blocking streams do not wait for; copies and fills share this wait.
+void waitForLegacyStream(Napi::Env env);
+
 // A pointer argument of a query: a memory handle (its start plus offset, which
 // must lie within it; *owner is set to its memory) or a bigint address. Only
 // queries and driver calls that validate addresses themselves take raw ones;

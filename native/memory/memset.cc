@@ -23,11 +23,6 @@ void checkAligned(Napi::Env env, CUdeviceptr address, uint64_t pitch, unsigned i
   }
 }
 
-// A fill made without a stream has completed when the call returns: the driver
-// returns before it has run (on the legacy stream, which the library's
-// non-blocking streams do not wait for), so wait here.
-void finishFill(Napi::Env env) { CU_CHECK(env, cuStreamSynchronize, CU_STREAM_LEGACY); }
-
 Span fillTarget(Napi::Env env, Napi::Value target, uint64_t offset, uint64_t bytes) {
   Span span = deviceSpanOf(target, "target", offset, bytes);
   if (span.device == 0) throwTypeError(env, "target must be memory the device can reach");
@@ -57,7 +52,7 @@ Napi::Value Memset(const Napi::CallbackInfo& info) {
     if (element == 1) CU_CHECK(env, cuMemsetD8, d, static_cast<unsigned char>(value), count);
     else if (element == 2) CU_CHECK(env, cuMemsetD16, d, static_cast<unsigned short>(value), count);
     else CU_CHECK(env, cuMemsetD32, d, value, count);
-    finishFill(env);
+    waitForLegacyStream(env);
   }
   return env.Undefined();
 }
@@ -94,7 +89,7 @@ Napi::Value Memset2D(const Napi::CallbackInfo& info) {
     if (element == 1) CU_CHECK(env, cuMemsetD2D8, d, pitch, static_cast<unsigned char>(value), width, height);
     else if (element == 2) CU_CHECK(env, cuMemsetD2D16, d, pitch, static_cast<unsigned short>(value), width, height);
     else CU_CHECK(env, cuMemsetD2D32, d, pitch, value, width, height);
-    finishFill(env);
+    waitForLegacyStream(env);
   }
   return env.Undefined();
 }

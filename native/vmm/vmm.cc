@@ -204,16 +204,10 @@ Napi::Value ReserveAddress(const Napi::CallbackInfo& info) {
 // Segments as JavaScript passes them: [[PhysicalAllocation, allocationOffset, bytes], ...].
 std::vector<VirtualMemoryBox::Segment> segmentsArg(Napi::Value value) {
   Napi::Env env = value.Env();
-  if (!value.IsArray()) throwTypeError(env, "segments must be an array");
-  Napi::Array list = value.As<Napi::Array>();
-  if (list.Length() > 1024) throwRangeError(env, "segments must hold at most 1024 entries");
+  Napi::Array list = arrayArg(value, "segments", 0, 1024, "must hold at most 1024 entries");
   std::vector<VirtualMemoryBox::Segment> segments(list.Length());
   for (uint32_t i = 0; i < list.Length(); ++i) {
-    Napi::Value entry = list[i];
-    if (!entry.IsArray() || entry.As<Napi::Array>().Length() != 3) {
-      throwTypeError(env, "each segment must be [allocation, allocationOffset, bytes]");
-    }
-    Napi::Array e = entry.As<Napi::Array>();
+    Napi::Array e = arrayEntry(list, i, "each segment must be [allocation, allocationOffset, bytes]", 3);
     VirtualMemoryBox::Segment& s = segments[i];
     s.allocation = PhysicalAllocation::from(e[0u], "segment allocation");
     s.allocationOffset = u64Arg(e[1u], "allocationOffset");

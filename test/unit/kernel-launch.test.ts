@@ -137,7 +137,7 @@ describe('launches', () => {
     expect(r.untyped).toMatchObject({ type: 'TypeError', message: expect.stringContaining('args[0] must be made with arg.*()') });
     expect(r.prepare).toMatchObject({ type: 'KernelArgumentError', index: -1 });
     expect(r.value).toMatchObject({ type: 'RangeError' });
-    expect(r.noStream).toMatchObject({ type: 'TypeError', message: 'config.stream must be a Stream' });
+    expect(r.noStream).toMatchObject({ type: 'TypeError', message: 'config.stream must be a Stream, got undefined' });
     expect(r.log).toEqual([]);
   });
 
