@@ -81,16 +81,30 @@ describe('handles after dispose', () => {
   test('every kind: dispose twice is quiet, then each use throws DisposedError and reaches no driver call', () => {
     const r = run(`${everyKind}
       const out = {};
+      const total = () => cuda.callCounters.read().reduce((n, c) => n + c.calls, 0);
+      // What earlier kinds left to release when their streams went idle runs on
+      // other threads (the counters count every thread): wait until the counts
+      // stop moving, so that only the use after dispose is counted.
+      const settled = async () => {
+        let last;
+        let now = total();
+        do {
+          last = now;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          now = total();
+        } while (now !== last);
+        return now;
+      };
       for (const [name, [make, use]] of Object.entries(kinds)) {
         const x = make();
         const before = attempt(() => use(x));
         x.dispose();
         const second = attempt(() => x.dispose());
-        const calls = cuda.callCounters.read().reduce((n, c) => n + c.calls, 0);
+        const calls = await settled();
         let after;
         try { const v = use(x); after = v instanceof Promise ? await v.then(() => 'resolved', (e) => e.constructor.name) : 'ok'; }
         catch (e) { after = e.constructor.name; }
-        const reached = cuda.callCounters.read().reduce((n, c) => n + c.calls, 0) - calls;
+        const reached = total() - calls;
         out[name] = { before, second, after, disposed: x.disposed, reached, text: String(x) };
       }
       report(out);`);
