@@ -44,8 +44,9 @@ Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
 // eventRecord(eventSlot, streamSlot, flags | undefined): cuEventRecord, or
 // cuEventRecordWithFlags when flags are given.
 Napi::Value EventRecord(const Napi::CallbackInfo& info) {
-  EventBox& event = *Event::fromSlot(info[0], "event");
-  const StreamRef& stream = Stream::fromSlot(info[1], "stream");
+  const SlotTable& table = *slotTable(info.Env());
+  EventBox& event = *Event::fromSlot(table, info[0], "event");
+  const StreamRef& stream = Stream::fromSlot(table, info[1], "stream");
   if (info[2].IsUndefined()) {
     CU_CHECK(info.Env(), cuEventRecord, event.event, stream->stream);
   } else {

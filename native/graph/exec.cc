@@ -141,8 +141,9 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
 // kernelNodeParams): the hot form, without unwrapping either object.
 Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  GraphExecBox& exec = *GraphExec::fromSlot(info[0], "exec");
-  const NodeRef& node = liveNode(env, GraphNode::fromSlot(info[1], "node"), "node");
+  const SlotTable& table = *slotTable(env);
+  GraphExecBox& exec = *GraphExec::fromSlot(table, info[0], "exec");
+  const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, info[1], "node"), "node");
   std::unique_ptr<NodeParams> p = kernelNodeParams(env, kernelNodeFields(info, 2));
   setExecNodeParams(env, exec, node, *p, boolArg(info[7], "perTypeCall"));
   return env.Undefined();
@@ -151,8 +152,9 @@ Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
 // graphLaunch(execSlot, streamSlot): the hot path: handles found by slot (no
 // unwrapping), one driver call, one stamp.
 Napi::Value GraphLaunch(const Napi::CallbackInfo& info) {
-  const ExecRef& exec = GraphExec::fromSlot(info[0], "exec");
-  StreamBox& stream = *Stream::fromSlot(info[1], "stream");
+  const SlotTable& table = *slotTable(info.Env());
+  const ExecRef& exec = GraphExec::fromSlot(table, info[0], "exec");
+  StreamBox& stream = *Stream::fromSlot(table, info[1], "stream");
   CU_CHECK(info.Env(), cuGraphLaunch, exec->exec, stream.stream);
   stream.keepUntilIdle(exec);
   return info.Env().Undefined();
