@@ -18,7 +18,7 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { perCall, writeJson } = require('./common');
+const { median, perCall, writeJson } = require('./common');
 
 function buildAddon() {
   const out = path.join(os.tmpdir(), `cuda-driver-bench-handles-${process.pid}.node`);
@@ -63,7 +63,7 @@ function main() {
   for (let pass = 0; pass < 5; pass++) {
     designs.forEach(([, op], i) => passes[i].push(perCall(op, 1000, 100)));
   }
-  const figures = passes.map((times) => times.sort((a, b) => a - b)[2]);
+  const figures = passes.map(median);
   console.log(`Handle made + disposed, nothing behind it (node ${process.version}; ns, median of 5 passes)`);
   const rows = {};
   designs.forEach(([label], i) => {

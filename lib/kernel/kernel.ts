@@ -64,8 +64,8 @@ export interface PackedArgs {
 /** Bytes of a packed record before the parameter bytes (native/launch.h, kKernelCallConfigBytes). */
 const kernelCallConfigBytes = 64;
 
-/** A packed record for parameters of `bytes` and up to `pointerSlots` memory arguments. */
-function packedRecord(bytes: number, pointerSlots: number): PackedArgs {
+/** @internal A packed record for parameters of `bytes` and up to `pointerSlots` memory arguments. */
+export function packedRecord(bytes: number, pointerSlots: number): PackedArgs {
   const pairsAt = kernelCallConfigBytes + Math.ceil(bytes / 8) * 8;
   const buffer = new ArrayBuffer(pairsAt + 16 * pointerSlots);
   return {

@@ -114,13 +114,14 @@ function pointerPlacement(world: World): Target[] {
   const prepared = (world.live('preparedLaunch')[0] as { native?: Record<string, (...a: unknown[]) => unknown> } | undefined)?.native;
   const memory = (world.live('deviceBuffer')[0] as { native?: { slot: number } } | undefined)?.native;
   if (!addon || !kernel || !stream || !memory) return [];
-  const config = launchConfig([1, 1, 1, 1, 1, 1]);
-  // A packed record (native/launch.h KernelCall): the configuration, 24 bytes of parameters, one [offset, memory slot] pair.
+  // The record a launch takes (native/launch.h KernelCall), packed by the library the fuzzer
+  // loaded (dist/): 24 bytes of parameters, one [offset, memory slot] pair.
+  const { packedRecord } = require('../../dist/kernel/kernel') as typeof import('../../lib/kernel/kernel');
   const launchRecord = (offset: number | bigint): Uint8Array => {
-    const record = new Uint8Array(64 + 24 + 16);
-    record.set(new Uint8Array(config.buffer));
-    new Float64Array(record.buffer, 88, 2).set([Number(offset), memory.slot]);
-    return record;
+    const packed = packedRecord(24, 1);
+    packed.config.set([1, 1, 1, 1, 1, 1]);
+    packed.pointers.set([Number(offset), memory.slot]);
+    return packed.record;
   };
   // k(float*, int, double) takes 24 bytes: an address fits at 0, 8 or 16 (the native layer knows sizes, not types).
   const offsets = [0, 8, 16, 20, 24, 4096, 1, 2 ** 53 - 1, 2n ** 64n - 8n, 2n ** 64n - 16n, 2n ** 63n];

@@ -291,14 +291,14 @@ describe('launches', () => {
       const event = cuda.Event.create();
       const buffer = cuda.DeviceBuffer.alloc(64);
       const { encodeLaunchShape } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/kernel/launch-config'))});
-      const config = encodeLaunchShape({ grid: 1, block: 1 });
-      // A packed record (native/launch.h KernelCall): the configuration, saxpy's 28 bytes of
-      // parameters padded to 32, then room for the [offset, memory slot] pairs given.
-      const record = (pairs, room = pairs.length / 2) => {
-        const r = new Uint8Array(64 + 32 + 16 * room);
-        r.set(new Uint8Array(config.buffer));
-        new Float64Array(r.buffer, 96, pairs.length).set(pairs);
-        return r;
+      const { packedRecord } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/kernel/kernel'))});
+      // The record a launch takes (native/launch.h KernelCall): saxpy's 28 bytes of
+      // parameters and room for the [offset, memory slot] pairs given.
+      const record = (pairs) => {
+        const packed = packedRecord(28, pairs.length / 2);
+        encodeLaunchShape({ grid: 1, block: 1 }, packed.config);
+        packed.pointers.set(pairs);
+        return packed.record;
       };
       const out = {
         slots: [stream, event, buffer, saxpy].map((h) => typeof h.native.slot),

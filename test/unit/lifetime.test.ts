@@ -314,14 +314,14 @@ describe('leaks the reliability work found, fixed', () => {
       const stream = cuda.Stream.create();
       const kernel = cuda.Library.load(image).kernel('k');
       const b = cuda.DeviceBuffer.alloc(64);
-      const config = new Int32Array(14); config.set([1, 1, 1, 1, 1, 1]);
+      const { packedRecord } = require(${JSON.stringify(path.resolve(__dirname, '../../dist/kernel/kernel'))});
       const p = kernel.prepare({ grid: 1, block: 1, stream }, ['ptr', 'i32', 'f64']);
-      // A packed record (native/launch.h KernelCall): configuration, 24 bytes of parameters, one pair.
+      // The record a launch takes (native/launch.h KernelCall): 24 bytes of parameters, one [offset, memory slot] pair.
       const launch = (offset) => {
-        const record = new Uint8Array(64 + 24 + 16);
-        record.set(new Uint8Array(config.buffer));
-        new Float64Array(record.buffer, 88, 2).set([offset, b.native.slot]);
-        return native.kernelLaunch(kernel.native.slot, stream.native.slot, record, 24, 1);
+        const packed = packedRecord(24, 1);
+        packed.config.set([1, 1, 1, 1, 1, 1]);
+        packed.pointers.set([offset, b.native.slot]);
+        return native.kernelLaunch(kernel.native.slot, stream.native.slot, packed.record, 24, 1);
       };
       report({
         launch: attempt(() => launch(2 ** 64 - 8)),
