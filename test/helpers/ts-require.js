@@ -6,6 +6,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const { threadId } = require('worker_threads');
 
 const cacheDir = path.join(os.tmpdir(), 'cuda-driver-ts-cache');
 let ts;
@@ -23,10 +24,17 @@ require.extensions['.ts'] = (module, filename) => {
       compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, sourceMap: false },
       fileName: filename,
     }).outputText;
-    fs.mkdirSync(cacheDir, { recursive: true });
-    const partial = `${cached}.${process.pid}`;
-    fs.writeFileSync(partial, output);
-    fs.renameSync(partial, cached);
+    // Worker threads share a pid, and several may transpile the same file at
+    // once: each writes its own partial file, and the cache is only a cache, so
+    // a failed write leaves the module loaded all the same.
+    const partial = `${cached}.${process.pid}.${threadId}.${crypto.randomBytes(4).toString('hex')}`;
+    try {
+      fs.mkdirSync(cacheDir, { recursive: true });
+      fs.writeFileSync(partial, output);
+      fs.renameSync(partial, cached);
+    } catch {
+      fs.rmSync(partial, { force: true });
+    }
   }
   module._compile(output, filename);
 };
