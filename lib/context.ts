@@ -3,7 +3,7 @@
 // whichever thread (or worker_thread) makes the call.
 import { Disposable } from './disposable';
 import { ContextFlag, ContextFlagName, ContextLimit, ContextLimitName } from './generated/enums';
-import { native, NativeContext } from './native';
+import { native, NativeContext, Slot } from './native';
 import { checkEnum, checkFlags, checkInstance, checkSize, flagNames } from './validate';
 
 /**
@@ -13,7 +13,7 @@ import { checkEnum, checkFlags, checkInstance, checkSize, flagNames } from './va
  */
 export class Context extends Disposable<NativeContext> {
   /** @internal */
-  constructor(handle: NativeContext) {
+  constructor(handle: Slot<NativeContext>) {
     super(handle);
   }
 

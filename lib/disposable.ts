@@ -1,9 +1,11 @@
-// The base of every handle class. dispose() is idempotent; `using` works through
-// [Symbol.dispose]; a handle that is garbage-collected undisposed is released by
-// its native object's finalizer, which Node-API runs as a task of its own (never
-// in the middle of a call), through the same path as dispose(). Use after
+// The base of every handle class. A handle is a slot of the native slot table
+// (native/slots.h); this object adopts it, so that a handle garbage-collected
+// undisposed is released by this object's finalizer, which Node-API runs as a
+// task of its own (never in the middle of a call), through the same path as
+// dispose(). Calls name the handle by its slot; the native object whose
+// methods the other calls are (a "view") is made on first use. Use after
 // dispose throws DisposedError from the native layer, before the driver is reached.
-import type { NativeHandle } from './native';
+import { native as binding, NativeHandle, Slot } from './native';
 
 /**
  * The base of every handle class (streams, events, buffers, graphs, ...).
@@ -14,30 +16,45 @@ import type { NativeHandle } from './native';
  * Using a disposed handle throws {@link DisposedError}.
  */
 export abstract class Disposable<H extends NativeHandle = NativeHandle> implements globalThis.Disposable {
-  // These three are assigned in the constructor, not declared as class fields:
+  // These are assigned in the constructor, not declared as class fields:
   // a field is defined on the object (DefineOwnProperty), and that site in this
   // base constructor sees every handle class's shape, so V8 went to its runtime
   // for each definition: ~250 ns per handle made, more than the native call.
   // A plain assignment is served from V8's store cache.
 
-  /** @internal The native handle; for lib/ only. */
-  declare readonly native: H;
+  // The view, once made.
+  private declare nativeView: H | undefined;
 
   // True once dispose() has run on this object: known without a call into the
   // native layer, which stays the authority (see disposed: a handle may also be
   // released from the native side).
   private declare releasedFlag: boolean;
 
-  // The native handle's slot number (native/slots.h), read from it once; -1 until then.
+  // The handle's slot number (native/slots.h); -1 until read from a view that owns its slot.
   private declare slotNumber: number;
 
-  protected constructor(handle: H) {
-    this.native = handle;
+  /**
+   * handle: a new handle's slot, which this object adopts; or a view that owns
+   * its slot (graph nodes, whose view is their identity).
+   */
+  protected constructor(handle: Slot<H> | H) {
     this.releasedFlag = false;
-    this.slotNumber = -1;
+    if (typeof handle === 'number') {
+      this.slotNumber = handle;
+      this.nativeView = undefined;
+      binding.adoptHandle(this, handle);
+    } else {
+      this.slotNumber = -1;
+      this.nativeView = handle;
+    }
   }
 
-  /** @internal The number hot calls name the handle by (native/slots.h). */
+  /** @internal The native object whose methods are the handle's other calls; for lib/ only. */
+  get native(): H {
+    return (this.nativeView ??= binding.handleView<H>(this.slotNumber));
+  }
+
+  /** @internal The number calls name the handle by (native/slots.h); a disposed view-owned handle's throws. */
   get slot(): number {
     if (this.slotNumber < 0) this.slotNumber = this.native.slot;
     return this.slotNumber;
@@ -50,7 +67,7 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
 
   /** True once dispose() has run. */
   get disposed(): boolean {
-    return !this.native.alive;
+    return this.slotNumber < 0 ? !this.native.alive : !binding.handleAlive(this.slotNumber);
   }
 
   /**
@@ -61,7 +78,11 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   dispose(): void {
     if (this.releasedFlag) return;
     this.releasedFlag = true;
-    this.native.dispose();
+    if (this.slotNumber < 0) {
+      this.native.dispose();
+    } else {
+      binding.disposeHandle(this.slotNumber);
+    }
   }
 
   /** The same as dispose(), for `using`. */

@@ -4,7 +4,7 @@ import { DeviceLike, ordinalOf } from './device';
 import { Disposable } from './disposable';
 import { CudaError } from './errors';
 import { EventFlag } from './generated/enums';
-import { native, NativeEvent } from './native';
+import { native, NativeEvent, Slot } from './native';
 import { checkStream, Stream } from './stream';
 import { checkBoolean, checkObject } from './validate';
 
@@ -27,7 +27,7 @@ export interface EventOptions {
  */
 export class Event extends Disposable<NativeEvent> {
   /** @internal */
-  constructor(handle: NativeEvent) {
+  constructor(handle: Slot<NativeEvent>) {
     super(handle);
   }
 

@@ -3,13 +3,17 @@
 import bindings from 'bindings';
 import { isMainThread } from 'worker_threads';
 
-/** What every native handle object has (native/handle.h). */
+/** What every native handle object (a "view", native/handle.h) has. */
 export interface NativeHandle {
   dispose(): void;
   readonly alive: boolean;
-  /** The handle's number in the native slot table: hot calls name handles by it (native/slots.h). */
+  /** The handle's number in the native slot table: calls name handles by it (native/slots.h). */
   readonly slot: number;
 }
+
+declare const slotOf: unique symbol;
+/** A new handle as a call returns it: its slot number, for a lib/ object to adopt (lib/disposable.ts). */
+export type Slot<H extends NativeHandle> = number & { readonly [slotOf]?: H };
 
 export interface NativeContext extends NativeHandle {
   readonly handle: bigint;
@@ -85,7 +89,7 @@ export interface NativePhysicalAllocation extends NativeHandle {
   readonly ordinal: number;
   /** [type, locationType, locationId, handleTypes, compression, gpuDirectRdma, usage] */
   properties(): [number, number, number, number, number, number, number];
-  export(handleType: number): NativeReceivedFd | Buffer;
+  export(handleType: number): Slot<NativeReceivedFd> | Buffer;
 }
 
 export interface NativeAddressReservation extends NativeHandle {
@@ -97,6 +101,8 @@ export interface NativeAddressReservation extends NativeHandle {
 
 /** [allocation, allocationOffset, bytes] */
 export type NativeSegment = [NativePhysicalAllocation, number, number];
+/** The same as segments() reports it: a new handle of each allocation. */
+export type NativeSegmentSlot = [Slot<NativePhysicalAllocation>, number, number];
 /** [locationType, locationId, flags] */
 export type NativeAccessEntry = [number, number, number];
 
@@ -108,7 +114,7 @@ export interface NativeVirtualMemory extends NativeHandle {
   extend(segments: NativeSegment[], access: NativeAccessEntry[]): void;
   setAccess(access: NativeAccessEntry[]): void;
   getAccess(locationType: number, locationId: number, offset?: number): number;
-  segments(): NativeSegment[];
+  segments(): NativeSegmentSlot[];
 }
 
 /** A view of memory shared by another process (or an alias in the exporting one). */
@@ -147,7 +153,7 @@ export interface NativeGraph extends NativeHandle {
   edges(): { from: NativeGraphNode[]; to: NativeGraphNode[]; data: NativeEdgeData[] };
   addEdges(from: NativeGraphNode[], to: NativeGraphNode[], data?: NativeEdgeData[]): void;
   removeEdges(from: NativeGraphNode[], to: NativeGraphNode[], data?: NativeEdgeData[]): void;
-  clone(): NativeGraph;
+  clone(): Slot<NativeGraph>;
   findInClone(original: NativeGraphNode): NativeGraphNode;
   debugDotPrint(path: string, flags: number): void;
   resourceCount(): number;
@@ -215,11 +221,11 @@ export interface NativeReceivedFd extends NativeHandle {
 export interface NativeFdChannel extends NativeHandle {
   peer(): NativePeerCredentials;
   send(payload: Uint8Array, fds: number[], timeoutMs: number): Promise<void>;
-  receive(timeoutMs: number): Promise<{ payload: Buffer; fds: NativeReceivedFd[] }>;
+  receive(timeoutMs: number): Promise<{ payload: Buffer; fds: Slot<NativeReceivedFd>[] }>;
 }
 
 export interface NativeFdChannelServer extends NativeHandle {
-  accept(timeoutMs: number, peerUid: number): Promise<NativeFdChannel>;
+  accept(timeoutMs: number, peerUid: number): Promise<Slot<NativeFdChannel>>;
 }
 
 export interface NativeDeviceVariable {
@@ -238,22 +244,22 @@ export interface NativeJitOptions {
 export interface NativeLibrary extends NativeHandle {
   readonly handle: bigint;
   readonly jitLog: string;
-  kernel(name: string): NativeKernel;
+  kernel(name: string): Slot<NativeKernel>;
   kernelCount(): number;
-  kernels(): NativeKernel[];
+  kernels(): Slot<NativeKernel>[];
   global(name: string, context: NativeContext): NativeDeviceVariable;
   managed(name: string): NativeDeviceVariable;
   unifiedFunction(symbol: string): bigint;
-  module(context: NativeContext): NativeModule;
+  module(context: NativeContext): Slot<NativeModule>;
 }
 
 export interface NativeModule extends NativeHandle {
   readonly handle: bigint;
   readonly jitLog: string;
   readonly ownedByLibrary: boolean;
-  function(name: string): NativeKernel;
+  function(name: string): Slot<NativeKernel>;
   functionCount(): number;
-  functions(): NativeKernel[];
+  functions(): Slot<NativeKernel>[];
   global(name: string): NativeDeviceVariable;
 }
 
@@ -275,7 +281,7 @@ export interface NativeKernel extends NativeHandle {
   maxPotentialClusterSize(context: NativeContext | null, config: Int32Array): number;
   maxActiveClusters(context: NativeContext | null, config: Int32Array): number;
   /** bytes: the packed size, used only when the driver cannot report the layout. */
-  prepare(stream: NativeStream, config: Int32Array, bytes: number): NativePreparedLaunch;
+  prepare(stream: NativeStream, config: Int32Array, bytes: number): Slot<NativePreparedLaunch>;
 }
 
 export interface NativePreparedLaunch extends NativeHandle {
@@ -340,6 +346,13 @@ export interface NativeCompileOutcome {
 export interface NativeAddon {
   readonly headerVersion: number;
   setErrorFactory(factory: ErrorFactory): void;
+
+  /** owner's finalizer frees the slot: once per slot (native/slots.cc). */
+  adoptHandle(owner: object, slot: number): void;
+  /** A native object of the slot's class, for the calls that are its methods. */
+  handleView<H extends NativeHandle>(slot: Slot<H>): H;
+  disposeHandle(slot: number): void;
+  handleAlive(slot: number): boolean;
   markMainThread(): void;
 
   driverStatus(): NativeDriverStatus;
@@ -359,8 +372,8 @@ export interface NativeAddon {
   deviceCanAccessPeer(ordinal: number, peer: number): boolean;
   deviceP2PAttribute(ordinal: number, peer: number, attribute: number): number;
 
-  primaryContext(ordinal: number): NativeContext;
-  createContext(ordinal: number, flags: number): NativeContext;
+  primaryContext(ordinal: number): Slot<NativeContext>;
+  createContext(ordinal: number, flags: number): Slot<NativeContext>;
   currentContext(): bigint;
   popCurrentContext(): bigint;
   primaryContextState(ordinal: number): { flags: number; active: boolean };
@@ -368,24 +381,24 @@ export interface NativeAddon {
   resetPrimaryContext(ordinal: number): void;
 
   Stream: unknown;
-  createStream(ordinal: number, flags: number, priority?: number): NativeStream;
-  specialStream(ordinal: number, perThread: boolean): NativeStream;
+  createStream(ordinal: number, flags: number, priority?: number): Slot<NativeStream>;
+  specialStream(ordinal: number, perThread: boolean): Slot<NativeStream>;
   launchHostFunction(stream: NativeStream, callback: () => void): void;
   addStreamCallback(stream: NativeStream, callback: (error: Error | null) => void): void;
 
-  createEvent(ordinal: number, flags: number): NativeEvent;
+  createEvent(ordinal: number, flags: number): Slot<NativeEvent>;
 
-  allocate(ordinal: number, bytes: number, context?: NativeContext): NativeDeviceBuffer;
-  allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number): NativeDeviceBuffer;
-  allocateManaged(ordinal: number, bytes: number, flags: number): NativeDeviceBuffer;
-  allocateAsync(bytes: number, stream: NativeStream, pool?: NativeMemoryPool): NativeDeviceBuffer;
-  allocateHost(ordinal: number, bytes: number, flags: number): NativeHostBuffer;
-  registerHost(ordinal: number, buffer: ArrayBuffer | ArrayBufferView, flags: number): NativeHostBuffer;
+  allocate(ordinal: number, bytes: number, context?: NativeContext): Slot<NativeDeviceBuffer>;
+  allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number): Slot<NativeDeviceBuffer>;
+  allocateManaged(ordinal: number, bytes: number, flags: number): Slot<NativeDeviceBuffer>;
+  allocateAsync(bytes: number, stream: NativeStream, pool?: NativeMemoryPool): Slot<NativeDeviceBuffer>;
+  allocateHost(ordinal: number, bytes: number, flags: number): Slot<NativeHostBuffer>;
+  registerHost(ordinal: number, buffer: ArrayBuffer | ArrayBufferView, flags: number): Slot<NativeHostBuffer>;
 
-  createPool(locationType: number, locationId: number, allocationType: number, handleTypes: number, maxSize: number): NativeMemoryPool;
-  devicePool(ordinal: number, current: boolean): NativeMemoryPool;
+  createPool(locationType: number, locationId: number, allocationType: number, handleTypes: number, maxSize: number): Slot<NativeMemoryPool>;
+  devicePool(ordinal: number, current: boolean): Slot<NativeMemoryPool>;
   setDevicePool(ordinal: number, pool: NativeMemoryPool): void;
-  locationPool(locationType: number, locationId: number, allocationType: number, current: boolean): NativeMemoryPool;
+  locationPool(locationType: number, locationId: number, allocationType: number, current: boolean): Slot<NativeMemoryPool>;
   setLocationPool(locationType: number, locationId: number, allocationType: number, pool: NativeMemoryPool): void;
 
   memcpy(dst: NativeBytes, dstOffset: number, src: NativeBytes, srcOffset: number, bytes: number, stream?: NativeStream): void;
@@ -412,9 +425,9 @@ export interface NativeAddon {
   pointerAttributes(pointer: NativeMemory | bigint, offset: number | undefined, attributes: number[]): Buffer;
   setSyncMemops(pointer: NativeMemory, enabled: boolean): void;
 
-  createGraph(): NativeGraph;
+  createGraph(): Slot<NativeGraph>;
   addNode(graph: NativeGraph, dependencies: NativeGraphNode[], edgeData: NativeEdgeData[] | undefined,
-    params: Record<string, unknown>, perTypeCall: boolean): { node: NativeGraphNode; allocation?: NativeGraphAllocation; bodies?: NativeGraph[] };
+    params: Record<string, unknown>, perTypeCall: boolean): { node: NativeGraphNode; allocation?: Slot<NativeGraphAllocation>; bodies?: Slot<NativeGraph>[] };
   /** addNode for a kernel node, its fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
   addKernelNode(graph: NativeGraph, dependencies: NativeGraphNode[], edgeData: NativeEdgeData[] | undefined, kernelSlot: number,
     record: Uint8Array, argBytes: number, pointerCount: number, ordinal: number, perTypeCall: boolean): NativeGraphNode;
@@ -434,12 +447,12 @@ export interface NativeAddon {
   kernelLaunch(kernelSlot: number, streamSlot: number, record: Uint8Array, argBytes: number, pointerCount: number): void;
   preparedLaunch(slot: number): void;
   instantiate(graph: NativeGraph, flags: number, uploadStream: NativeStream | undefined, detailed: boolean):
-    NativeGraphExec | { error: Error; result: number; node?: NativeGraphNode };
-  createConditionalHandle(graph: NativeGraph, ordinal: number, defaultValue?: number): NativeConditionalHandle;
+    Slot<NativeGraphExec> | { error: Error; result: number; node?: NativeGraphNode };
+  createConditionalHandle(graph: NativeGraph, ordinal: number, defaultValue?: number): Slot<NativeConditionalHandle>;
   graphMemoryAttribute(ordinal: number, attribute: number): number;
   resetGraphMemoryHigh(ordinal: number, attribute: number): void;
   trimGraphMemory(ordinal: number): void;
-  createUserObject(destructor: () => void): NativeUserObject;
+  createUserObject(destructor: () => void): Slot<NativeUserObject>;
   addExternalSemaphoreNode(graph: NativeGraph, dependencies: NativeGraphNode[], signal: boolean): NativeGraphNode;
   externalSemaphoreCount(node: NativeGraphNode, signal: boolean): number;
   clearExternalSemaphores(node: NativeGraphNode, signal: boolean): void;
@@ -448,38 +461,38 @@ export interface NativeAddon {
   graphReleaseUserObject(graph: NativeGraph, object: NativeUserObject, count: number): void;
   beginCapture(stream: NativeStream, mode: number, graph?: NativeGraph, after?: NativeGraphNode[], edgeData?: NativeEdgeData[]): void;
   updateCaptureDependencies(stream: NativeStream, graph: NativeGraph, nodes: NativeGraphNode[], edgeData: NativeEdgeData[] | undefined, flags: number): void;
-  endCapture(stream: NativeStream, into: NativeGraph | undefined): NativeGraph | undefined;
+  endCapture(stream: NativeStream, into: NativeGraph | undefined): Slot<NativeGraph> | undefined;
   captureStatus(stream: NativeStream): number;
   captureInfo(stream: NativeStream): { status: number; id: bigint; graph: bigint; dependencies: number };
   exchangeCaptureMode(mode: number): number;
   /** properties: [locationType, locationId, handleTypes, compression, gpuDirectRdma, usage] */
   allocationGranularity(properties: number[], recommended: boolean): number;
-  createAllocation(properties: number[], bytes: number): NativePhysicalAllocation;
-  retainAllocation(pointer: NativeMemory | bigint, offset?: number): NativePhysicalAllocation;
-  importAllocation(handle: number | Uint8Array, handleType: number, bytes: number): NativePhysicalAllocation;
-  reserveAddress(ordinal: number, bytes: number, alignment: number, hint: bigint): NativeAddressReservation;
-  mapMemory(reservation: NativeAddressReservation, offset: number, segments: NativeSegment[], access: NativeAccessEntry[]): NativeVirtualMemory;
+  createAllocation(properties: number[], bytes: number): Slot<NativePhysicalAllocation>;
+  retainAllocation(pointer: NativeMemory | bigint, offset?: number): Slot<NativePhysicalAllocation>;
+  importAllocation(handle: number | Uint8Array, handleType: number, bytes: number): Slot<NativePhysicalAllocation>;
+  reserveAddress(ordinal: number, bytes: number, alignment: number, hint: bigint): Slot<NativeAddressReservation>;
+  mapMemory(reservation: NativeAddressReservation, offset: number, segments: NativeSegment[], access: NativeAccessEntry[]): Slot<NativeVirtualMemory>;
   memoryAccess(pointer: NativeMemory | bigint, offset: number | undefined, locationType: number, locationId: number): number;
-  dmaBufOf(memory: NativeMemory, offset: number, bytes: number, flags: number): NativeReceivedFd;
+  dmaBufOf(memory: NativeMemory, offset: number, bytes: number, flags: number): Slot<NativeReceivedFd>;
 
-  memoryView(memory: NativeMemory, offset: number, bytes: number, path: 'alias' | 'vmm'): NativeImportedMemory;
+  memoryView(memory: NativeMemory, offset: number, bytes: number, path: 'alias' | 'vmm'): Slot<NativeImportedMemory>;
   ipcMemoryHandle(memory: NativeMemory, offset: number): { handle: Buffer; offset: number; allocationSize: number };
-  openIpcMemory(ordinal: number, handle: Uint8Array, offset: number, bytes: number): NativeImportedMemory;
+  openIpcMemory(ordinal: number, handle: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
   ipcEventHandle(event: NativeEvent): { handle: Buffer; ordinal: number };
-  openIpcEvent(ordinal: number, handle: Uint8Array): NativeEvent;
-  aliasEvent(event: NativeEvent): NativeEvent;
-  exportPool(pool: NativeMemoryPool | NativeMemory, handleType: number): NativeReceivedFd | Buffer;
-  importPool(ordinal: number, handle: number | Uint8Array, handleType: number, identity: string): NativeMemoryPool;
+  openIpcEvent(ordinal: number, handle: Uint8Array): Slot<NativeEvent>;
+  aliasEvent(event: NativeEvent): Slot<NativeEvent>;
+  exportPool(pool: NativeMemoryPool | NativeMemory, handleType: number): Slot<NativeReceivedFd> | Buffer;
+  importPool(ordinal: number, handle: number | Uint8Array, handleType: number, identity: string): Slot<NativeMemoryPool>;
   exportPoolPointer(memory: NativeDeviceBuffer): Buffer;
-  importPoolPointer(pool: NativeMemoryPool, data: Uint8Array, offset: number, bytes: number): NativeImportedMemory;
+  importPoolPointer(pool: NativeMemoryPool, data: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
 
   readonly fdChannelLimits: { maxPayloadBytes: number; maxFds: number; maxAddressBytes: number };
   /** timeoutMs -1: no timeout (also for connect and the channel's calls). */
-  fdChannelListen(address: string, abstract: boolean, backlog: number): NativeFdChannelServer;
-  fdChannelConnect(address: string, abstract: boolean, timeoutMs: number): Promise<NativeFdChannel>;
-  loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): NativeLibrary;
-  loadLibraryFile(path: string, jit: NativeJitOptions | undefined): NativeLibrary;
-  loadModuleData(context: NativeContext, code: Uint8Array, jit: NativeJitOptions | undefined): NativeModule;
+  fdChannelListen(address: string, abstract: boolean, backlog: number): Slot<NativeFdChannelServer>;
+  fdChannelConnect(address: string, abstract: boolean, timeoutMs: number): Promise<Slot<NativeFdChannel>>;
+  loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
+  loadLibraryFile(path: string, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
+  loadModuleData(context: NativeContext, code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeModule>;
   moduleLoadingMode(): 'eager' | 'lazy';
 
   nvrtcStatus(): NativeNvrtcStatus;

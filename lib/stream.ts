@@ -15,7 +15,7 @@ import {
   StreamFlag,
 } from './generated/enums';
 import { MemoryHandle, memoryNative } from './memory/bytes';
-import { native, NativeEvent, NativeStream } from './native';
+import { native, NativeEvent, NativeStream, Slot } from './native';
 import { checkU64, encodeMemoryOps, StreamMemoryOp, waitFlags, WaitCondition, writeFlags } from './stream-memory-ops';
 import {
   decodeLaunchAttribute,
@@ -52,7 +52,7 @@ const special = new Map<string, Stream>();
  */
 export class Stream extends Disposable<NativeStream> {
   /** @internal */
-  constructor(handle: NativeStream) {
+  constructor(handle: Slot<NativeStream>) {
     super(handle);
   }
 

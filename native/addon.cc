@@ -62,6 +62,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     napi_add_env_cleanup_hook(env, [](void* e) { closeJsThreadChannel(Napi::Env(static_cast<napi_env>(e))); }, env);
   }
   initDriverInfo(env, exports);
+  initHandles(env, exports);
   initDevice(env, exports);
   Context::init(env, exports);
   Stream::init(env, exports);

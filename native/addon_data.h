@@ -8,10 +8,11 @@
 #include <memory>
 #include <vector>
 
+#include "slots.h"
+
 namespace cudrv {
 
 class CancelSignal;
-class SlotTable;
 struct JsThreadChannel;
 
 struct AddonData {
@@ -24,8 +25,10 @@ struct AddonData {
   // Fired when this environment is torn down, ending its wait threads (wait_thread.h).
   std::shared_ptr<CancelSignal> teardown;
   bool mainThreadMarked = false;
-  // Handles by number (native/slots.h).
-  std::shared_ptr<SlotTable> slots;
+  // Handles by number (native/slots.h), and what frees the slots nobody adopted.
+  SlotTableHold slots;
+  Napi::FunctionReference setImmediate;
+  Napi::FunctionReference sweepUnowned;
 };
 
 inline AddonData& addonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }

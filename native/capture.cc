@@ -67,7 +67,7 @@ Napi::Value EndCapture(const Napi::CallbackInfo& info) {
   GraphRef box = into ? *into : makeGraphBox(env, graph);
   box->keepAll(env, used);
   if (into) return env.Undefined();
-  return wrapGraph(env, box);
+  return newGraphSlot(env, box);
 }
 
 // captureStatus(stream) -> CUstreamCaptureStatus

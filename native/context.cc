@@ -90,7 +90,7 @@ void forgetPrimary(int ordinal) {
 
 Napi::Value PrimaryContext(const Napi::CallbackInfo& info) {
   int ordinal = intArg(info[0], "ordinal");
-  return Context::wrap(info.Env(), primaryContext(info.Env(), ordinal));
+  return Context::newSlot(info.Env(), primaryContext(info.Env(), ordinal));
 }
 
 Napi::Value CreateContext(const Napi::CallbackInfo& info) {
@@ -107,7 +107,7 @@ Napi::Value CreateContext(const Napi::CallbackInfo& info) {
   box->device = device;
   box->ordinal = intArg(info[0], "ordinal");
   box->primary = false;
-  return Context::wrap(env, box);
+  return Context::newSlot(env, box);
 }
 
 Napi::Value CurrentContext(const Napi::CallbackInfo& info) {

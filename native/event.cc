@@ -35,7 +35,7 @@ Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
   box->flags = uintArg(info[1], "flags");
   makeCurrent(env, box->context);
   CU_CHECK_DETAIL(env, "flags=" + std::to_string(box->flags), cuEventCreate, &box->event, box->flags);
-  return Event::wrap(env, box);
+  return Event::newSlot(env, box);
 }
 
 // Record and query take handles by slot (slots.h): both sit in polling and
@@ -44,7 +44,7 @@ Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
 // eventRecord(eventSlot, streamSlot, flags | undefined): cuEventRecord, or
 // cuEventRecordWithFlags when flags are given.
 Napi::Value EventRecord(const Napi::CallbackInfo& info) {
-  const SlotTable& table = *slotTable(info.Env());
+  const SlotTable& table = slotTable(info.Env());
   EventBox& event = *Event::fromSlot(table, info[0], "event");
   const StreamRef& stream = Stream::fromSlot(table, info[1], "stream");
   if (info[2].IsUndefined()) {

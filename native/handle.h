@@ -1,14 +1,17 @@
-// The base of every handle class: a JavaScript object that owns a shared "box"
-// holding the driver handle and whatever its release needs (its context, its
-// pool, ...). dispose() drops the object's reference; the box releases the
-// driver handle when its last holder lets go, so no garbage-collection order can
-// release a parent before a child, and dispose is idempotent by construction.
+// The base of every handle class. A handle is a slot of the slot table
+// (slots.h) holding a shared "box": the driver handle and whatever its release
+// needs (its context, its pool, ...). dispose() drops the slot's reference; the
+// box releases the driver handle when its last holder lets go, so no
+// garbage-collection order can release a parent before a child, and dispose is
+// idempotent by construction. The class's native objects ("views", made on
+// demand) carry its methods and reach the box through the slot.
 #pragma once
 
 #include <napi.h>
 
 #include <atomic>
 #include <memory>
+#include <new>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -27,8 +30,11 @@ template <typename Self, typename Box>
 class Handle : public Napi::ObjectWrap<Self> {
  public:
   using Base = Handle<Self, Box>;
+  static_assert(sizeof(std::shared_ptr<Box>) == sizeof(SlotTable::Entry::box) &&
+                    alignof(std::shared_ptr<Box>) <= alignof(SlotTable::Entry),
+                "a slot stores any std::shared_ptr in place");
 
-  // Only wrap() constructs: it names the object it expects in `constructing`
+  // Only view() constructs: it names the object it expects in `constructing`
   // (no JavaScript runs between its New() and this constructor), and takes
   // the new wrapper from there instead of unwrapping the object again.
   explicit Handle(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Self>(info) {
@@ -38,13 +44,12 @@ class Handle : public Napi::ObjectWrap<Self> {
     constructing = this;
   }
 
-  // Defines the JavaScript class with Self's members plus dispose() and `alive`.
+  // Defines the JavaScript class of Self's views: Self's members plus
+  // dispose(), `alive` and `slot`.
   static Napi::Function define(Napi::Env env,
                                std::vector<typename Napi::ObjectWrap<Self>::PropertyDescriptor> members) {
     members.push_back(Napi::ObjectWrap<Self>::InstanceMethod("dispose", &Base::Dispose));
     members.push_back(Napi::ObjectWrap<Self>::InstanceAccessor("alive", &Base::Alive, nullptr));
-    // A getter, not a property of each object: defining one per object cost
-    // more than the whole of some calls; lib/ reads it once per handle.
     members.push_back(Napi::ObjectWrap<Self>::InstanceAccessor("slot", &Base::Slot, nullptr));
     Napi::Function ctor = Napi::ObjectWrap<Self>::DefineClass(env, Self::kName, members);
     AddonData& data = addonData(env);
@@ -53,57 +58,72 @@ class Handle : public Napi::ObjectWrap<Self> {
     return ctor;
   }
 
-  // A new JavaScript object owning (a reference to) box.
-  static Napi::Object wrap(Napi::Env env, std::shared_ptr<Box> box) {
+  // A new handle holding box: its slot number, which the library's object
+  // adopts (lib/disposable.ts). RangeError when the table is full.
+  static Napi::Value newSlot(Napi::Env env, std::shared_ptr<Box> box) {
+    const double id = addSlot(env, std::move(box));
+    slotTable(env).expectOwner(env, id);
+    return Napi::Number::New(env, id);
+  }
+
+  // A new handle holding box, owned by the view returned (the view's finalizer
+  // frees the slot): for handles whose native object is their identity (graph nodes).
+  static Napi::Object newOwningView(Napi::Env env, std::shared_ptr<Box> box) {
+    const double id = addSlot(env, std::move(box));
+    slotTable(env).own(id);
+    return view(env, id, true);
+  }
+
+  // A native object for slot id, whose methods reach the box through the slot.
+  static Napi::Object view(Napi::Env env, double id, bool owning = false) {
     AddonData& data = addonData(env);
     constructing = &constructing;
     napi_value value = nullptr;
     napi_status status = napi_new_instance(env, data.constructors.at(classNumber()).Value(), 0, nullptr, &value);
     void* made = constructing;
     constructing = nullptr;
-    NAPI_THROW_IF_FAILED(env, status, Napi::Object());
-    Napi::Object object(env, value);
+    if (status != napi_ok) {
+      if (owning) slotTable(env).remove(id);
+      NAPI_THROW_IF_FAILED(env, status, Napi::Object());
+    }
     Self* self = static_cast<Self*>(static_cast<Base*>(made));
-    self->box_ = std::move(box);
-    self->slots_ = slotTable(env);
-    SlotTable::Entry entry;
-    entry.object = self;
-    entry.classId = token();
-    entry.name = Self::kName;
-    if constexpr (std::is_base_of_v<MemoryBox, Box>) {
-      entry.memory = [](void* object) -> MemoryRef { return static_cast<Self*>(object)->box_; };
-    }
-    self->slot_ = self->slots_->add(entry);
-    if (self->slot_ < 0) {
-      self->box_.reset();
-      throwRangeError(env, std::string("too many live handles to make another ") + Self::kName);
-    }
-    self->slots_->addWrapper(wrapperOf(self), self->slot_);
-    return object;
+    SlotTable& table = slotTable(env);
+    table.retain();
+    self->table_ = &table;
+    self->slot_ = id;
+    self->owning_ = owning;
+    table.addWrapper(wrapperOf(self), id);
+    return Napi::Object(env, value);
   }
 
   ~Handle() override {
-    if (!slots_) return;
-    slots_->remove(slot_);
-    slots_->removeWrapper(wrapperOf(this));
+    if (!table_) return;
+    table_->removeWrapper(wrapperOf(this));
+    if (owning_) table_->remove(slot_);
+    table_->release();
   }
 
-  // The live box a slot number names (see slots.h): TypeError when it names no
-  // Self, the disposed error when it names a disposed one. Valid until JavaScript runs.
+  // What the table knows of Self.
+  static const SlotClass& slotClass() {
+    static const SlotClass kind{Self::kName, &viewOf, &disposingOf, &takeOf, memoryFunction()};
+    return kind;
+  }
+
+  // The live box a slot number names: TypeError when it names no Self, the
+  // disposed error when it names a disposed one. Valid until JavaScript runs.
   static const std::shared_ptr<Box>& fromSlot(Napi::Value value, const char* param) {
-    return fromSlot(*slotTable(value.Env()), value, param);
+    return fromSlot(slotTable(value.Env()), value, param);
   }
   // The same with the table at hand: a call naming several handles looks it up once.
   static const std::shared_ptr<Box>& fromSlot(const SlotTable& table, Napi::Value value, const char* param) {
     const SlotTable::Entry* entry = table.find(slotArg(value));
-    if (!entry || entry->classId != token()) throwTypeError(value.Env(), std::string(param) + " must be " + article() + Self::kName);
-    Self* self = static_cast<Self*>(entry->object);
-    if (!self->box_) throwDisposed(value.Env(), Self::kName);
-    return self->box_;
+    if (!entry || entry->kind != &slotClass()) throwTypeError(value.Env(), std::string(param) + " must be " + article() + Self::kName);
+    if (!entry->hasBox) throwDisposed(value.Env(), Self::kName);
+    return boxIn(entry->box);
   }
 
-  // The live box behind an argument that must be a Self; TypeError if it is not
-  // one, the disposed error if it was disposed.
+  // The live box behind an argument that must be a Self's view; TypeError if it
+  // is not one, the disposed error if it was disposed.
   static const std::shared_ptr<Box>& from(Napi::Value value, const char* param) {
     const std::shared_ptr<Box>* box = tryFrom(value);
     if (!box) throwTypeError(value.Env(), std::string(param) + " must be " + article() + Self::kName);
@@ -117,37 +137,58 @@ class Handle : public Napi::ObjectWrap<Self> {
   // a private property per object, and a private lookup per check).
   static const std::shared_ptr<Box>* tryFrom(Napi::Value value) {
     const SlotTable::Entry* entry = entryOfObject(value);
-    if (!entry || entry->classId != token()) return nullptr;
-    Self* self = static_cast<Self*>(entry->object);
-    if (!self->box_) throwDisposed(value.Env(), Self::kName);
-    return &self->box_;
+    if (!entry || entry->kind != &slotClass()) return nullptr;
+    if (!entry->hasBox) throwDisposed(value.Env(), Self::kName);
+    return &boxIn(entry->box);
   }
 
-  // The box, or the disposed error. The class check guards methods called with
-  // another handle class as `this` (Function.prototype.call tricks).
-  Box& live() {
-    checkClass();
-    if (!box_) throwDisposed(this->Env(), Self::kName);
-    return *box_;
-  }
+  // The box, or the disposed error (also once the handle's owner is gone). The
+  // class check guards methods called with another class's view as `this`
+  // (Function.prototype.call tricks).
+  Box& live() { return *shared(); }
   const std::shared_ptr<Box>& shared() {
-    live();
-    return box_;
+    if (classId_ != token()) throwTypeError(this->Env(), std::string("this is not a ") + Self::kName);
+    const SlotTable::Entry* entry = table_->find(slot_);
+    if (!entry || !entry->hasBox) throwDisposed(this->Env(), Self::kName);
+    return boxIn(entry->box);
   }
+
+  // Called by dispose() while the box is still held; a class hides it to let
+  // go of JavaScript-visible things first (a stream's pending work, ...).
+  static void disposing(Box&) {}
 
  protected:
-  // Called by dispose() while the box is still held; a class hides it to let go
-  // of JavaScript-visible things first (views, ...).
-  void disposing() {}
-
-  const void* classId_ = token();
-  std::shared_ptr<Box> box_;
-  std::shared_ptr<SlotTable> slots_;
-  double slot_ = -1;
+  // dispose(), from a method that ends the handle (a descriptor taken, ...).
+  void disposeNow() { table_->dispose(slot_); }
 
  private:
-  void checkClass() const {
-    if (classId_ != token()) throwTypeError(this->Env(), std::string("this is not a ") + Self::kName);
+  const void* classId_ = token();
+  SlotTable* table_ = nullptr;
+  double slot_ = -1;
+  bool owning_ = false;
+
+  static double addSlot(Napi::Env env, std::shared_ptr<Box> box) {
+    const double id = slotTable(env).add(slotClass(), std::move(box));
+    if (id < 0) throwRangeError(env, std::string("too many live handles to make another ") + Self::kName);
+    return id;
+  }
+  static std::shared_ptr<Box>& boxIn(const unsigned char* storage) {
+    return *std::launder(reinterpret_cast<std::shared_ptr<Box>*>(const_cast<unsigned char*>(storage)));
+  }
+  static napi_value viewOf(napi_env env, double id) { return view(Napi::Env(env), id); }
+  static void disposingOf(void* storage) { Self::disposing(*boxIn(static_cast<unsigned char*>(storage))); }
+  static std::shared_ptr<void> takeOf(void* storage) {
+    std::shared_ptr<Box>& box = boxIn(static_cast<unsigned char*>(storage));
+    std::shared_ptr<void> out = std::move(box);
+    box.~shared_ptr<Box>();
+    return out;
+  }
+  static constexpr MemoryRef (*memoryFunction())(const void*) {
+    if constexpr (std::is_base_of_v<MemoryBox, Box>) {
+      return [](const void* storage) -> MemoryRef { return boxIn(static_cast<const unsigned char*>(storage)); };
+    } else {
+      return nullptr;
+    }
   }
   static const char* article() {
     return std::string_view("AEIOU").find(Self::kName[0]) == std::string_view::npos ? "a " : "an ";
@@ -163,12 +204,11 @@ class Handle : public Napi::ObjectWrap<Self> {
     static const size_t number = nextClassNumber++;
     return number;
   }
-  // &constructing while wrap() constructs an object, then the wrapper made.
+  // &constructing while view() constructs an object, then the wrapper made.
   static inline thread_local void* constructing = nullptr;
   Napi::Value Dispose(const Napi::CallbackInfo& info) {
-    checkClass();
-    if (box_) static_cast<Self*>(this)->disposing();
-    box_.reset();
+    if (classId_ != token()) throwTypeError(this->Env(), std::string("this is not a ") + Self::kName);
+    disposeNow();
     return info.Env().Undefined();
   }
   Napi::Value Slot(const Napi::CallbackInfo& info) {
@@ -176,8 +216,9 @@ class Handle : public Napi::ObjectWrap<Self> {
     return Napi::Number::New(info.Env(), slot_);
   }
   Napi::Value Alive(const Napi::CallbackInfo& info) {
-    checkClass();
-    return Napi::Boolean::New(info.Env(), box_ != nullptr);
+    if (classId_ != token()) throwTypeError(this->Env(), std::string("this is not a ") + Self::kName);
+    const SlotTable::Entry* entry = table_->find(slot_);
+    return Napi::Boolean::New(info.Env(), entry && entry->hasBox);
   }
 };
 

@@ -75,7 +75,7 @@ namespace {
 // bytes are and writing the memory addresses into them.
 Napi::Value KernelLaunch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const SlotTable& table = *slotTable(env);
+  const SlotTable& table = slotTable(env);
   const KernelRef& kernel = Kernel::fromSlot(table, info[0], "kernel");
   const StreamRef& stream = Stream::fromSlot(table, info[1], "stream");
   const KernelCall call = readKernelCall(info[2], info[3], info[4]);
@@ -164,7 +164,7 @@ Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kerne
                      CU_LAUNCH_PARAM_END};
     std::memcpy(box->extra, extra, sizeof(extra));
   }
-  return PreparedLaunch::wrap(env, box);
+  return PreparedLaunch::newSlot(env, box);
 }
 
 void PreparedLaunch::init(Napi::Env env, Napi::Object exports) {

@@ -33,7 +33,7 @@ Napi::Value LoadLibraryData(const Napi::CallbackInfo& info) {
     throwCudaError(env, r, Fn::cuLibraryLoadData, jit.errorDetail(std::to_string(code.size() - 1) + " bytes"));
   }
   box->jitLog = jit.infoLog();
-  return Library::wrap(env, box);
+  return Library::newSlot(env, box);
 }
 
 // (path, jit options) -> Library
@@ -50,7 +50,7 @@ Napi::Value LoadLibraryFile(const Napi::CallbackInfo& info) {
     throwCudaError(env, r, Fn::cuLibraryLoadFromFile, jit.errorDetail(path));
   }
   box->jitLog = jit.infoLog();
-  return Library::wrap(env, box);
+  return Library::newSlot(env, box);
 }
 
 }  // namespace
@@ -79,7 +79,7 @@ Napi::Value Library::Kernel(const Napi::CallbackInfo& info) {
   std::string name = stringArg(info[0], "name");
   CUkernel kernel = nullptr;
   CU_CHECK_DETAIL(env, name, cuLibraryGetKernel, &kernel, live().library, name.c_str());
-  return Kernel::wrap(env, makeLibraryKernel(env, shared(), kernel, name));
+  return Kernel::newSlot(env, makeLibraryKernel(env, shared(), kernel, name));
 }
 
 Napi::Value Library::KernelCount(const Napi::CallbackInfo& info) {
@@ -95,7 +95,7 @@ Napi::Value Library::Kernels(const Napi::CallbackInfo& info) {
   std::vector<CUkernel> kernels(count);
   if (count) CU_CHECK(env, cuLibraryEnumerateKernels, kernels.data(), count, live().library);
   Napi::Array out = Napi::Array::New(env, count);
-  for (unsigned i = 0; i < count; ++i) out.Set(i, Kernel::wrap(env, makeLibraryKernel(env, shared(), kernels[i], "")));
+  for (unsigned i = 0; i < count; ++i) out.Set(i, Kernel::newSlot(env, makeLibraryKernel(env, shared(), kernels[i], "")));
   return out;
 }
 
@@ -137,7 +137,7 @@ Napi::Value Library::Module(const Napi::CallbackInfo& info) {
   CU_CHECK(env, cuLibraryGetModule, &box->module, live().library);
   box->context = context;
   box->library = shared();
-  return Module::wrap(env, box);
+  return Module::newSlot(env, box);
 }
 
 }  // namespace cudrv

@@ -37,7 +37,7 @@ Napi::Value LoadModuleData(const Napi::CallbackInfo& info) {
   }
   box->context = context;
   box->jitLog = jit.infoLog();
-  return Module::wrap(env, box);
+  return Module::newSlot(env, box);
 }
 
 // 'eager' or 'lazy': how this process loads module code (CUDA_MODULE_LOADING).
@@ -78,7 +78,7 @@ Napi::Value Module::Function(const Napi::CallbackInfo& info) {
   makeCurrent(env, m.context);
   CUfunction function = nullptr;
   CU_CHECK_DETAIL(env, name, cuModuleGetFunction, &function, m.module, name.c_str());
-  return Kernel::wrap(env, makeModuleFunction(env, shared(), function, name));
+  return Kernel::newSlot(env, makeModuleFunction(env, shared(), function, name));
 }
 
 Napi::Value Module::FunctionCount(const Napi::CallbackInfo& info) {
@@ -97,7 +97,7 @@ Napi::Value Module::Functions(const Napi::CallbackInfo& info) {
   if (count) CU_CHECK(env, cuModuleEnumerateFunctions, functions.data(), count, m.module);
   Napi::Array out = Napi::Array::New(env, count);
   for (unsigned i = 0; i < count; ++i) {
-    out.Set(i, Kernel::wrap(env, makeModuleFunction(env, shared(), functions[i], "")));
+    out.Set(i, Kernel::newSlot(env, makeModuleFunction(env, shared(), functions[i], "")));
   }
   return out;
 }

@@ -5,31 +5,82 @@
 
 namespace cudrv {
 
-double SlotTable::add(const Entry& entry) {
-  uint32_t index;
+SlotTable::~SlotTable() {
+  // Only the environment's own reference is left: every owner and view is gone.
+  for (uint64_t index = 0; index < size_; ++index) {
+    Entry& entry = chunks_[index >> kChunkBits][index & (kChunkSpan - 1)];
+    if (entry.kind && entry.hasBox) entry.kind->take(entry.box);
+  }
+}
+
+double SlotTable::reserve(const SlotClass& kind) {
+  uint64_t index;
   if (!unused_.empty()) {
     index = unused_.back();
     unused_.pop_back();
   } else {
-    if (entries_.size() >= kIndexSpan) return -1;  // 16M live handles: hot calls fall back to "not a handle"
-    index = static_cast<uint32_t>(entries_.size());
-    entries_.emplace_back();
+    if (size_ >= kIndexSpan) return -1;  // 16M live handles
+    index = size_++;
+    if ((index >> kChunkBits) == chunks_.size()) chunks_.push_back(std::make_unique<Entry[]>(kChunkSpan));
   }
-  Entry& slot = entries_[index];
-  const uint32_t generation = slot.generation;
-  slot = entry;
-  slot.generation = generation;
-  return static_cast<double>((static_cast<uint64_t>(generation) << kIndexBits) | index);
+  Entry& entry = chunks_[index >> kChunkBits][index & (kChunkSpan - 1)];
+  entry.kind = &kind;
+  entry.hasBox = true;
+  entry.owned = false;
+  return static_cast<double>((static_cast<uint64_t>(entry.generation) << kIndexBits) | index);
+}
+
+// The box leaves its storage before it ends: its release may run code (a
+// stream's hand-off of pending work) that makes or frees other handles.
+void SlotTable::dispose(double id) {
+  if (!find(id)) return;
+  Entry& entry = entryAt(id);
+  if (!entry.hasBox) return;
+  entry.kind->beforeDispose(entry.box);
+  if (!entry.hasBox) return;  // the hook disposed it
+  std::shared_ptr<void> box = entry.kind->take(entry.box);
+  entry.hasBox = false;
 }
 
 void SlotTable::remove(double id) {
   if (!find(id)) return;
-  const uint64_t index = static_cast<uint64_t>(id) & (kIndexSpan - 1);
-  Entry& slot = entries_[index];
-  const uint32_t next = (slot.generation + 1) & ((1u << (53 - kIndexBits)) - 1);
-  slot = Entry{};
-  slot.generation = next;
-  unused_.push_back(static_cast<uint32_t>(index));
+  Entry& entry = entryAt(id);
+  std::shared_ptr<void> box = entry.hasBox ? entry.kind->take(entry.box) : nullptr;
+  entry.kind = nullptr;
+  entry.hasBox = false;
+  entry.owned = false;
+  entry.generation = (entry.generation + 1) & ((1u << (53 - kIndexBits)) - 1);
+  unused_.push_back(static_cast<uint32_t>(static_cast<uint64_t>(id) & (kIndexSpan - 1)));
+}
+
+void SlotTable::expectOwner(Napi::Env env, double id) {
+  unowned_.push_back(id);
+  if (sweepScheduled_) return;
+  AddonData& data = addonData(env);
+  napi_value sweep = data.sweepUnowned.Value();
+  napi_value result = nullptr;
+  if (napi_call_function(env, env.Undefined(), data.setImmediate.Value(), 1, &sweep, &result) == napi_ok) {
+    sweepScheduled_ = true;
+  } else {
+    // A closing environment: its teardown frees the slots.
+    napi_value error = nullptr;
+    napi_get_and_clear_last_exception(env, &error);
+  }
+}
+
+void SlotTable::sweepUnowned() {
+  sweepScheduled_ = false;
+  std::vector<double> ids;
+  ids.swap(unowned_);
+  for (double id : ids) {
+    if (find(id) && !entryAt(id).owned) remove(id);
+  }
+}
+
+bool SlotTable::own(double id) {
+  if (!find(id) || entryAt(id).owned) return false;
+  entryAt(id).owned = true;
+  return true;
 }
 
 void SlotTable::WrapperMap::insert(const void* key, double value) {
@@ -74,23 +125,94 @@ void SlotTable::WrapperMap::grow() {
   }
 }
 
-const std::shared_ptr<SlotTable>& slotTable(Napi::Env env) {
-  std::shared_ptr<SlotTable>& table = addonData(env).slots;
-  if (!table) table = std::make_shared<SlotTable>();
-  return table;
+SlotTable& slotTable(Napi::Env env) {
+  SlotTableHold& hold = addonData(env).slots;
+  if (!hold.table) hold.table = new SlotTable();
+  return *hold.table;
 }
 
 const SlotTable::Entry* entryOfObject(Napi::Value value) {
   void* wrapper = nullptr;
   if (!value.IsObject() || napi_unwrap(value.Env(), value, &wrapper) != napi_ok) return nullptr;
-  return slotTable(value.Env())->entryOf(wrapper);
+  return slotTable(value.Env()).entryOf(wrapper);
 }
 
 MemoryRef memoryOfEntry(Napi::Env env, const SlotTable::Entry* entry) {
-  if (!entry || !entry->memory) return nullptr;
-  MemoryRef memory = entry->memory(entry->object);
-  if (!memory) throwDisposed(env, entry->name);
-  return memory;
+  if (!entry || !entry->kind->memory) return nullptr;
+  if (!entry->hasBox) throwDisposed(env, entry->kind->name);
+  return entry->kind->memory(entry->box);
+}
+
+namespace {
+
+// The slot numbers lib/ holds come back here, from its own objects; anything
+// else JavaScript passes is refused with a TypeError, never trusted.
+const SlotTable::Entry& liveSlot(Napi::Env env, const SlotTable& table, double id) {
+  const SlotTable::Entry* entry = table.find(id);
+  if (!entry) throwTypeError(env, "slot must name a live handle");
+  return *entry;
+}
+
+void finalizeOwner(napi_env, void* data, void* hint) {
+  SlotTable* table = static_cast<SlotTable*>(hint);
+  table->remove(static_cast<double>(reinterpret_cast<uintptr_t>(data)));
+  table->release();
+}
+
+// adoptHandle(owner, slot): owner's finalizer frees the slot. Once per slot.
+Napi::Value AdoptHandle(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  SlotTable& table = slotTable(env);
+  const double id = slotArg(info[1]);
+  liveSlot(env, table, id);
+  if (!info[0].IsObject()) throwTypeError(env, "owner must be an object");
+  if (!table.own(id)) throwTypeError(env, "slot already has an owner");
+  napi_status status = napi_add_finalizer(env, info[0], reinterpret_cast<void*>(static_cast<uintptr_t>(id)), finalizeOwner,
+                                          &table, nullptr);
+  NAPI_THROW_IF_FAILED(env, status, Napi::Value());
+  table.retain();
+  return env.Undefined();
+}
+
+// handleView(slot): a new native object of the slot's class, for its methods.
+Napi::Value HandleView(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const double id = slotArg(info[0]);
+  return Napi::Value(env, liveSlot(env, slotTable(env), id).kind->view(env, id));
+}
+
+// disposeHandle(slot): dispose(); an unowned slot is freed.
+Napi::Value DisposeHandle(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  SlotTable& table = slotTable(env);
+  const double id = slotArg(info[0]);
+  // A slot nobody adopted (one lib/ only looked at) has no finalizer to free it later.
+  if (liveSlot(env, table, id).owned) {
+    table.dispose(id);
+  } else {
+    table.remove(id);
+  }
+  return env.Undefined();
+}
+
+// handleAlive(slot): false once disposed.
+Napi::Value HandleAlive(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return Napi::Boolean::New(env, liveSlot(env, slotTable(env), slotArg(info[0])).hasBox);
+}
+
+}  // namespace
+
+void initHandles(Napi::Env env, Napi::Object exports) {
+  AddonData& data = addonData(env);
+  data.setImmediate = Napi::Persistent(env.Global().Get("setImmediate").As<Napi::Function>());
+  data.sweepUnowned = Napi::Persistent(Napi::Function::New(env, [](const Napi::CallbackInfo& info) {
+    slotTable(info.Env()).sweepUnowned();
+  }, "sweepUnownedHandles"));
+  exports.Set("adoptHandle", Napi::Function::New(env, AdoptHandle, "adoptHandle"));
+  exports.Set("handleView", Napi::Function::New(env, HandleView, "handleView"));
+  exports.Set("disposeHandle", Napi::Function::New(env, DisposeHandle, "disposeHandle"));
+  exports.Set("handleAlive", Napi::Function::New(env, HandleAlive, "handleAlive"));
 }
 
 }  // namespace cudrv

@@ -1,19 +1,25 @@
-// Handles named by number, for the hot calls (graph and kernel launches, event
-// records). Finding the native object behind a JavaScript object costs a V8
-// private-property lookup (its wrap; with the type tag once used to prove it
-// ours, 800 instructions each under callgrind); a call that takes an
-// executable and a stream paid three of them before reaching the driver. Every
-// handle gets a slot in its environment's table when it is wrapped, and its
-// object reads its number through a `slot` getter; hot calls take those numbers and index the
-// table, which also says the slot's class, so no number names a handle of
-// another class. A slot is freed when its object is finalized and reused with a
-// new generation, so an old number names nothing.
+// The table that owns every handle's box, and names it by number.
+//
+// A handle is a slot here: its class and its box (the driver handle and what
+// its release needs). JavaScript receives the slot's number from the call that
+// made the handle; the library's object adopts it (adoptHandle: a finalizer on
+// that object frees the slot), and names the handle by it in every call. A
+// native object per handle, made through a function template and wrapped,
+// cost four times a plain object with a finalizer (bench/handle-cost.js):
+// more than the driver call that makes a stream. Native objects ("views",
+// native/handle.h) are made on demand, for the calls that are methods; they
+// reach their box through the slot, so dispose() and the slot's end reach them.
+//
+// A slot is freed by its owner's finalizer and reused with a new generation,
+// so an old number names nothing; the table also says each slot's class, so no
+// number names a handle of another class.
 #pragma once
 
 #include <napi.h>
 
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <vector>
 
 namespace cudrv {
@@ -21,51 +27,106 @@ namespace cudrv {
 struct MemoryBox;
 using MemoryRef = std::shared_ptr<MemoryBox>;
 
+// What the table knows of a handle class (Handle<Self, Box>::slotClass()).
+struct SlotClass {
+  const char* name;                                 // Self::kName
+  napi_value (*view)(napi_env env, double id);      // a new native object naming slot id
+  void (*beforeDispose)(void* box);                 // Self::disposing, before dispose() lets go of the box
+  std::shared_ptr<void> (*take)(void* box);         // moves the box out of its storage, and ends the storage
+  MemoryRef (*memory)(const void* box);             // memory classes: the box as memory; others: null
+};
+
 class SlotTable {
  public:
   struct Entry {
-    void* object = nullptr;                // the Handle<Self, Box> wrapper (Self*)
-    const void* classId = nullptr;         // Handle<Self, Box>::token()
-    const char* name = nullptr;            // Self::kName
-    MemoryRef (*memory)(void*) = nullptr;  // memory classes: the wrapper's box (null once disposed)
+    // The class's std::shared_ptr<Box>, made in place while hasBox (every
+    // shared_ptr has this size and alignment; handle.h checks).
+    alignas(std::shared_ptr<void>) unsigned char box[sizeof(std::shared_ptr<void>)];
+    const SlotClass* kind = nullptr;  // null: the slot is free
     uint32_t generation = 0;
+    bool hasBox = false;              // false once disposed
+    bool owned = false;               // an owner's finalizer (or an owning view) will free the slot
   };
 
-  // A slot for object; the number JavaScript sees, or -1 when 2^24 handles are live.
-  double add(const Entry& entry);
-  void remove(double id);
-
-  // The wrappers (the pointers napi_wrap holds) of this environment's live
-  // handles, with their slots: what proves an object to be a handle (of the
-  // class its entry says). A foreign object unwraps to nothing or to a pointer
-  // not listed here, and nothing JavaScript can do (prototypes, another addon's
-  // wrap) adds one.
-  void addWrapper(const void* wrapper, double id) { wrappers_.insert(wrapper, id); }
-  void removeWrapper(const void* wrapper) { wrappers_.erase(wrapper); }
-  // The entry of the handle whose wrapper this is, or nullptr.
-  const Entry* entryOf(const void* wrapper) const {
-    const double* id = wrappers_.find(wrapper);
-    return id ? find(*id) : nullptr;
+  // A slot holding box; the number JavaScript sees, or -1 when 2^24 handles are live.
+  template <typename Box>
+  double add(const SlotClass& kind, std::shared_ptr<Box> box) {
+    const double id = reserve(kind);
+    if (id >= 0) new (entryAt(id).box) std::shared_ptr<Box>(std::move(box));
+    return id;
   }
+  // Lets go of the slot's box (dispose(): the class's hook first). The slot stays, disposed.
+  void dispose(double id);
+  // Frees the slot (its owner is gone); a number of an earlier generation is ignored.
+  void remove(double id);
+  // Marks the slot owned; false when it names no live slot or one already owned.
+  bool own(double id);
+  // A slot handed to JavaScript for an object to adopt: freed on the event
+  // loop's next turn if none has (lib/ adopts in the same task; a caller of
+  // the addon's functions that drops the number would leak the handle).
+  void expectOwner(Napi::Env env, double id);
+  void sweepUnowned();
+
   // The entry a number names, or nullptr when it names no live slot.
   const Entry* find(double id) const {
     if (!(id >= 0) || id >= kLimit) return nullptr;
     const uint64_t n = static_cast<uint64_t>(id);
     const uint64_t index = n & (kIndexSpan - 1);
-    if (static_cast<double>(n) != id || index >= entries_.size()) return nullptr;
-    const Entry& entry = entries_[index];
-    return entry.object && entry.generation == (n >> kIndexBits) ? &entry : nullptr;
+    if (static_cast<double>(n) != id || index >= size_) return nullptr;
+    const Entry& entry = chunks_[index >> kChunkBits][index & (kChunkSpan - 1)];
+    return entry.kind && entry.generation == (n >> kIndexBits) ? &entry : nullptr;
   }
 
+  // The wrappers (the pointers napi_wrap holds) of this environment's views,
+  // with their slots: what proves an object to be a view (of the class its
+  // entry says). A foreign object unwraps to nothing or to a pointer not
+  // listed here, and nothing JavaScript can do (prototypes, another addon's
+  // wrap) adds one.
+  void addWrapper(const void* wrapper, double id) { wrappers_.insert(wrapper, id); }
+  void removeWrapper(const void* wrapper) { wrappers_.erase(wrapper); }
+  // The entry of the view whose wrapper this is, or nullptr.
+  const Entry* entryOf(const void* wrapper) const {
+    const double* id = wrappers_.find(wrapper);
+    return id ? find(*id) : nullptr;
+  }
+
+  // The table lives while its environment, an owner's finalizer or a view may
+  // still reach it: environment teardown runs finalizers in no set order. All
+  // of them run on the environment's one thread.
+  void retain() { ++holders_; }
+  void release() {
+    if (--holders_ == 0) delete this;
+  }
+
+  SlotTable() = default;
+  SlotTable(const SlotTable&) = delete;
+  SlotTable& operator=(const SlotTable&) = delete;
+
  private:
+  ~SlotTable();
+  double reserve(const SlotClass& kind);
+  Entry& entryAt(double id) {
+    const uint64_t index = static_cast<uint64_t>(id) & (kIndexSpan - 1);
+    return chunks_[index >> kChunkBits][index & (kChunkSpan - 1)];
+  }
+
   static constexpr int kIndexBits = 24;
   static constexpr uint64_t kIndexSpan = uint64_t{1} << kIndexBits;
   static constexpr double kLimit = 9007199254740992.0;  // 2^53: numbers stay exact
-  std::vector<Entry> entries_;
+  // Entries sit in chunks that never move: a box is only ever made, moved out
+  // and ended in place, and a call may hold a reference to one while it makes
+  // another handle.
+  static constexpr int kChunkBits = 10;
+  static constexpr uint64_t kChunkSpan = uint64_t{1} << kChunkBits;
+  std::vector<std::unique_ptr<Entry[]>> chunks_;
+  uint64_t size_ = 0;
   std::vector<uint32_t> unused_;
-  // Wrapper pointer -> slot, open addressing with linear probing: a handle's
+  std::vector<double> unowned_;
+  bool sweepScheduled_ = false;
+  int holders_ = 1;  // the environment's
+  // Wrapper pointer -> slot, open addressing with linear probing: a view's
   // creation and release touch it, and std::unordered_map's node per entry cost
-  // an allocation and a free each time (a tenth of a graph node's creation).
+  // an allocation and a free each time.
   class WrapperMap {
    public:
     void insert(const void* key, double value);
@@ -91,18 +152,28 @@ class SlotTable {
   WrapperMap wrappers_;
 };
 
-// The table of env's handles (held by each handle too, so that a handle
-// finalized during teardown can still free its slot).
-const std::shared_ptr<SlotTable>& slotTable(Napi::Env env);
+// The environment's reference to its table (AddonData::slots).
+struct SlotTableHold {
+  SlotTable* table = nullptr;
+  SlotTableHold() = default;
+  SlotTableHold(const SlotTableHold&) = delete;
+  SlotTableHold& operator=(const SlotTableHold&) = delete;
+  ~SlotTableHold() {
+    if (table) table->release();
+  }
+};
 
-// The number read from a slot argument (NaN when it is not a number).
+// The table of env's handles.
+SlotTable& slotTable(Napi::Env env);
+
+// The number read from a slot argument (-1 when it is not a number).
 inline double slotArg(Napi::Value value) {
   double id = -1;
   if (napi_get_value_double(value.Env(), value, &id) != napi_ok) return -1;
   return id;
 }
 
-// The entry of the handle value is, or nullptr when it is none (one unwrap).
+// The entry of the view value is, or nullptr when it is none (one unwrap).
 const SlotTable::Entry* entryOfObject(Napi::Value value);
 
 // The memory an entry names (a DeviceBuffer, HostBuffer, ...); null when it is
@@ -111,5 +182,8 @@ MemoryRef memoryOfEntry(Napi::Env env, const SlotTable::Entry* entry);
 
 // The same for the handle a slot number names.
 inline MemoryRef memoryOfSlot(Napi::Env env, const SlotTable& table, double id) { return memoryOfEntry(env, table.find(id)); }
+
+// adoptHandle, handleView, disposeHandle, handleAlive: what lib/disposable.ts calls.
+void initHandles(Napi::Env env, Napi::Object exports);
 
 }  // namespace cudrv

@@ -32,10 +32,10 @@ void StreamBox::endAbandonedCapture() {
   captureFinished();
 }
 
-void Stream::disposing() {
-  if (!box_ || processExiting()) return;
-  box_->endAbandonedCapture();
-  if (!box_->pending.empty()) box_->handOffPending();
+void Stream::disposing(StreamBox& box) {
+  if (processExiting()) return;
+  box.endAbandonedCapture();
+  if (!box.pending.empty()) box.handOffPending();
 }
 
 // The stream is going away with work in flight: record an event behind that
@@ -114,7 +114,7 @@ Napi::Value CreateStream(const Napi::CallbackInfo& info) {
     CU_CHECK_DETAIL(env, "priority=" + std::to_string(priority), cuStreamCreateWithPriority, &box->stream, flags,
                     priority);
   }
-  return Stream::wrap(env, box);
+  return Stream::newSlot(env, box);
 }
 
 // specialStream(ordinal, perThread): the legacy or the calling thread's
@@ -124,7 +124,7 @@ Napi::Value SpecialStream(const Napi::CallbackInfo& info) {
   StreamRef box = newStreamBox(env, intArg(info[0], "ordinal"));
   box->stream = boolArg(info[1], "perThread") ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
   box->owned = false;
-  return Stream::wrap(env, box);
+  return Stream::newSlot(env, box);
 }
 
 // The memory-operation target: a 4- or 8-byte word of device-reachable memory.

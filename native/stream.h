@@ -83,7 +83,7 @@ class Stream : public Handle<Stream, StreamBox> {
   // to a wait for that work: other holders of the box (buffers freed on this
   // stream, a prepared launch kept by its own launches, releases deferred by the
   // capture) would otherwise keep both, and the stream, for good.
-  void disposing();
+  static void disposing(StreamBox& box);
 
  private:
   Napi::Value HandleValue(const Napi::CallbackInfo& info);

@@ -34,7 +34,8 @@ export interface CaptureOptions {
 const abandoned = new FinalizationRegistry<{ stream: NativeStream; id: bigint }>(({ stream, id }) => {
   try {
     if (!stream.alive || native.captureInfo(stream).id !== id) return;
-    native.endCapture(stream, undefined)?.dispose();
+    const graph = native.endCapture(stream, undefined);
+    if (graph !== undefined) native.disposeHandle(graph);
   } catch {
     // an invalidated capture is ended by the failing end too
   }

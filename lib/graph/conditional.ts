@@ -2,7 +2,7 @@
 // nodes. Device code sets one with cudaGraphSetConditional(handle, value); pass
 // it to a kernel as arg.u64(handle.value).
 import { Disposable } from '../disposable';
-import type { NativeConditionalHandle } from '../native';
+import type { NativeConditionalHandle, Slot } from '../native';
 
 /**
  * The value steering a graph's conditional nodes (CUgraphConditionalHandle),
@@ -11,7 +11,7 @@ import type { NativeConditionalHandle } from '../native';
  */
 export class ConditionalHandle extends Disposable<NativeConditionalHandle> {
   /** @internal Use graph.conditionalHandle(). */
-  constructor(handle: NativeConditionalHandle) {
+  constructor(handle: Slot<NativeConditionalHandle>) {
     super(handle);
   }
 

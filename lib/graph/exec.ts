@@ -3,7 +3,7 @@
 // updates change one node of the executable; nodes can be disabled and re-enabled.
 import { CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
 import { Disposable } from '../disposable';
-import { native, NativeGraph, NativeGraphExec } from '../native';
+import { native, NativeGraph, NativeGraphExec, Slot } from '../native';
 import { checkStream, Stream, streamNative } from '../stream';
 import { checkBoolean, checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
 import type { Graph } from './graph';
@@ -47,14 +47,14 @@ export function instantiateGraph(graph: Graph, options: InstantiateOptions): Gra
   const upload = options.upload === undefined ? undefined : streamNative(options.upload, 'options.upload');
   if (upload === undefined) {
     try {
-      return new GraphExec(native.instantiate(graph.native, flags, undefined, false) as NativeGraphExec);
+      return new GraphExec(native.instantiate(graph.native, flags, undefined, false) as Slot<NativeGraphExec>);
     } catch (error) {
       if (!(error instanceof CudaError)) throw error;
       // Ask again, through the call that says why and where.
     }
   }
   const result = native.instantiate(graph.native, flags, upload, true);
-  if (!('error' in result)) return new GraphExec(result as NativeGraphExec);
+  if (typeof result === 'number') return new GraphExec(result);
   const reason = nameOfValue(instantiateResults, result.result) ?? `result ${result.result}`;
   throw new GraphInstantiateError(result.error as CudaError, reason, result.node ? GraphNode.of(result.node) : undefined);
 }
@@ -66,7 +66,7 @@ export function instantiateGraph(graph: Graph, options: InstantiateOptions): Gra
  */
 export class GraphExec extends Disposable<NativeGraphExec> {
   /** @internal */
-  constructor(handle: NativeGraphExec) {
+  constructor(handle: Slot<NativeGraphExec>) {
     super(handle);
   }
 

@@ -13,7 +13,7 @@ import type { KernelArg } from '../kernel/args';
 import type { Kernel } from '../kernel/kernel';
 import type { LaunchShape } from '../kernel/launch-config';
 import type { MemoryHandle } from '../memory/bytes';
-import { native, NativeGraph } from '../native';
+import { native, NativeGraph, Slot } from '../native';
 import type { StreamMemoryOp } from '../stream';
 import { GraphDebugDotFlag, GraphDebugDotFlagName } from '../generated/enums';
 import { checkArray, checkBoolean, checkFlag, checkFlags, checkFunction, checkInstance, checkInteger, checkObject, checkString } from '../validate';
@@ -58,7 +58,7 @@ export interface GraphOptions {
 }
 
 // What #add made: the node, and what some kinds of node bring with them.
-type AddedNode = { node: GraphNode; allocation?: GraphAllocation; bodies?: NativeGraph[] };
+type AddedNode = { node: GraphNode; allocation?: GraphAllocation; bodies?: Slot<NativeGraph>[] };
 
 /** The result of adding a conditional node. */
 export interface ConditionalNode {
@@ -88,7 +88,7 @@ export class Graph extends Disposable<NativeGraph> {
   readonly #built = new Set<GraphNode>();
 
   /** @internal */
-  constructor(handle: NativeGraph, options: GraphOptions = {}) {
+  constructor(handle: Slot<NativeGraph>, options: GraphOptions = {}) {
     super(handle);
     if (options.dataflow) this.#dataflow = new DataflowTracker<GraphNodeSlot>({ nameOf: resourceName });
   }

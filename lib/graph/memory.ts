@@ -2,7 +2,7 @@
 // and trimming of it.
 import { DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
-import { native, NativeGraphAllocation } from '../native';
+import { native, NativeGraphAllocation, Slot } from '../native';
 import { checkEnum } from '../validate';
 
 /**
@@ -13,7 +13,7 @@ import { checkEnum } from '../validate';
  */
 export class GraphAllocation extends Disposable<NativeGraphAllocation> {
   /** @internal */
-  constructor(handle: NativeGraphAllocation) {
+  constructor(handle: Slot<NativeGraphAllocation>) {
     super(handle);
   }
 

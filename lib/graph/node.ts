@@ -1,7 +1,7 @@
 // Nodes of a graph. A node object stays usable while its graph lives; after
 // destroy() it (and every other reference to the node) throws.
 import { Disposable } from '../disposable';
-import type { NativeEdgeData, NativeGraph, NativeGraphNode } from '../native';
+import type { NativeEdgeData, NativeGraph, NativeGraphNode, Slot } from '../native';
 import { native } from '../native';
 import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, KernelNodeAttributeName, KernelNodeAttributes } from '../launch-attributes';
 import { checkFlag, checkObject, nameOfValue } from '../validate';
@@ -14,9 +14,9 @@ import { encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from '
 const wrapperKey = Symbol('GraphNode');
 
 // How a native graph becomes a Graph; graph.ts sets it (it imports this file).
-let wrapGraph: (handle: NativeGraph) => unknown = (handle) => handle;
+let wrapGraph: (handle: Slot<NativeGraph>) => unknown = (handle) => handle;
 /** @internal */
-export function setGraphWrapper(wrap: (handle: NativeGraph) => unknown): void {
+export function setGraphWrapper(wrap: (handle: Slot<NativeGraph>) => unknown): void {
   wrapGraph = wrap;
 }
 
@@ -86,7 +86,7 @@ export class GraphNode extends Disposable<NativeGraphNode> {
   } {
     const raw = native.nodeParams(this.native);
     const params: Record<string, unknown> = { ...raw, type: nameOfValue(NodeType, raw.type) ?? 'unknown' };
-    if (raw.graph) params.graph = wrapGraph(raw.graph as NativeGraph);
+    if (raw.graph) params.graph = wrapGraph(raw.graph as Slot<NativeGraph>);
     return params as Record<string, unknown> & { type: NodeTypeName };
   }
 

@@ -2,7 +2,7 @@
 // last reference is gone, references being held by this object, by graphs, by
 // executables made from them and by launches still in flight.
 import { Disposable } from '../disposable';
-import { native, NativeUserObject } from '../native';
+import { native, NativeUserObject, Slot } from '../native';
 import { checkInteger } from '../validate';
 
 /**
@@ -13,7 +13,7 @@ import { checkInteger } from '../validate';
  */
 export class UserObject extends Disposable<NativeUserObject> {
   /** @internal */
-  constructor(handle: NativeUserObject) {
+  constructor(handle: Slot<NativeUserObject>) {
     super(handle);
   }
 

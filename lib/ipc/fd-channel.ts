@@ -9,7 +9,7 @@ import { randomBytes } from 'crypto';
 import * as path from 'path';
 import { Disposable } from '../disposable';
 import { ChannelProtocolError, DisposedError } from '../errors';
-import { native, NativeFdChannel, NativeFdChannelServer, NativePeerCredentials, NativeReceivedFd } from '../native';
+import { native, NativeFdChannel, NativeFdChannelServer, NativePeerCredentials, NativeReceivedFd, Slot } from '../native';
 import { checkInteger, checkObject, checkString, checkTimeout } from '../validate';
 
 /**
@@ -98,7 +98,7 @@ function checkAddress(address: unknown, name: string): { name: string; abstract:
  */
 export class OwnedFd extends Disposable<NativeReceivedFd> {
   /** @internal */
-  constructor(handle: NativeReceivedFd) {
+  constructor(handle: Slot<NativeReceivedFd>) {
     super(handle);
   }
 
@@ -172,9 +172,9 @@ export class FdChannel extends Disposable<NativeFdChannel> {
   readonly #peer: PeerCredentials;
 
   /** @internal */
-  constructor(handle: NativeFdChannel) {
+  constructor(handle: Slot<NativeFdChannel>) {
     super(handle);
-    const peer: NativePeerCredentials = handle.peer();
+    const peer: NativePeerCredentials = this.native.peer();
     this.#peer = Object.freeze({ pid: peer.pid, uid: peer.uid, gid: peer.gid });
   }
 
@@ -263,7 +263,7 @@ export class FdChannelServer extends Disposable<NativeFdChannelServer> {
   /** Where this server listens: pass it to {@link FdChannel.connect} (in another process). */
   readonly address: FdChannelAddress;
 
-  private constructor(handle: NativeFdChannelServer, address: FdChannelAddress) {
+  private constructor(handle: Slot<NativeFdChannelServer>, address: FdChannelAddress) {
     super(handle);
     this.address = address;
   }

@@ -5,7 +5,7 @@
 // references too), closed under that context when the last view goes.
 import { CudaError } from '../errors';
 import { CudaResult } from '../generated/enums';
-import { native, NativeImportedMemory, NativeMemory } from '../native';
+import { native, NativeImportedMemory, NativeMemory, Slot } from '../native';
 import { decodeBytes, encodeBytes, LegacyMemoryDescriptor } from './descriptor';
 import { SharingUnsupportedError } from './errors';
 
@@ -16,7 +16,7 @@ export function exportLegacy(memory: NativeMemory, offset: number): { handle: st
 }
 
 /** @internal Opens a legacy descriptor on a device. */
-export function openLegacy(descriptor: LegacyMemoryDescriptor, ordinal: number): NativeImportedMemory {
+export function openLegacy(descriptor: LegacyMemoryDescriptor, ordinal: number): Slot<NativeImportedMemory> {
   try {
     return native.openIpcMemory(ordinal, decodeBytes(descriptor.handle), descriptor.offset, descriptor.size);
   } catch (error) {

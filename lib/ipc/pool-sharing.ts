@@ -11,7 +11,7 @@ import { CudaResult, MemoryAccess, MemoryHandleType, MemoryLocationType } from '
 import type { DeviceBuffer } from '../memory/device-buffer';
 import { MemoryPool } from '../memory/pool';
 import { memoryNative } from '../memory/bytes';
-import { native, NativeDeviceBuffer, NativeImportedMemory, NativeReceivedFd } from '../native';
+import { native, NativeDeviceBuffer, NativeImportedMemory, NativeReceivedFd, Slot } from '../native';
 import { checkEnum, checkInstance, checkObject, checkSize, checkString } from '../validate';
 import { decodeBytes, encodeBytes, PoolMemoryDescriptor } from './descriptor';
 import { SharingUnsupportedError } from './errors';
@@ -39,7 +39,7 @@ export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleTyp
   const type = checkEnum(options.handleType ?? 'posixFileDescriptor', shareableTypes, 'options.handleType');
   const handle = pool instanceof MemoryPool ? pool.native : memoryNative(pool, 'pool');
   if (type === MemoryHandleType.fabric) requireFabric(pool.device);
-  let exported: NativeReceivedFd | Buffer;
+  let exported: Slot<NativeReceivedFd> | Buffer;
   try {
     exported = native.exportPool(handle, type);
   } catch (error) {
@@ -107,7 +107,7 @@ export function exportPoolMemory(buffer: DeviceBuffer, poolId: bigint, offset: n
 }
 
 /** @internal Opens a pool descriptor on a device, given its descriptors (if any). */
-export function openPoolMemory(descriptor: PoolMemoryDescriptor, device: Device, fds: readonly OwnedFd[]): NativeImportedMemory {
+export function openPoolMemory(descriptor: PoolMemoryDescriptor, device: Device, fds: readonly OwnedFd[]): Slot<NativeImportedMemory> {
   if (descriptor.handleType === 'fabric') requireFabric(device);
   const handle = descriptor.poolHandle !== undefined ? decodeBytes(descriptor.poolHandle) : fds[0];
   const pool = importPool(handle, { identity: `${descriptor.exporter.token}:${descriptor.pool}`, device });

@@ -12,7 +12,7 @@ import { DeviceBuffer } from '../memory/device-buffer';
 import { HostBuffer } from '../memory/host-buffer';
 import { pointerAttributes } from '../memory/info';
 import type { MemoryHandle } from '../memory/bytes';
-import { native, NativeImportedMemory } from '../native';
+import { native, NativeImportedMemory, Slot } from '../native';
 import { checkEnum, checkObject, checkSize, checkTimeout } from '../validate';
 import { GrowableBuffer } from '../vmm/growable-buffer';
 import { Mapping } from '../vmm/mapping';
@@ -205,7 +205,7 @@ export async function openSharedMemory(descriptor: unknown, options: OpenSharedO
   }
   const { fds, received } = await fdsFor(checked, options);
   try {
-    let opened: NativeImportedMemory;
+    let opened: Slot<NativeImportedMemory>;
     switch (checked.kind) {
       case 'legacy':
         opened = openLegacy(checked, device.ordinal);

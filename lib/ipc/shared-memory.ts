@@ -6,7 +6,7 @@ import { Device } from '../device';
 import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
 import type { MemoryHandle } from '../memory/bytes';
-import { NativeImportedMemory } from '../native';
+import { NativeImportedMemory, Slot } from '../native';
 import { SharedMemoryDescriptor } from './descriptor';
 import { FdChannel, FdChannelWaitOptions, OwnedFd } from './fd-channel';
 
@@ -24,7 +24,7 @@ export class SharedMemory extends Disposable<NativeImportedMemory> {
   readonly descriptor: SharedMemoryDescriptor | undefined;
 
   /** @internal */
-  constructor(handle: NativeImportedMemory, descriptor: SharedMemoryDescriptor | undefined) {
+  constructor(handle: Slot<NativeImportedMemory>, descriptor: SharedMemoryDescriptor | undefined) {
     super(handle);
     this.descriptor = descriptor;
   }

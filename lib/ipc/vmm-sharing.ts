@@ -5,7 +5,7 @@
 // it, even after the exporting process is gone (the driver frees VMM memory only
 // once every handle and mapping of it is released).
 import { Device } from '../device';
-import { native, NativeImportedMemory, NativeSegment } from '../native';
+import { native, NativeImportedMemory, NativeSegment, Slot } from '../native';
 import { encodeAccess } from '../vmm/access';
 import { AddressReservation } from '../vmm/address-reservation';
 import { allocationGranularity } from '../vmm/granularity';
@@ -67,7 +67,7 @@ export function exportVmmMemory(memory: Mapping | GrowableBuffer, offset: number
  * them one after another into a new reservation with read-write access for the
  * device (all or nothing), and returns a view of the shared bytes.
  */
-export function openVmmMemory(descriptor: VmmMemoryDescriptor, device: Device, fds: readonly OwnedFd[]): NativeImportedMemory {
+export function openVmmMemory(descriptor: VmmMemoryDescriptor, device: Device, fds: readonly OwnedFd[]): Slot<NativeImportedMemory> {
   if (descriptor.handleType === 'fabric') requireFabric(device);
   const total = descriptor.segments.reduce((sum, s) => sum + s.bytes, 0);
   const reservation = AddressReservation.reserve(total, { device, alignment: allocationGranularity({ location: device }) });
@@ -79,9 +79,9 @@ export function openVmmMemory(descriptor: VmmMemoryDescriptor, device: Device, f
     const segments = descriptor.segments.map((s, i): NativeSegment => [allocations[i].native, s.allocationOffset, s.bytes]);
     const mapped = native.mapMemory(reservation.native, 0, segments, encodeAccess(defaultAccess(device), 'access'));
     try {
-      return native.memoryView(mapped, descriptor.offset, descriptor.size, 'vmm');
+      return native.memoryView(native.handleView(mapped), descriptor.offset, descriptor.size, 'vmm');
     } finally {
-      mapped.dispose();  // the view holds the mapping
+      native.disposeHandle(mapped);  // the view holds the mapping
     }
   } finally {
     // The mapping holds what it maps; on failure these were the only references.

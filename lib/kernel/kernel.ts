@@ -5,7 +5,7 @@ import { Context } from '../context';
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generated/enums';
-import { native } from '../native';
+import { native, Slot } from '../native';
 import type { NativeKernel } from '../native';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize } from '../validate';
 import { argLayout, ArgLayout, ArgType, ArgValue, KernelArg, writeArg } from './args';
@@ -95,7 +95,7 @@ export class Kernel extends Disposable<NativeKernel> {
   #packed: PackedArgs = packedRecord(0, 0);
 
   /** @internal */
-  constructor(handle: NativeKernel, context?: Context) {
+  constructor(handle: Slot<NativeKernel>, context?: Context) {
     super(handle);
     this.context = context;
   }

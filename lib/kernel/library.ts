@@ -3,7 +3,7 @@
 import { Context } from '../context';
 import { Device } from '../device';
 import { Disposable } from '../disposable';
-import { native, NativeLibrary } from '../native';
+import { native, NativeLibrary, Slot } from '../native';
 import { checkCString, checkInstance, checkObject } from '../validate';
 import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';
 import { Kernel } from './kernel';
@@ -22,7 +22,7 @@ export interface LibraryLoadOptions {
  */
 export class Library extends Disposable<NativeLibrary> {
   /** @internal */
-  constructor(handle: NativeLibrary) {
+  constructor(handle: Slot<NativeLibrary>) {
     super(handle);
   }
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'fs';
 import { Context } from '../context';
 import { Device } from '../device';
 import { Disposable } from '../disposable';
-import { native, NativeModule } from '../native';
+import { native, NativeModule, Slot } from '../native';
 import { checkCString, checkInstance, checkObject } from '../validate';
 import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';
 import { Kernel } from './kernel';
@@ -26,7 +26,7 @@ export class Module extends Disposable<NativeModule> {
   readonly context: Context;
 
   /** @internal */
-  constructor(handle: NativeModule, context: Context) {
+  constructor(handle: Slot<NativeModule>, context: Context) {
     super(handle);
     this.context = context;
   }

@@ -3,7 +3,7 @@
 // place and launch() is one call into the driver with nothing allocated.
 import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
-import { native, NativePreparedLaunch } from '../native';
+import { native, NativePreparedLaunch, Slot } from '../native';
 import { checkInteger } from '../validate';
 import { ArgLayout, ArgValue, KernelArgumentError, writeArg } from './args';
 import type { Kernel } from './kernel';
@@ -25,11 +25,11 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
   #unset: number;
 
   /** @internal */
-  constructor(kernel: Kernel, handle: NativePreparedLaunch, layout: ArgLayout) {
+  constructor(kernel: Kernel, handle: Slot<NativePreparedLaunch>, layout: ArgLayout) {
     super(handle);
     this.kernel = kernel;
     this.layout = layout;
-    const buffer = handle.arguments;
+    const buffer = this.native.arguments;
     if (buffer.byteLength < layout.bytes) throw new Error(`the parameter buffer of ${kernel.name} is smaller than its layout`);
     this.#view = new DataView(buffer);
     this.#bytes = new Uint8Array(buffer);

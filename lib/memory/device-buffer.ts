@@ -11,7 +11,7 @@ import {
   MemoryLocationType,
   RangeAttribute,
 } from '../generated/enums';
-import { native, NativeDeviceBuffer } from '../native';
+import { native, NativeDeviceBuffer, Slot } from '../native';
 import { Stream, streamNative } from '../stream';
 import { checkEnum, checkInstance, checkObject, checkSize, checkViewType, nameOfValue } from '../validate';
 import { copy, fill, FillOptions } from './copy';
@@ -32,7 +32,7 @@ export type TypedArrayConstructor<T> = {
  */
 export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
   /** @internal */
-  constructor(handle: NativeDeviceBuffer) {
+  constructor(handle: Slot<NativeDeviceBuffer>) {
     super(handle);
   }
 

@@ -4,7 +4,7 @@
 // so a view never outlives the memory.
 import { DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
-import { native, NativeHostBuffer } from '../native';
+import { native, NativeHostBuffer, Slot } from '../native';
 import { checkBoolean, checkObject, checkSize, checkViewType } from '../validate';
 
 /** Options of {@link HostBuffer.alloc}. */
@@ -42,7 +42,7 @@ function flag(value: unknown, name: string, bit: number): number {
  */
 export class HostBuffer extends Disposable<NativeHostBuffer> {
   /** @internal */
-  constructor(handle: NativeHostBuffer) {
+  constructor(handle: Slot<NativeHostBuffer>) {
     super(handle);
   }
 

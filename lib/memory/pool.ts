@@ -11,7 +11,7 @@ import {
   PoolAttribute,
   PoolAttributeName,
 } from '../generated/enums';
-import { native, NativeMemoryPool } from '../native';
+import { native, NativeMemoryPool, Slot } from '../native';
 import { checkArray, checkEnum, checkFlag, checkFlags, checkObject, checkSize, nameOfValue } from '../validate';
 import { Location, locationFrom, locationOf } from './location';
 
@@ -32,7 +32,7 @@ export interface PoolOptions {
  */
 export class MemoryPool extends Disposable<NativeMemoryPool> {
   /** @internal */
-  constructor(handle: NativeMemoryPool) {
+  constructor(handle: Slot<NativeMemoryPool>) {
     super(handle);
   }
 

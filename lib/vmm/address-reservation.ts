@@ -3,7 +3,7 @@
 // object is disposed and every mapping into it is gone.
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
-import { native, NativeAddressReservation } from '../native';
+import { native, NativeAddressReservation, Slot } from '../native';
 import { checkInteger, checkObject, checkSize } from '../validate';
 import { deviceGranularity, roundToGranularity } from './granularity';
 import { Mapping, MappingOptions } from './mapping';
@@ -25,7 +25,7 @@ export interface ReserveOptions {
  */
 export class AddressReservation extends Disposable<NativeAddressReservation> {
   /** @internal */
-  constructor(handle: NativeAddressReservation) {
+  constructor(handle: Slot<NativeAddressReservation>) {
     super(handle);
   }
 

@@ -6,7 +6,7 @@ import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
 import { MemoryAccessName, MemoryHandleTypeName } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
-import { native, NativeAccessEntry, NativeVirtualMemory } from '../native';
+import { native, NativeAccessEntry, NativeVirtualMemory, Slot } from '../native';
 import { checkObject, checkSize } from '../validate';
 import { AccessEntry, accessName, encodeAccess } from './access';
 import { AddressReservation } from './address-reservation';
@@ -40,7 +40,7 @@ export class GrowableBuffer extends Disposable<NativeVirtualMemory> {
   #access: NativeAccessEntry[];
   #size = 0;
 
-  private constructor(handle: NativeVirtualMemory, reserved: number, granularity: number, allocation: AllocationOptions,
+  private constructor(handle: Slot<NativeVirtualMemory>, reserved: number, granularity: number, allocation: AllocationOptions,
     access: NativeAccessEntry[]) {
     super(handle);
     this.#reserved = reserved;

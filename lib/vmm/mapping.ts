@@ -9,7 +9,7 @@ import { Device } from '../device';
 import { Disposable } from '../disposable';
 import { MemoryAccessName } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
-import { native, NativeVirtualMemory } from '../native';
+import { native, NativeVirtualMemory, Slot } from '../native';
 import { checkInstance, checkObject, checkSize } from '../validate';
 import { AccessEntry, accessName, encodeAccess } from './access';
 import { AddressReservation } from './address-reservation';
@@ -75,7 +75,7 @@ export function defaultAccess(device: Device): AccessEntry[] {
  */
 export class Mapping extends Disposable<NativeVirtualMemory> {
   /** @internal */
-  constructor(handle: NativeVirtualMemory) {
+  constructor(handle: Slot<NativeVirtualMemory>) {
     super(handle);
   }
 

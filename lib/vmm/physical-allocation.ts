@@ -8,7 +8,7 @@ import { AllocationGranularityName, MemoryHandleType } from '../generated/enums'
 import { OwnedFd } from '../ipc/fd-channel';
 import { PointerLike } from '../memory/info';
 import { memoryNative } from '../memory/bytes';
-import { native, NativePhysicalAllocation, NativeReceivedFd } from '../native';
+import { native, NativePhysicalAllocation, NativeReceivedFd, Slot } from '../native';
 import { checkObject, checkSize } from '../validate';
 import { AllocationOptions, AllocationProperties, allocationGranularity, decodeProperties, encodeProperties, roundToGranularity } from './granularity';
 
@@ -25,7 +25,7 @@ export interface PhysicalAllocationOptions extends AllocationOptions {
  */
 export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
   /** @internal */
-  constructor(handle: NativePhysicalAllocation) {
+  constructor(handle: Slot<NativePhysicalAllocation>) {
     super(handle);
   }
 
@@ -92,7 +92,7 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
    * at creation. The descriptor keeps the memory alive until it is closed: dispose it.
    */
   exportFd(): OwnedFd {
-    return new OwnedFd(this.native.export(MemoryHandleType.posixFileDescriptor) as NativeReceivedFd);
+    return new OwnedFd(this.native.export(MemoryHandleType.posixFileDescriptor) as Slot<NativeReceivedFd>);
   }
 
   /**

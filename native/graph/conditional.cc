@@ -37,7 +37,7 @@ Napi::Value CreateConditionalHandle(const Napi::CallbackInfo& info) {
   unsigned int flags = info[2].IsUndefined() ? 0 : CU_GRAPH_COND_ASSIGN_DEFAULT;
   unsigned int value = info[2].IsUndefined() ? 0 : uintArg(info[2], "defaultValue");
   CU_CHECK(env, cuGraphConditionalHandleCreate, &box->handle, graph->graph, box->context->context, value, flags);
-  return ConditionalHandle::wrap(env, box);
+  return ConditionalHandle::newSlot(env, box);
 }
 
 }  // namespace

@@ -119,14 +119,14 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
   box->graphResources = graph->root()->bag;
   if (!detailed) {
     CU_CHECK(env, cuGraphInstantiate, &box->exec, graph->graph, flags);
-    return GraphExec::wrap(env, box);
+    return GraphExec::newSlot(env, box);
   }
   CUDA_GRAPH_INSTANTIATE_PARAMS params;
   std::memset(&params, 0, sizeof(params));
   params.flags = flags;
   params.hUploadStream = upload ? upload->stream : nullptr;
   CUresult r = CU_CALL(cuGraphInstantiateWithParams, &box->exec, graph->graph, &params);
-  if (r == CUDA_SUCCESS && params.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS) return GraphExec::wrap(env, box);
+  if (r == CUDA_SUCCESS && params.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS) return GraphExec::newSlot(env, box);
   box->exec = nullptr;
   Napi::Object failure = Napi::Object::New(env);
   failure.Set("error", makeCudaError(env, r == CUDA_SUCCESS ? CUDA_ERROR_INVALID_VALUE : r, Fn::cuGraphInstantiateWithParams));
@@ -141,7 +141,7 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
 // kernelNodeParams): the hot form, without unwrapping either object.
 Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const SlotTable& table = *slotTable(env);
+  const SlotTable& table = slotTable(env);
   GraphExecBox& exec = *GraphExec::fromSlot(table, info[0], "exec");
   const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, info[1], "node"), "node");
   std::unique_ptr<NodeParams> p = kernelNodeParams(env, kernelNodeFields(info, 2));
@@ -152,7 +152,7 @@ Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
 // graphLaunch(execSlot, streamSlot): the hot path: handles found by slot (no
 // unwrapping), one driver call, one stamp.
 Napi::Value GraphLaunch(const Napi::CallbackInfo& info) {
-  const SlotTable& table = *slotTable(info.Env());
+  const SlotTable& table = slotTable(info.Env());
   const ExecRef& exec = GraphExec::fromSlot(table, info[0], "exec");
   StreamBox& stream = *Stream::fromSlot(table, info[1], "stream");
   CU_CHECK(info.Env(), cuGraphLaunch, exec->exec, stream.stream);

@@ -69,7 +69,7 @@ GraphRef graphOf(Napi::Env env, const NodeBox& node) {
   return graph;
 }
 
-Napi::Object wrapGraph(Napi::Env env, const GraphRef& graph) { return Graph::wrap(env, graph); }
+Napi::Value newGraphSlot(Napi::Env env, const GraphRef& graph) { return Graph::newSlot(env, graph); }
 
 NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node) {
   std::weak_ptr<NodeBox>& slot = graph->nodes[node];
@@ -92,7 +92,7 @@ Napi::Object wrapNode(Napi::Env env, const NodeRef& node) {
     napi_delete_reference(env, node->wrapper);
     node->wrapper = nullptr;
   }
-  Napi::Object object = GraphNode::wrap(env, node);
+  Napi::Object object = GraphNode::newOwningView(env, node);
   node->env = env;
   napi_create_reference(env, object, 0, &node->wrapper);
   return object;
@@ -140,7 +140,7 @@ Napi::Value CreateGraph(const Napi::CallbackInfo& info) {
   requireDriver(env, Fn::cuGraphCreate);
   CUgraph graph = nullptr;
   CU_CHECK(env, cuGraphCreate, &graph, 0);
-  return wrapGraph(env, makeGraphBox(env, graph));
+  return newGraphSlot(env, makeGraphBox(env, graph));
 }
 
 // The nodes a listing call returns, as JavaScript objects.
@@ -268,7 +268,7 @@ Napi::Value Graph::Clone(const Napi::CallbackInfo& info) {
   CU_CHECK(env, cuGraphClone, &clone, graph.graph);
   GraphRef box = makeGraphBox(env, clone);
   if (graph.root()->bag) box->keepAll(env, *graph.root()->bag);
-  return wrapGraph(env, box);
+  return newGraphSlot(env, box);
 }
 
 // findInClone(originalNode): this graph is the clone.

@@ -136,7 +136,7 @@ class GraphNode : public Handle<GraphNode, NodeBox> {
 
 // A graph box owning (or, with a parent, naming) a CUgraph.
 GraphRef makeGraphBox(Napi::Env env, CUgraph graph, const GraphRef& parent = nullptr);
-Napi::Object wrapGraph(Napi::Env env, const GraphRef& graph);
+Napi::Value newGraphSlot(Napi::Env env, const GraphRef& graph);
 // A live graph argument: a Graph whose CUgraph (and owners) still exist.
 const GraphRef& graphArg(Napi::Value value, const char* param);
 // The graph a live node belongs to.

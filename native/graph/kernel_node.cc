@@ -15,7 +15,7 @@ namespace cudrv {
 // fields: kernel (slot), record, argBytes, pointerCount (native/launch.h
 // KernelCall, as kernel launches take them), ordinal.
 void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& out) {
-  const SlotTable& table = *slotTable(env);
+  const SlotTable& table = slotTable(env);
   const KernelRef& kernel = Kernel::fromSlot(table, fields[0], "kernel");
   const KernelCall call = readKernelCall(fields[1], fields[2], fields[3]);
   const LaunchPlan& plan = call.plan;

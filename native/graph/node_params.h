@@ -69,7 +69,7 @@ class GraphAllocation : public Handle<GraphAllocation, GraphAllocationBox> {
   Napi::Value Size(const Napi::CallbackInfo& info);
 };
 
-Napi::Object wrapGraphAllocation(Napi::Env env, const std::shared_ptr<GraphAllocationBox>& allocation);
+Napi::Value newGraphAllocationSlot(Napi::Env env, const std::shared_ptr<GraphAllocationBox>& allocation);
 
 void initGraphNodes(Napi::Env env, Napi::Object exports);
 

@@ -116,12 +116,12 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
     allocation->size = p->params.alloc.bytesize;
     allocation->context = primaryContext(env, p->params.alloc.poolProps.location.id);
     allocation->node = box;
-    out.Set("allocation", wrapGraphAllocation(env, allocation));
+    out.Set("allocation", newGraphAllocationSlot(env, allocation));
   }
   if (p->params.type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
     Napi::Array bodies = Napi::Array::New(env, p->params.conditional.size);
     for (uint32_t i = 0; i < p->params.conditional.size; ++i) {
-      bodies.Set(i, wrapGraph(env, makeGraphBox(env, p->params.conditional.phGraph_out[i], graph)));
+      bodies.Set(i, newGraphSlot(env, makeGraphBox(env, p->params.conditional.phGraph_out[i], graph)));
     }
     out.Set("bodies", bodies);
   }
@@ -263,7 +263,7 @@ Napi::Value readNodeParams(Napi::Env env, const NodeRef& node) {
     case CU_GRAPH_NODE_TYPE_GRAPH: {
       CUgraph child = nullptr;
       CU_CHECK(env, cuGraphChildGraphNodeGetGraph, node->node, &child);
-      out.Set("graph", wrapGraph(env, makeGraphBox(env, child, graphOf(env, *node))));
+      out.Set("graph", newGraphSlot(env, makeGraphBox(env, child, graphOf(env, *node))));
       break;
     }
     case CU_GRAPH_NODE_TYPE_WAIT_EVENT: {
@@ -323,8 +323,8 @@ void GraphAllocation::init(Napi::Env env, Napi::Object exports) {
   }));
 }
 
-Napi::Object wrapGraphAllocation(Napi::Env env, const std::shared_ptr<GraphAllocationBox>& allocation) {
-  return GraphAllocation::wrap(env, allocation);
+Napi::Value newGraphAllocationSlot(Napi::Env env, const std::shared_ptr<GraphAllocationBox>& allocation) {
+  return GraphAllocation::newSlot(env, allocation);
 }
 
 Napi::Value GraphAllocation::Address(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().device); }

@@ -94,7 +94,7 @@ Napi::Value CreateUserObject(const Napi::CallbackInfo& info) {
     throwCudaError(env, r, Fn::cuUserObjectCreate);
   }
   box->references = 1;
-  return UserObject::wrap(env, box);
+  return UserObject::newSlot(env, box);
 }
 
 // graphRetainUserObject(graph, object, count, move): the graph takes count new

@@ -409,18 +409,18 @@ class ReceivedFd : public Handle<ReceivedFd, FdBox> {
   // Hands the descriptor to the caller, who must close it; this object is disposed.
   Napi::Value Take(const Napi::CallbackInfo& info) {
     int fd = live().fd.release();
-    box_.reset();
+    disposeNow();
     return Napi::Number::New(info.Env(), fd);
   }
 };
 
-Napi::Object wrapOwnedFd(Napi::Env env, int fd) {
+Napi::Value newOwnedFdSlot(Napi::Env env, int fd) {
   auto box = std::make_shared<FdBox>();
   box->fd.reset(fd);
   // Not inherited by child processes (an exported allocation's descriptor keeps its memory alive).
   int flags = fcntl(fd, F_GETFD);
   if (flags >= 0) fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
-  return ReceivedFd::wrap(env, std::move(box));
+  return ReceivedFd::newSlot(env, std::move(box));
 }
 
 class FdChannel : public Handle<FdChannel, SocketBox> {
@@ -436,10 +436,10 @@ class FdChannel : public Handle<FdChannel, SocketBox> {
     }));
   }
 
-  static Napi::Object wrapSocket(Napi::Env env, SocketRef socket) {
+  static Napi::Value newSocketSlot(Napi::Env env, SocketRef socket) {
     auto box = std::make_shared<SocketBox>();
     box->socket = std::move(socket);
-    return wrap(env, std::move(box));
+    return newSlot(env, std::move(box));
   }
 
  private:
@@ -550,7 +550,7 @@ class FdChannel : public Handle<FdChannel, SocketBox> {
             for (size_t i = 0; i < fds.size(); ++i) {
               auto box = std::make_shared<FdBox>();
               box->fd = std::move(fds[i]);
-              wrapped.Set(static_cast<uint32_t>(i), ReceivedFd::wrap(env, std::move(box)));
+              wrapped.Set(static_cast<uint32_t>(i), ReceivedFd::newSlot(env, std::move(box)));
             }
             Napi::Object message = Napi::Object::New(env);
             message.Set("payload", Napi::Buffer<char>::Copy(env, payload.data(), payload.size()));
@@ -602,7 +602,7 @@ class FdChannelServer : public Handle<FdChannelServer, SocketBox> {
         },
         [job, timeoutMs](Napi::Env env, Napi::Promise::Deferred& deferred) {
           if (job->outcome.ok()) {
-            deferred.Resolve(FdChannel::wrapSocket(env, std::move(job->socket)));
+            deferred.Resolve(FdChannel::newSocketSlot(env, std::move(job->socket)));
           } else {
             deferred.Reject(outcomeError(env, job->outcome, "accept", timeoutMs, kName));
           }
@@ -645,7 +645,7 @@ Napi::Value Listen(const Napi::CallbackInfo& info) {
     }
   }
   if (listen(socket->fd.get(), backlog) != 0) throwSystemError(env, errno, "listen", address.detail);
-  return FdChannelServer::wrap(env, std::move(box));
+  return FdChannelServer::newSlot(env, std::move(box));
 }
 
 // fdChannelConnect(address, abstract, timeoutMs): Promise<FdChannel>.
@@ -666,7 +666,7 @@ Napi::Value Connect(const Napi::CallbackInfo& info) {
       },
       [address, job, timeoutMs](Napi::Env env, Napi::Promise::Deferred& deferred) {
         if (job->outcome.ok()) {
-          deferred.Resolve(FdChannel::wrapSocket(env, std::move(job->socket)));
+          deferred.Resolve(FdChannel::newSocketSlot(env, std::move(job->socket)));
         } else {
           deferred.Reject(outcomeError(env, job->outcome, "connect", timeoutMs, "FdChannel", address->detail));
         }

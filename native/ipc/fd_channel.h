@@ -26,6 +26,6 @@ void initFdChannel(Napi::Env env, Napi::Object exports);
 
 // A ReceivedFd handle owning fd, a descriptor this process made (a driver export):
 // closed when disposed unless taken, and marked close-on-exec.
-Napi::Object wrapOwnedFd(Napi::Env env, int fd);
+Napi::Value newOwnedFdSlot(Napi::Env env, int fd);
 
 }  // namespace cudrv

@@ -61,7 +61,7 @@ size_t bytesToAllocationEnd(CUdeviceptr ptr) {
   return size - (ptr - base);
 }
 
-Napi::Object ImportedMemory::view(Napi::Env env, std::shared_ptr<void> source, ContextRef context, CUdeviceptr base,
+Napi::Value ImportedMemory::newRangeSlot(Napi::Env env, std::shared_ptr<void> source, ContextRef context, CUdeviceptr base,
                                   size_t available, uint64_t offset, uint64_t bytes, const char* path) {
   if (offset > available || bytes > available - offset) {
     throwRangeError(env, "the shared range [" + std::to_string(offset) + ", " + std::to_string(offset) + "+" +
@@ -74,7 +74,7 @@ Napi::Object ImportedMemory::view(Napi::Env env, std::shared_ptr<void> source, C
   box->context = std::move(context);
   box->source = std::move(source);
   box->path = path;
-  return wrap(env, box);
+  return newSlot(env, box);
 }
 
 namespace {
@@ -87,7 +87,7 @@ Napi::Value MemoryView(const Napi::CallbackInfo& info) {
   if (!memory || !memory->device) throwTypeError(env, "memory must be device memory of this library");
   std::string path = stringArg(info[3], "path");
   const char* name = path == "vmm" ? "vmm" : "alias";
-  return ImportedMemory::view(env, memory, memory->context, memory->device, memory->size, u64Arg(info[1], "offset"),
+  return ImportedMemory::newRangeSlot(env, memory, memory->context, memory->device, memory->size, u64Arg(info[1], "offset"),
                               u64Arg(info[2], "bytes"), name);
 }
 

@@ -61,7 +61,7 @@ class ImportedMemory : public Handle<ImportedMemory, ImportedMemoryBox> {
 
   // A view [offset, offset + bytes) of `available` bytes at base; RangeError
   // (naming what the descriptor claimed) when it does not fit.
-  static Napi::Object view(Napi::Env env, std::shared_ptr<void> source, ContextRef context, CUdeviceptr base,
+  static Napi::Value newRangeSlot(Napi::Env env, std::shared_ptr<void> source, ContextRef context, CUdeviceptr base,
                            size_t available, uint64_t offset, uint64_t bytes, const char* path);
 
  private:

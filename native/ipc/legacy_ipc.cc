@@ -57,7 +57,7 @@ Napi::Value OpenIpcMemory(const Napi::CallbackInfo& info) {
     box->size = bytesToAllocationEnd(base);
     return box;
   }));
-  return ImportedMemory::view(env, opened, context, opened->base, opened->size, offset, bytes, "legacy");
+  return ImportedMemory::newRangeSlot(env, opened, context, opened->base, opened->size, offset, bytes, "legacy");
 }
 
 // ipcEventHandle(event) -> { handle: Uint8Array(64), ordinal }
@@ -83,13 +83,13 @@ Napi::Value OpenIpcEvent(const Napi::CallbackInfo& info) {
   makeCurrent(env, box->context);
   CU_CHECK(env, cuIpcOpenEventHandle, &box->event, handle);
   box->flags = CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
-  return Event::wrap(env, box);
+  return Event::newSlot(env, box);
 }
 
 // aliasEvent(event) -> a second Event object for the same event (what opening
 // an event's descriptor gives in the process that exported it).
 Napi::Value AliasEvent(const Napi::CallbackInfo& info) {
-  return Event::wrap(info.Env(), Event::from(info[0], "event"));
+  return Event::newSlot(info.Env(), Event::from(info[0], "event"));
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ Napi::Value ExportPool(const Napi::CallbackInfo& info) {
   if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
     int fd = -1;
     CU_CHECK(env, cuMemPoolExportToShareableHandle, &fd, pool, type, 0);
-    return wrapOwnedFd(env, fd);
+    return newOwnedFdSlot(env, fd);
   }
   CUmemFabricHandle fabric;
   CU_CHECK(env, cuMemPoolExportToShareableHandle, &fabric, pool, type, 0);
@@ -75,7 +75,7 @@ Napi::Value ImportPool(const Napi::CallbackInfo& info) {
         box->pool = imported;
         return box;
       }));
-  return MemoryPool::wrap(env, pool);
+  return MemoryPool::newSlot(env, pool);
 }
 
 // exportPoolPointer(memory) -> Uint8Array(64) naming the allocation. The
@@ -117,7 +117,7 @@ Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info) {
     box->size = bytesToAllocationEnd(ptr);
     return box;
   }));
-  return ImportedMemory::view(env, opened, context, opened->base, opened->size, offset, bytes, "pool");
+  return ImportedMemory::newRangeSlot(env, opened, context, opened->base, opened->size, offset, bytes, "pool");
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ Napi::Value Allocate(const Napi::CallbackInfo& info) {
   auto box = newDeviceBox(env, info[2].IsUndefined() ? primaryContext(env, ordinal) : Context::from(info[2], "context"));
   CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAlloc, &box->device, bytes);
   box->size = bytes;
-  return DeviceBuffer::wrap(env, box);
+  return DeviceBuffer::newSlot(env, box);
 }
 
 // allocatePitched(ordinal, widthBytes, height, elementBytes): rows padded to the pitch the driver picks.
@@ -57,7 +57,7 @@ Napi::Value AllocatePitched(const Napi::CallbackInfo& info) {
   box->allocation = DeviceMemoryBox::Allocation::Pitched;
   box->pitch = pitch;
   box->size = pitch * height;
-  return DeviceBuffer::wrap(env, box);
+  return DeviceBuffer::newSlot(env, box);
 }
 
 // allocateManaged(ordinal, bytes, flags)
@@ -71,7 +71,7 @@ Napi::Value AllocateManaged(const Napi::CallbackInfo& info) {
   box->allocation = DeviceMemoryBox::Allocation::Managed;
   box->kind = MemoryKind::Unified;
   box->size = bytes;
-  return DeviceBuffer::wrap(env, box);
+  return DeviceBuffer::newSlot(env, box);
 }
 
 // allocateAsync(bytes, stream, pool | undefined): stream-ordered; freed on the same stream.
@@ -94,7 +94,7 @@ Napi::Value AllocateAsync(const Napi::CallbackInfo& info) {
   box->allocation = DeviceMemoryBox::Allocation::StreamOrdered;
   box->releaseStream = stream;
   box->size = bytes;
-  return DeviceBuffer::wrap(env, box);
+  return DeviceBuffer::newSlot(env, box);
 }
 
 }  // namespace

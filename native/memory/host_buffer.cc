@@ -8,6 +8,7 @@ namespace cudrv {
 HostMemoryBox::~HostMemoryBox() {
   // The JavaScript buffer may go once nothing holds this box; the driver lets go of it below.
   if (source) napi_delete_reference(env, source);
+  if (arrayBuffer) napi_delete_reference(env, arrayBuffer);
   if (!host) return;
   void* ptr = host;
   ContextRef ctx = context;
@@ -50,7 +51,7 @@ Napi::Value AllocateHost(const Napi::CallbackInfo& info) {
   box->size = bytes;
   box->flags = flags;
   mapToDevice(*box);
-  return HostBuffer::wrap(env, box);
+  return HostBuffer::newSlot(env, box);
 }
 
 // registerHost(ordinal, buffer, flags): page-locks the memory of an ArrayBuffer or view.
@@ -73,7 +74,7 @@ Napi::Value RegisterHost(const Napi::CallbackInfo& info) {
   box->registered = true;
   napi_create_reference(env, info[1], 1, &box->source);
   mapToDevice(*box);
-  return HostBuffer::wrap(env, box);
+  return HostBuffer::newSlot(env, box);
 }
 
 void finalizeView(napi_env, void*, void* hint) { delete static_cast<std::shared_ptr<ViewHold>*>(hint); }
@@ -93,19 +94,15 @@ void HostBuffer::init(Napi::Env env, Napi::Object exports) {
   exports.Set("registerHost", Napi::Function::New(env, RegisterHost));
 }
 
-HostBuffer::~HostBuffer() {
-  if (view_) napi_delete_reference(Env(), view_);
-}
-
-// dispose(): detach the view handed out, then let go of the memory it held.
-void HostBuffer::disposing() {
-  if (view_) {
-    napi_value view = nullptr;
-    if (napi_get_reference_value(Env(), view_, &view) == napi_ok && view) napi_detach_arraybuffer(Env(), view);
-    napi_delete_reference(Env(), view_);
-    view_ = nullptr;
+// dispose(): detach the ArrayBuffer handed out, then let go of the memory it held.
+void HostBuffer::disposing(HostMemoryBox& box) {
+  if (box.arrayBuffer) {
+    napi_value buffer = nullptr;
+    if (napi_get_reference_value(box.env, box.arrayBuffer, &buffer) == napi_ok && buffer) napi_detach_arraybuffer(box.env, buffer);
+    napi_delete_reference(box.env, box.arrayBuffer);
+    box.arrayBuffer = nullptr;
   }
-  if (hold_) hold_->box.reset();
+  if (std::shared_ptr<ViewHold> hold = box.hold.lock()) hold->box.reset();
 }
 
 Napi::Value HostBuffer::Address(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().host); }
@@ -136,20 +133,21 @@ Napi::Value HostBuffer::View(const Napi::CallbackInfo& info) {
     napi_get_reference_value(env, box.source, &source);
     return Napi::Value(env, source);
   }
-  if (view_) {
+  if (box.arrayBuffer) {
     napi_value existing = nullptr;
-    if (napi_get_reference_value(env, view_, &existing) == napi_ok && existing) return Napi::Value(env, existing);
-    napi_delete_reference(env, view_);
-    view_ = nullptr;
+    if (napi_get_reference_value(env, box.arrayBuffer, &existing) == napi_ok && existing) return Napi::Value(env, existing);
+    napi_delete_reference(env, box.arrayBuffer);
+    box.arrayBuffer = nullptr;
   }
-  if (!hold_) hold_ = std::make_shared<ViewHold>(ViewHold{shared()});
-  auto* hint = new std::shared_ptr<ViewHold>(hold_);
+  std::shared_ptr<ViewHold> hold = box.hold.lock();
+  if (!hold) box.hold = hold = std::make_shared<ViewHold>(ViewHold{shared()});
+  auto* hint = new std::shared_ptr<ViewHold>(hold);
   napi_value buffer = nullptr;
   if (napi_create_external_arraybuffer(env, box.host, box.size, finalizeView, hint, &buffer) != napi_ok) {
     delete hint;
     throw Napi::Error::New(env, "this Node.js does not allow external ArrayBuffers; copy through a Buffer instead");
   }
-  napi_create_reference(env, buffer, 0, &view_);
+  napi_create_reference(env, buffer, 0, &box.arrayBuffer);
   return Napi::Value(env, buffer);
 }
 

@@ -12,18 +12,24 @@
 
 namespace cudrv {
 
+struct HostMemoryBox;
+
+// What an ArrayBuffer view holds: the memory, until dispose() detaches the view.
+struct ViewHold {
+  std::shared_ptr<HostMemoryBox> box;
+};
+
 struct HostMemoryBox : MemoryBox {
   bool registered = false;
   unsigned int flags = 0;
   napi_env env = nullptr;
   napi_ref source = nullptr;  // registered: the JavaScript buffer, held strongly
+  // Allocated: the ArrayBuffer handed out (weak), and what it holds (owned by
+  // the ArrayBuffer's finalizer: a strong reference here would keep the box for good).
+  napi_ref arrayBuffer = nullptr;
+  std::weak_ptr<ViewHold> hold;
 
   ~HostMemoryBox() override;
-};
-
-// What an ArrayBuffer view holds: the memory, until dispose() detaches the view.
-struct ViewHold {
-  std::shared_ptr<HostMemoryBox> box;
 };
 
 class HostBuffer : public Handle<HostBuffer, HostMemoryBox> {
@@ -31,8 +37,7 @@ class HostBuffer : public Handle<HostBuffer, HostMemoryBox> {
   static constexpr const char* kName = "HostBuffer";
   using Base::Base;
   static void init(Napi::Env env, Napi::Object exports);
-  ~HostBuffer() override;
-  void disposing();
+  static void disposing(HostMemoryBox& box);
 
  private:
   Napi::Value Address(const Napi::CallbackInfo& info);
@@ -41,9 +46,6 @@ class HostBuffer : public Handle<HostBuffer, HostMemoryBox> {
   Napi::Value IsRegistered(const Napi::CallbackInfo& info);
   Napi::Value DevicePointer(const Napi::CallbackInfo& info);
   Napi::Value View(const Napi::CallbackInfo& info);
-
-  napi_ref view_ = nullptr;  // weak: the ArrayBuffer handed out, if still alive
-  std::shared_ptr<ViewHold> hold_;
 };
 
 }  // namespace cudrv

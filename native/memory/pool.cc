@@ -25,7 +25,7 @@ Napi::Value wrapPool(Napi::Env env, CUmemoryPool pool, CUmemLocation location, C
   box->location = location;
   box->context = std::move(context);
   box->owned = owned;
-  return MemoryPool::wrap(env, box);
+  return MemoryPool::newSlot(env, box);
 }
 
 // createPool(locationType, locationId, allocationType, handleTypes, maxSize)

@@ -134,7 +134,7 @@ Napi::Value CreateAllocation(const Napi::CallbackInfo& info) {
   box->handle = handle;
   box->size = bytes;
   box->props = prop;
-  return PhysicalAllocation::wrap(env, box);
+  return PhysicalAllocation::newSlot(env, box);
 }
 
 // retainAllocation(pointer, offset) -> PhysicalAllocation: the allocation mapped
@@ -152,7 +152,7 @@ Napi::Value RetainAllocation(const Napi::CallbackInfo& info) {
   CU_CHECK(env, cuPointerGetAttribute, &mappingSize, CU_POINTER_ATTRIBUTE_MAPPING_SIZE, address);
   CUmemGenericAllocationHandle handle = 0;
   CU_CHECK(env, cuMemRetainAllocationHandle, &handle, reinterpret_cast<void*>(static_cast<uintptr_t>(address)));
-  return PhysicalAllocation::wrap(env, adoptAllocation(env, handle, mappingSize));
+  return PhysicalAllocation::newSlot(env, adoptAllocation(env, handle, mappingSize));
 }
 
 // importAllocation(handle, handleType, bytes) -> PhysicalAllocation: handle is a
@@ -180,7 +180,7 @@ Napi::Value ImportAllocation(const Napi::CallbackInfo& info) {
   } else {
     throwRangeError(env, "handleType must be posixFileDescriptor or fabric");
   }
-  return PhysicalAllocation::wrap(env, adoptAllocation(env, handle, bytes));
+  return PhysicalAllocation::newSlot(env, adoptAllocation(env, handle, bytes));
 }
 
 // reserveAddress(ordinal, bytes, alignment, hint) -> AddressReservation
@@ -198,7 +198,7 @@ Napi::Value ReserveAddress(const Napi::CallbackInfo& info) {
   box->base = base;
   box->size = bytes;
   box->alignment = alignment;
-  return AddressReservation::wrap(env, box);
+  return AddressReservation::newSlot(env, box);
 }
 
 // Segments as JavaScript passes them: [[PhysicalAllocation, allocationOffset, bytes], ...].
@@ -273,7 +273,7 @@ Napi::Value MapMemory(const Napi::CallbackInfo& info) {
   box->device = reservation->base + offset;
   box->context = reservation->context;
   mapAndGrant(env, *box, std::move(segments), access);
-  return VirtualMemory::wrap(env, box);
+  return VirtualMemory::newSlot(env, box);
 }
 
 // memoryAccess(pointer, offset, locationType, locationId) -> flags (cuMemGetAccess)
@@ -300,7 +300,7 @@ Napi::Value DmaBufOf(const Napi::CallbackInfo& info) {
   makeCurrent(env, span.owner->context);
   int fd = -1;
   CU_CHECK(env, cuMemGetHandleForAddressRange, &fd, span.device, span.bytes, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, flags);
-  return wrapOwnedFd(env, fd);
+  return newOwnedFdSlot(env, fd);
 }
 
 }  // namespace
@@ -340,7 +340,7 @@ Napi::Value PhysicalAllocation::Export(const Napi::CallbackInfo& info) {
   if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
     int fd = -1;
     CU_CHECK(env, cuMemExportToShareableHandle, &fd, box.handle, type, 0);
-    return wrapOwnedFd(env, fd);
+    return newOwnedFdSlot(env, fd);
   }
   if (type == CU_MEM_HANDLE_TYPE_FABRIC) {
     CUmemFabricHandle fabric;
@@ -434,7 +434,7 @@ Napi::Value VirtualMemory::Segments(const Napi::CallbackInfo& info) {
   for (size_t i = 0; i < box.segments.size(); ++i) {
     const auto& s = box.segments[i];
     Napi::Array e = Napi::Array::New(env, 3);
-    e.Set(0u, PhysicalAllocation::wrap(env, s.allocation));
+    e.Set(0u, PhysicalAllocation::newSlot(env, s.allocation));
     e.Set(1u, Napi::Number::New(env, static_cast<double>(s.allocationOffset)));
     e.Set(2u, Napi::Number::New(env, static_cast<double>(s.bytes)));
     out.Set(static_cast<uint32_t>(i), e);

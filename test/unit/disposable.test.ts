@@ -1,70 +1,107 @@
-// The disposable base, with a stand-in native handle: dispose() is idempotent,
-// `using` releases at the end of the block (also on a throw), and the slot
-// number hot calls pass is read once.
-import { Disposable } from '../../lib/disposable';
-import type { NativeHandle } from '../../lib/native';
+// The disposable base against the stand-in driver (test/fixtures/fake-libcuda.c):
+// dispose() is idempotent, [Symbol.dispose] releases at the end of a block
+// (also on a throw), a handle's object adopts its slot once, and the slot functions
+// lib/disposable.ts calls refuse what is not a live handle's number.
+import * as path from 'path';
+import { fakeDriver, runScript } from '../helpers/subprocess';
 
-class FakeNative implements NativeHandle {
-  alive = true;
-  get slot(): number {
-    return -1;
-  }
-  releases = 0;
-  dispose(): void {
-    if (this.alive) this.releases++;
-    this.alive = false;
-  }
-}
+const distNative = path.resolve(__dirname, '../../dist/native.js');
 
-class Thing extends Disposable<FakeNative> {
-  constructor(handle: FakeNative) {
-    super(handle);
-  }
-}
+const run = (body: string) => {
+  const r = runScript(`
+    const { native } = require(${JSON.stringify(distNative)});
+    const attempt = (f) => { try { f(); return 'ok'; } catch (e) { return e.constructor.name + ': ' + e.message; } };
+    const destroys = () => cuda.callCounters.read().find((c) => c.name === 'cuStreamDestroy')?.calls ?? 0;
+    cuda.callCounters.enable();
+    ${body}`, { CUDA_DRIVER_LIBRARY: fakeDriver() }, ['--expose-gc']);
+  if (r.status !== 0 || r.report === undefined) throw new Error(`script failed (${r.status}, ${r.signal}):\n${r.stderr}\n${r.stdout}`);
+  return r.report;
+};
 
-test('dispose is idempotent and reflected by disposed', () => {
-  const handle = new FakeNative();
-  const thing = new Thing(handle);
-  expect(thing.disposed).toBe(false);
-  thing.dispose();
-  thing.dispose();
-  expect(thing.disposed).toBe(true);
-  expect(handle.releases).toBe(1);
+test('dispose is idempotent and reflected by disposed; the driver handle is released once', () => {
+  const report = run(`
+    const stream = cuda.Stream.create();
+    const before = stream.disposed;
+    stream.dispose();
+    stream.dispose();
+    report({ before, after: stream.disposed, destroys: destroys(), use: attempt(() => stream.query()) });
+  `);
+  expect(report).toEqual({ before: false, after: true, destroys: 1, use: 'DisposedError: Stream has been disposed' });
 });
 
-test('using releases at the end of the block, also when it throws', () => {
-  const a = new FakeNative();
-  {
-    using thing = new Thing(a);
-    expect(thing.disposed).toBe(false);
-  }
-  expect(a.releases).toBe(1);
-
-  const b = new FakeNative();
-  expect(() => {
-    using thing = new Thing(b);
-    void thing;
-    throw new Error('inside');
-  }).toThrow('inside');
-  expect(b.releases).toBe(1);
+// Node 20 has no `using` syntax: the blocks below are what TypeScript emits for it.
+test('[Symbol.dispose], which `using` calls, releases at the end of the block, also when it throws', () => {
+  const report = run(`
+    let kept;
+    { const stream = cuda.Stream.create(); try { kept = stream; } finally { stream[Symbol.dispose](); } }
+    const afterBlock = [kept.disposed, destroys()];
+    const thrown = attempt(() => {
+      const stream = cuda.Stream.create();
+      try { kept = stream; throw new Error('inside'); } finally { stream[Symbol.dispose](); }
+    });
+    report({ afterBlock, thrown, afterThrow: [kept.disposed, destroys()] });
+  `);
+  expect(report).toEqual({ afterBlock: [true, 1], thrown: 'Error: inside', afterThrow: [true, 2] });
 });
 
-test('the slot number is read from the native handle once, and not after disposal', () => {
-  let reads = 0;
-  class CountingNative extends FakeNative {
-    override get slot(): number {
-      reads++;
-      if (!this.alive) throw new Error('disposed');
-      return 7;
-    }
-  }
-  const thing = new Thing(new CountingNative());
-  expect([thing.slot, thing.slot, thing.slot]).toEqual([7, 7, 7]);
-  expect(reads).toBe(1);
-  const late = new Thing(new CountingNative());
-  late.dispose();
-  expect(() => late.slot).toThrow('disposed');
+test('a handle is named by its slot; a disposed one still, to throw the disposed error', () => {
+  const report = run(`
+    const stream = cuda.Stream.create();
+    const event = cuda.Event.create();
+    const slot = stream.slot;
+    stream.dispose();
+    report({
+      number: Number.isInteger(slot) && slot >= 0,
+      same: stream.slot === slot,
+      byNumber: attempt(() => native.eventRecord(event.slot, slot, undefined)),
+      wrongClass: attempt(() => native.eventRecord(slot, event.slot, undefined)),
+    });
+  `);
+  expect(report).toEqual({
+    number: true,
+    same: true,
+    byNumber: 'DisposedError: Stream has been disposed',
+    wrongClass: 'TypeError: event must be an Event',
+  });
 });
 
-// Release after garbage collection is the native objects' finalizers' work:
-// test/unit/lifetime.test.ts checks it against the stand-in driver.
+test('a slot has one owner, and the slot functions refuse numbers that name no live handle', () => {
+  const report = run(`
+    const stream = cuda.Stream.create();
+    const notSlots = [-1, 0.5, 2 ** 60, NaN, 'x', undefined, {}];
+    report({
+      adoptAgain: attempt(() => native.adoptHandle({}, stream.slot)),
+      adoptNonObject: attempt(() => native.adoptHandle(5, native.createStream(0, 1))),
+      refused: notSlots.map((s) => [attempt(() => native.adoptHandle({}, s)), attempt(() => native.handleView(s)),
+        attempt(() => native.disposeHandle(s)), attempt(() => native.handleAlive(s))]),
+      view: native.handleView(stream.slot).query(),
+    });
+  `);
+  const refusal = 'TypeError: slot must name a live handle';
+  expect(report.adoptAgain).toBe('TypeError: slot already has an owner');
+  expect(report.adoptNonObject).toBe('TypeError: owner must be an object');
+  expect(report.refused).toEqual(Array(7).fill([refusal, refusal, refusal, refusal]));
+  expect(report.view).toBe(true);
+});
+
+test('a handle collected undisposed is released by its object\'s finalizer; a view does not keep it', () => {
+  const report = run(`
+    (async () => {
+      let view;
+      (() => { view = cuda.Stream.create().native; })();
+      for (let i = 0; i < 10 && destroys() === 0; i++) { global.gc(); await new Promise((r) => setTimeout(r, 10)); }
+      report({ destroys: destroys(), view: attempt(() => view.query()) });
+    })();
+  `);
+  expect(report).toEqual({ destroys: 1, view: 'DisposedError: Stream has been disposed' });
+});
+
+test('a new handle nobody adopts is released on the event loop\'s next turn', () => {
+  const report = run(`
+    native.createStream(0, 1);
+    const slot = native.createStream(0, 1);
+    const sameTurn = [destroys(), native.handleAlive(slot)];
+    setImmediate(() => setImmediate(() => report({ sameTurn, nextTurn: [destroys(), attempt(() => native.handleAlive(slot))] })));
+  `);
+  expect(report).toEqual({ sameTurn: [0, true], nextTurn: [2, 'TypeError: slot must name a live handle'] });
+});
