@@ -63,6 +63,7 @@ function callsOf(cuda) {
     ['prepared set(3, n) + launch', (i) => p4.set(3, i & 1023).launch()],
     ['graphExec.launch(stream)', () => exec.launch(stream)],
     ['graphExec.setParams(kernel node)', () => exec.setParams(node, nodeParams)],
+    ['graphExec.setParams(prepared), set(3, n)', (i) => exec.setParams(node, p4.set(3, i & 1023))],
     ['event.record(stream) + query()', () => event.record(stream).query()],
     ['Stream.create() + dispose()', () => cuda.Stream.create().dispose()],
     ['DeviceBuffer.allocAsync() + dispose()', () => cuda.DeviceBuffer.allocAsync(256, stream).dispose()],

@@ -4,7 +4,7 @@
 // run: a chain of N empty-kernel nodes, N = 1, 100, 1000. Host time per launch,
 // instantiate and whole-graph update times, the time to build the chain node
 // by node and through the data-flow builder, and the host time of a
-// kernel-node parameter update on an executable.
+// kernel-node parameter update on an executable, plain and prepared.
 // Usage: node bench/graph.js [passes=3]
 'use strict';
 const { cubinFile, describePython, now, perCall, pick, runAlone, runC, runPython } = require('./common');
@@ -43,7 +43,8 @@ function measureChain(cuda, kernel, stream, buffer, n) {
 // exec.setParams on a one-node graph of empty4, a new last argument each time
 // (as graph.c and graph.py do): one params object and one argument array,
 // whose last argument (an immutable KernelArg) is the only thing made per call.
-function measureNodeUpdate(cuda, kernel4, buffer) {
+// The prepared form: a PreparedLaunch's last argument set, then the update.
+function measureNodeUpdate(cuda, kernel4, buffer, stream) {
   const { arg } = cuda;
   const shape = { grid: 1, block: 32 };
   const graph = cuda.Graph.create();
@@ -51,13 +52,19 @@ function measureNodeUpdate(cuda, kernel4, buffer) {
   const node = graph.addKernel(kernel4, shape, args);
   const exec = graph.instantiate();
   const params = { type: 'kernel', kernel: kernel4, grid: 1, block: 32, args };
-  const figure = perCall((i) => {
+  const plain = perCall((i) => {
     args[3] = arg.u32(i & 1023);
     exec.setParams(node, params);
   }, 100, 300);
+  const prepared = kernel4.prepare({ ...shape, stream }, ['ptr', 'ptr', 'f32', 'u32'], [buffer, buffer, 2, 1000]);
+  const preparedFigure = perCall((i) => {
+    prepared.set(3, i & 1023);
+    exec.setParams(node, prepared);
+  }, 100, 300);
+  prepared.dispose();
   exec.dispose();
   graph.dispose();
-  return figure;
+  return { plain, prepared: preparedFigure };
 }
 
 /** Runs the graph benchmark; returns its section of the report. */
@@ -73,7 +80,9 @@ async function measure({ passes = 3 } = {}) {
   for (let pass = 0; pass < passes; pass++) {
     c.push(runC('graph', [file, ...sizes]));
     const run = Object.fromEntries(sizes.map((n) => [n, measureChain(cuda, kernel, stream, buffer, n)]));
-    run.kernelNodeUpdate = measureNodeUpdate(cuda, kernel4, buffer);
+    const update = measureNodeUpdate(cuda, kernel4, buffer, stream);
+    run.kernelNodeUpdate = update.plain;
+    run.kernelNodeUpdatePrepared = update.prepared;
     js.push(run);
     py.push(runPython('graph', [file, ...sizes]));
   }
@@ -97,9 +106,14 @@ async function measure({ passes = 3 } = {}) {
   });
   rows.push(once('instantiate, 1000 nodes', 'instantiate', 'instantiate'));
   rows.push(once('whole-graph update, 1000 nodes', 'update', 'update'));
+  const updateBaselines = { c: pick(c, 'kernelNodeUpdate'), bindings: pick(py, (r) => r?.bindings.kernelNodeUpdate) };
   rows.push({
     label: 'kernel-node update on an executable', unit: 'ns', better: 'lower', perCall: true,
-    js: pick(js, 'kernelNodeUpdate'), c: pick(c, 'kernelNodeUpdate'), bindings: pick(py, (r) => r?.bindings.kernelNodeUpdate),
+    js: pick(js, 'kernelNodeUpdate'), ...updateBaselines,
+  });
+  rows.push({
+    label: 'kernel-node update, prepared', unit: 'ns', better: 'lower', perCall: true,
+    js: pick(js, 'kernelNodeUpdatePrepared'), ...updateBaselines,
   });
   rows.push(once('build 1000 nodes, node by node', 'build', 'build'));
   rows.push(once('build 1000 nodes, data-flow builder', 'dataflowBuild', 'build'));
@@ -111,6 +125,8 @@ async function measure({ passes = 3 } = {}) {
       'C builds with cuGraphAddNode as the JavaScript builder does; cuda.bindings with cuGraphAddKernelNode; ' +
         'cuda.core builds by stream capture (GraphBuilder), instantiates with complete() and has no per-node executable update.',
       'the data-flow row compares with the same node-by-node chain in C (the edges it infers are that chain).',
+      'kernel-node updates change the last argument each time: C and cuda.bindings in a parameter struct made once; ' +
+        'the prepared row through PreparedLaunch.set() and exec.setParams(node, prepared), the other with a params object.',
       describePython(py.find(Boolean)),
     ],
   }];

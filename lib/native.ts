@@ -437,6 +437,8 @@ export interface NativeAddon {
   /** GraphExec setNodeParams for a kernel node: executable and node by slot, the fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
   execSetKernelNodeParams(execSlot: number, nodeSlot: number, kernelSlot: number, record: Uint8Array, argBytes: number,
     pointerCount: number, ordinal: number, perTypeCall: boolean): void;
+  /** A kernel node of the executable takes a prepared launch's kernel, configuration and current arguments. */
+  execSetPreparedKernelNode(execSlot: number, nodeSlot: number, launchSlot: number): void;
   eventRecord(eventSlot: number, streamSlot: number, flags: number | undefined): void;
   eventQuery(eventSlot: number): boolean;
   /**

@@ -3,6 +3,7 @@
 // updates change one node of the executable; nodes can be disabled and re-enabled.
 import { CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
 import { Disposable } from '../disposable';
+import { PreparedLaunch } from '../kernel/prepared-launch';
 import { native, NativeGraph, NativeGraphExec, Slot } from '../native';
 import { checkStream, Stream, streamNative } from '../stream';
 import { checkBoolean, checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
@@ -133,8 +134,20 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     }
   }
 
-  /** New parameters for one node of this executable only (perTypeCall: cuGraphExec*NodeSetParams). */
-  setParams(node: GraphNode, params: NodeParams, options: { perTypeCall?: boolean } = {}): void {
+  /**
+   * New parameters for one node of this executable only (perTypeCall:
+   * cuGraphExec*NodeSetParams). A kernel node also takes a PreparedLaunch: its
+   * kernel, launch shape and arguments as they are now (not its stream), with
+   * nothing encoded per call; the form for a node updated every iteration,
+   * with set() between updates (through cuGraphExecNodeSetParams; perTypeCall
+   * does not apply). Launch attributes (cluster shape, cooperative, priority)
+   * are fixed at instantiation, so a prepared launch with any is refused.
+   */
+  setParams(node: GraphNode, params: NodeParams | PreparedLaunch, options: { perTypeCall?: boolean } = {}): void {
+    if (params instanceof PreparedLaunch) {
+      native.execSetPreparedKernelNode(this.slot, checkInstance(node, GraphNode, 'node').slot, params.readySlot());
+      return;
+    }
     checkObject(options, 'options');
     const target = checkInstance(node, GraphNode, 'node');
     const perType = checkFlag(options.perTypeCall, 'options.perTypeCall');

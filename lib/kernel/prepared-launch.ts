@@ -71,11 +71,16 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
 
   /** Queues the kernel on the stream with the arguments as they are now. */
   launch(): void {
+    native.preparedLaunch(this.readySlot());
+  }
+
+  /** @internal The slot, for a call that uses the arguments: once every one is set. */
+  readySlot(): number {
     if (this.#unset !== 0) {
       const missing = this.#values.findIndex((v) => v === undefined);
       throw new KernelArgumentError(this.kernel.name, missing, `argument ${missing} has not been set`);
     }
-    native.preparedLaunch(this.slot);
+    return this.slot;
   }
 
   override toString(): string {

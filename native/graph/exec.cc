@@ -7,6 +7,7 @@
 
 #include "args.h"
 #include "graph/node_params.h"
+#include "launch.h"
 #include "release.h"
 #include "stream.h"
 
@@ -149,6 +150,52 @@ Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// execSetPreparedKernelNode(execSlot, nodeSlot, launchSlot): a kernel node of
+// the executable takes a prepared launch's kernel, configuration and arguments
+// as they are now (the driver copies them), with nothing read or allocated per
+// call: the hot form of a per-iteration update, as preparedLaunch is of a
+// launch. The executable keeps the kernel and the memory the arguments name.
+Napi::Value ExecSetPreparedKernelNode(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const SlotTable& table = slotTable(env);
+  GraphExecBox& exec = *GraphExec::fromSlot(table, info[0], "exec");
+  const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, info[1], "node"), "node");
+  PreparedLaunchBox& p = *PreparedLaunch::fromSlot(table, info[2], "launch");
+  const CUlaunchConfig& config = p.plan.config;
+  if (config.numAttrs != 0 || p.plan.call != LaunchCall::Plain) {
+    throwTypeError(env, "a prepared launch with launch attributes cannot update an executable's node "
+                        "(an executable's kernel node attributes are fixed when it is instantiated)");
+  }
+  CUgraphNodeParams g;
+  std::memset(&g, 0, sizeof(g));
+  g.type = CU_GRAPH_NODE_TYPE_KERNEL;
+  CUDA_KERNEL_NODE_PARAMS_v3& k = g.kernel;
+  k.gridDimX = config.gridDimX;
+  k.gridDimY = config.gridDimY;
+  k.gridDimZ = config.gridDimZ;
+  k.blockDimX = config.blockDimX;
+  k.blockDimY = config.blockDimY;
+  k.blockDimZ = config.blockDimZ;
+  k.sharedMemBytes = config.sharedMemBytes;
+  CUcontext context = nullptr;
+  if (p.kernel->function) {
+    k.func = p.kernel->function;
+    context = p.kernel->context();
+  } else {
+    k.kern = p.kernel->kernel;
+    context = p.stream->context->context;
+    k.ctx = context;
+  }
+  const bool packed = !p.kernel->params.known;
+  k.kernelParams = packed || p.params.empty() ? nullptr : p.params.data();
+  k.extra = packed && p.bytes ? p.extra : nullptr;
+  makeCurrent(env, context);
+  CU_CHECK_DETAIL(env, p.kernel->name, cuGraphExecNodeSetParams, exec.exec, node->node, &g);
+  exec.extra.add(p.kernel);
+  for (const MemoryRef& memory : p.owners) exec.extra.add(memory);
+  return env.Undefined();
+}
+
 // graphLaunch(execSlot, streamSlot): the hot path: handles found by slot (no
 // unwrapping), one driver call, one stamp.
 Napi::Value GraphLaunch(const Napi::CallbackInfo& info) {
@@ -177,6 +224,7 @@ void GraphExec::init(Napi::Env env, Napi::Object exports) {
   exports.Set("instantiate", Napi::Function::New(env, Instantiate));
   exports.Set("graphLaunch", Napi::Function::New(env, GraphLaunch));
   exports.Set("execSetKernelNodeParams", Napi::Function::New(env, ExecSetKernelNodeParams));
+  exports.Set("execSetPreparedKernelNode", Napi::Function::New(env, ExecSetPreparedKernelNode));
 }
 
 Napi::Value GraphExec::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().exec); }

@@ -23,7 +23,7 @@ import {
   trimGraphMemory,
   UserObject,
 } from '../../lib';
-import { collectGarbage } from '../helpers/gc';
+import { collectGarbage, drain } from '../helpers/gc';
 import { toolkitIncludes } from '../helpers/toolkit';
 import { describeGpu } from '../helpers/tiers';
 
@@ -277,6 +277,37 @@ describeGpu('graphs', () => {
     const handle = broken.conditionalHandle();
     void handle;
     expect(() => broken.instantiate()).toThrow(GraphInstantiateError);
+  });
+
+  test('a prepared launch updates an executable\'s kernel node each iteration; the executable keeps the memory it names', async () => {
+    const scale = lib.kernel('scale');
+    using y = DeviceBuffer.from(floats(() => 1));
+    using graph = Graph.create();
+    const k = graph.addKernel(scale, shape, [arg.ptr(y), arg.f32(1), arg.u32(n)]);
+    using exec = graph.instantiate();
+    using other = Stream.create();
+    // Its stream plays no part in an update.
+    using prepared = scale.prepare({ ...shape, stream: other }, ['ptr', 'f32', 'u32'], [y, 2, n]);
+    const seen: number[] = [];
+    for (const factor of [2, 3, 0.5]) {
+      prepared.set(1, factor);
+      exec.setParams(k, prepared);
+      await exec.run(stream);
+      seen.push(y.readSync(Float32Array)[n - 1]);
+    }
+    expect(seen).toEqual([2, 6, 3]);
+    // Memory only the prepared launch named stays alive for the executable.
+    let z: DeviceBuffer | undefined = DeviceBuffer.from(floats((i) => i));
+    prepared.set(0, z);
+    exec.setParams(k, prepared);
+    z = undefined;
+    prepared.set(0, y);
+    prepared.dispose();
+    collectGarbage();
+    await drain();
+    await exec.run(stream);
+    expect(y.readSync(Float32Array)[n - 1]).toBe(3);  // y untouched: the node scaled the other buffer
+    expect(() => exec.setParams(k, prepared)).toThrow('PreparedLaunch has been disposed');
   });
 
   test('kernel nodes through the per-type calls: parameters and launch attributes, read back and set; executable updates per type', async () => {

@@ -201,6 +201,44 @@ describe('launches', () => {
     expect(r).toMatchObject({ get: 8, text: 'PreparedLaunch(saxpy)' });
   });
 
+  test('a prepared launch updates an executable\'s kernel node: the values as they are, without its stream', () => {
+    const r = run(`
+      const stream = newStream();
+      const lib = cuda.Library.load(image);
+      const saxpy = lib.kernel('saxpy');
+      const graph = cuda.Graph.create();
+      const node = graph.addKernel(saxpy, { grid: 1, block: 32 }, [cuda.arg.f32(0), cuda.arg.u64(0n), cuda.arg.u64(0n), cuda.arg.u32(0)]);
+      const empty = graph.addEmpty();
+      const exec = graph.instantiate();
+      const prepared = saxpy.prepare({ grid: 2, block: 128, stream }, ['f32', 'ptr', 'ptr', 'u32']);
+      const unset = attempt(() => exec.setParams(node, prepared));
+      prepared.setAll([1, 0x10n, 0x20n, 7]);
+      clearLog();
+      exec.setParams(node, prepared);
+      prepared.set(3, 8);
+      exec.setParams(node, prepared);
+      const updates = log();
+      const clustered = lib.kernel('empty').prepare({ grid: 2, block: 32, stream, cluster: [2] }, []);
+      const emptyNode = graph.addKernel(lib.kernel('empty'), { grid: 1, block: 1 }, []);
+      const exec2 = graph.instantiate();
+      const disposed = saxpy.prepare({ grid: 1, block: 1, stream }, ['f32', 'ptr', 'ptr', 'u32'], [1, 0n, 0n, 1]);
+      disposed.dispose();
+      report({ unset, updates,
+        notKernelNode: attempt(() => exec.setParams(empty, prepared)),
+        withAttributes: attempt(() => exec2.setParams(emptyNode, clustered)),
+        disposedLaunch: attempt(() => exec.setParams(node, disposed)),
+        notNode: attempt(() => exec.setParams(prepared, prepared)) });`);
+    expect(r.unset).toMatchObject({ type: 'KernelArgumentError', index: 0, message: 'saxpy: argument 0 has not been set' });
+    expect(r.updates).toEqual([
+      'exec-update saxpy grid=2,1,1 block=128,1,1 smem=0 stream=0 args=0000803f|1000000000000000|2000000000000000|07000000',
+      'exec-update saxpy grid=2,1,1 block=128,1,1 smem=0 stream=0 args=0000803f|1000000000000000|2000000000000000|08000000',
+    ]);
+    expect(r.notKernelNode).toMatchObject({ type: 'CudaError', call: 'cuGraphExecNodeSetParams', detail: 'saxpy' });
+    expect(r.withAttributes).toMatchObject({ type: 'TypeError', message: expect.stringContaining('launch attributes') });
+    expect(r.disposedLaunch).toMatchObject({ type: 'DisposedError' });
+    expect(r.notNode).toMatchObject({ type: 'TypeError', message: expect.stringContaining('node must be a GraphNode') });
+  });
+
   test('a module\'s function launches in its context only', () => {
     const r = run(`
       const stream = newStream();
