@@ -30,23 +30,15 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   // released from the native side).
   private declare releasedFlag: boolean;
 
-  // The handle's slot number (native/slots.h); -1 until read from a view that owns its slot.
+  // The handle's slot number (native/slots.h).
   private declare slotNumber: number;
 
-  /**
-   * handle: a new handle's slot, which this object adopts; or a view that owns
-   * its slot (graph nodes, whose view is their identity).
-   */
-  protected constructor(handle: Slot<H> | H) {
+  /** handle: a new handle's slot, which this object adopts. */
+  protected constructor(handle: Slot<H>) {
     this.releasedFlag = false;
-    if (typeof handle === 'number') {
-      this.slotNumber = handle;
-      this.nativeView = undefined;
-      binding.adoptHandle(this, handle);
-    } else {
-      this.slotNumber = -1;
-      this.nativeView = handle;
-    }
+    this.slotNumber = handle;
+    this.nativeView = undefined;
+    binding.adoptHandle(this, handle);
   }
 
   /** @internal The native object whose methods are the handle's other calls; for lib/ only. */
@@ -54,9 +46,8 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
     return (this.nativeView ??= binding.handleView<H>(this.slotNumber));
   }
 
-  /** @internal The number calls name the handle by (native/slots.h); a disposed view-owned handle's throws. */
+  /** @internal The number calls name the handle by (native/slots.h). */
   get slot(): number {
-    if (this.slotNumber < 0) this.slotNumber = this.native.slot;
     return this.slotNumber;
   }
 
@@ -67,7 +58,7 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
 
   /** True once dispose() has run. */
   get disposed(): boolean {
-    return this.slotNumber < 0 ? !this.native.alive : !binding.handleAlive(this.slotNumber);
+    return !binding.handleAlive(this.slotNumber);
   }
 
   /**
@@ -78,11 +69,7 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   dispose(): void {
     if (this.releasedFlag) return;
     this.releasedFlag = true;
-    if (this.slotNumber < 0) {
-      this.native.dispose();
-    } else {
-      binding.disposeHandle(this.slotNumber);
-    }
+    binding.disposeHandle(this.slotNumber);
   }
 
   /** The same as dispose(), for `using`. */

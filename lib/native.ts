@@ -148,22 +148,27 @@ export type NativeEdgeData = [fromPort: number, toPort: number, type: number];
 export interface NativeGraph extends NativeHandle {
   readonly handle: bigint;
   nodeCount(): number;
-  nodes(): NativeGraphNode[];
-  rootNodes(): NativeGraphNode[];
-  edges(): { from: NativeGraphNode[]; to: NativeGraphNode[]; data: NativeEdgeData[] };
-  addEdges(from: NativeGraphNode[], to: NativeGraphNode[], data?: NativeEdgeData[]): void;
-  removeEdges(from: NativeGraphNode[], to: NativeGraphNode[], data?: NativeEdgeData[]): void;
+  nodes(): NativeNodeValue[];
+  rootNodes(): NativeNodeValue[];
+  edges(): { from: NativeNodeValue[]; to: NativeNodeValue[]; data: NativeEdgeData[] };
+  addEdges(from: NativeNodeArg[], to: NativeNodeArg[], data?: NativeEdgeData[]): void;
+  removeEdges(from: NativeNodeArg[], to: NativeNodeArg[], data?: NativeEdgeData[]): void;
   clone(): Slot<NativeGraph>;
-  findInClone(original: NativeGraphNode): NativeGraphNode;
+  findInClone(original: NativeGraphNode): NativeNodeValue;
   debugDotPrint(path: string, flags: number): void;
   resourceCount(): number;
 }
 
+/** A node as a call returns it: the GraphNode that owns it, or a new slot for a GraphNode to adopt (native/graph/graph.h nodeValue). */
+export type NativeNodeValue = Slot<NativeGraphNode> | object;
+/** A node as a call takes it: its slot, or its native object. */
+export type NativeNodeArg = number | NativeGraphNode;
+
 export interface NativeGraphNode extends NativeHandle {
   readonly handle: bigint;
   type(): number;
-  dependencies(): { nodes: NativeGraphNode[]; data: NativeEdgeData[] };
-  dependents(): { nodes: NativeGraphNode[]; data: NativeEdgeData[] };
+  dependencies(): { nodes: NativeNodeValue[]; data: NativeEdgeData[] };
+  dependents(): { nodes: NativeNodeValue[]; data: NativeEdgeData[] };
   destroy(): void;
   getKernelAttribute(attribute: number): Buffer;
   setKernelAttribute(attribute: number, value: Uint8Array): void;
@@ -179,7 +184,7 @@ export interface NativeGraphExec extends NativeHandle {
   readonly handle: bigint;
   flags(): number;
   upload(stream: NativeStream): void;
-  update(graph: NativeGraph): { result: number; error?: Error; node?: NativeGraphNode; fromNode?: bigint };
+  update(graph: NativeGraph): { result: number; error?: Error; node?: NativeNodeValue; fromNode?: bigint };
   setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
   setChildGraph(node: NativeGraphNode, graph: NativeGraph): void;
   setEnabled(node: NativeGraphNode, enabled: boolean): void;
@@ -426,11 +431,11 @@ export interface NativeAddon {
   setSyncMemops(pointer: NativeMemory, enabled: boolean): void;
 
   createGraph(): Slot<NativeGraph>;
-  addNode(graph: NativeGraph, dependencies: NativeGraphNode[], edgeData: NativeEdgeData[] | undefined,
-    params: Record<string, unknown>, perTypeCall: boolean): { node: NativeGraphNode; allocation?: Slot<NativeGraphAllocation>; bodies?: Slot<NativeGraph>[] };
+  addNode(graph: NativeGraph, dependencies: NativeNodeArg[], edgeData: NativeEdgeData[] | undefined,
+    params: Record<string, unknown>, perTypeCall: boolean): { node: NativeNodeValue; allocation?: Slot<NativeGraphAllocation>; bodies?: Slot<NativeGraph>[] };
   /** addNode for a kernel node, its fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
-  addKernelNode(graph: NativeGraph, dependencies: NativeGraphNode[], edgeData: NativeEdgeData[] | undefined, kernelSlot: number,
-    record: Uint8Array, argBytes: number, pointerCount: number, ordinal: number, perTypeCall: boolean): NativeGraphNode;
+  addKernelNode(graph: NativeGraph, dependencies: NativeNodeArg[], edgeData: NativeEdgeData[] | undefined, kernelSlot: number,
+    record: Uint8Array, argBytes: number, pointerCount: number, ordinal: number, perTypeCall: boolean): NativeNodeValue;
   setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
   nodeParams(node: NativeGraphNode): Record<string, unknown> & { type: number };
   graphLaunch(execSlot: number, streamSlot: number): void;
@@ -449,20 +454,20 @@ export interface NativeAddon {
   kernelLaunch(kernelSlot: number, streamSlot: number, record: Uint8Array, argBytes: number, pointerCount: number): void;
   preparedLaunch(slot: number): void;
   instantiate(graph: NativeGraph, flags: number, uploadStream: NativeStream | undefined, detailed: boolean):
-    Slot<NativeGraphExec> | { error: Error; result: number; node?: NativeGraphNode };
+    Slot<NativeGraphExec> | { error: Error; result: number; node?: NativeNodeValue };
   createConditionalHandle(graph: NativeGraph, ordinal: number, defaultValue?: number): Slot<NativeConditionalHandle>;
   graphMemoryAttribute(ordinal: number, attribute: number): number;
   resetGraphMemoryHigh(ordinal: number, attribute: number): void;
   trimGraphMemory(ordinal: number): void;
   createUserObject(destructor: () => void): Slot<NativeUserObject>;
-  addExternalSemaphoreNode(graph: NativeGraph, dependencies: NativeGraphNode[], signal: boolean): NativeGraphNode;
+  addExternalSemaphoreNode(graph: NativeGraph, dependencies: NativeNodeArg[], signal: boolean): NativeNodeValue;
   externalSemaphoreCount(node: NativeGraphNode, signal: boolean): number;
   clearExternalSemaphores(node: NativeGraphNode, signal: boolean): void;
   decompressBatch(entries: Array<[NativeMemory, number, number, NativeMemory, number, number, NativeMemory, number, number]>, stream: NativeStream): void;
   graphRetainUserObject(graph: NativeGraph, object: NativeUserObject, count: number, move: boolean): void;
   graphReleaseUserObject(graph: NativeGraph, object: NativeUserObject, count: number): void;
-  beginCapture(stream: NativeStream, mode: number, graph?: NativeGraph, after?: NativeGraphNode[], edgeData?: NativeEdgeData[]): void;
-  updateCaptureDependencies(stream: NativeStream, graph: NativeGraph, nodes: NativeGraphNode[], edgeData: NativeEdgeData[] | undefined, flags: number): void;
+  beginCapture(stream: NativeStream, mode: number, graph?: NativeGraph, after?: NativeNodeArg[], edgeData?: NativeEdgeData[]): void;
+  updateCaptureDependencies(stream: NativeStream, graph: NativeGraph, nodes: NativeNodeArg[], edgeData: NativeEdgeData[] | undefined, flags: number): void;
   endCapture(stream: NativeStream, into: NativeGraph | undefined): Slot<NativeGraph> | undefined;
   captureStatus(stream: NativeStream): number;
   captureInfo(stream: NativeStream): { status: number; id: bigint; graph: bigint; dependencies: number };

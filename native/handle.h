@@ -66,32 +66,20 @@ class Handle : public Napi::ObjectWrap<Self> {
     return Napi::Number::New(env, id);
   }
 
-  // A new handle holding box, owned by the view returned (the view's finalizer
-  // frees the slot): for handles whose native object is their identity (graph nodes).
-  static Napi::Object newOwningView(Napi::Env env, std::shared_ptr<Box> box) {
-    const double id = addSlot(env, std::move(box));
-    slotTable(env).own(id);
-    return view(env, id, true);
-  }
-
   // A native object for slot id, whose methods reach the box through the slot.
-  static Napi::Object view(Napi::Env env, double id, bool owning = false) {
+  static Napi::Object view(Napi::Env env, double id) {
     AddonData& data = addonData(env);
     constructing = &constructing;
     napi_value value = nullptr;
     napi_status status = napi_new_instance(env, data.constructors.at(classNumber()).Value(), 0, nullptr, &value);
     void* made = constructing;
     constructing = nullptr;
-    if (status != napi_ok) {
-      if (owning) slotTable(env).remove(id);
-      NAPI_THROW_IF_FAILED(env, status, Napi::Object());
-    }
+    NAPI_THROW_IF_FAILED(env, status, Napi::Object());
     Self* self = static_cast<Self*>(static_cast<Base*>(made));
     SlotTable& table = slotTable(env);
     table.retain();
     self->table_ = &table;
     self->slot_ = id;
-    self->owning_ = owning;
     table.addWrapper(wrapperOf(self), id);
     return Napi::Object(env, value);
   }
@@ -99,13 +87,12 @@ class Handle : public Napi::ObjectWrap<Self> {
   ~Handle() override {
     if (!table_) return;
     table_->removeWrapper(wrapperOf(this));
-    if (owning_) table_->remove(slot_);
     table_->release();
   }
 
   // What the table knows of Self.
   static const SlotClass& slotClass() {
-    static const SlotClass kind{Self::kName, &viewOf, &disposingOf, &takeOf, memoryFunction()};
+    static const SlotClass kind{Self::kName, &viewOf, &disposingOf, &takeOf, memoryFunction(), &adoptedOf};
     return kind;
   }
 
@@ -120,6 +107,12 @@ class Handle : public Napi::ObjectWrap<Self> {
     if (!entry || entry->kind != &slotClass()) throwTypeError(value.Env(), std::string(param) + " must be " + article() + Self::kName);
     if (!entry->hasBox) throwDisposed(value.Env(), Self::kName);
     return boxIn(entry->box);
+  }
+
+  // The live box slot id names, or nullptr when it names no live Self.
+  static const std::shared_ptr<Box>* boxAt(const SlotTable& table, double id) {
+    const SlotTable::Entry* entry = table.find(id);
+    return entry && entry->kind == &slotClass() && entry->hasBox ? &boxIn(entry->box) : nullptr;
   }
 
   // The live box behind an argument that must be a Self's view; TypeError if it
@@ -156,6 +149,9 @@ class Handle : public Napi::ObjectWrap<Self> {
   // Called by dispose() while the box is still held; a class hides it to let
   // go of JavaScript-visible things first (a stream's pending work, ...).
   static void disposing(Box&) {}
+  // Called once an object has adopted the slot (adoptHandle); a class hides it
+  // to remember its owner (graph nodes: one object per node).
+  static void adopted(Box&, napi_env, napi_value) {}
 
  protected:
   // dispose(), from a method that ends the handle (a descriptor taken, ...).
@@ -165,7 +161,6 @@ class Handle : public Napi::ObjectWrap<Self> {
   const void* classId_ = token();
   SlotTable* table_ = nullptr;
   double slot_ = -1;
-  bool owning_ = false;
 
   static double addSlot(Napi::Env env, std::shared_ptr<Box> box) {
     const double id = slotTable(env).add(slotClass(), std::move(box));
@@ -177,6 +172,9 @@ class Handle : public Napi::ObjectWrap<Self> {
   }
   static napi_value viewOf(napi_env env, double id) { return view(Napi::Env(env), id); }
   static void disposingOf(void* storage) { Self::disposing(*boxIn(static_cast<unsigned char*>(storage))); }
+  static void adoptedOf(napi_env env, void* storage, napi_value owner) {
+    Self::adopted(*boxIn(static_cast<unsigned char*>(storage)), env, owner);
+  }
   static std::shared_ptr<void> takeOf(void* storage) {
     std::shared_ptr<Box>& box = boxIn(static_cast<unsigned char*>(storage));
     std::shared_ptr<void> out = std::move(box);

@@ -171,6 +171,8 @@ Napi::Value AdoptHandle(const Napi::CallbackInfo& info) {
                                           &table, nullptr);
   NAPI_THROW_IF_FAILED(env, status, Napi::Value());
   table.retain();
+  const SlotTable::Entry* entry = table.find(id);
+  if (entry->hasBox) entry->kind->onAdopt(env, const_cast<unsigned char*>(entry->box), info[0]);
   return env.Undefined();
 }
 

@@ -206,7 +206,7 @@ export class Graph extends Disposable<NativeGraph> {
    * accepts that.
    */
   addExternalSemaphoreNode(kind: 'signal' | 'wait', options: { after?: readonly GraphNode[] } = {}): GraphNode {
-    const after = checkArray<GraphNode>(options.after ?? [], 'options.after').map((n, i) => checkInstance(n, GraphNode, `options.after[${i}]`).native);
+    const after = checkArray<GraphNode>(options.after ?? [], 'options.after').map((n, i) => checkInstance(n, GraphNode, `options.after[${i}]`).slot);
     return GraphNode.of(native.addExternalSemaphoreNode(this.native, after, isSignal(kind)));
   }
 
@@ -294,7 +294,7 @@ export class Graph extends Disposable<NativeGraph> {
       throw new TypeError('options.reads/writes need a data-flow graph: Graph.create({ dataflow: true })');
     }
 
-    const dependencyHandles = dependencies.map((d) => d.native);
+    const dependencyHandles = dependencies.map((d) => d.slot);
     let result;
     try {
       if (encoded.type === NodeType.kernel) {
@@ -341,24 +341,24 @@ export class Graph extends Disposable<NativeGraph> {
       }
       edges.push({ from, to });
     });
-    this.native.addEdges(f.map((n) => n.native), t.map((n) => n.native), encoded);
+    this.native.addEdges(f.map((n) => n.slot), t.map((n) => n.slot), encoded);
   }
 
   /** Removes the edges from[i] → to[i] (with that edge data, when given). */
   removeEdges(from: readonly GraphNode[], to: readonly GraphNode[], data?: readonly EdgeData[]): void {
     const encoded = data === undefined ? undefined : checkArray<EdgeData>(data, 'data').map((e, i) => encodeEdge(e, `data[${i}]`));
-    this.native.removeEdges(checkArray<GraphNode>(from, 'from').map((n, i) => checkInstance(n, GraphNode, `from[${i}]`).native),
-      checkArray<GraphNode>(to, 'to').map((n, i) => checkInstance(n, GraphNode, `to[${i}]`).native), encoded);
+    this.native.removeEdges(checkArray<GraphNode>(from, 'from').map((n, i) => checkInstance(n, GraphNode, `from[${i}]`).slot),
+      checkArray<GraphNode>(to, 'to').map((n, i) => checkInstance(n, GraphNode, `to[${i}]`).slot), encoded);
   }
 
   /** Every node (cuGraphGetNodes). */
   nodes(): GraphNode[] {
-    return this.native.nodes().map(GraphNode.of);
+    return GraphNode.list(this.native.nodes());
   }
 
   /** Nodes without dependencies (cuGraphGetRootNodes). */
   rootNodes(): GraphNode[] {
-    return this.native.rootNodes().map(GraphNode.of);
+    return GraphNode.list(this.native.rootNodes());
   }
 
   /** Every edge with its data (cuGraphGetEdges). */
@@ -371,7 +371,8 @@ export class Graph extends Disposable<NativeGraph> {
     data: Required<EdgeData>;
   }> {
     const e = this.native.edges();
-    return e.from.map((f, i) => ({ from: GraphNode.of(f), to: GraphNode.of(e.to[i]), data: decodeEdge(e.data[i]) }));
+    const ends = GraphNode.list([...e.from, ...e.to]);
+    return e.data.map((d, i) => ({ from: ends[i], to: ends[e.from.length + i], data: decodeEdge(d) }));
   }
 
   /** Nodes numbered 0..n-1 and the edges between them, for the analysis functions. */
@@ -388,8 +389,7 @@ export class Graph extends Disposable<NativeGraph> {
   } {
     const nodes = this.nodes();
     const index = new Map(nodes.map((n, i) => [n, i]));
-    const e = this.native.edges();
-    return { nodes, edges: e.from.map((f, i) => ({ from: index.get(GraphNode.of(f))!, to: index.get(GraphNode.of(e.to[i]))! })) };
+    return { nodes, edges: this.edges().map((e) => ({ from: index.get(e.from)!, to: index.get(e.to)! })) };
   }
 
   /** Groups of nodes that may run together: level k holds nodes whose longest path from a root has k edges. */

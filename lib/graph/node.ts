@@ -1,17 +1,12 @@
 // Nodes of a graph. A node object stays usable while its graph lives; after
 // destroy() it (and every other reference to the node) throws.
 import { Disposable } from '../disposable';
-import type { NativeEdgeData, NativeGraph, NativeGraphNode, Slot } from '../native';
+import type { NativeEdgeData, NativeGraph, NativeGraphNode, NativeNodeValue, Slot } from '../native';
 import { native } from '../native';
 import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, KernelNodeAttributeName, KernelNodeAttributes } from '../launch-attributes';
 import { checkFlag, checkObject, nameOfValue } from '../validate';
 import { EdgeData, decodeEdge } from './edge';
 import { encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from './node-params';
-
-// One wrapper per native node while either is reachable (a graph keeps the
-// wrappers of the nodes it built: their labels and data-flow places), kept on
-// the native object under this key (a WeakMap cost a tenth of adding a node).
-const wrapperKey = Symbol('GraphNode');
 
 // How a native graph becomes a Graph; graph.ts sets it (it imports this file).
 let wrapGraph: (handle: Slot<NativeGraph>) => unknown = (handle) => handle;
@@ -31,21 +26,42 @@ export class GraphNodeSlot {
  * graph lives; after destroy() every reference to it throws.
  */
 export class GraphNode extends Disposable<NativeGraphNode> {
+  // Assigned in the constructor rather than declared as fields (see Disposable).
+
   /** A short name for DOT output and messages; set by the builder, or by you. */
-  label: string | undefined = undefined;
+  declare label: string | undefined;
 
   /** @internal Where a data-flow graph's tracker finds this node (the graph that built it sets it). */
-  dataflowSlot: GraphNodeSlot | undefined = undefined;
+  declare dataflowSlot: GraphNodeSlot | undefined;
 
   /** @internal Use GraphNode.of(). */
-  constructor(handle: NativeGraphNode) {
+  constructor(handle: Slot<NativeGraphNode>) {
     super(handle);
+    this.label = undefined;
+    this.dataflowSlot = undefined;
   }
 
-  /** @internal The one wrapper of a native node. */
-  static of(handle: NativeGraphNode): GraphNode {
-    const keeper = handle as NativeGraphNode & { [wrapperKey]?: GraphNode };
-    return (keeper[wrapperKey] ??= new GraphNode(handle));
+  /**
+   * @internal The one object of a node a call returned: the native layer
+   * returns the GraphNode that owns the node, or a new slot for one to adopt
+   * (which it then returns for that node from then on).
+   */
+  static of(value: NativeNodeValue): GraphNode {
+    return typeof value === 'number' ? new GraphNode(value) : (value as GraphNode);
+  }
+
+  /**
+   * @internal The same for a list, in which a node new to JavaScript may come
+   * more than once (as the same slot, which only one object may adopt).
+   */
+  static list(values: readonly NativeNodeValue[]): GraphNode[] {
+    const made = new Map<number, GraphNode>();
+    return values.map((value) => {
+      if (typeof value !== 'number') return value as GraphNode;
+      let node = made.get(value);
+      if (!node) made.set(value, (node = new GraphNode(value)));
+      return node;
+    });
   }
 
   /** The CUgraphNode value, for logs and comparisons. */
@@ -139,6 +155,6 @@ export class GraphNode extends Disposable<NativeGraphNode> {
   }
 }
 
-function neighbours(list: { nodes: NativeGraphNode[]; data: NativeEdgeData[] }): Array<{ node: GraphNode; edge: EdgeData }> {
-  return list.nodes.map((n, i) => ({ node: GraphNode.of(n), edge: decodeEdge(list.data[i]) }));
+function neighbours(list: { nodes: NativeNodeValue[]; data: NativeEdgeData[] }): Array<{ node: GraphNode; edge: EdgeData }> {
+  return GraphNode.list(list.nodes).map((node, i) => ({ node, edge: decodeEdge(list.data[i]) }));
 }

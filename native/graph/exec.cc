@@ -132,7 +132,7 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
   Napi::Object failure = Napi::Object::New(env);
   failure.Set("error", makeCudaError(env, r == CUDA_SUCCESS ? CUDA_ERROR_INVALID_VALUE : r, Fn::cuGraphInstantiateWithParams));
   failure.Set("result", static_cast<int>(params.result_out));
-  if (params.hErrNode_out) failure.Set("node", wrapNode(env, nodeBoxOf(graph, params.hErrNode_out)));
+  if (params.hErrNode_out) failure.Set("node", nodeValue(env, nodeBoxOf(graph, params.hErrNode_out)));
   return failure;
 }
 
@@ -256,7 +256,7 @@ Napi::Value GraphExec::Update(const Napi::CallbackInfo& info) {
   out.Set("result", static_cast<int>(result.result));
   if (r != CUDA_SUCCESS) {
     out.Set("error", makeCudaError(env, r, Fn::cuGraphExecUpdate));
-    if (result.errorNode) out.Set("node", wrapNode(env, nodeBoxOf(graph, result.errorNode)));
+    if (result.errorNode) out.Set("node", nodeValue(env, nodeBoxOf(graph, result.errorNode)));
     if (result.errorFromNode) out.Set("fromNode", handleValue(env, result.errorFromNode));
     return out;
   }

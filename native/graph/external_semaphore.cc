@@ -25,7 +25,7 @@ Napi::Value AddExternalSemaphoreNode(const Napi::CallbackInfo& info) {
     CUDA_EXT_SEM_WAIT_NODE_PARAMS p{nullptr, nullptr, 0};
     CU_CHECK(env, cuGraphAddExternalSemaphoresWaitNode, &node, graph->graph, d, deps.nodes.size(), &p);
   }
-  return wrapNode(env, nodeBoxOf(graph, node));
+  return nodeValue(env, nodeBoxOf(graph, node));
 }
 
 // externalSemaphoreCount(node, signal) -> numExtSems (cuGraphExternalSemaphores*NodeGetParams)

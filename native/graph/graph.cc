@@ -82,24 +82,29 @@ NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node) {
 }
 
 // The same JavaScript object for a node every time, so that nodes compare
-// (and key maps) by identity.
-Napi::Object wrapNode(Napi::Env env, const NodeRef& node) {
-  if (node->wrapper) {
+// (and key maps) by identity: lib's GraphNode, which adopts the slot made here.
+Napi::Value nodeValue(Napi::Env env, const NodeRef& node) {
+  if (node->owner) {
     napi_value existing = nullptr;
-    if (napi_get_reference_value(env, node->wrapper, &existing) == napi_ok && existing) {
-      return Napi::Object(env, existing);
-    }
-    napi_delete_reference(env, node->wrapper);
-    node->wrapper = nullptr;
+    if (napi_get_reference_value(env, node->owner, &existing) == napi_ok && existing) return Napi::Value(env, existing);
+    napi_delete_reference(env, node->owner);
+    node->owner = nullptr;
   }
-  Napi::Object object = GraphNode::newOwningView(env, node);
-  node->env = env;
-  napi_create_reference(env, object, 0, &node->wrapper);
-  return object;
+  const std::shared_ptr<NodeBox>* pending = GraphNode::boxAt(slotTable(env), node->slot);
+  if (!pending || *pending != node) node->slot = GraphNode::newSlot(env, node).As<Napi::Number>().DoubleValue();
+  return Napi::Number::New(env, node->slot);
+}
+
+void GraphNode::adopted(NodeBox& node, napi_env env, napi_value owner) {
+  if (node.owner) napi_delete_reference(env, node.owner);
+  node.env = env;
+  napi_create_reference(env, owner, 0, &node.owner);
+  node.slot = -1;
 }
 
 const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph) {
-  return liveNode(value.Env(), GraphNode::from(value, param), param, graph);
+  const NodeRef& node = value.IsNumber() ? GraphNode::fromSlot(value, param) : GraphNode::from(value, param);
+  return liveNode(value.Env(), node, param, graph);
 }
 
 const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, const GraphBox* graph) {
@@ -146,7 +151,7 @@ Napi::Value CreateGraph(const Napi::CallbackInfo& info) {
 // The nodes a listing call returns, as JavaScript objects.
 Napi::Array nodeArray(Napi::Env env, const GraphRef& graph, const std::vector<CUgraphNode>& nodes) {
   Napi::Array out = Napi::Array::New(env, nodes.size());
-  for (uint32_t i = 0; i < nodes.size(); ++i) out.Set(i, wrapNode(env, nodeBoxOf(graph, nodes[i])));
+  for (uint32_t i = 0; i < nodes.size(); ++i) out.Set(i, nodeValue(env, nodeBoxOf(graph, nodes[i])));
   return out;
 }
 
@@ -277,7 +282,7 @@ Napi::Value Graph::FindInClone(const Napi::CallbackInfo& info) {
   const NodeRef& original = nodeArg(info[0], "node");
   CUgraphNode found = nullptr;
   CU_CHECK(info.Env(), cuGraphNodeFindInClone, &found, original->node, clone->graph);
-  return wrapNode(info.Env(), nodeBoxOf(clone, found));
+  return nodeValue(info.Env(), nodeBoxOf(clone, found));
 }
 
 // debugDotPrint(path, flags): the driver writes its DOT description to path.

@@ -74,13 +74,14 @@ struct NodeBox {
   std::weak_ptr<GraphBox> graph;  // the graph the node belongs to
   bool alive = true;  // false once destroyed with cuGraphDestroyNode
   napi_env env = nullptr;
-  napi_ref wrapper = nullptr;  // weak: the node's one JavaScript object, while it lives
+  napi_ref owner = nullptr;  // weak: the node's one JavaScript object (lib's GraphNode), while it lives
+  double slot = -1;          // the slot made for it, until an object adopts it
 
   NodeBox() = default;
   NodeBox(const NodeBox&) = delete;
   NodeBox& operator=(const NodeBox&) = delete;
   ~NodeBox() {
-    if (wrapper) napi_delete_reference(env, wrapper);
+    if (owner) napi_delete_reference(env, owner);
   }
 };
 using NodeRef = std::shared_ptr<NodeBox>;
@@ -122,6 +123,7 @@ class GraphNode : public Handle<GraphNode, NodeBox> {
   static constexpr const char* kName = "GraphNode";
   using Base::Base;
   static void init(Napi::Env env, Napi::Object exports);
+  static void adopted(NodeBox& node, napi_env env, napi_value owner);
 
  private:
   Napi::Value HandleValue(const Napi::CallbackInfo& info);
@@ -144,8 +146,10 @@ GraphRef graphOf(Napi::Env env, const NodeBox& node);
 
 // The one JavaScript-visible box of a node of graph (made on first sight).
 NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node);
-Napi::Object wrapNode(Napi::Env env, const NodeRef& node);
-// A live node argument; it must belong to graph when graph is given.
+// The node's one object when it has one, else the number of a slot for lib's
+// GraphNode to adopt (the same number until one does).
+Napi::Value nodeValue(Napi::Env env, const NodeRef& node);
+// A live node argument, by slot or view; it must belong to graph when graph is given.
 const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph = nullptr);
 // The same checks for a node found otherwise (by slot).
 const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, const GraphBox* graph = nullptr);

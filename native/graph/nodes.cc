@@ -108,7 +108,7 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
   std::unique_ptr<NodeParams> p = buildNodeParams(env, info[3], graph.get());
   NodeRef box = addBuiltNode(env, graph, deps, p.get(), boolArg(info[4], "perTypeCall"));
   Napi::Object out = Napi::Object::New(env);
-  out.Set("node", wrapNode(env, box));
+  out.Set("node", nodeValue(env, box));
   if (p->params.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) {
     auto allocation = std::make_shared<GraphAllocationBox>();
     allocation->kind = MemoryKind::Device;
@@ -136,7 +136,7 @@ Napi::Value AddKernelNode(const Napi::CallbackInfo& info) {
   GraphRef graph = graphArg(info[0], "graph");
   Dependencies deps = dependenciesArg(env, info[1], info[2], *graph);
   std::unique_ptr<NodeParams> p = kernelNodeParams(env, kernelNodeFields(info, 3));
-  return wrapNode(env, addBuiltNode(env, graph, deps, p.get(), boolArg(info[8], "perTypeCall")));
+  return nodeValue(env, addBuiltNode(env, graph, deps, p.get(), boolArg(info[8], "perTypeCall")));
 }
 
 // setNodeParams(node, params, perTypeCall): new parameters for a node of the
