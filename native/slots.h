@@ -46,7 +46,7 @@ class SlotTable {
     const SlotClass* kind = nullptr;  // null: the slot is free
     uint32_t generation = 0;
     bool hasBox = false;              // false once disposed
-    bool owned = false;               // an owner's finalizer (or an owning view) will free the slot
+    bool owned = false;               // an owner's finalizer will free the slot
   };
 
   // A slot holding box; the number JavaScript sees, or -1 when 2^24 handles are live.
