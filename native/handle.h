@@ -61,9 +61,14 @@ class Handle : public Napi::ObjectWrap<Self> {
   // A new handle holding box: its slot number, which the library's object
   // adopts (lib/disposable.ts). RangeError when the table is full.
   static Napi::Value newSlot(Napi::Env env, std::shared_ptr<Box> box) {
-    const double id = addSlot(env, std::move(box));
-    slotTable(env).expectOwner(env, id);
-    return Napi::Number::New(env, id);
+    return Napi::Number::New(env, newSlotNumber(env, std::move(box)));
+  }
+  static double newSlotNumber(Napi::Env env, std::shared_ptr<Box> box) {
+    SlotTable& table = slotTable(env);
+    const double id = table.add(slotClass(), std::move(box));
+    if (id < 0) throwRangeError(env, std::string("too many live handles to make another ") + Self::kName);
+    table.expectOwner(env, id);
+    return id;
   }
 
   // A native object for slot id, whose methods reach the box through the slot.
@@ -140,7 +145,7 @@ class Handle : public Napi::ObjectWrap<Self> {
   // (Function.prototype.call tricks).
   Box& live() { return *shared(); }
   const std::shared_ptr<Box>& shared() {
-    if (classId_ != token()) throwTypeError(this->Env(), std::string("this is not a ") + Self::kName);
+    checkClass();
     const SlotTable::Entry* entry = table_->find(slot_);
     if (!entry || !entry->hasBox) throwDisposed(this->Env(), Self::kName);
     return boxIn(entry->box);
@@ -158,14 +163,12 @@ class Handle : public Napi::ObjectWrap<Self> {
   void disposeNow() { table_->dispose(slot_); }
 
  private:
-  const void* classId_ = token();
+  const SlotClass* class_ = &slotClass();
   SlotTable* table_ = nullptr;
   double slot_ = -1;
 
-  static double addSlot(Napi::Env env, std::shared_ptr<Box> box) {
-    const double id = slotTable(env).add(slotClass(), std::move(box));
-    if (id < 0) throwRangeError(env, std::string("too many live handles to make another ") + Self::kName);
-    return id;
+  void checkClass() const {
+    if (class_ != &slotClass()) throwTypeError(this->Env(), std::string("this is not a ") + Self::kName);
   }
   static std::shared_ptr<Box>& boxIn(const unsigned char* storage) {
     return *std::launder(reinterpret_cast<std::shared_ptr<Box>*>(const_cast<unsigned char*>(storage)));
@@ -191,10 +194,6 @@ class Handle : public Napi::ObjectWrap<Self> {
   static const char* article() {
     return std::string_view("AEIOU").find(Self::kName[0]) == std::string_view::npos ? "a " : "an ";
   }
-  static void* token() {
-    static char marker;
-    return &marker;
-  }
   // The pointer napi_wrap holds for self (ObjectWrap wraps itself).
   static const void* wrapperOf(Base* self) { return static_cast<Napi::ObjectWrap<Self>*>(self); }
   // This class's index in AddonData::constructors, numbered in order of first definition.
@@ -205,7 +204,7 @@ class Handle : public Napi::ObjectWrap<Self> {
   // &constructing while view() constructs an object, then the wrapper made.
   static inline thread_local void* constructing = nullptr;
   Napi::Value Dispose(const Napi::CallbackInfo& info) {
-    if (classId_ != token()) throwTypeError(this->Env(), std::string("this is not a ") + Self::kName);
+    checkClass();
     disposeNow();
     return info.Env().Undefined();
   }
@@ -214,7 +213,7 @@ class Handle : public Napi::ObjectWrap<Self> {
     return Napi::Number::New(info.Env(), slot_);
   }
   Napi::Value Alive(const Napi::CallbackInfo& info) {
-    if (classId_ != token()) throwTypeError(this->Env(), std::string("this is not a ") + Self::kName);
+    checkClass();
     const SlotTable::Entry* entry = table_->find(slot_);
     return Napi::Boolean::New(info.Env(), entry && entry->hasBox);
   }

@@ -37,7 +37,6 @@ void SlotTable::dispose(double id) {
   Entry& entry = entryAt(id);
   if (!entry.hasBox) return;
   entry.kind->beforeDispose(entry.box);
-  if (!entry.hasBox) return;  // the hook disposed it
   std::shared_ptr<void> box = entry.kind->take(entry.box);
   entry.hasBox = false;
 }
@@ -164,15 +163,14 @@ Napi::Value AdoptHandle(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   SlotTable& table = slotTable(env);
   const double id = slotArg(info[1]);
-  liveSlot(env, table, id);
+  const SlotTable::Entry& entry = liveSlot(env, table, id);
   if (!info[0].IsObject()) throwTypeError(env, "owner must be an object");
   if (!table.own(id)) throwTypeError(env, "slot already has an owner");
   napi_status status = napi_add_finalizer(env, info[0], reinterpret_cast<void*>(static_cast<uintptr_t>(id)), finalizeOwner,
                                           &table, nullptr);
   NAPI_THROW_IF_FAILED(env, status, Napi::Value());
   table.retain();
-  const SlotTable::Entry* entry = table.find(id);
-  if (entry->hasBox) entry->kind->onAdopt(env, const_cast<unsigned char*>(entry->box), info[0]);
+  if (entry.hasBox) entry.kind->onAdopt(env, const_cast<unsigned char*>(entry.box), info[0]);
   return env.Undefined();
 }
 

@@ -161,35 +161,8 @@ Napi::Value ExecSetPreparedKernelNode(const Napi::CallbackInfo& info) {
   GraphExecBox& exec = *GraphExec::fromSlot(table, info[0], "exec");
   const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, info[1], "node"), "node");
   PreparedLaunchBox& p = *PreparedLaunch::fromSlot(table, info[2], "launch");
-  const CUlaunchConfig& config = p.plan.config;
-  if (config.numAttrs != 0 || p.plan.call != LaunchCall::Plain) {
-    throwTypeError(env, "a prepared launch with launch attributes cannot update an executable's node "
-                        "(an executable's kernel node attributes are fixed when it is instantiated)");
-  }
   CUgraphNodeParams g;
-  std::memset(&g, 0, sizeof(g));
-  g.type = CU_GRAPH_NODE_TYPE_KERNEL;
-  CUDA_KERNEL_NODE_PARAMS_v3& k = g.kernel;
-  k.gridDimX = config.gridDimX;
-  k.gridDimY = config.gridDimY;
-  k.gridDimZ = config.gridDimZ;
-  k.blockDimX = config.blockDimX;
-  k.blockDimY = config.blockDimY;
-  k.blockDimZ = config.blockDimZ;
-  k.sharedMemBytes = config.sharedMemBytes;
-  CUcontext context = nullptr;
-  if (p.kernel->function) {
-    k.func = p.kernel->function;
-    context = p.kernel->context();
-  } else {
-    k.kern = p.kernel->kernel;
-    context = p.stream->context->context;
-    k.ctx = context;
-  }
-  const bool packed = !p.kernel->params.known;
-  k.kernelParams = packed || p.params.empty() ? nullptr : p.params.data();
-  k.extra = packed && p.bytes ? p.extra : nullptr;
-  makeCurrent(env, context);
+  makeCurrent(env, preparedKernelNode(env, p, g));
   CU_CHECK_DETAIL(env, p.kernel->name, cuGraphExecNodeSetParams, exec.exec, node->node, &g);
   exec.extra.add(p.kernel);
   for (const MemoryRef& memory : p.owners) exec.extra.add(memory);

@@ -91,7 +91,7 @@ Napi::Value nodeValue(Napi::Env env, const NodeRef& node) {
     node->owner = nullptr;
   }
   const std::shared_ptr<NodeBox>* pending = GraphNode::boxAt(slotTable(env), node->slot);
-  if (!pending || *pending != node) node->slot = GraphNode::newSlot(env, node).As<Napi::Number>().DoubleValue();
+  if (!pending || *pending != node) node->slot = GraphNode::newSlotNumber(env, node);
   return Napi::Number::New(env, node->slot);
 }
 

@@ -12,6 +12,30 @@
 
 namespace cudrv {
 
+namespace {
+
+// A kernel node's kernel and launch shape; a library's CUkernel runs in
+// libraryContext. Returns the context the node works in.
+CUcontext setKernelNodeLaunch(CUDA_KERNEL_NODE_PARAMS_v3& k, const KernelBox& kernel, const CUlaunchConfig& config,
+                              CUcontext libraryContext) {
+  k.gridDimX = config.gridDimX;
+  k.gridDimY = config.gridDimY;
+  k.gridDimZ = config.gridDimZ;
+  k.blockDimX = config.blockDimX;
+  k.blockDimY = config.blockDimY;
+  k.blockDimZ = config.blockDimZ;
+  k.sharedMemBytes = config.sharedMemBytes;
+  if (kernel.function) {
+    k.func = kernel.function;
+    return kernel.context();
+  }
+  k.kern = kernel.kernel;
+  k.ctx = libraryContext;
+  return libraryContext;
+}
+
+}  // namespace
+
 // fields: kernel (slot), record, argBytes, pointerCount (native/launch.h
 // KernelCall, as kernel launches take them), ordinal.
 void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& out) {
@@ -39,23 +63,26 @@ void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& 
     std::memcpy(out.kernelExtra, extra, sizeof(extra));
     k.extra = out.kernelExtra;
   }
-  k.gridDimX = plan.config.gridDimX;
-  k.gridDimY = plan.config.gridDimY;
-  k.gridDimZ = plan.config.gridDimZ;
-  k.blockDimX = plan.config.blockDimX;
-  k.blockDimY = plan.config.blockDimY;
-  k.blockDimZ = plan.config.blockDimZ;
-  k.sharedMemBytes = plan.config.sharedMemBytes;
-  if (kernel->function) {
-    k.func = kernel->function;
-    out.context = kernel->context();
-  } else {
-    k.kern = kernel->kernel;
-    out.context = primaryContext(env, intArg(fields[4], "ordinal"))->context;
-    k.ctx = out.context;
-  }
+  const CUcontext library = kernel->function ? nullptr : primaryContext(env, intArg(fields[4], "ordinal"))->context;
+  out.context = setKernelNodeLaunch(k, *kernel, plan.config, library);
   out.kernelAttributes.assign(plan.config.attrs, plan.config.attrs + plan.config.numAttrs);
   out.kernel = kernel;
+}
+
+// A prepared launch as a kernel node (the driver copies its arguments): a
+// library's kernel runs in the stream's context, as its launches do.
+CUcontext preparedKernelNode(Napi::Env env, PreparedLaunchBox& p, CUgraphNodeParams& g) {
+  if (p.plan.config.numAttrs != 0 || p.plan.call != LaunchCall::Plain) {
+    throwTypeError(env, "a prepared launch with launch attributes cannot update an executable's node "
+                        "(an executable's kernel node attributes are fixed when it is instantiated)");
+  }
+  std::memset(&g, 0, sizeof(g));
+  g.type = CU_GRAPH_NODE_TYPE_KERNEL;
+  CUDA_KERNEL_NODE_PARAMS_v3& k = g.kernel;
+  const bool packed = !p.kernel->params.known;
+  k.kernelParams = packed || p.params.empty() ? nullptr : p.params.data();
+  k.extra = packed && p.bytes ? p.extra : nullptr;
+  return setKernelNodeLaunch(k, *p.kernel, p.plan.config, p.stream->context->context);
 }
 
 // Attributes a launch configuration carries (cluster shape, cooperation,

@@ -15,6 +15,8 @@
 
 namespace cudrv {
 
+struct PreparedLaunchBox;
+
 struct NodeParams {
   CUgraphNodeParams params{};
   CUcontext context = nullptr;  // the context copies, fills and alloc nodes work in
@@ -47,6 +49,11 @@ using KernelNodeFields = std::array<Napi::Value, 5>;
 std::unique_ptr<NodeParams> kernelNodeParams(Napi::Env env, const KernelNodeFields& fields);
 // The same fields as info[first..first+4].
 KernelNodeFields kernelNodeFields(const Napi::CallbackInfo& info, size_t first);
+
+// A prepared launch's kernel, shape and current arguments as kernel node
+// parameters (TypeError when it has launch attributes, which an executable's
+// node cannot change); the context the node works in.
+CUcontext preparedKernelNode(Napi::Env env, PreparedLaunchBox& p, CUgraphNodeParams& g);
 
 // The parameters of an existing node, read back from the driver.
 Napi::Value readNodeParams(Napi::Env env, const NodeRef& node);
