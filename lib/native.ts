@@ -50,10 +50,10 @@ export interface NativeStream extends NativeHandle {
   getAttribute(attribute: number): Buffer;
   setAttribute(attribute: number, value: Uint8Array): void;
   copyAttributesFrom(source: NativeStream): void;
-  attachMemory(buffer: NativeMemory, flags: number): void;
-  waitValue(target: NativeMemory, offset: number, value: number | bigint, flags: number, is64: boolean): void;
-  writeValue(target: NativeMemory, offset: number, value: number | bigint, flags: number, is64: boolean): void;
-  batchMemoryOps(ops: Array<[number, NativeMemory | undefined, number, number | bigint, number]>, flags: number): void;
+  attachMemory(buffer: MemorySlot, flags: number): void;
+  waitValue(target: MemorySlot, offset: number, value: number | bigint, flags: number, is64: boolean): void;
+  writeValue(target: MemorySlot, offset: number, value: number | bigint, flags: number, is64: boolean): void;
+  batchMemoryOps(ops: Array<[number, MemorySlot | undefined, number, number | bigint, number]>, flags: number): void;
   pendingResources(): number;
 }
 
@@ -127,8 +127,10 @@ export interface NativeImportedMemory extends NativeHandle {
 
 /** Any memory handle the native layer accepts as an operand. */
 export type NativeMemory = NativeDeviceBuffer | NativeHostBuffer | NativeGraphAllocation | NativeVirtualMemory | NativeImportedMemory;
-/** An operand of a copy: a memory handle or JavaScript bytes. */
-export type NativeBytes = NativeMemory | ArrayBuffer | ArrayBufferView;
+/** Library memory as calls take it: the slot number of its handle (lib/memory/bytes.ts). */
+export type MemorySlot = number;
+/** An operand of a copy: library memory by slot, or JavaScript bytes. */
+export type NativeBytes = MemorySlot | ArrayBuffer | ArrayBufferView;
 
 export interface NativeMemoryPool extends NativeHandle {
   /** [locationType, locationId] of the pool's memory. */
@@ -183,7 +185,7 @@ export interface NativeGraphAllocation extends NativeHandle {
 export interface NativeGraphExec extends NativeHandle {
   readonly handle: bigint;
   flags(): number;
-  upload(stream: NativeStream): void;
+  upload(streamSlot: number): void;
   update(graph: NativeGraph): { result: number; error?: Error; node?: NativeNodeValue; fromNode?: bigint };
   setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
   setChildGraph(node: NativeGraphNode, graph: NativeGraph): void;
@@ -293,7 +295,7 @@ export interface NativePreparedLaunch extends NativeHandle {
   /** The parameter buffer (native memory) the arguments are written into. */
   readonly arguments: ArrayBuffer;
   /** Writes memory's device address at offset and keeps the memory for the launches (null: keeps none). */
-  setPointer(offset: number, memory: NativeMemory | null): void;
+  setPointer(offset: number, memory: MemorySlot | null): void;
 }
 
 export interface NativeDriverStatus {
@@ -388,15 +390,15 @@ export interface NativeAddon {
   Stream: unknown;
   createStream(ordinal: number, flags: number, priority?: number): Slot<NativeStream>;
   specialStream(ordinal: number, perThread: boolean): Slot<NativeStream>;
-  launchHostFunction(stream: NativeStream, callback: () => void): void;
-  addStreamCallback(stream: NativeStream, callback: (error: Error | null) => void): void;
+  launchHostFunction(streamSlot: number, callback: () => void): void;
+  addStreamCallback(streamSlot: number, callback: (error: Error | null) => void): void;
 
   createEvent(ordinal: number, flags: number): Slot<NativeEvent>;
 
   allocate(ordinal: number, bytes: number, context?: NativeContext): Slot<NativeDeviceBuffer>;
   allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number): Slot<NativeDeviceBuffer>;
   allocateManaged(ordinal: number, bytes: number, flags: number): Slot<NativeDeviceBuffer>;
-  allocateAsync(bytes: number, stream: NativeStream, pool?: NativeMemoryPool): Slot<NativeDeviceBuffer>;
+  allocateAsync(bytes: number, streamSlot: number, pool?: NativeMemoryPool): Slot<NativeDeviceBuffer>;
   allocateHost(ordinal: number, bytes: number, flags: number): Slot<NativeHostBuffer>;
   registerHost(ordinal: number, buffer: ArrayBuffer | ArrayBufferView, flags: number): Slot<NativeHostBuffer>;
 
@@ -406,29 +408,29 @@ export interface NativeAddon {
   locationPool(locationType: number, locationId: number, allocationType: number, current: boolean): Slot<NativeMemoryPool>;
   setLocationPool(locationType: number, locationId: number, allocationType: number, pool: NativeMemoryPool): void;
 
-  memcpy(dst: NativeBytes, dstOffset: number, src: NativeBytes, srcOffset: number, bytes: number, stream?: NativeStream): void;
-  memcpy2D(params: Pitched2D, stream: NativeStream | undefined, unaligned: boolean): void;
-  memcpy3D(params: Pitched3D, stream?: NativeStream): void;
-  memcpyBatch(copies: Array<[NativeMemory, number, NativeMemory, number, number]>, stream: NativeStream): void;
-  memcpy3DBatch(copies: Pitched3D[], stream: NativeStream): void;
-  memset(target: NativeMemory, offset: number, value: number, count: number, elementBytes: number, stream?: NativeStream): void;
-  memset2D(target: NativeMemory, offset: number, pitch: number, value: number, width: number, height: number,
-    elementBytes: number, stream?: NativeStream): void;
+  memcpy(dst: NativeBytes, dstOffset: number, src: NativeBytes, srcOffset: number, bytes: number | undefined, streamSlot?: number): void;
+  memcpy2D(params: Pitched2D, streamSlot: number | undefined, unaligned: boolean): void;
+  memcpy3D(params: Pitched3D, streamSlot?: number): void;
+  memcpyBatch(copies: Array<[MemorySlot, number, MemorySlot, number, number]>, streamSlot: number): void;
+  memcpy3DBatch(copies: Pitched3D[], streamSlot: number): void;
+  memset(target: MemorySlot, offset: number, value: number, count: number | undefined, elementBytes: number, streamSlot?: number): void;
+  memset2D(target: MemorySlot, offset: number, pitch: number, value: number, width: number, height: number,
+    elementBytes: number, streamSlot?: number): void;
 
-  prefetch(buffer: NativeMemory, offset: number, bytes: number, locationType: number, locationId: number, flags: number,
-    stream: NativeStream): void;
-  advise(buffer: NativeMemory, offset: number, bytes: number, advice: number, locationType: number, locationId: number): void;
-  rangeAttribute(buffer: NativeMemory, offset: number, bytes: number, attribute: number, slots: number): Int32Array;
-  rangeAttributes(buffer: NativeMemory, offset: number, bytes: number, attributes: number[]): number[];
-  prefetchBatch(ranges: Array<[NativeMemory, number, number]>, locationType: number, locationId: number, flags: number,
-    stream: NativeStream, discardFirst: boolean): void;
-  discardBatch(ranges: Array<[NativeMemory, number, number]>, flags: number, stream: NativeStream): void;
+  prefetch(buffer: MemorySlot, offset: number, bytes: number, locationType: number, locationId: number, flags: number,
+    streamSlot: number): void;
+  advise(buffer: MemorySlot, offset: number, bytes: number, advice: number, locationType: number, locationId: number): void;
+  rangeAttribute(buffer: MemorySlot, offset: number, bytes: number, attribute: number, slots: number): Int32Array;
+  rangeAttributes(buffer: MemorySlot, offset: number, bytes: number, attributes: number[]): number[];
+  prefetchBatch(ranges: Array<[MemorySlot, number, number]>, locationType: number, locationId: number, flags: number,
+    streamSlot: number, discardFirst: boolean): void;
+  discardBatch(ranges: Array<[MemorySlot, number, number]>, flags: number, streamSlot: number): void;
 
   memoryInfo(ordinal: number): { free: number; total: number };
-  addressRange(pointer: NativeMemory | bigint, offset?: number): { base: bigint; size: number };
-  pointerAttribute(pointer: NativeMemory | bigint, offset: number | undefined, attribute: number): Buffer;
-  pointerAttributes(pointer: NativeMemory | bigint, offset: number | undefined, attributes: number[]): Buffer;
-  setSyncMemops(pointer: NativeMemory, enabled: boolean): void;
+  addressRange(pointer: MemorySlot | bigint, offset?: number): { base: bigint; size: number };
+  pointerAttribute(pointer: MemorySlot | bigint, offset: number | undefined, attribute: number): Buffer;
+  pointerAttributes(pointer: MemorySlot | bigint, offset: number | undefined, attributes: number[]): Buffer;
+  setSyncMemops(pointer: MemorySlot, enabled: boolean): void;
 
   createGraph(): Slot<NativeGraph>;
   addNode(graph: NativeGraph, dependencies: NativeNodeArg[], edgeData: NativeEdgeData[] | undefined,
@@ -453,7 +455,7 @@ export interface NativeAddon {
    */
   kernelLaunch(kernelSlot: number, streamSlot: number, record: Uint8Array, argBytes: number, pointerCount: number): void;
   preparedLaunch(slot: number): void;
-  instantiate(graph: NativeGraph, flags: number, uploadStream: NativeStream | undefined, detailed: boolean):
+  instantiate(graph: NativeGraph, flags: number, uploadStreamSlot: number | undefined, detailed: boolean):
     Slot<NativeGraphExec> | { error: Error; result: number; node?: NativeNodeValue };
   createConditionalHandle(graph: NativeGraph, ordinal: number, defaultValue?: number): Slot<NativeConditionalHandle>;
   graphMemoryAttribute(ordinal: number, attribute: number): number;
@@ -463,34 +465,34 @@ export interface NativeAddon {
   addExternalSemaphoreNode(graph: NativeGraph, dependencies: NativeNodeArg[], signal: boolean): NativeNodeValue;
   externalSemaphoreCount(node: NativeGraphNode, signal: boolean): number;
   clearExternalSemaphores(node: NativeGraphNode, signal: boolean): void;
-  decompressBatch(entries: Array<[NativeMemory, number, number, NativeMemory, number, number, NativeMemory, number, number]>, stream: NativeStream): void;
+  decompressBatch(entries: Array<[MemorySlot, number, number, MemorySlot, number, number, MemorySlot, number, number]>, streamSlot: number): void;
   graphRetainUserObject(graph: NativeGraph, object: NativeUserObject, count: number, move: boolean): void;
   graphReleaseUserObject(graph: NativeGraph, object: NativeUserObject, count: number): void;
-  beginCapture(stream: NativeStream, mode: number, graph?: NativeGraph, after?: NativeNodeArg[], edgeData?: NativeEdgeData[]): void;
-  updateCaptureDependencies(stream: NativeStream, graph: NativeGraph, nodes: NativeNodeArg[], edgeData: NativeEdgeData[] | undefined, flags: number): void;
-  endCapture(stream: NativeStream, into: NativeGraph | undefined): Slot<NativeGraph> | undefined;
-  captureStatus(stream: NativeStream): number;
-  captureInfo(stream: NativeStream): { status: number; id: bigint; graph: bigint; dependencies: number };
+  beginCapture(streamSlot: number, mode: number, graph?: NativeGraph, after?: NativeNodeArg[], edgeData?: NativeEdgeData[]): void;
+  updateCaptureDependencies(streamSlot: number, graph: NativeGraph, nodes: NativeNodeArg[], edgeData: NativeEdgeData[] | undefined, flags: number): void;
+  endCapture(streamSlot: number, into: NativeGraph | undefined): Slot<NativeGraph> | undefined;
+  captureStatus(streamSlot: number): number;
+  captureInfo(streamSlot: number): { status: number; id: bigint; graph: bigint; dependencies: number };
   exchangeCaptureMode(mode: number): number;
   /** properties: [locationType, locationId, handleTypes, compression, gpuDirectRdma, usage] */
   allocationGranularity(properties: number[], recommended: boolean): number;
   createAllocation(properties: number[], bytes: number): Slot<NativePhysicalAllocation>;
-  retainAllocation(pointer: NativeMemory | bigint, offset?: number): Slot<NativePhysicalAllocation>;
+  retainAllocation(pointer: MemorySlot | bigint, offset?: number): Slot<NativePhysicalAllocation>;
   importAllocation(handle: number | Uint8Array, handleType: number, bytes: number): Slot<NativePhysicalAllocation>;
   reserveAddress(ordinal: number, bytes: number, alignment: number, hint: bigint): Slot<NativeAddressReservation>;
   mapMemory(reservation: NativeAddressReservation, offset: number, segments: NativeSegment[], access: NativeAccessEntry[]): Slot<NativeVirtualMemory>;
-  memoryAccess(pointer: NativeMemory | bigint, offset: number | undefined, locationType: number, locationId: number): number;
-  dmaBufOf(memory: NativeMemory, offset: number, bytes: number, flags: number): Slot<NativeReceivedFd>;
+  memoryAccess(pointer: MemorySlot | bigint, offset: number | undefined, locationType: number, locationId: number): number;
+  dmaBufOf(memory: MemorySlot, offset: number, bytes: number, flags: number): Slot<NativeReceivedFd>;
 
-  memoryView(memory: NativeMemory, offset: number, bytes: number, path: 'alias' | 'vmm'): Slot<NativeImportedMemory>;
-  ipcMemoryHandle(memory: NativeMemory, offset: number): { handle: Buffer; offset: number; allocationSize: number };
+  memoryView(memory: MemorySlot, offset: number, bytes: number, path: 'alias' | 'vmm'): Slot<NativeImportedMemory>;
+  ipcMemoryHandle(memory: MemorySlot, offset: number): { handle: Buffer; offset: number; allocationSize: number };
   openIpcMemory(ordinal: number, handle: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
   ipcEventHandle(event: NativeEvent): { handle: Buffer; ordinal: number };
   openIpcEvent(ordinal: number, handle: Uint8Array): Slot<NativeEvent>;
   aliasEvent(event: NativeEvent): Slot<NativeEvent>;
-  exportPool(pool: NativeMemoryPool | NativeMemory, handleType: number): Slot<NativeReceivedFd> | Buffer;
+  exportPool(pool: NativeMemoryPool | MemorySlot, handleType: number): Slot<NativeReceivedFd> | Buffer;
   importPool(ordinal: number, handle: number | Uint8Array, handleType: number, identity: string): Slot<NativeMemoryPool>;
-  exportPoolPointer(memory: NativeDeviceBuffer): Buffer;
+  exportPoolPointer(memory: MemorySlot): Buffer;
   importPoolPointer(pool: NativeMemoryPool, data: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
 
   readonly fdChannelLimits: { maxPayloadBytes: number; maxFds: number; maxAddressBytes: number };

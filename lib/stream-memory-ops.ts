@@ -8,8 +8,8 @@ import {
   StreamWaitValueFlag,
   StreamWriteValueFlag,
 } from './generated/enums';
-import { MemoryHandle, memoryNative } from './memory/bytes';
-import type { NativeMemory } from './native';
+import { MemoryHandle, memorySlot } from './memory/bytes';
+import type { MemorySlot } from './native';
 import { checkArray, checkEnum, checkFlag, checkInteger, checkObject, checkSize } from './validate';
 
 /** The comparison a wait on a 32/64-bit word makes. */
@@ -55,7 +55,7 @@ export type StreamMemoryOp =
     };
 
 /** [operation, target, offset, value, flags] as native/stream.cc and native/graph/node_params.cc read them. */
-export type EncodedMemoryOp = [number, NativeMemory | undefined, number, number | bigint, number];
+export type EncodedMemoryOp = [number, MemorySlot | undefined, number, number | bigint, number];
 
 const conditions = { geq: StreamWaitValueFlag.geq, eq: StreamWaitValueFlag.eq, and: StreamWaitValueFlag.and, nor: StreamWaitValueFlag.nor };
 
@@ -87,7 +87,7 @@ export function encodeMemoryOps(ops: readonly StreamMemoryOp[], name: string): E
         const value = wide ? checkU64(o.value, `${at}.value`) : checkInteger(o.value, `${at}.value`, 0, 2 ** 32 - 1);
         const flags = o.op.startsWith('wait') ? waitFlags(o as { condition?: WaitCondition; flush?: boolean }, at)
           : writeFlags(o as { noMemoryBarrier?: boolean }, at);
-        return [StreamMemoryOperation[o.op], memoryNative(o.target, `${at}.target`), checkSize(o.offset ?? 0, `${at}.offset`), value, flags];
+        return [StreamMemoryOperation[o.op], memorySlot(o.target, `${at}.target`), checkSize(o.offset ?? 0, `${at}.offset`), value, flags];
       }
       case 'barrier':
         return [StreamMemoryOperation.barrier, undefined, 0, 0, checkEnum(o.scope ?? 'sys', StreamMemoryBarrier, `${at}.scope`)];

@@ -14,7 +14,7 @@ import {
   MemoryAttachName,
   StreamFlag,
 } from './generated/enums';
-import { MemoryHandle, memoryNative } from './memory/bytes';
+import { MemoryHandle, memorySlot } from './memory/bytes';
 import { native, NativeEvent, NativeStream, Slot } from './native';
 import { checkU64, encodeMemoryOps, StreamMemoryOp, waitFlags, WaitCondition, writeFlags } from './stream-memory-ops';
 import {
@@ -159,7 +159,7 @@ export class Stream extends Disposable<NativeStream> {
 
   /** Copies every attribute of source onto this stream (cuStreamCopyAttributes). */
   copyAttributesFrom(source: Stream): void {
-    this.native.copyAttributesFrom(streamNative(source, 'source'));
+    this.native.copyAttributesFrom(checkStream(source, 'source').native);
   }
 
   /**
@@ -171,7 +171,7 @@ export class Stream extends Disposable<NativeStream> {
    */
   launchHostFunction(callback: () => void): void {
     if (typeof callback !== 'function') throw new TypeError('callback must be a function');
-    native.launchHostFunction(this.native, callback);
+    native.launchHostFunction(this.slot, callback);
   }
 
   /**
@@ -180,38 +180,38 @@ export class Stream extends Disposable<NativeStream> {
    */
   addCallback(callback: (error: Error | null) => void): void {
     if (typeof callback !== 'function') throw new TypeError('callback must be a function');
-    native.addStreamCallback(this.native, callback);
+    native.addStreamCallback(this.slot, callback);
   }
 
   /** Attaches managed memory to this stream (cuStreamAttachMemAsync); mode 'single' limits access to it. */
   attachMemory(buffer: MemoryHandle, mode: MemoryAttachName | number = 'single'): void {
-    this.native.attachMemory(memoryNative(buffer, 'buffer'), checkEnum(mode, MemoryAttach, 'mode'));
+    this.native.attachMemory(memorySlot(buffer, 'buffer'), checkEnum(mode, MemoryAttach, 'mode'));
   }
 
   /** Work queued after this waits until the 32-bit word at target+offset satisfies condition against value. */
   waitValue32(target: MemoryHandle, value: number, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = {}): void {
     checkObject(options, 'options');
-    this.native.waitValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
+    this.native.waitValue(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
       checkInteger(value, 'value', 0, 2 ** 32 - 1), waitFlags(options), false);
   }
 
   /** Work queued after this waits until the 64-bit word at target+offset satisfies condition against value. */
   waitValue64(target: MemoryHandle, value: bigint, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = {}): void {
     checkObject(options, 'options');
-    this.native.waitValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), waitFlags(options), true);
+    this.native.waitValue(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), waitFlags(options), true);
   }
 
   /** Writes value to the 32-bit word at target+offset when the stream gets there. */
   writeValue32(target: MemoryHandle, value: number, options: { offset?: number; noMemoryBarrier?: boolean } = {}): void {
     checkObject(options, 'options');
-    this.native.writeValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
+    this.native.writeValue(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
       checkInteger(value, 'value', 0, 2 ** 32 - 1), writeFlags(options), false);
   }
 
   /** Writes value to the 64-bit word at target+offset when the stream gets there. */
   writeValue64(target: MemoryHandle, value: bigint, options: { offset?: number; noMemoryBarrier?: boolean } = {}): void {
     checkObject(options, 'options');
-    this.native.writeValue(memoryNative(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), writeFlags(options), true);
+    this.native.writeValue(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), writeFlags(options), true);
   }
 
   /** Several memory operations in one cuStreamBatchMemOp. */
@@ -238,7 +238,7 @@ export class Stream extends Disposable<NativeStream> {
 
   /** 'none', 'active' or 'invalidated' (cuStreamIsCapturing). */
   get captureStatus(): CaptureStatusName {
-    return nameOfValue(CaptureStatus, native.captureStatus(this.native)) ?? 'none';
+    return nameOfValue(CaptureStatus, native.captureStatus(this.slot)) ?? 'none';
   }
 
   /** How many resources this stream keeps alive for work still in flight. */
@@ -259,8 +259,8 @@ class SpecialStream extends Stream {
 }
 
 /** The native handle of a Stream argument, or a TypeError naming the parameter. */
-export function streamNative(stream: Stream, name = 'stream'): NativeStream {
-  return checkStream(stream, name).native;
+export function streamSlot(stream: Stream, name = 'stream'): number {
+  return checkStream(stream, name).slot;
 }
 
 /** @internal stream, checked to be a Stream (for its slot, in the hot calls). */

@@ -108,9 +108,9 @@ class Stream : public Handle<Stream, StreamBox> {
   Napi::Value PendingResources(const Napi::CallbackInfo& info);
 };
 
-// The stream argument of an async operation: a live Stream.
+// The stream argument of an async operation: a live Stream's slot number.
 inline StreamBox& streamArg(Napi::Value value, const char* param = "stream") {
-  return *Stream::from(value, param);
+  return *Stream::fromSlot(value, param);
 }
 
 }  // namespace cudrv

@@ -5,7 +5,7 @@
 // graph is destroyed exactly once and the stream is usable again.
 import { CaptureInvalidatedError, lastCaptureFailure } from '../errors';
 import { CaptureMode, CaptureModeName, CaptureStatus, CaptureStatusName } from '../generated/enums';
-import { native, NativeStream } from '../native';
+import { native } from '../native';
 import type { Stream } from '../stream';
 import { checkArray, checkEnum, checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
 import { EdgeData, encodeEdge } from './edge';
@@ -31,9 +31,9 @@ export interface CaptureOptions {
 // A capture whose object is collected while it is still open is ended then:
 // while any capture is open, the library defers every release in the process.
 // Held: the stream and the capture's id, so that only that capture is ended.
-const abandoned = new FinalizationRegistry<{ stream: NativeStream; id: bigint }>(({ stream, id }) => {
+const abandoned = new FinalizationRegistry<{ stream: number; id: bigint }>(({ stream, id }) => {
   try {
-    if (!stream.alive || native.captureInfo(stream).id !== id) return;
+    if (!native.handleAlive(stream) || native.captureInfo(stream).id !== id) return;
     const graph = native.endCapture(stream, undefined);
     if (graph !== undefined) native.disposeHandle(graph);
   } catch {
@@ -63,8 +63,8 @@ export class StreamCapture implements Disposable {
     if (options.after !== undefined && !this.#into) throw new TypeError('options.after needs options.into');
     const after = checkArray<GraphNode>(options.after ?? [], 'options.after').map((n, i) => checkInstance(n, GraphNode, `options.after[${i}]`).slot);
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
-    native.beginCapture(stream.native, mode, this.#into?.native, after, edges);
-    abandoned.register(this, { stream: stream.native, id: native.captureInfo(stream.native).id }, this);
+    native.beginCapture(stream.slot, mode, this.#into?.native, after, edges);
+    abandoned.register(this, { stream: stream.slot, id: native.captureInfo(stream.slot).id }, this);
   }
 
   /**
@@ -77,7 +77,7 @@ export class StreamCapture implements Disposable {
     if (!this.#into) throw new TypeError('setDependencies needs a capture into an existing graph (options.into)');
     const list = checkArray<GraphNode>(nodes, 'nodes').map((n, i) => checkInstance(n, GraphNode, `nodes[${i}]`).slot);
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
-    native.updateCaptureDependencies(this.stream.native, this.#into.native, list, edges, checkFlag(options.add, 'options.add') ? 0 : 1);
+    native.updateCaptureDependencies(this.stream.slot, this.#into.native, list, edges, checkFlag(options.add, 'options.add') ? 0 : 1);
   }
 
   /** True until end() (or disposal) ended the capture. */
@@ -99,7 +99,7 @@ export class StreamCapture implements Disposable {
     /** How many nodes the next captured work will depend on. */
     dependencies: number;
   } {
-    const i = native.captureInfo(this.stream.native);
+    const i = native.captureInfo(this.stream.slot);
     return { status: nameOfValue(CaptureStatus, i.status) ?? 'none', id: i.id, dependencies: i.dependencies };
   }
 
@@ -113,7 +113,7 @@ export class StreamCapture implements Disposable {
     this.#ended = true;
     abandoned.unregister(this);
     try {
-      const graph = native.endCapture(this.stream.native, this.#into?.native);
+      const graph = native.endCapture(this.stream.slot, this.#into?.native);
       return this.#into ?? new Graph(graph!);
     } catch (error) {
       throw this.#explain(error);

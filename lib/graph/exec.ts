@@ -5,7 +5,7 @@ import { CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
 import { Disposable } from '../disposable';
 import { PreparedLaunch } from '../kernel/prepared-launch';
 import { native, NativeGraph, NativeGraphExec, Slot } from '../native';
-import { checkStream, Stream, streamNative } from '../stream';
+import { checkStream, Stream, streamSlot } from '../stream';
 import { checkBoolean, checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
 import type { Graph } from './graph';
 import { GraphNode } from './node';
@@ -45,7 +45,7 @@ export function instantiateGraph(graph: Graph, options: InstantiateOptions): Gra
   if (options.upload !== undefined) flags |= 2;
   if (options.deviceLaunch !== undefined && checkBoolean(options.deviceLaunch, 'options.deviceLaunch')) flags |= 4;
   if (options.useNodePriority !== undefined && checkBoolean(options.useNodePriority, 'options.useNodePriority')) flags |= 8;
-  const upload = options.upload === undefined ? undefined : streamNative(options.upload, 'options.upload');
+  const upload = options.upload === undefined ? undefined : streamSlot(options.upload, 'options.upload');
   if (upload === undefined) {
     try {
       return new GraphExec(native.instantiate(graph.native, flags, undefined, false) as Slot<NativeGraphExec>);
@@ -104,7 +104,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
 
   /** Uploads the executable ahead of its first launch (cuGraphUpload). */
   upload(stream: Stream): void {
-    this.native.upload(streamNative(stream));
+    this.native.upload(streamSlot(stream));
   }
 
   /**

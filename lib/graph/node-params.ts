@@ -6,7 +6,7 @@ import type { Event } from '../event';
 import type { KernelArg } from '../kernel/args';
 import { Kernel } from '../kernel/kernel';
 import { encodeLaunchShape, LaunchShape } from '../kernel/launch-config';
-import { MemoryHandle, memoryNative } from '../memory/bytes';
+import { MemoryHandle, memorySlot } from '../memory/bytes';
 import type { NativeGraph } from '../native';
 import { encodeMemoryOps, StreamMemoryOp } from '../stream-memory-ops';
 import { checkArray, checkEnum, checkFlag, checkInstance, checkInteger, checkObject, checkSize } from '../validate';
@@ -253,14 +253,14 @@ export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
       return encodeKernelNode(params.kernel, params.args, params);
     case 'memcpy': {
       const srcOffset = checkSize(params.srcOffset ?? 0, 'params.srcOffset');
-      const src = memoryNative(params.src, 'params.src');
+      const src = memorySlot(params.src, 'params.src');
       const bytes = params.bytes === undefined ? Math.max(0, params.src.size - srcOffset) : checkSize(params.bytes, 'params.bytes');
-      return { type: NodeType.memcpy, dst: memoryNative(params.dst, 'params.dst'), dstOffset: checkSize(params.dstOffset ?? 0, 'params.dstOffset'), src, srcOffset, bytes };
+      return { type: NodeType.memcpy, dst: memorySlot(params.dst, 'params.dst'), dstOffset: checkSize(params.dstOffset ?? 0, 'params.dstOffset'), src, srcOffset, bytes };
     }
     case 'memset': {
       const element = params.elementBytes ?? 1;
       if (element !== 1 && element !== 2 && element !== 4) throw new RangeError('params.elementBytes must be 1, 2 or 4');
-      const target = memoryNative(params.target, 'params.target');
+      const target = memorySlot(params.target, 'params.target');
       const offset = checkSize(params.offset ?? 0, 'params.offset');
       const twoD = params.height !== undefined && params.height > 1;
       const width = twoD ? checkSize(params.width, 'params.width')
@@ -287,7 +287,7 @@ export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
         peers: checkArray<DeviceLike>(params.peers ?? [], 'params.peers').map((d, i) => ordinalOf(d, `params.peers[${i}]`)),
       };
     case 'memFree':
-      return { type: NodeType.memFree, allocation: memoryNative(params.allocation, 'params.allocation') };
+      return { type: NodeType.memFree, allocation: memorySlot(params.allocation, 'params.allocation') };
     case 'batchMemOp':
       return { type: NodeType.batchMemOp, ops: encodeMemoryOps(params.ops, 'params.ops'), ordinal: ordinalOf(params.device, 'params.device') };
     case 'conditional':

@@ -5,12 +5,12 @@
 // references too), closed under that context when the last view goes.
 import { CudaError } from '../errors';
 import { CudaResult } from '../generated/enums';
-import { native, NativeImportedMemory, NativeMemory, Slot } from '../native';
+import { MemorySlot, native, NativeImportedMemory, Slot } from '../native';
 import { decodeBytes, encodeBytes, LegacyMemoryDescriptor } from './descriptor';
 import { SharingUnsupportedError } from './errors';
 
 /** @internal The handle and allocation offset of memory + offset. */
-export function exportLegacy(memory: NativeMemory, offset: number): { handle: string; offset: number } {
+export function exportLegacy(memory: MemorySlot, offset: number): { handle: string; offset: number } {
   const exported = native.ipcMemoryHandle(memory, offset);
   return { handle: encodeBytes(exported.handle), offset: exported.offset };
 }

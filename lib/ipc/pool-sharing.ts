@@ -10,8 +10,8 @@ import { CudaError } from '../errors';
 import { CudaResult, MemoryAccess, MemoryHandleType, MemoryLocationType } from '../generated/enums';
 import type { DeviceBuffer } from '../memory/device-buffer';
 import { MemoryPool } from '../memory/pool';
-import { memoryNative } from '../memory/bytes';
-import { native, NativeDeviceBuffer, NativeImportedMemory, NativeReceivedFd, Slot } from '../native';
+import { memorySlot } from '../memory/bytes';
+import { native, NativeImportedMemory, NativeReceivedFd, Slot } from '../native';
 import { checkEnum, checkInstance, checkObject, checkSize, checkString } from '../validate';
 import { decodeBytes, encodeBytes, PoolMemoryDescriptor } from './descriptor';
 import { SharingUnsupportedError } from './errors';
@@ -37,7 +37,7 @@ export const exportablePoolRemedy =
 export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleType?: ShareableHandleType } = {}): OwnedFd | Uint8Array {
   checkObject(options, 'options');
   const type = checkEnum(options.handleType ?? 'posixFileDescriptor', shareableTypes, 'options.handleType');
-  const handle = pool instanceof MemoryPool ? pool.native : memoryNative(pool, 'pool');
+  const handle = pool instanceof MemoryPool ? pool.native : memorySlot(pool, 'pool');
   if (type === MemoryHandleType.fabric) requireFabric(pool.device);
   let exported: Slot<NativeReceivedFd> | Buffer;
   try {
@@ -75,7 +75,7 @@ export function importPool(handle: number | OwnedFd | Uint8Array, options: { ide
  * importer never touches memory not yet allocated.
  */
 export function exportPoolPointer(buffer: DeviceBuffer): Uint8Array {
-  return new Uint8Array(native.exportPoolPointer(memoryNative(buffer, 'buffer') as NativeDeviceBuffer));
+  return new Uint8Array(native.exportPoolPointer(memorySlot(buffer, 'buffer')));
 }
 
 /**

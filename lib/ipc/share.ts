@@ -113,7 +113,7 @@ export function shareMemory(memory: MemoryHandle, options: ShareOptions = {}): M
   } else if (attributes.mempoolHandle !== 0n) {
     path = exportPoolMemory(memory as DeviceBuffer, attributes.mempoolHandle, offset, handleType);
   } else if (attributes.isLegacyCudaIpcCapable) {
-    path = { fields: { kind: 'legacy', ...exportLegacy(memory.native, offset) }, fds: [] };
+    path = { fields: { kind: 'legacy', ...exportLegacy(memory.slot, offset) }, fds: [] };
   } else {
     throw new SharingUnsupportedError('not-ipc-capable', 'the driver reports this memory as not shareable through legacy IPC',
       `Allocate with DeviceBuffer.alloc, or as virtual memory with Mapping.alloc(bytes, { handleTypes: ['posixFileDescriptor'] }); for pools: ${exportablePoolRemedy}`);
@@ -245,5 +245,5 @@ function openAlias(descriptor: SharedMemoryDescriptor): SharedMemory {
     throw new SharingUnsupportedError('same-process', 'this descriptor was exported by this process, and the memory it names is gone',
       'Open descriptors in other processes; in the exporting process use the exported buffer itself');
   }
-  return new SharedMemory(native.memoryView(source.native, entry.offset, descriptor.size, 'alias'), descriptor);
+  return new SharedMemory(native.memoryView(source.slot, entry.offset, descriptor.size, 'alias'), descriptor);
 }

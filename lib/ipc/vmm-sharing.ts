@@ -79,7 +79,7 @@ export function openVmmMemory(descriptor: VmmMemoryDescriptor, device: Device, f
     const segments = descriptor.segments.map((s, i): NativeSegment => [allocations[i].native, s.allocationOffset, s.bytes]);
     const mapped = native.mapMemory(reservation.native, 0, segments, encodeAccess(defaultAccess(device), 'access'));
     try {
-      return native.memoryView(native.handleView(mapped), descriptor.offset, descriptor.size, 'vmm');
+      return native.memoryView(mapped, descriptor.offset, descriptor.size, 'vmm');
     } finally {
       native.disposeHandle(mapped);  // the view holds the mapping
     }

@@ -48,7 +48,7 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
     }
     const memory = writeArg(this.#view, this.#bytes, slot, value, 'values', index);
     // Memory's address is written by the native layer, which also keeps the memory for the launches.
-    if (slot.type === 'ptr') this.native.setPointer(slot.offset, memory !== null ? memory.native : null);
+    if (slot.type === 'ptr') this.native.setPointer(slot.offset, memory !== null ? memory.slot : null);
     if (this.#values[index] === undefined) this.#unset -= 1;
     this.#values[index] = value;
     return this;

@@ -1,11 +1,13 @@
-// The operands memory functions accept, and how they reach the native layer.
-import type { NativeBytes, NativeMemory } from '../native';
+// The operands memory functions accept, and how they reach the native layer:
+// library memory by its slot number (native/slots.h), JavaScript bytes as they are.
+import { Disposable } from '../disposable';
+import type { MemorySlot, NativeBytes, NativeMemory } from '../native';
 
 /** Memory the library hands out (DeviceBuffer, HostBuffer, Mapping, GrowableBuffer, SharedMemory). */
 export interface MemoryHandle {
   /** @internal The native memory handle; for lib/ only. */
   readonly native: NativeMemory;
-  /** @internal The number hot calls name it by (see Disposable.slot). */
+  /** @internal The number calls name it by (see Disposable.slot). */
   readonly slot: number;
   /** Its size in bytes. */
   readonly size: number;
@@ -14,14 +16,18 @@ export interface MemoryHandle {
 /** Anything a copy can read or write: library memory or JavaScript bytes. */
 export type Bytes = MemoryHandle | ArrayBuffer | ArrayBufferView;
 
-/** True for library memory (anything with a native memory handle and a size). */
+/**
+ * True for a library handle, which memory arguments pass by slot. Whether it
+ * is memory (and still alive) the native layer checks, with a TypeError (or
+ * DisposedError) naming the parameter.
+ */
 export function isMemoryHandle(value: unknown): value is MemoryHandle {
-  return typeof value === 'object' && value !== null && 'native' in value && typeof (value as MemoryHandle).native === 'object';
+  return value instanceof Disposable;
 }
 
 /** The native operand of a Bytes argument, or a TypeError naming the parameter. */
-export function bytesNative(value: Bytes, name: string): NativeBytes {
-  if (isMemoryHandle(value)) return value.native;
+export function bytesOperand(value: Bytes, name: string): NativeBytes {
+  if (isMemoryHandle(value)) return value.slot;
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
     if (value instanceof ArrayBuffer && (value as { resizable?: boolean }).resizable) {
       throw new TypeError(`${name} must not be a resizable ArrayBuffer`);
@@ -31,13 +37,8 @@ export function bytesNative(value: Bytes, name: string): NativeBytes {
   throw new TypeError(`${name} must be a memory handle (DeviceBuffer, HostBuffer, Mapping, ...), ArrayBuffer, typed array, DataView or Buffer`);
 }
 
-/** The native handle of library memory, or a TypeError naming the parameter. */
-export function memoryNative(value: MemoryHandle, name: string): NativeMemory {
+/** The slot of library memory, or a TypeError naming the parameter. */
+export function memorySlot(value: MemoryHandle, name: string): MemorySlot {
   if (!isMemoryHandle(value)) throw new TypeError(`${name} must be a memory handle (DeviceBuffer, HostBuffer, Mapping, GrowableBuffer or SharedMemory)`);
-  return value.native;
-}
-
-/** Size in bytes of a Bytes argument. */
-export function sizeOf(value: Bytes): number {
-  return isMemoryHandle(value) ? value.size : value.byteLength;
+  return value.slot;
 }

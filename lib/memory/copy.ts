@@ -1,11 +1,13 @@
-// Copies and fills between any library memory and JavaScript bytes, checked
-// against every operand's size before the driver sees a pointer (the native
-// layer checks again). Without a stream they are synchronous; with one, they
-// are queued on it and the stream keeps the library memory they touch alive.
-import { native, NativeMemory, NativeStream } from '../native';
-import { Stream, streamNative } from '../stream';
+// Copies and fills between any library memory and JavaScript bytes. The
+// native layer checks every operand's range before the driver sees a pointer
+// (a RangeError), and takes the byte count from the operands when none is
+// given, so that a copy or fill reads no size here. Without a stream they are
+// synchronous; with one, they are queued on it and the stream keeps the
+// library memory they touch alive.
+import { MemorySlot, native } from '../native';
+import { Stream, streamSlot } from '../stream';
 import { checkArray, checkBoolean, checkInteger, checkObject, checkSize } from '../validate';
-import { Bytes, bytesNative, MemoryHandle, memoryNative, sizeOf } from './bytes';
+import { Bytes, bytesOperand, MemoryHandle, memorySlot } from './bytes';
 
 /** Options of {@link copy}. */
 export interface CopyOptions {
@@ -19,14 +21,8 @@ export interface CopyOptions {
   stream?: Stream;
 }
 
-function optionalStream(stream: Stream | undefined): NativeStream | undefined {
-  return stream === undefined ? undefined : streamNative(stream, 'options.stream');
-}
-
-function checkFits(name: string, offset: number, bytes: number, size: number): void {
-  if (offset > size || bytes > size - offset) {
-    throw new RangeError(`${name}: range [${offset}, ${offset}+${bytes}) exceeds its ${size} bytes`);
-  }
+function optionalStream(stream: Stream | undefined): number | undefined {
+  return stream === undefined ? undefined : streamSlot(stream, 'options.stream');
 }
 
 /**
@@ -35,15 +31,9 @@ function checkFits(name: string, offset: number, bytes: number, size: number): v
  */
 export function copy(dst: Bytes, src: Bytes, options: CopyOptions = {}): void {
   checkObject(options, 'options');
-  const d = bytesNative(dst, 'dst');
-  const s = bytesNative(src, 'src');
-  const dstOffset = checkSize(options.dstOffset ?? 0, 'options.dstOffset');
-  const srcOffset = checkSize(options.srcOffset ?? 0, 'options.srcOffset');
-  const srcSize = sizeOf(src);
-  const bytes = options.bytes === undefined ? Math.max(0, srcSize - srcOffset) : checkSize(options.bytes, 'options.bytes');
-  checkFits('src', srcOffset, bytes, srcSize);
-  checkFits('dst', dstOffset, bytes, sizeOf(dst));
-  native.memcpy(d, dstOffset, s, srcOffset, bytes, optionalStream(options.stream));
+  native.memcpy(bytesOperand(dst, 'dst'), checkSize(options.dstOffset ?? 0, 'options.dstOffset'),
+    bytesOperand(src, 'src'), checkSize(options.srcOffset ?? 0, 'options.srcOffset'),
+    options.bytes === undefined ? undefined : checkSize(options.bytes, 'options.bytes'), optionalStream(options.stream));
 }
 
 /** One side of a pitched (2D or 3D) copy. */
@@ -69,7 +59,7 @@ export interface Copy2DOptions {
 function operand(o: PitchedOperand, name: string) {
   checkObject(o, name);
   return {
-    memory: bytesNative(o.memory, `${name}.memory`),
+    memory: bytesOperand(o.memory, `${name}.memory`),
     offset: checkSize(o.offset ?? 0, `${name}.offset`),
     pitch: checkSize(o.pitch, `${name}.pitch`),
   };
@@ -135,12 +125,12 @@ export interface BatchCopy {
 
 /** Many 1D copies between library memory in one cuMemcpyBatchAsync on stream. */
 export function copyBatch(copies: BatchCopy[], stream: Stream): void {
-  const encoded = checkArray<BatchCopy>(copies, 'copies').map((c, i): [NativeMemory, number, NativeMemory, number, number] => {
+  const encoded = checkArray<BatchCopy>(copies, 'copies').map((c, i): [MemorySlot, number, MemorySlot, number, number] => {
     checkObject(c, `copies[${i}]`);
-    return [memoryNative(c.dst, `copies[${i}].dst`), checkSize(c.dstOffset ?? 0, `copies[${i}].dstOffset`),
-      memoryNative(c.src, `copies[${i}].src`), checkSize(c.srcOffset ?? 0, `copies[${i}].srcOffset`), checkSize(c.bytes, `copies[${i}].bytes`)];
+    return [memorySlot(c.dst, `copies[${i}].dst`), checkSize(c.dstOffset ?? 0, `copies[${i}].dstOffset`),
+      memorySlot(c.src, `copies[${i}].src`), checkSize(c.srcOffset ?? 0, `copies[${i}].srcOffset`), checkSize(c.bytes, `copies[${i}].bytes`)];
   });
-  native.memcpyBatch(encoded, streamNative(stream));
+  native.memcpyBatch(encoded, streamSlot(stream));
 }
 
 /** Many 3D copies between library memory in one cuMemcpy3DBatchAsync on stream. */
@@ -149,7 +139,7 @@ export function copy3DBatch(copies: Array<{ dst: PitchedOperand; src: PitchedOpe
     checkObject(c, `copies[${i}]`);
     return params3D(c.dst, c.src, c.extent);
   });
-  native.memcpy3DBatch(encoded, streamNative(stream));
+  native.memcpy3DBatch(encoded, streamSlot(stream));
 }
 
 /** Options of {@link fill}. */
@@ -168,12 +158,9 @@ export interface FillOptions {
 export function fill(target: MemoryHandle, value: number, options: FillOptions = {}): void {
   checkObject(options, 'options');
   const element = checkElement(options.elementBytes ?? 1);
-  const offset = checkSize(options.offset ?? 0, 'options.offset');
-  const size = target?.size;
-  const count = options.count === undefined ? Math.floor(Math.max(0, size - offset) / element) : checkSize(options.count, 'options.count');
-  checkFits('target', offset, count * element, size);
-  native.memset(memoryNative(target, 'target'), offset, checkInteger(value, 'value', 0, 2 ** (8 * element) - 1), count, element,
-    optionalStream(options.stream));
+  native.memset(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
+    checkInteger(value, 'value', 0, 2 ** (8 * element) - 1), options.count === undefined ? undefined : checkSize(options.count, 'options.count'),
+    element, optionalStream(options.stream));
 }
 
 /** Sets a pitched 2D region: height rows of width elements, pitch bytes apart (cuMemsetD2D*). */
@@ -182,7 +169,7 @@ export function fill2D(target: MemoryHandle, value: number, region: { pitch: num
   checkObject(region, 'region');
   checkObject(options, 'options');
   const element = checkElement(options.elementBytes ?? 1);
-  native.memset2D(memoryNative(target, 'target'), checkSize(region.offset ?? 0, 'region.offset'), checkSize(region.pitch, 'region.pitch'),
+  native.memset2D(memorySlot(target, 'target'), checkSize(region.offset ?? 0, 'region.offset'), checkSize(region.pitch, 'region.pitch'),
     checkInteger(value, 'value', 0, 2 ** (8 * element) - 1), checkSize(region.width, 'region.width'),
     checkSize(region.height, 'region.height'), element, optionalStream(options.stream));
 }

@@ -1,10 +1,10 @@
 // Hardware decompression of many buffers at once (cuMemBatchDecompressAsync).
 // It needs a decompression engine (NVIDIA Blackwell and later); other devices
 // answer CudaNotSupportedError.
-import { native, NativeMemory } from '../native';
-import { Stream, streamNative } from '../stream';
+import { MemorySlot, native } from '../native';
+import { Stream, streamSlot } from '../stream';
 import { checkArray, checkEnum, checkObject, checkSize } from '../validate';
-import { MemoryHandle, memoryNative } from './bytes';
+import { MemoryHandle, memorySlot } from './bytes';
 
 /** One buffer of {@link decompressBatch}. */
 export interface DecompressEntry {
@@ -32,12 +32,12 @@ const algorithms = { deflate: 1, snappy: 2, lz4: 4 };
 
 /** Decompresses each entry on stream. Memory must be device memory the decompression engine can reach. */
 export function decompressBatch(entries: readonly DecompressEntry[], stream: Stream): void {
-  const encoded = checkArray<DecompressEntry>(entries, 'entries').map((e, i): [NativeMemory, number, number, NativeMemory, number, number, NativeMemory, number, number] => {
+  const encoded = checkArray<DecompressEntry>(entries, 'entries').map((e, i): [MemorySlot, number, number, MemorySlot, number, number, MemorySlot, number, number] => {
     checkObject(e, `entries[${i}]`);
-    return [memoryNative(e.src, `entries[${i}].src`), checkSize(e.srcOffset ?? 0, `entries[${i}].srcOffset`), checkSize(e.srcBytes, `entries[${i}].srcBytes`),
-      memoryNative(e.dst, `entries[${i}].dst`), checkSize(e.dstOffset ?? 0, `entries[${i}].dstOffset`), checkSize(e.dstBytes, `entries[${i}].dstBytes`),
-      memoryNative(e.actualBytes, `entries[${i}].actualBytes`), checkSize(e.actualBytesOffset ?? 0, `entries[${i}].actualBytesOffset`),
+    return [memorySlot(e.src, `entries[${i}].src`), checkSize(e.srcOffset ?? 0, `entries[${i}].srcOffset`), checkSize(e.srcBytes, `entries[${i}].srcBytes`),
+      memorySlot(e.dst, `entries[${i}].dst`), checkSize(e.dstOffset ?? 0, `entries[${i}].dstOffset`), checkSize(e.dstBytes, `entries[${i}].dstBytes`),
+      memorySlot(e.actualBytes, `entries[${i}].actualBytes`), checkSize(e.actualBytesOffset ?? 0, `entries[${i}].actualBytesOffset`),
       checkEnum(e.algorithm, algorithms, `entries[${i}].algorithm`)];
   });
-  native.decompressBatch(encoded, streamNative(stream));
+  native.decompressBatch(encoded, streamSlot(stream));
 }

@@ -12,7 +12,7 @@ import {
   RangeAttribute,
 } from '../generated/enums';
 import { native, NativeDeviceBuffer, Slot } from '../native';
-import { Stream, streamNative } from '../stream';
+import { Stream, streamSlot } from '../stream';
 import { checkEnum, checkInstance, checkObject, checkSize, checkViewType, nameOfValue } from '../validate';
 import { copy, fill, FillOptions } from './copy';
 import { Location, locationOf } from './location';
@@ -75,7 +75,7 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
   static allocAsync(bytes: number, stream: Stream, options: { pool?: MemoryPool } = {}): DeviceBuffer {
     checkObject(options, 'options');
     const pool = options.pool === undefined ? undefined : checkInstance(options.pool, MemoryPool, 'options.pool').native;
-    return new DeviceBuffer(native.allocateAsync(checkSize(bytes, 'bytes'), streamNative(stream), pool));
+    return new DeviceBuffer(native.allocateAsync(checkSize(bytes, 'bytes'), streamSlot(stream), pool));
   }
 
   /**
@@ -141,22 +141,22 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
   prefetch(location: Location, stream: Stream, options: { offset?: number; bytes?: number } = {}): void {
     const [offset, bytes] = this.#range(options);
     const { type, id } = locationOf(location);
-    native.prefetch(this.native, offset, bytes, type, id, 0, streamNative(stream));
+    native.prefetch(this.slot, offset, bytes, type, id, 0, streamSlot(stream));
   }
 
   /** Advises the driver how managed memory will be used (cuMemAdvise). */
   advise(advice: MemoryAdviceName | number, location: Location = 'host', options: { offset?: number; bytes?: number } = {}): void {
     const [offset, bytes] = this.#range(options);
     const { type, id } = locationOf(location);
-    native.advise(this.native, offset, bytes, checkEnum(advice, MemoryAdvice, 'advice'), type, id);
+    native.advise(this.slot, offset, bytes, checkEnum(advice, MemoryAdvice, 'advice'), type, id);
   }
 
   /** What the driver knows of a managed range (cuMemRangeGetAttribute / cuMemRangeGetAttributes). */
   rangeAttributes(options: { offset?: number; bytes?: number } = {}): ManagedRangeAttributes {
     const [offset, bytes] = this.#range(options);
     const names = ['readMostly', 'preferredLocationType', 'preferredLocationId', 'lastPrefetchLocationType', 'lastPrefetchLocationId'] as const;
-    const values = native.rangeAttributes(this.native, offset, bytes, names.map((n) => RangeAttribute[n]));
-    const accessedBy = Array.from(native.rangeAttribute(this.native, offset, bytes, RangeAttribute.accessedBy, Math.max(1, Device.count())))
+    const values = native.rangeAttributes(this.slot, offset, bytes, names.map((n) => RangeAttribute[n]));
+    const accessedBy = Array.from(native.rangeAttribute(this.slot, offset, bytes, RangeAttribute.accessedBy, Math.max(1, Device.count())))
       .filter((d) => d >= 0);
     const locationName = (type: number, id: number): string => {
       const name = type === MemoryLocationType.none ? 'none' : nameOfValue(MemoryLocationType, type) ?? `location type ${type}`;

@@ -3,9 +3,9 @@
 import { DeviceLike, ordinalOf } from '../device';
 import { MemoryAccess, MemoryAccessName, MemoryHandleType, MemoryHandleTypeName, MemoryType, MemoryTypeName, PointerAttribute, PointerAttributeName } from '../generated/enums';
 import { CudaError } from '../errors';
-import { native, NativeMemory } from '../native';
+import { MemorySlot, native } from '../native';
 import { checkArray, checkBoolean, checkEnum, checkSize, nameOfValue } from '../validate';
-import { MemoryHandle, memoryNative } from './bytes';
+import { MemoryHandle, memorySlot } from './bytes';
 
 /** Free and total memory of a device, in bytes (cuMemGetInfo). */
 export function memoryInfo(device?: DeviceLike): {
@@ -21,14 +21,14 @@ export function memoryInfo(device?: DeviceLike): {
 export type PointerLike = MemoryHandle | bigint;
 
 // An offset is added to a raw address here, and checked against a memory handle's size by the native layer.
-function pointerArgs(pointer: PointerLike, offset: number | undefined): [NativeMemory | bigint, number | undefined] {
+function pointerArgs(pointer: PointerLike, offset: number | undefined): [MemorySlot | bigint, number | undefined] {
   const checked = offset === undefined ? undefined : checkSize(offset, 'offset');
   if (typeof pointer === 'bigint') {
     const address = pointer + BigInt(checked ?? 0);
     if (pointer < 0n || address >= 1n << 64n) throw new RangeError('pointer (plus offset) must be a 64-bit address');
     return [address, undefined];
   }
-  return [memoryNative(pointer, 'pointer'), checked];
+  return [memorySlot(pointer, 'pointer'), checked];
 }
 
 /** The allocation holding an address (cuMemGetAddressRange). */
@@ -151,7 +151,7 @@ export function pointerAttributes<K extends PointerAttributeName>(pointer: Point
   return batch(p, o, checkArray<K>(names, 'names') as K[]);
 }
 
-function batch<K extends PointerAttributeName>(p: NativeMemory | bigint, o: number | undefined, list: K[]): Pick<PointerAttributes, K> {
+function batch<K extends PointerAttributeName>(p: MemorySlot | bigint, o: number | undefined, list: K[]): Pick<PointerAttributes, K> {
   const bytes = native.pointerAttributes(p, o, list.map((n) => checkEnum(n, PointerAttribute, 'names')));
   const out = {} as Pick<PointerAttributes, K>;
   list.forEach((name, i) => {
@@ -162,5 +162,5 @@ function batch<K extends PointerAttributeName>(p: NativeMemory | bigint, o: numb
 
 /** Makes synchronous memory operations on the allocation synchronize (CU_POINTER_ATTRIBUTE_SYNC_MEMOPS). */
 export function setSyncMemops(buffer: MemoryHandle, enabled: boolean): void {
-  native.setSyncMemops(memoryNative(buffer, 'buffer'), checkBoolean(enabled, 'enabled'));
+  native.setSyncMemops(memorySlot(buffer, 'buffer'), checkBoolean(enabled, 'enabled'));
 }

@@ -1,8 +1,8 @@
 // Managed memory in batches: prefetching and discarding many ranges in one call.
-import { native, NativeMemory } from '../native';
-import { Stream, streamNative } from '../stream';
+import { MemorySlot, native } from '../native';
+import { Stream, streamSlot } from '../stream';
 import { checkArray, checkFlag, checkObject, checkSize } from '../validate';
-import { MemoryHandle, memoryNative } from './bytes';
+import { MemoryHandle, memorySlot } from './bytes';
 import { Location, locationOf } from './location';
 
 /** A range of managed memory (default: all of it). */
@@ -15,13 +15,13 @@ export interface ManagedRange {
   bytes?: number;
 }
 
-function ranges(list: ManagedRange[]): Array<[NativeMemory, number, number]> {
+function ranges(list: ManagedRange[]): Array<[MemorySlot, number, number]> {
   return checkArray<ManagedRange>(list, 'ranges').map((r, i) => {
     checkObject(r, `ranges[${i}]`);
     const offset = checkSize(r.offset ?? 0, `ranges[${i}].offset`);
     const size = r.buffer?.size;
     const bytes = r.bytes === undefined ? Math.max(0, size - offset) : checkSize(r.bytes, `ranges[${i}].bytes`);
-    return [memoryNative(r.buffer, `ranges[${i}].buffer`), offset, bytes];
+    return [memorySlot(r.buffer, `ranges[${i}].buffer`), offset, bytes];
   });
 }
 
@@ -33,10 +33,10 @@ function ranges(list: ManagedRange[]): Array<[NativeMemory, number, number]> {
 export function prefetchBatch(list: ManagedRange[], location: Location, stream: Stream, options: { discardFirst?: boolean } = {}): void {
   checkObject(options, 'options');
   const { type, id } = locationOf(location);
-  native.prefetchBatch(ranges(list), type, id, 0, streamNative(stream), checkFlag(options.discardFirst, 'options.discardFirst'));
+  native.prefetchBatch(ranges(list), type, id, 0, streamSlot(stream), checkFlag(options.discardFirst, 'options.discardFirst'));
 }
 
 /** Marks many managed ranges' contents as no longer needed (cuMemDiscardBatchAsync). */
 export function discardBatch(list: ManagedRange[], stream: Stream): void {
-  native.discardBatch(ranges(list), 0, streamNative(stream));
+  native.discardBatch(ranges(list), 0, streamSlot(stream));
 }

@@ -1,7 +1,7 @@
 // Who may read or write mapped virtual memory: per device (or host NUMA node)
 // read-write, read-only or no access (cuMemSetAccess / cuMemGetAccess).
 import { MemoryAccess, MemoryAccessName } from '../generated/enums';
-import { memoryNative } from '../memory/bytes';
+import { memorySlot } from '../memory/bytes';
 import { PointerLike } from '../memory/info';
 import { Location, locationOf } from '../memory/location';
 import { native, NativeAccessEntry } from '../native';
@@ -34,7 +34,7 @@ export function accessName(flags: number): MemoryAccessName {
  * library memory (plus offset) or any bigint address of a mapped range.
  */
 export function memoryAccess(pointer: PointerLike, location: Location, offset?: number): MemoryAccessName {
-  const p = typeof pointer === 'bigint' ? pointer : memoryNative(pointer, 'pointer');
+  const p = typeof pointer === 'bigint' ? pointer : memorySlot(pointer, 'pointer');
   const { type, id } = locationOf(location);
   return accessName(native.memoryAccess(p, offset === undefined ? undefined : checkSize(offset, 'offset'), type, id));
 }

@@ -2,7 +2,7 @@
 // (cuMemGetHandleForAddressRange), for other drivers (RDMA NICs, video, ...)
 // to import. Needs a device with dma_buf support (Device.capabilities.dmaBuf).
 import { OwnedFd } from '../ipc/fd-channel';
-import { MemoryHandle, memoryNative } from '../memory/bytes';
+import { MemoryHandle, memorySlot } from '../memory/bytes';
 import { native } from '../native';
 import { checkBoolean, checkObject, checkSize } from '../validate';
 import { MemoryRangeFlag } from '../generated/enums';
@@ -25,7 +25,7 @@ export interface DmaBufOptions {
  */
 export function exportDmaBuf(memory: MemoryHandle, options: DmaBufOptions = {}): OwnedFd {
   checkObject(options, 'options');
-  const handle = memoryNative(memory, 'memory');
+  const handle = memorySlot(memory, 'memory');
   const offset = checkSize(options.offset ?? 0, 'options.offset');
   const bytes = options.bytes === undefined ? Math.max(0, memory.size - offset) : checkSize(options.bytes, 'options.bytes');
   const pcie = options.pcie === undefined ? false : checkBoolean(options.pcie, 'options.pcie');

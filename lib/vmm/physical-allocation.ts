@@ -7,7 +7,7 @@ import { Disposable } from '../disposable';
 import { AllocationGranularityName, MemoryHandleType } from '../generated/enums';
 import { OwnedFd } from '../ipc/fd-channel';
 import { PointerLike } from '../memory/info';
-import { memoryNative } from '../memory/bytes';
+import { memorySlot } from '../memory/bytes';
 import { native, NativePhysicalAllocation, NativeReceivedFd, Slot } from '../native';
 import { checkObject, checkSize } from '../validate';
 import { AllocationOptions, AllocationProperties, allocationGranularity, decodeProperties, encodeProperties, roundToGranularity } from './granularity';
@@ -48,7 +48,7 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
    * Its size is that of the mapping the address lies in.
    */
   static retain(pointer: PointerLike, offset?: number): PhysicalAllocation {
-    const p = typeof pointer === 'bigint' ? pointer : memoryNative(pointer, 'pointer');
+    const p = typeof pointer === 'bigint' ? pointer : memorySlot(pointer, 'pointer');
     return new PhysicalAllocation(native.retainAllocation(p, offset === undefined ? undefined : checkSize(offset, 'offset')));
   }
 

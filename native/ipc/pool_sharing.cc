@@ -83,7 +83,7 @@ Napi::Value ImportPool(const Napi::CallbackInfo& info) {
 // stream-ordered buffer's stream is synchronized first.
 Napi::Value ExportPoolPointer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const auto* buffer = DeviceBuffer::tryFrom(info[0]);
+  const auto* buffer = DeviceBuffer::boxAt(slotTable(env), slotArg(info[0]));
   if (!buffer || (*buffer)->allocation != DeviceMemoryBox::Allocation::StreamOrdered) {
     throwTypeError(env, "memory must be a stream-ordered DeviceBuffer");
   }

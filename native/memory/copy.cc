@@ -41,14 +41,15 @@ void makeCopyContextCurrent(Napi::Env env, StreamBox* stream, const Span& dst, c
   else makeCurrent(env, primaryContext(env, 0));
 }
 
-// memcpy(dst, dstOffset, src, srcOffset, bytes, stream | undefined)
+// memcpy(dst, dstOffset, src, srcOffset, bytes | undefined, stream | undefined):
+// bytes defaults to the rest of src.
 Napi::Value Memcpy(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   // Two JavaScript buffers: no handle has loaded the driver yet.
   requireDriver(env, Fn::cuMemcpy);
-  uint64_t bytes = u64Arg(info[4], "bytes");
+  Span src = spanOf(info[2], "src", u64Arg(info[3], "srcOffset"), info[4].IsUndefined() ? UINT64_MAX : u64Arg(info[4], "bytes"));
+  const uint64_t bytes = src.bytes;
   Span dst = spanOf(info[0], "dst", u64Arg(info[1], "dstOffset"), bytes);
-  Span src = spanOf(info[2], "src", u64Arg(info[3], "srcOffset"), bytes);
   StreamBox* stream = optionalStream(info[5]);
   if (bytes == 0) return env.Undefined();
   refuseOverlap(env, dst, src);

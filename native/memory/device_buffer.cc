@@ -78,7 +78,7 @@ Napi::Value AllocateManaged(const Napi::CallbackInfo& info) {
 Napi::Value AllocateAsync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   uint64_t bytes = u64Arg(info[0], "bytes");
-  const StreamRef& stream = Stream::from(info[1], "stream");
+  const StreamRef& stream = Stream::fromSlot(info[1], "stream");
   auto box = newDeviceBox(env, stream->context);
   if (info[2].IsUndefined()) {
     CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocAsync, &box->device, bytes, stream->stream);

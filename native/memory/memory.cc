@@ -24,8 +24,12 @@ void checkRange(Napi::Env env, const char* param, uint64_t offset, uint64_t byte
   }
 }
 
-// One unwrap and one table lookup, whichever memory class the value is.
-MemoryRef memoryOf(Napi::Value value) { return memoryOfEntry(value.Env(), entryOfObject(value)); }
+// Memory operands arrive as slot numbers (lib/memory/bytes.ts): one table
+// lookup, whichever memory class it is.
+MemoryRef memoryOf(Napi::Value value) {
+  Napi::Env env = value.Env();
+  return memoryOfSlot(env, slotTable(env), slotArg(value));
+}
 
 void refuseOverlap(Napi::Env env, const Span& dst, const Span& src) {
   if (!dst.owner || dst.owner != src.owner) return;

@@ -47,8 +47,8 @@ struct Span {
 // Throws a RangeError unless [offset, offset + bytes) lies within size.
 void checkRange(Napi::Env env, const char* param, uint64_t offset, uint64_t bytes, uint64_t size);
 
-// The memory behind a library handle (DeviceBuffer, HostBuffer, ...), or null
-// when value is not one.
+// The memory behind a library handle's slot number (DeviceBuffer, HostBuffer,
+// ...), or null when value names none.
 MemoryRef memoryOf(Napi::Value value);
 
 // [offset, offset + bytes) of a memory handle or of a JavaScript ArrayBuffer,

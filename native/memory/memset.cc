@@ -29,13 +29,19 @@ Span fillTarget(Napi::Env env, Napi::Value target, uint64_t offset, uint64_t byt
   return span;
 }
 
-// memset(target, offset, value, count, elementBytes, stream | undefined): count elements.
+// memset(target, offset, value, count | undefined, elementBytes, stream | undefined):
+// count elements, by default as many as fit from offset to the end.
 Napi::Value Memset(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   unsigned int element = elementArg(info[4]);
-  uint64_t count = u64Arg(info[3], "count");
-  if (count > UINT64_MAX / element) throwRangeError(env, "count is too large");
-  Span span = fillTarget(env, info[0], u64Arg(info[1], "offset"), count * element);
+  uint64_t bytes = UINT64_MAX;  // spanOf's "to the end"
+  if (!info[3].IsUndefined()) {
+    uint64_t count = u64Arg(info[3], "count");
+    if (count >= UINT64_MAX / element) throwRangeError(env, "count is too large");
+    bytes = count * element;
+  }
+  Span span = fillTarget(env, info[0], u64Arg(info[1], "offset"), bytes);
+  const uint64_t count = span.bytes / element;
   uint32_t value = uintArg(info[2], "value");
   StreamBox* stream = info[5].IsUndefined() ? nullptr : &streamArg(info[5]);
   checkAligned(env, span.device, 0, element);

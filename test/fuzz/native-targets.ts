@@ -26,6 +26,7 @@ const excluded: Record<string, string> = {
   'GraphNode#destroy': 'destroys the fixtures; covered by the public targets',
   'ReceivedFd#take': 'hands the descriptor to the caller, who would leak it',
   dispose: 'disposes the fixtures; covered by the lifetime tests',
+  disposeHandle: 'disposes the fixtures by slot; covered by the disposable tests',
 };
 
 // Sizes the pool holds that some allocations would honour slowly (pinning gigabytes):
@@ -51,7 +52,10 @@ function launchConfig(values: number[]): Int32Array {
 function rawPool(world: World, nullFd: number): unknown[] {
   const natives = [...new Set(world.allLive().map((o) => (o as { native?: unknown }).native).filter((n) => n && typeof n === 'object'))];
   const disposed = world.allDisposed().map((o) => (o as { native?: unknown }).native).filter((n) => n && typeof n === 'object');
-  const memory = ['deviceBuffer', 'smallBuffer', 'hostBuffer', 'mapping'].flatMap((k) => world.live(k)).map((o) => (o as { native: unknown }).native);
+  // Calls name handles by slot number (memory operands, streams): live and disposed ones.
+  const slotsOf = (list: unknown[]) => list.map((o) => (o as { slot?: unknown }).slot).filter((n): n is number => typeof n === 'number');
+  const slots = [...slotsOf(world.allLive()), ...slotsOf(world.allDisposed())];
+  const memory = slotsOf(['deviceBuffer', 'smallBuffer', 'hostBuffer', 'mapping'].flatMap((k) => world.live(k)));
   return [
     0, 1, -1, 7, 8, 16, 4096, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 32 - 1, 2 ** 53 - 1, 2 ** 53, -(2 ** 53), 0.5, -0.5, NaN, Infinity, -Infinity, -0,
     0n, 1n, 8n, -1n, 2n ** 31n, 2n ** 62n, 2n ** 63n, 2n ** 64n - 1n, 2n ** 64n - 8n, 2n ** 64n, -(2n ** 63n),
@@ -62,7 +66,7 @@ function rawPool(world: World, nullFd: number): unknown[] {
     launchConfig([1, 1, 1, 1, 1, 1]), launchConfig([1, 1, 1, 1, 1, 1, 2 ** 31 - 1]), launchConfig([1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1]),
     launchConfig([-1, 1, 1, 1, 1, 1]), launchConfig([1, 1, 1, 2048, 1, 1]), launchConfig([1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 5, 1]),
     () => undefined, () => 16, (n: number) => n * 4, () => 2 ** 60, () => 'x', nullFd,
-    ...natives, ...disposed, ...memory.map((m) => [0, m]), ...memory.map((m) => [2n ** 64n - 8n, m]), ...memory.map((m) => [8, m, 16, m]),
+    ...natives, ...disposed, ...slots, ...memory.map((m) => [0, m]), ...memory.map((m) => [2n ** 64n - 8n, m]), ...memory.map((m) => [8, m, 16, m]),
     ...memory.map((m) => [[m, 0, m, 0, 8]]), ...memory.map((m) => [[m, 2n ** 63n, 16]]),
   ];
 }

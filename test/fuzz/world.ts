@@ -80,7 +80,9 @@ export class World {
     };
     for (const s of this.live('stream') as Cuda.Stream[]) {
       attempt(() => {
-        if (addon.captureStatus(s.native) !== 0) addon.endCapture(s.native, undefined)?.dispose();
+        if (addon.captureStatus(s.slot) === 0) return;
+        const graph = addon.endCapture(s.slot, undefined);
+        if (graph !== undefined) addon.disposeHandle(graph);
       });
     }
     attempt(() => addon.exchangeCaptureMode(0));

@@ -325,7 +325,7 @@ describe('leaks the reliability work found, fixed', () => {
       };
       report({
         launch: attempt(() => launch(2 ** 64 - 8)),
-        setPointer: attempt(() => p.native.setPointer(2n ** 64n - 8n, b.native)),
+        setPointer: attempt(() => p.native.setPointer(2n ** 64n - 8n, b.slot)),
         setNull: attempt(() => p.native.setPointer(2n ** 64n - 8n, null)),
         fits: attempt(() => launch(16)),
       });`);

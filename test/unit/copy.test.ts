@@ -1,0 +1,92 @@
+// Copies and fills over the stand-in driver, which really moves the bytes: the
+// byte count a copy or fill defaults to comes from its operands in the native
+// layer, which also checks every range; library memory travels by slot.
+import { fakeDriver, runScript } from '../helpers/subprocess';
+
+const env = () => ({ CUDA_DRIVER_LIBRARY: fakeDriver() });
+const capture = `const t = (f) => { try { f(); return 'no error'; } catch (e) { return e.constructor.name + ': ' + e.message; } };`;
+
+describe('copy and fill with a stand-in driver', () => {
+  test('a copy without a byte count moves the rest of src; each range is checked against its memory', () => {
+    const r = runScript(`${capture}
+      const dev = cuda.DeviceBuffer.alloc(16);
+      cuda.fill(dev, 0);
+      cuda.copy(dev, new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]), { dstOffset: 4 });
+      const back = new Uint8Array(16);
+      cuda.copy(back, dev);
+      const tail = new Uint8Array(3);
+      cuda.copy(tail, dev, { srcOffset: 13 });
+      const pinned = cuda.HostBuffer.alloc(8);
+      const stream = cuda.Stream.create();
+      cuda.copy(pinned, dev, { srcOffset: 4, bytes: 8, stream });
+      stream.synchronizeSync();
+      report({
+        back: Array.from(back), tail: Array.from(tail), pinned: Array.from(pinned.view()),
+        dstTooSmall: t(() => cuda.copy(new Uint8Array(4), dev)),
+        srcOffsetBeyond: t(() => cuda.copy(new Uint8Array(4), dev, { srcOffset: 17 })),
+        bytesBeyondSrc: t(() => cuda.copy(dev, new Uint8Array(4), { bytes: 5 })),
+        dstOffsetBeyond: t(() => cuda.copy(dev, new Uint8Array(4), { dstOffset: 13 })),
+        nothingAtTheEnd: t(() => cuda.copy(new Uint8Array(4), dev, { srcOffset: 16 })),
+      });`, env());
+    expect(r.stderr).toBe('');
+    expect(r.report).toEqual({
+      back: [0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0],
+      tail: [0, 0, 0],
+      pinned: [1, 2, 3, 4, 5, 6, 7, 8],
+      dstTooSmall: 'RangeError: dst: range [0, 0+16) exceeds its 4 bytes',
+      srcOffsetBeyond: 'RangeError: src: range [17, 17+0) exceeds its 16 bytes',
+      bytesBeyondSrc: 'RangeError: src: range [0, 0+5) exceeds its 4 bytes',
+      dstOffsetBeyond: 'RangeError: dst: range [13, 13+4) exceeds its 16 bytes',
+      nothingAtTheEnd: 'no error',
+    });
+  });
+
+  test('a fill without a count writes as many elements as fit from its offset', () => {
+    const r = runScript(`${capture}
+      const dev = cuda.DeviceBuffer.alloc(14);
+      cuda.fill(dev, 0);
+      cuda.fill(dev, 0x01020304, { offset: 4, elementBytes: 4 });
+      const back = new Uint8Array(14);
+      cuda.copy(back, dev);
+      report({
+        back: Array.from(back),
+        countBeyond: t(() => cuda.fill(dev, 1, { offset: 4, count: 3, elementBytes: 4 })),
+        offsetBeyond: t(() => cuda.fill(dev, 1, { offset: 15 })),
+        jsBytes: t(() => cuda.fill(new Uint8Array(4), 1)),
+      });`, env());
+    expect(r.stderr).toBe('');
+    expect(r.report).toEqual({
+      back: [0, 0, 0, 0, 4, 3, 2, 1, 4, 3, 2, 1, 0, 0],
+      countBeyond: 'RangeError: target: range [4, 4+12) exceeds its 14 bytes',
+      offsetBeyond: 'RangeError: target: range [15, 15+0) exceeds its 14 bytes',
+      jsBytes: expect.stringMatching(/^TypeError: target must be a memory handle/),
+    });
+  });
+
+  test('handles that are not memory, disposed memory and disposed streams are refused', () => {
+    const r = runScript(`${capture}
+      const dev = cuda.DeviceBuffer.alloc(16);
+      const stream = cuda.Stream.create();
+      const gone = cuda.DeviceBuffer.alloc(16); gone.dispose();
+      const goneStream = cuda.Stream.create(); goneStream.dispose();
+      report({
+        streamAsDst: t(() => cuda.copy(stream, dev)),
+        streamAsFillTarget: t(() => cuda.fill(stream, 0)),
+        plainObject: t(() => cuda.copy({ slot: dev.slot, size: 16 }, dev)),
+        disposedSrc: t(() => cuda.copy(dev, gone)),
+        disposedTarget: t(() => cuda.fill(gone, 0)),
+        disposedStream: t(() => cuda.copy(dev, new Uint8Array(4), { stream: goneStream })),
+        streamAsStream: t(() => cuda.copy(dev, new Uint8Array(4), { stream: dev })),
+      });`, env());
+    expect(r.stderr).toBe('');
+    expect(r.report).toEqual({
+      streamAsDst: expect.stringMatching(/^TypeError: dst must be a memory handle/),
+      streamAsFillTarget: expect.stringMatching(/^TypeError: target must be a memory handle/),
+      plainObject: expect.stringMatching(/^TypeError: dst must be a memory handle/),
+      disposedSrc: 'DisposedError: DeviceBuffer has been disposed',
+      disposedTarget: 'DisposedError: DeviceBuffer has been disposed',
+      disposedStream: 'DisposedError: Stream has been disposed',
+      streamAsStream: expect.stringMatching(/^TypeError: options.stream must be a Stream/),
+    });
+  });
+});
