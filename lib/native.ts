@@ -109,9 +109,12 @@ export type NativeAccessEntry = [number, number, number];
 /** Allocations mapped into a reservation with access granted (native/vmm). */
 export interface NativeVirtualMemory extends NativeHandle {
   readonly address: bigint;
+  /** What operations may touch: all that is mapped, or a GrowableBuffer's size. */
   readonly size: number;
+  readonly mapped: number;
   readonly ordinal: number;
   extend(segments: NativeSegment[], access: NativeAccessEntry[]): void;
+  resize(bytes: number): void;
   setAccess(access: NativeAccessEntry[]): void;
   getAccess(locationType: number, locationId: number, offset?: number): number;
   segments(): NativeSegmentSlot[];

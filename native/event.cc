@@ -47,6 +47,7 @@ Napi::Value EventRecord(const Napi::CallbackInfo& info) {
   const SlotTable& table = slotTable(info.Env());
   EventBox& event = *Event::fromSlot(table, info[0], "event");
   const StreamRef& stream = Stream::fromSlot(table, info[1], "stream");
+  stream->makeContextCurrent(info.Env());
   if (info[2].IsUndefined()) {
     CU_CHECK(info.Env(), cuEventRecord, event.event, stream->stream);
   } else {

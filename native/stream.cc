@@ -165,6 +165,12 @@ void Stream::init(Napi::Env env, Napi::Object exports) {
   exports.Set("specialStream", Napi::Function::New(env, SpecialStream));
 }
 
+StreamBox& Stream::used() {
+  StreamBox& box = live();
+  box.makeContextCurrent(Env());
+  return box;
+}
+
 Napi::Value Stream::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().stream); }
 Napi::Value Stream::Ordinal(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), live().context->ordinal);
@@ -172,7 +178,7 @@ Napi::Value Stream::Ordinal(const Napi::CallbackInfo& info) {
 
 // True when all work queued so far has completed.
 Napi::Value Stream::Query(const Napi::CallbackInfo& info) {
-  StreamBox& box = live();
+  StreamBox& box = used();
   uint64_t covered = box.markWait();
   CUresult r = CU_CALL(cuStreamQuery, box.stream);
   if (r == CUDA_ERROR_NOT_READY) return Napi::Boolean::New(info.Env(), false);
@@ -183,7 +189,7 @@ Napi::Value Stream::Query(const Napi::CallbackInfo& info) {
 
 // Blocks the JavaScript thread until the stream's work is done.
 Napi::Value Stream::Synchronize(const Napi::CallbackInfo& info) {
-  StreamBox& box = live();
+  StreamBox& box = used();
   uint64_t covered = box.markWait();
   CU_CHECK(info.Env(), cuStreamSynchronize, box.stream);
   box.completedThrough(covered);
@@ -220,7 +226,7 @@ Napi::Value Stream::SynchronizeAsync(const Napi::CallbackInfo& info) {
 
 // waitEvent(event, flags): later work on this stream waits for the event.
 Napi::Value Stream::WaitEvent(const Napi::CallbackInfo& info) {
-  StreamBox& box = live();
+  StreamBox& box = used();
   const EventRef& event = Event::from(info[0], "event");
   unsigned int flags = uintArg(info[1], "flags");
   CU_CHECK(info.Env(), cuStreamWaitEvent, box.stream, event->event, flags);
@@ -229,19 +235,19 @@ Napi::Value Stream::WaitEvent(const Napi::CallbackInfo& info) {
 
 Napi::Value Stream::Flags(const Napi::CallbackInfo& info) {
   unsigned int flags = 0;
-  CU_CHECK(info.Env(), cuStreamGetFlags, live().stream, &flags);
+  CU_CHECK(info.Env(), cuStreamGetFlags, used().stream, &flags);
   return Napi::Number::New(info.Env(), flags);
 }
 
 Napi::Value Stream::Priority(const Napi::CallbackInfo& info) {
   int priority = 0;
-  CU_CHECK(info.Env(), cuStreamGetPriority, live().stream, &priority);
+  CU_CHECK(info.Env(), cuStreamGetPriority, used().stream, &priority);
   return Napi::Number::New(info.Env(), priority);
 }
 
 Napi::Value Stream::Id(const Napi::CallbackInfo& info) {
   unsigned long long id = 0;
-  CU_CHECK(info.Env(), cuStreamGetId, live().stream, &id);
+  CU_CHECK(info.Env(), cuStreamGetId, used().stream, &id);
   return bigint(info.Env(), id);
 }
 
@@ -270,7 +276,7 @@ Napi::Value Stream::DeviceOf(const Napi::CallbackInfo& info) {
 
 // getAttribute(id) -> the CUstreamAttrValue union's bytes; lib/ decodes them.
 Napi::Value Stream::GetAttribute(const Napi::CallbackInfo& info) {
-  StreamBox& box = live();
+  StreamBox& box = used();
   unsigned int id = uintArg(info[0], "attribute");
   CUstreamAttrValue value;
   std::memset(&value, 0, sizeof(value));
@@ -281,7 +287,7 @@ Napi::Value Stream::GetAttribute(const Napi::CallbackInfo& info) {
 
 // setAttribute(id, bytes): bytes is the encoded CUstreamAttrValue union.
 Napi::Value Stream::SetAttribute(const Napi::CallbackInfo& info) {
-  StreamBox& box = live();
+  StreamBox& box = used();
   unsigned int id = uintArg(info[0], "attribute");
   auto value = bytesArg<CUstreamAttrValue>(info[1], "value");
   CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuStreamSetAttribute, box.stream,
@@ -290,7 +296,7 @@ Napi::Value Stream::SetAttribute(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value Stream::CopyAttributesFrom(const Napi::CallbackInfo& info) {
-  StreamBox& box = live();
+  StreamBox& box = used();
   const StreamRef& source = Stream::from(info[0], "source");
   CU_CHECK(info.Env(), cuStreamCopyAttributes, box.stream, source->stream);
   return info.Env().Undefined();
@@ -298,7 +304,7 @@ Napi::Value Stream::CopyAttributesFrom(const Napi::CallbackInfo& info) {
 
 // attachMemory(managedBuffer, flags): cuStreamAttachMemAsync for the whole allocation.
 Napi::Value Stream::AttachMemory(const Napi::CallbackInfo& info) {
-  StreamBox& box = live();
+  StreamBox& box = used();
   MemoryRef memory = memoryOf(info[0]);
   if (!memory || memory->kind != MemoryKind::Unified) {
     throwTypeError(info.Env(), "buffer must be managed memory (DeviceBuffer.allocManaged)");
@@ -316,7 +322,7 @@ Napi::Value Stream::WriteValue(const Napi::CallbackInfo& info) { return memoryOp
 
 Napi::Value Stream::memoryOperation(const Napi::CallbackInfo& info, bool wait) {
   Napi::Env env = info.Env();
-  StreamBox& box = live();
+  StreamBox& box = used();
   bool wide = boolArg(info[4], "is64");
   Span word = wordOf(env, info[0], info[1], wide ? 8 : 4);
   unsigned int flags = uintArg(info[3], "flags");
@@ -332,7 +338,7 @@ Napi::Value Stream::memoryOperation(const Napi::CallbackInfo& info, bool wait) {
 // (target/offset/value unused for barriers and remote-write flushes).
 Napi::Value Stream::BatchMemoryOps(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  StreamBox& box = live();
+  StreamBox& box = used();
   Napi::Array ops = arrayArg(info[0], "ops", 1, 256, "must hold 1 to 256 operations");
   std::vector<CUstreamBatchMemOpParams> params(ops.Length());
   std::vector<MemoryRef> owners;

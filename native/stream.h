@@ -30,6 +30,13 @@ struct StreamBox {
   StreamBox& operator=(const StreamBox&) = delete;
   ~StreamBox();
 
+  // The legacy and per-thread streams name a stream of whichever context is
+  // current: before the driver is given one, its context is made current. A
+  // stream the library created carries its context, and needs no switch.
+  void makeContextCurrent(Napi::Env env) const {
+    if (!owned) makeCurrent(env, context);
+  }
+
   // Ends a capture begun on this stream and never ended (its stream disposed or
   // collected): the partial graph is destroyed once, and what its work would
   // have used is let go. Until then every release in the process is deferred.
@@ -86,6 +93,9 @@ class Stream : public Handle<Stream, StreamBox> {
   static void disposing(StreamBox& box);
 
  private:
+  // The live box, its context current when it is a special stream (what calls
+  // that hand the stream to the driver use).
+  StreamBox& used();
   Napi::Value HandleValue(const Napi::CallbackInfo& info);
   Napi::Value Ordinal(const Napi::CallbackInfo& info);
   Napi::Value Query(const Napi::CallbackInfo& info);
@@ -108,9 +118,12 @@ class Stream : public Handle<Stream, StreamBox> {
   Napi::Value PendingResources(const Napi::CallbackInfo& info);
 };
 
-// The stream argument of an async operation: a live Stream's slot number.
+// The stream argument of an async operation: a live Stream's slot number. Its
+// context is made current when it is a special stream.
 inline StreamBox& streamArg(Napi::Value value, const char* param = "stream") {
-  return *Stream::fromSlot(value, param);
+  StreamBox& box = *Stream::fromSlot(value, param);
+  box.makeContextCurrent(value.Env());
+  return box;
 }
 
 }  // namespace cudrv

@@ -3,7 +3,6 @@
 // and the contents stay as they are (no copy, unlike a realloc).
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
-import { DisposedError } from '../errors';
 import { MemoryAccessName, MemoryHandleTypeName } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
 import { native, NativeAccessEntry, NativeVirtualMemory, Slot } from '../native';
@@ -38,7 +37,6 @@ export class GrowableBuffer extends Disposable<NativeVirtualMemory> {
   readonly #granularity: number;
   readonly #allocation: AllocationOptions;
   #access: NativeAccessEntry[];
-  #size = 0;
 
   private constructor(handle: Slot<NativeVirtualMemory>, reserved: number, granularity: number, allocation: AllocationOptions,
     access: NativeAccessEntry[]) {
@@ -80,15 +78,14 @@ export class GrowableBuffer extends Disposable<NativeVirtualMemory> {
     return this.native.address;
   }
 
-  /** Bytes in use: what copies, fills and reads may touch. */
+  /** Bytes in use: what copies, fills and reads may touch (the native layer checks them against it). */
   get size(): number {
-    if (this.disposed) throw new DisposedError('GrowableBuffer');
-    return this.#size;
+    return this.native.size;
   }
 
   /** Bytes of physical memory mapped (at least size, a multiple of the granularity). */
   get capacity(): number {
-    return this.native.size;
+    return this.native.mapped;
   }
 
   /** Bytes of address space reserved: the most the buffer can grow to. */
@@ -123,7 +120,7 @@ export class GrowableBuffer extends Disposable<NativeVirtualMemory> {
         allocation.dispose();  // mapped: the buffer holds it now; failed: released
       }
     }
-    this.#size = size;
+    this.native.resize(size);
   }
 
   /** The pieces of physical memory mapped, in address order (new handles: dispose them when done). */

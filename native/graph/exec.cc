@@ -175,6 +175,7 @@ Napi::Value GraphLaunch(const Napi::CallbackInfo& info) {
   const SlotTable& table = slotTable(info.Env());
   const ExecRef& exec = GraphExec::fromSlot(table, info[0], "exec");
   StreamBox& stream = *Stream::fromSlot(table, info[1], "stream");
+  stream.makeContextCurrent(info.Env());
   CU_CHECK(info.Env(), cuGraphLaunch, exec->exec, stream.stream);
   stream.keepUntilIdle(exec);
   return info.Env().Undefined();

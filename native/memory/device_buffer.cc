@@ -10,9 +10,12 @@ DeviceMemoryBox::~DeviceMemoryBox() {
   if (!device) return;
   CUdeviceptr ptr = device;
   if (allocation == Allocation::StreamOrdered) {
-    // Freed in stream order, after the work queued on its release stream.
+    // Freed in stream order, after the work queued on its release stream (a
+    // special stream's context made current: it names that context's stream).
     StreamRef stream = releaseStream;
-    releaseWhenSafe([ptr, stream] { CU_CALL(cuMemFreeAsync, ptr, stream->stream); });
+    releaseWhenSafe([ptr, stream] {
+      if (stream->owned || setCurrent(stream->context->context) == CUDA_SUCCESS) CU_CALL(cuMemFreeAsync, ptr, stream->stream);
+    });
   } else {
     ContextRef ctx = context;
     releaseWhenSafe([ptr, ctx] {

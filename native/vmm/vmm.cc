@@ -229,9 +229,9 @@ void mapAndGrant(Napi::Env env, VirtualMemoryBox& box, std::vector<VirtualMemory
     if (s.bytes > UINT64_MAX - total) throwRangeError(env, "segments are too large");
     total += s.bytes;
   }
-  checkRange(env, "mapping", box.offset + box.size, total, reservation.size);
+  checkRange(env, "mapping", box.offset + box.mapped, total, reservation.size);
   makeCurrent(env, box.context);
-  const CUdeviceptr start = box.device + box.size;
+  const CUdeviceptr start = box.device + box.mapped;
   std::vector<std::pair<CUdeviceptr, size_t>> mapped;
   auto undo = [&] {
     for (auto it = mapped.rbegin(); it != mapped.rend(); ++it) CU_CALL(cuMemUnmap, it->first, it->second);
@@ -255,7 +255,7 @@ void mapAndGrant(Napi::Env env, VirtualMemoryBox& box, std::vector<VirtualMemory
     }
   }
   for (auto& s : segments) box.segments.push_back(std::move(s));
-  box.size += total;
+  box.mapped += total;
 }
 
 // mapMemory(reservation, offset, segments, access) -> VirtualMemory: the
@@ -273,6 +273,7 @@ Napi::Value MapMemory(const Napi::CallbackInfo& info) {
   box->device = reservation->base + offset;
   box->context = reservation->context;
   mapAndGrant(env, *box, std::move(segments), access);
+  box->size = box->mapped;
   return VirtualMemory::newSlot(env, box);
 }
 
@@ -374,8 +375,10 @@ void VirtualMemory::init(Napi::Env env, Napi::Object exports) {
   exports.Set("VirtualMemory", define(env, {
       InstanceAccessor("address", &VirtualMemory::Address, nullptr),
       InstanceAccessor("size", &VirtualMemory::Size, nullptr),
+      InstanceAccessor("mapped", &VirtualMemory::Mapped, nullptr),
       InstanceAccessor("ordinal", &VirtualMemory::Ordinal, nullptr),
       InstanceMethod("extend", &VirtualMemory::Extend),
+      InstanceMethod("resize", &VirtualMemory::Resize),
       InstanceMethod("setAccess", &VirtualMemory::SetAccess),
       InstanceMethod("getAccess", &VirtualMemory::GetAccess),
       InstanceMethod("segments", &VirtualMemory::Segments),
@@ -385,6 +388,9 @@ void VirtualMemory::init(Napi::Env env, Napi::Object exports) {
 Napi::Value VirtualMemory::Address(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().device); }
 Napi::Value VirtualMemory::Size(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(live().size));
+}
+Napi::Value VirtualMemory::Mapped(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(live().mapped));
 }
 Napi::Value VirtualMemory::Ordinal(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), live().context->ordinal);
@@ -400,15 +406,25 @@ Napi::Value VirtualMemory::Extend(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+// resize(bytes): what operations may touch from now on (a GrowableBuffer's
+// size), within what is mapped.
+Napi::Value VirtualMemory::Resize(const Napi::CallbackInfo& info) {
+  VirtualMemoryBox& box = live();
+  uint64_t bytes = u64Arg(info[0], "bytes");
+  checkRange(info.Env(), "size", 0, bytes, box.mapped);
+  box.size = bytes;
+  return info.Env().Undefined();
+}
+
 // setAccess(access): cuMemSetAccess over the whole mapped range.
 Napi::Value VirtualMemory::SetAccess(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   VirtualMemoryBox& box = live();
   auto access = accessListArg(info[0], "access");
-  if (box.size == 0) throwRangeError(env, "nothing is mapped yet");
+  if (box.mapped == 0) throwRangeError(env, "nothing is mapped yet");
   if (access.empty()) return env.Undefined();
   makeCurrent(env, box.context);
-  CU_CHECK(env, cuMemSetAccess, box.device, box.size, access.data(), access.size());
+  CU_CHECK(env, cuMemSetAccess, box.device, box.mapped, access.data(), access.size());
   return env.Undefined();
 }
 
@@ -418,7 +434,7 @@ Napi::Value VirtualMemory::GetAccess(const Napi::CallbackInfo& info) {
   VirtualMemoryBox& box = live();
   CUmemLocation location = locationArg(info[0], info[1]);
   uint64_t offset = info[2].IsUndefined() ? 0 : u64Arg(info[2], "offset");
-  if (offset >= box.size) throwRangeError(env, "offset must lie within the mapped range");
+  if (offset >= box.mapped) throwRangeError(env, "offset must lie within the mapped range");
   makeCurrent(env, box.context);
   unsigned long long flags = 0;
   CU_CHECK(env, cuMemGetAccess, &flags, &location, box.device + offset);

@@ -58,6 +58,9 @@ struct VirtualMemoryBox : MemoryBox {
   ReservationRef reservation;  // declared before segments: destroyed after them
   size_t offset = 0;           // of the first segment within the reservation
   std::vector<Segment> segments;
+  // Bytes mapped from device on. size, what operations may touch, is at most
+  // this: all of it for a mapping, what a GrowableBuffer holds for that one.
+  size_t mapped = 0;
 
   ~VirtualMemoryBox() override;
 };
@@ -99,8 +102,10 @@ class VirtualMemory : public Handle<VirtualMemory, VirtualMemoryBox> {
  private:
   Napi::Value Address(const Napi::CallbackInfo& info);
   Napi::Value Size(const Napi::CallbackInfo& info);
+  Napi::Value Mapped(const Napi::CallbackInfo& info);
   Napi::Value Ordinal(const Napi::CallbackInfo& info);
   Napi::Value Extend(const Napi::CallbackInfo& info);
+  Napi::Value Resize(const Napi::CallbackInfo& info);
   Napi::Value SetAccess(const Napi::CallbackInfo& info);
   Napi::Value GetAccess(const Napi::CallbackInfo& info);
   Napi::Value Segments(const Napi::CallbackInfo& info);

@@ -1,5 +1,5 @@
 // Streams and events against the real driver.
-import { CudaError, DeviceBuffer, DisposedError, Event, HostBuffer, Stream, copy, fill } from '../../lib';
+import { Context, CudaError, DeviceBuffer, DisposedError, Event, Graph, HostBuffer, Stream, copy, fill } from '../../lib';
 import { runScript } from '../helpers/subprocess';
 import { describeGpu } from '../helpers/tiers';
 
@@ -33,6 +33,30 @@ describeGpu('streams', () => {
     expect(legacy.disposed).toBe(false);
     legacy.synchronizeSync();
     expect(legacy.query()).toBe(true);
+  });
+
+  test('the legacy stream is its own device\'s, whichever context is current (another one, or none)', () => {
+    const legacy = Stream.legacy();
+    using buffer = DeviceBuffer.alloc(64);
+    using event = Event.create();
+    using graph = Graph.create();
+    graph.addFill(buffer, 5, { offset: 32 });
+    using exec = graph.instantiate();
+    using other = legacy.device.createContext();
+    other.pushCurrent();
+    try {
+      fill(buffer, 9, { count: 32, stream: legacy });
+      event.record(legacy);
+      legacy.synchronizeSync();
+      expect(event.query()).toBe(true);
+    } finally {
+      Context.popCurrent();
+    }
+    while (Context.currentHandle() !== 0n) Context.popCurrent();
+    exec.launch(legacy);
+    expect(legacy.priority).toBeGreaterThanOrEqual(legacy.device.primaryContext.streamPriorityRange.greatest);
+    legacy.synchronizeSync();
+    expect(Array.from(buffer.readSync())).toEqual([...Array(32).fill(9), ...Array(32).fill(5)]);
   });
 
   test('a disposed stream throws and never becomes the default stream', () => {

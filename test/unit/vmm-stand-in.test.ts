@@ -106,6 +106,32 @@ describe('virtual memory against the stand-in driver', () => {
     ]);
   });
 
+  test('copies and fills of a growable buffer stop at its size, not at what is mapped', () => {
+    // The stand-in maps no bytes behind virtual memory: what is checked is which ranges are refused.
+    const { r } = run(`
+      const t = (f) => { try { f(); return 'no error'; } catch (e) { return e.constructor.name + ': ' + e.message; } };
+      const g = cuda.GrowableBuffer.create({ maxSize: 4 * M, size: M });
+      const small = {
+        size: g.size, capacity: g.capacity,
+        copyOut: t(() => cuda.copy(new Uint8Array(M), g)), fillAll: t(() => cuda.fill(g, 7)),
+        copyIn: t(() => cuda.copy(g, new Uint8Array(M + 1))), fillBeyond: t(() => cuda.fill(g, 1, { offset: M, count: 1 })),
+        resizeBeyondMapped: t(() => g.native.resize(2 * M + 1)),
+      };
+      g.resize(2 * M);
+      const grown = { size: g.size, copyOut: t(() => cuda.copy(new Uint8Array(2 * M), g)), fill: t(() => cuda.fill(g, 9, { offset: M, count: M })) };
+      g.dispose();
+      report({ small, grown });`);
+    expect(r.report).toEqual({
+      small: {
+        size: MiB, capacity: 2 * MiB, copyOut: 'no error', fillAll: 'no error',
+        copyIn: `RangeError: dst: range [0, 0+${MiB + 1}) exceeds its ${MiB} bytes`,
+        fillBeyond: `RangeError: target: range [${MiB}, ${MiB}+1) exceeds its ${MiB} bytes`,
+        resizeBeyondMapped: `RangeError: size: range [0, 0+${2 * MiB + 1}) exceeds its ${2 * MiB} bytes`,
+      },
+      grown: { size: 2 * MiB, copyOut: 'no error', fill: 'no error' },
+    });
+  });
+
   test('a growable buffer keeps its address across growth; a failed growth changes nothing', () => {
     const { r, log } = run(`
       const g = cuda.GrowableBuffer.create({ maxSize: 15 * M, size: M });
