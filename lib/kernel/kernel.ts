@@ -8,7 +8,7 @@ import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generat
 import { native, Slot } from '../native';
 import type { NativeKernel } from '../native';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize } from '../validate';
-import { argLayout, ArgLayout, ArgType, ArgValue, KernelArg, writeArg } from './args';
+import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, writeArg } from './args';
 import { encodeLaunchShape, LaunchConfig, LaunchConfigSlot, launchStream, LaunchShape } from './launch-config';
 import { PreparedLaunch } from './prepared-launch';
 
@@ -89,9 +89,11 @@ export class Kernel extends Disposable<NativeKernel> {
   #name: string | undefined;
   #params: readonly KernelParam[] | null | undefined;
   // Reused by plain launches and kernel nodes (packArgs) while the argument
-  // types stay the same: the layout and packed record of the last types.
+  // types stay the same: the layout's slots and packed record of the last
+  // types. The slots are an unfrozen copy: V8 reads a frozen array's elements
+  // through its generic keyed-load stub, some 70 instructions a read.
   #lastTypes: ArgType[] | undefined;
-  #lastLayout: ArgLayout | undefined;
+  #lastSlots: ArgSlot[] | undefined;
   #packed: PackedArgs = packedRecord(0, 0);
 
   /** @internal */
@@ -228,14 +230,14 @@ export class Kernel extends Disposable<NativeKernel> {
    * hand them to the native layer at once.
    */
   packArgs(args: readonly KernelArg[], label: string): PackedArgs {
-    const layout = this.#layoutFor(args, label);
+    const slots = this.#slotsFor(args, label);
     const packed = this.#packed;
     const view = packed.view;
     const bytes = packed.bytes;
     const pointers = packed.pointers;
     let pointerCount = 0;
     for (let i = 0; i < args.length; i++) {
-      const slot = layout.slots[i];
+      const slot = slots[i];
       const memory = writeArg(view, bytes, slot, args[i].value, label, i);
       if (memory !== null) {
         pointers[2 * pointerCount] = slot.offset;
@@ -247,15 +249,15 @@ export class Kernel extends Disposable<NativeKernel> {
     return packed;
   }
 
-  // The layout of the arguments' types: the last one when the types are the
-  // same, so that repeated launches check and allocate nothing new.
-  #layoutFor(args: readonly KernelArg[], label: string): ArgLayout {
+  // The layout's slots for the arguments' types: the last ones when the types
+  // are the same, so that repeated launches check and allocate nothing new.
+  #slotsFor(args: readonly KernelArg[], label: string): ArgSlot[] {
     if (!Array.isArray(args)) throw new TypeError(`${label} must be an array of arg.*() values`);
     const last = this.#lastTypes;
     if (last !== undefined && last.length === args.length) {
       let i = 0;
       while (i < args.length && args[i] instanceof KernelArg && sameType(args[i].type, last[i])) i++;
-      if (i === args.length) return this.#lastLayout!;
+      if (i === args.length) return this.#lastSlots!;
     }
     const types = args.map((a, i) => {
       if (!(a instanceof KernelArg)) throw new TypeError(`${label}[${i}] must be made with arg.*() (arg.f32(1.5), arg.ptr(buffer), ...)`);
@@ -263,9 +265,9 @@ export class Kernel extends Disposable<NativeKernel> {
     });
     const layout = argLayout(this.name, this.params, types);
     this.#lastTypes = types;
-    this.#lastLayout = layout;
+    this.#lastSlots = [...layout.slots];
     this.#packed = packedRecord(layout.bytes, layout.slots.filter((s) => s.type === 'ptr').length);
-    return layout;
+    return this.#lastSlots;
   }
 
   /**

@@ -5,7 +5,7 @@ import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
 import { native, NativePreparedLaunch, Slot } from '../native';
 import { checkInteger } from '../validate';
-import { ArgLayout, ArgValue, KernelArgumentError, writeArg } from './args';
+import { ArgLayout, ArgSlot, ArgValue, KernelArgumentError, writeArg } from './args';
 import type { Kernel } from './kernel';
 
 /**
@@ -20,6 +20,8 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
   readonly layout: ArgLayout;
   readonly #view: DataView;
   readonly #bytes: Uint8Array;
+  // layout.slots unfrozen, for set() (see Kernel's #lastSlots).
+  readonly #slots: ArgSlot[];
   // The values set, so that memory handles stay reachable while they are arguments.
   readonly #values: ArgValue[];
   #unset: number;
@@ -33,6 +35,7 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
     if (buffer.byteLength < layout.bytes) throw new Error(`the parameter buffer of ${kernel.name} is smaller than its layout`);
     this.#view = new DataView(buffer);
     this.#bytes = new Uint8Array(buffer);
+    this.#slots = [...layout.slots];
     this.#values = new Array(layout.slots.length).fill(undefined);
     this.#unset = layout.slots.length;
   }
@@ -41,7 +44,7 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
   set(index: number, value: ArgValue): this {
     // set() writes the parameter buffer from here, without the native layer: it checks disposal itself.
     if (this.released) throw new DisposedError('PreparedLaunch');
-    const slot = Number.isInteger(index) ? this.layout.slots[index] : undefined;
+    const slot = Number.isInteger(index) ? this.#slots[index] : undefined;
     if (slot === undefined) {
       checkInteger(index, 'index', 0);
       throw new RangeError(`index ${index} is out of range: ${this.kernel.name} takes ${this.layout.slots.length} arguments`);
