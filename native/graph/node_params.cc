@@ -208,11 +208,51 @@ std::unique_ptr<NodeParams> emptyNodeParams() {
 
 }  // namespace
 
-std::unique_ptr<NodeParams> kernelNodeParams(Napi::Env env, const KernelNodeFields& fields) {
-  auto out = emptyNodeParams();
-  out->params.type = CU_GRAPH_NODE_TYPE_KERNEL;
-  buildKernelNode(env, fields, *out);
-  return out;
+void NodeParams::clear() {
+  std::memset(&params, 0, sizeof(params));
+  context = nullptr;
+  memOps.clear();
+  access.clear();
+  bodies.clear();
+  kernelArgs.clear();
+  kernelArgPointers.clear();
+  std::memset(kernelExtra, 0, sizeof(kernelExtra));
+  kernelArgBytes = 0;
+  kernelAttributes.clear();
+  kernel.reset();
+  movedChild.reset();
+  uses.clear();
+}
+
+namespace {
+thread_local NodeParams threadKernelNode;
+thread_local bool threadKernelNodeInUse = false;
+}  // namespace
+
+KernelNodeParams::KernelNodeParams(Napi::Env env, const KernelNodeFields& fields) {
+  if (threadKernelNodeInUse) {
+    own_ = emptyNodeParams();
+    params_ = own_.get();
+  } else {
+    threadKernelNodeInUse = true;
+    params_ = &threadKernelNode;
+    params_->clear();
+  }
+  params_->params.type = CU_GRAPH_NODE_TYPE_KERNEL;
+  try {
+    buildKernelNode(env, fields, *params_);
+  } catch (...) {
+    release();  // a constructor that throws runs no destructor
+    throw;
+  }
+}
+
+KernelNodeParams::~KernelNodeParams() { release(); }
+
+void KernelNodeParams::release() {
+  if (own_) return;
+  params_->clear();
+  threadKernelNodeInUse = false;
 }
 
 KernelNodeFields kernelNodeFields(const Napi::CallbackInfo& info, size_t first) {

@@ -36,6 +36,10 @@ struct NodeParams {
   NodeParams() = default;
   NodeParams(const NodeParams&) = delete;
   NodeParams& operator=(const NodeParams&) = delete;
+
+  // Back to a default-made NodeParams, what it held released, its vectors'
+  // capacity kept (see KernelNodeParams).
+  void clear();
 };
 
 // params.type is a CUgraphNodeType; the rest depends on it (lib/graph/node-params.ts).
@@ -46,7 +50,24 @@ std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value params, G
 // property name): kernel slot, record, argBytes, pointerCount, ordinal, as
 // lib/graph/node-params.ts encodeKernelNode makes them.
 using KernelNodeFields = std::array<Napi::Value, 5>;
-std::unique_ptr<NodeParams> kernelNodeParams(Napi::Env env, const KernelNodeFields& fields);
+// Built for the length of one call (addKernelNode, an executable's update) in
+// the thread's NodeParams, emptied when the call ends: its vectors keep their
+// capacity, so that repeated builds allocate nothing. A nested use (none is
+// known) gets a NodeParams of its own.
+class KernelNodeParams {
+ public:
+  KernelNodeParams(Napi::Env env, const KernelNodeFields& fields);
+  ~KernelNodeParams();
+  KernelNodeParams(const KernelNodeParams&) = delete;
+  KernelNodeParams& operator=(const KernelNodeParams&) = delete;
+  NodeParams* get() const { return params_; }
+  NodeParams& operator*() const { return *params_; }
+
+ private:
+  void release();
+  std::unique_ptr<NodeParams> own_;
+  NodeParams* params_;
+};
 // The same fields as info[first..first+4].
 KernelNodeFields kernelNodeFields(const Napi::CallbackInfo& info, size_t first);
 

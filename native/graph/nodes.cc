@@ -130,12 +130,12 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
 
 // addKernelNode(graph, dependencies, edgeData | undefined, kernel, record,
 // argBytes, pointerCount, ordinal, perTypeCall) -> node: addNode for a kernel
-// node, its parameters given one by one (see kernelNodeParams).
+// node, its parameters given one by one (see KernelNodeParams).
 Napi::Value AddKernelNode(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   GraphRef graph = graphArg(info[0], "graph");
   Dependencies deps = dependenciesArg(env, info[1], info[2], *graph);
-  std::unique_ptr<NodeParams> p = kernelNodeParams(env, kernelNodeFields(info, 3));
+  KernelNodeParams p(env, kernelNodeFields(info, 3));
   return nodeValue(env, addBuiltNode(env, graph, deps, p.get(), boolArg(info[8], "perTypeCall")));
 }
 
