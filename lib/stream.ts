@@ -263,9 +263,9 @@ export function streamSlot(stream: Stream, name = 'stream'): number {
   return checkStream(stream, name).slot;
 }
 
-/** @internal stream, checked to be a Stream (for its slot, in the hot calls). */
+/** @internal stream, checked to be a Stream, for the hot calls (see checkGraphNode in graph/node.ts). */
 export function checkStream(stream: Stream, name = 'stream'): Stream {
-  return checkInstance(stream, Stream, name);
+  return stream instanceof Stream ? stream : checkInstance(stream, Stream, name);
 }
 
 function eventNative(event: Event): NativeEvent {

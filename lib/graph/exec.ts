@@ -6,9 +6,9 @@ import { Disposable } from '../disposable';
 import { PreparedLaunch } from '../kernel/prepared-launch';
 import { native, NativeGraph, NativeGraphExec, Slot } from '../native';
 import { checkStream, Stream, streamSlot } from '../stream';
-import { checkBoolean, checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
+import { checkBoolean, checkFlag, checkObject, nameOfValue } from '../validate';
 import type { Graph } from './graph';
-import { GraphNode } from './node';
+import { checkGraphNode, GraphNode } from './node';
 import { encodeKernelNode, encodeNodeParams, isSignal, NodeParams } from './node-params';
 
 /** Options of {@link Graph.instantiate}. */
@@ -145,11 +145,11 @@ export class GraphExec extends Disposable<NativeGraphExec> {
    */
   setParams(node: GraphNode, params: NodeParams | PreparedLaunch, options: { perTypeCall?: boolean } = {}): void {
     if (params instanceof PreparedLaunch) {
-      native.execSetPreparedKernelNode(this.slot, checkInstance(node, GraphNode, 'node').slot, params.readySlot());
+      native.execSetPreparedKernelNode(this.slot, checkGraphNode(node, 'node').slot, params.readySlot());
       return;
     }
     checkObject(options, 'options');
-    const target = checkInstance(node, GraphNode, 'node');
+    const target = checkGraphNode(node, 'node');
     const perType = checkFlag(options.perTypeCall, 'options.perTypeCall');
     if (params !== null && typeof params === 'object' && params.type === 'kernel') {
       const k = encodeKernelNode(params.kernel, params.args, params);
@@ -161,22 +161,22 @@ export class GraphExec extends Disposable<NativeGraphExec> {
 
   /** The child graph node now runs a copy of child (same topology). */
   setChildGraph(node: GraphNode, child: Graph): void {
-    this.native.setChildGraph(checkInstance(node, GraphNode, 'node').native, graphNative(child, 'child'));
+    this.native.setChildGraph(checkGraphNode(node, 'node').native, graphNative(child, 'child'));
   }
 
   /** Enables or disables a node of this executable (a disabled node does nothing when launched). */
   setEnabled(node: GraphNode, enabled: boolean): void {
-    this.native.setEnabled(checkInstance(node, GraphNode, 'node').native, checkBoolean(enabled, 'enabled'));
+    this.native.setEnabled(checkGraphNode(node, 'node').native, checkBoolean(enabled, 'enabled'));
   }
 
   /** Gives the executable's external-semaphore node an empty set (see Graph.addExternalSemaphoreNode). */
   clearExternalSemaphores(node: GraphNode, kind: 'signal' | 'wait'): void {
-    this.native.clearExternalSemaphores(checkInstance(node, GraphNode, 'node').native, isSignal(kind));
+    this.native.clearExternalSemaphores(checkGraphNode(node, 'node').native, isSignal(kind));
   }
 
   /** Whether a node of this executable is enabled (cuGraphNodeGetEnabled). */
   isEnabled(node: GraphNode): boolean {
-    return this.native.isEnabled(checkInstance(node, GraphNode, 'node').native);
+    return this.native.isEnabled(checkGraphNode(node, 'node').native);
   }
 
   override toString(): string {

@@ -4,12 +4,12 @@
 import { DeviceLike, ordinalOf } from '../device';
 import type { Event } from '../event';
 import type { KernelArg } from '../kernel/args';
-import { Kernel } from '../kernel/kernel';
+import { checkKernel, Kernel } from '../kernel/kernel';
 import { encodeLaunchShape, LaunchShape } from '../kernel/launch-config';
 import { MemoryHandle, memorySlot } from '../memory/bytes';
 import type { NativeGraph } from '../native';
 import { encodeMemoryOps, StreamMemoryOp } from '../stream-memory-ops';
-import { checkArray, checkEnum, checkFlag, checkInstance, checkInteger, checkObject, checkSize } from '../validate';
+import { checkArray, checkEnum, checkFlag, checkInteger, checkObject, checkSize } from '../validate';
 import type { ConditionalHandle } from './conditional';
 import type { Graph } from './graph';
 
@@ -227,7 +227,7 @@ const kernelNode: EncodedKernelNode = { type: 0, kernel: -1, record: new Uint8Ar
  * device (a KernelNodeParams serves as all three, as may a shape alone).
  */
 export function encodeKernelNode(kernelValue: Kernel, args: readonly KernelArg[] | undefined, shape: LaunchShape & { device?: DeviceLike }): EncodedKernelNode {
-  const kernel = checkInstance(kernelValue, Kernel, 'params.kernel');
+  const kernel = checkKernel(kernelValue, 'params.kernel');
   const packed = kernel.packArgs(args ?? [], 'params.args');
   kernelNode.ordinal = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(shape.device, 'params.device');
   encodeLaunchShape(shape, packed.config);

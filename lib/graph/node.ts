@@ -4,7 +4,7 @@ import { Disposable } from '../disposable';
 import type { NativeEdgeData, NativeGraph, NativeGraphNode, NativeNodeValue, Slot } from '../native';
 import { native } from '../native';
 import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, KernelNodeAttributeName, KernelNodeAttributes } from '../launch-attributes';
-import { checkFlag, checkObject, nameOfValue } from '../validate';
+import { checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
 import { EdgeData, decodeEdge } from './edge';
 import { encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from './node-params';
 
@@ -157,4 +157,13 @@ export class GraphNode extends Disposable<NativeGraphNode> {
 
 function neighbours(list: { nodes: NativeNodeValue[]; data: NativeEdgeData[] }): Array<{ node: GraphNode; edge: EdgeData }> {
   return GraphNode.list(list.nodes).map((node, i) => ({ node, edge: decodeEdge(list.data[i]) }));
+}
+
+/**
+ * @internal node, checked to be a GraphNode, for the hot calls: instanceof written here
+ * sees this class only and stays a map check in optimized code, where the
+ * shared checkInstance, seeing every class, takes the engine's generic path.
+ */
+export function checkGraphNode(node: unknown, name: string): GraphNode {
+  return node instanceof GraphNode ? node : checkInstance(node, GraphNode, name);
 }

@@ -305,3 +305,8 @@ function sameType(a: ArgType, b: ArgType): boolean {
 function occupancyFlags(options: { disableCachingOverride?: boolean }): number {
   return options.disableCachingOverride !== undefined && checkBoolean(options.disableCachingOverride, 'options.disableCachingOverride') ? 1 : 0;
 }
+
+/** @internal kernel, checked to be a Kernel, for the hot calls (see checkGraphNode). */
+export function checkKernel(kernel: unknown, name: string): Kernel {
+  return kernel instanceof Kernel ? kernel : checkInstance(kernel, Kernel, name);
+}
