@@ -22,16 +22,23 @@ namespace cudrv {
   throwRangeError(env, std::string(name) + " " + what);
 }
 
+// The number v holds, in one call: napi_get_value_double fails for anything
+// else (a type check first would be a second call on every argument).
+inline bool numberOf(Napi::Value v, double* d) { return napi_get_value_double(v.Env(), v, d) == napi_ok; }
+
+// d as an integer in [lo, hi]: a TypeError when it is none, a RangeError outside.
+inline int64_t checkedInteger(Napi::Env env, double d, const char* name, int64_t lo, int64_t hi) {
+  if (!std::isfinite(d) || std::trunc(d) != d) typeError(env, name, "an integer");
+  if (d < static_cast<double>(lo) || d > static_cast<double>(hi)) {
+    rangeError(env, name, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+  }
+  return static_cast<int64_t>(d);
+}
+
 // An integer in [lo, hi], given as a number (or a bigint, where allowed).
 inline int64_t integerArg(Napi::Value v, const char* name, int64_t lo, int64_t hi) {
-  if (v.IsNumber()) {
-    double d = v.As<Napi::Number>().DoubleValue();
-    if (!std::isfinite(d) || std::trunc(d) != d) typeError(v.Env(), name, "an integer");
-    if (d < static_cast<double>(lo) || d > static_cast<double>(hi)) {
-      rangeError(v.Env(), name, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
-    }
-    return static_cast<int64_t>(d);
-  }
+  double d = 0;
+  if (numberOf(v, &d)) return checkedInteger(v.Env(), d, name, lo, hi);
   if (v.IsBigInt()) {
     bool lossless = false;
     int64_t i = v.As<Napi::BigInt>().Int64Value(&lossless);
@@ -53,18 +60,21 @@ inline uint32_t uintArg(Napi::Value v, const char* name) {
 // A size or 64-bit unsigned value: a non-negative safe-integer number, or any
 // bigint in [0, 2^64).
 inline uint64_t u64Arg(Napi::Value v, const char* name) {
+  double d = 0;
+  if (numberOf(v, &d)) return static_cast<uint64_t>(checkedInteger(v.Env(), d, name, 0, (int64_t{1} << 53) - 1));
   if (v.IsBigInt()) {
     bool lossless = false;
     uint64_t u = v.As<Napi::BigInt>().Uint64Value(&lossless);
     if (!lossless) rangeError(v.Env(), name, "must be between 0 and 2^64-1");
     return u;
   }
-  return static_cast<uint64_t>(integerArg(v, name, 0, (int64_t{1} << 53) - 1));
+  typeError(v.Env(), name, "an integer");
 }
 
 inline bool boolArg(Napi::Value v, const char* name) {
-  if (!v.IsBoolean()) typeError(v.Env(), name, "a boolean");
-  return v.As<Napi::Boolean>().Value();
+  bool b = false;
+  if (napi_get_value_bool(v.Env(), v, &b) != napi_ok) typeError(v.Env(), name, "a boolean");
+  return b;
 }
 
 inline std::string stringArg(Napi::Value v, const char* name) {
