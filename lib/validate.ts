@@ -1,6 +1,13 @@
 // Argument checks made before the native layer is called, naming the parameter
 // the way the caller wrote it.
 
+/**
+ * Defaults of the hot calls' optional options objects and argument lists: one
+ * shared frozen value each, where `= {}` and `= []` made a new one per call.
+ */
+export const noOptions: Readonly<Record<string, never>> = Object.freeze({});
+export const noItems: readonly never[] = Object.freeze([]);
+
 /** An integer in [min, max]. */
 export function checkInteger(value: unknown, name: string, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof value !== 'number' || !Number.isInteger(value)) {

@@ -49,36 +49,46 @@ MemoryRef writePointer(Napi::Env env, MemoryRef box, uint64_t offset, uint8_t* b
   return box;
 }
 
-KernelCall readKernelCall(Napi::Value record, Napi::Value argBytes, Napi::Value pointerCount) {
+void readKernelCall(Napi::Value record, KernelCall& call) {
   Napi::Env env = record.Env();
   size_t length = 0;
-  uint8_t* data = typedArrayArg<uint8_t>(record, napi_uint8_array, "record", "a Uint8Array", &length);
+  void* bytes = nullptr;
+  // An ArrayBuffer: its data and length are read directly, where a typed array's
+  // info took dispatch on its type and its buffer, twice the cost.
+  if (napi_get_arraybuffer_info(env, record, &bytes, &length) != napi_ok) typeError(env, "record", "an ArrayBuffer");
+  uint8_t* data = static_cast<uint8_t*>(bytes);
   if (length < kKernelCallConfigBytes) rangeError(env, "record", "is shorter than a launch configuration");
-  KernelCall call;
-  call.plan = launchPlanOf(env, reinterpret_cast<const int32_t*>(data), "config");
+  int32_t header[kKernelCallConfigBytes / sizeof(int32_t)];
+  std::memcpy(header, data, sizeof(header));  // the record may sit at any byte of its buffer
+  decodeLaunchPlan(env, header, "config", call.plan);
   const size_t room = length - kKernelCallConfigBytes;
-  call.argBytes = static_cast<size_t>(integerArg(argBytes, "argBytes", 0, static_cast<int64_t>(room)));
+  const int32_t argBytes = header[kArgBytesSlot];
+  if (argBytes < 0 || static_cast<size_t>(argBytes) > room) rangeError(env, "argBytes", "exceeds the record");
+  call.argBytes = static_cast<size_t>(argBytes);
   call.args = data + kKernelCallConfigBytes;
   const size_t pairsAt = (call.argBytes + 7) & ~size_t{7};
-  call.pointerCount = uintArg(pointerCount, "pointerCount");
-  if (pairsAt > room || call.pointerCount > (room - pairsAt) / 16) rangeError(env, "pointerCount", "exceeds the record");
+  const int32_t pointerCount = header[kPointerCountSlot];
+  if (pointerCount < 0 || pairsAt > room || static_cast<size_t>(pointerCount) > (room - pairsAt) / 16) {
+    rangeError(env, "pointerCount", "exceeds the record");
+  }
+  call.pointerCount = static_cast<uint32_t>(pointerCount);
   call.pointers = call.args + pairsAt;
-  return call;
 }
 
 namespace {
 
-// kernelLaunch(kernelSlot, streamSlot, record, argBytes, pointerCount): the
-// record as readKernelCall reads it. Handles come as slot numbers and the rest
-// in one typed array: no JavaScript object is unwrapped or read property by
-// property, and nothing JavaScript can run between reading where the argument
-// bytes are and writing the memory addresses into them.
+// kernelLaunch(kernelSlot, streamSlot, record): the record as readKernelCall
+// reads it. Handles come as slot numbers and the rest in one typed array: no
+// JavaScript object is unwrapped or read property by property, and nothing
+// JavaScript can run between reading where the argument bytes are and writing
+// the memory addresses into them.
 Napi::Value KernelLaunch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const SlotTable& table = slotTable(env);
   const KernelRef& kernel = Kernel::fromSlot(table, info[0], "kernel");
   const StreamRef& stream = Stream::fromSlot(table, info[1], "stream");
-  const KernelCall call = readKernelCall(info[2], info[3], info[4]);
+  KernelCall call;
+  readKernelCall(info[2], call);
   const ParamLayout& layout = kernel->params;
   checkCurrent(env, launchContext(env, *kernel, *stream));
   MemoryRef fewHeld[4];

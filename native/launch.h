@@ -65,13 +65,16 @@ class PreparedLaunch : public Handle<PreparedLaunch, PreparedLaunchBox> {
 MemoryRef writePointer(Napi::Env env, MemoryRef memory, uint64_t offset, uint8_t* buffer, size_t bytes);
 
 // A kernel call as lib/kernel/kernel.ts packs it for a plain launch or a kernel
-// node (PackedArgs): one Uint8Array holding the encoded configuration (the
-// first kKernelCallConfigBytes), the argument bytes, and from the next
-// multiple of 8 the memory arguments as float64 [offset, memory slot] pairs.
-// One N-API read finds all of it: three typed arrays cost three, and each
-// costs more than the driver's launch call on the stand-in.
+// node (PackedArgs): one ArrayBuffer holding a header of kKernelCallConfigBytes
+// (the encoded configuration, then the int32 counts below), the argument
+// bytes, and from the next multiple of 8 the memory arguments as float64
+// [offset, memory slot] pairs. One N-API read finds all of it: three typed
+// arrays cost three, each more than the driver's launch call on the stand-in,
+// and the two counts given as numbers cost a quarter of a launch's native time.
 constexpr size_t kKernelCallConfigBytes = 64;
-static_assert(kLaunchConfigSlots * sizeof(int32_t) <= kKernelCallConfigBytes);
+constexpr int kArgBytesSlot = 14;       // int32 slots of the header
+constexpr int kPointerCountSlot = 15;
+static_assert(kLaunchConfigSlots <= kArgBytesSlot && (kPointerCountSlot + 1) * sizeof(int32_t) <= kKernelCallConfigBytes);
 
 struct KernelCall {
   LaunchPlan plan;
@@ -80,8 +83,8 @@ struct KernelCall {
   const uint8_t* pointers = nullptr;  // pointerCount pairs of doubles, any alignment
   uint32_t pointerCount = 0;
 };
-// record: the Uint8Array; argBytes and pointerCount: numbers; all checked against the record's length.
-KernelCall readKernelCall(Napi::Value record, Napi::Value argBytes, Napi::Value pointerCount);
+// Reads record (an ArrayBuffer) into call, its counts checked against the record's length.
+void readKernelCall(Napi::Value record, KernelCall& call);
 // Writes the device address of each of the call's memory arguments into args
 // (the call's bytes or a copy of them, argBytes long) and hands the memory to
 // keep(MemoryRef), for the caller to keep alive.

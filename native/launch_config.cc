@@ -8,7 +8,7 @@ namespace cudrv {
 
 LaunchPlan& LaunchPlan::operator=(const LaunchPlan& other) {
   config = other.config;
-  for (int i = 0; i < 4; ++i) attributes[i] = other.attributes[i];
+  for (unsigned i = 0; i < other.config.numAttrs; ++i) attributes[i] = other.attributes[i];
   config.attrs = config.numAttrs ? attributes : nullptr;
   call = other.call;
   return *this;
@@ -18,10 +18,12 @@ LaunchPlan readLaunchPlan(Napi::Value encoded, const char* name) {
   size_t length = 0;
   const int32_t* slots = typedArrayArg<int32_t>(encoded, napi_int32_array, name, "an Int32Array", &length);
   if (length != kLaunchConfigSlots) rangeError(encoded.Env(), name, "must have " + std::to_string(kLaunchConfigSlots) + " slots");
-  return launchPlanOf(encoded.Env(), slots, name);
+  LaunchPlan plan;
+  decodeLaunchPlan(encoded.Env(), slots, name, plan);
+  return plan;
 }
 
-LaunchPlan launchPlanOf(Napi::Env env, const int32_t* slots, const char* name) {
+void decodeLaunchPlan(Napi::Env env, const int32_t* slots, const char* name, LaunchPlan& plan) {
   int32_t s[kLaunchConfigSlots];
   std::memcpy(s, slots, sizeof(s));  // the slots may sit at any byte of a caller's buffer
   for (int i : {kGridX, kGridY, kGridZ, kBlockX, kBlockY, kBlockZ}) {
@@ -32,7 +34,6 @@ LaunchPlan launchPlanOf(Napi::Env env, const int32_t* slots, const char* name) {
     if (s[i] < 0) rangeError(env, name, "cluster dimensions must not be negative");
   }
 
-  LaunchPlan plan;
   CUlaunchConfig& c = plan.config;
   c.gridDimX = static_cast<unsigned>(s[kGridX]);
   c.gridDimY = static_cast<unsigned>(s[kGridY]);
@@ -66,7 +67,6 @@ LaunchPlan launchPlanOf(Napi::Env env, const int32_t* slots, const char* name) {
   plan.call = n == 0 ? LaunchCall::Plain
               : (n == 1 && s[kCooperative]) ? LaunchCall::Cooperative
                                              : LaunchCall::Extended;
-  return plan;
 }
 
 CUresult launchWithPlan(const LaunchPlan& plan, CUfunction f, CUstream stream, void** kernelParams, void** extra) {

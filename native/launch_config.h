@@ -27,7 +27,7 @@ enum class LaunchCall { Plain, Cooperative, Extended };
 
 struct LaunchPlan {
   CUlaunchConfig config{};  // hStream left null; attrs points into attributes
-  CUlaunchAttribute attributes[4]{};
+  CUlaunchAttribute attributes[4];  // the first config.numAttrs are set (not zeroed: a launch decodes a plan)
   LaunchCall call = LaunchCall::Plain;
 
   LaunchPlan() = default;
@@ -38,8 +38,9 @@ struct LaunchPlan {
 
 // Reads and checks an encoded configuration (an Int32Array of kLaunchConfigSlots).
 LaunchPlan readLaunchPlan(Napi::Value encoded, const char* name);
-// The same from kLaunchConfigSlots int32 values at slots (any alignment).
-LaunchPlan launchPlanOf(Napi::Env env, const int32_t* slots, const char* name);
+// The same from kLaunchConfigSlots int32 values at slots (any alignment),
+// decoded into plan (in place: a launch's plan is not copied).
+void decodeLaunchPlan(Napi::Env env, const int32_t* slots, const char* name, LaunchPlan& plan);
 
 // Launches with the plan's call; kernelParams or extra as cuLaunchKernel takes them.
 CUresult launchWithPlan(const LaunchPlan& plan, CUfunction f, CUstream stream, void** kernelParams, void** extra);

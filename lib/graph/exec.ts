@@ -6,7 +6,7 @@ import { Disposable } from '../disposable';
 import { PreparedLaunch } from '../kernel/prepared-launch';
 import { native, NativeGraph, NativeGraphExec, Slot } from '../native';
 import { checkStream, Stream, streamSlot } from '../stream';
-import { checkBoolean, checkFlag, checkObject, nameOfValue } from '../validate';
+import { checkBoolean, checkFlag, checkObject, nameOfValue, noOptions } from '../validate';
 import type { Graph } from './graph';
 import { checkGraphNode, GraphNode } from './node';
 import { encodeKernelNode, encodeNodeParams, isSignal, NodeParams } from './node-params';
@@ -143,7 +143,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
    * does not apply). Launch attributes (cluster shape, cooperative, priority)
    * are fixed at instantiation, so a prepared launch with any is refused.
    */
-  setParams(node: GraphNode, params: NodeParams | PreparedLaunch, options: { perTypeCall?: boolean } = {}): void {
+  setParams(node: GraphNode, params: NodeParams | PreparedLaunch, options: { perTypeCall?: boolean } = noOptions): void {
     if (params instanceof PreparedLaunch) {
       native.execSetPreparedKernelNode(this.slot, checkGraphNode(node, 'node').slot, params.readySlot());
       return;
@@ -153,7 +153,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     const perType = checkFlag(options.perTypeCall, 'options.perTypeCall');
     if (params !== null && typeof params === 'object' && params.type === 'kernel') {
       const k = encodeKernelNode(params.kernel, params.args, params);
-      native.execSetKernelNodeParams(this.slot, target.slot, k.kernel, k.record, k.argBytes, k.pointerCount, k.ordinal, perType);
+      native.execSetKernelNodeParams(this.slot, target.slot, k.kernel, k.record, k.ordinal, perType);
       return;
     }
     this.native.setNodeParams(target.native, encodeNodeParams(params), perType);

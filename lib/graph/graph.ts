@@ -16,7 +16,7 @@ import type { MemoryHandle } from '../memory/bytes';
 import { native, NativeGraph, Slot } from '../native';
 import type { StreamMemoryOp } from '../stream';
 import { GraphDebugDotFlag, GraphDebugDotFlagName } from '../generated/enums';
-import { checkArray, checkBoolean, checkFlag, checkFlags, checkFunction, checkInstance, checkInteger, checkObject, checkString } from '../validate';
+import { checkArray, checkBoolean, checkFlag, checkFlags, checkFunction, checkInstance, checkInteger, checkObject, checkString, noItems, noOptions } from '../validate';
 import { criticalPath, CriticalPath, GraphCycleError, levelSets, reaches } from './analysis';
 import { ConditionalHandle } from './conditional';
 import { DataflowTracker } from './dataflow';
@@ -116,26 +116,26 @@ export class Graph extends Disposable<NativeGraph> {
   }
 
   /** Adds a node of any kind (cuGraphAddNode, or the per-type call). */
-  addNode(params: NodeParams, options: NodeOptions = {}): GraphNode {
+  addNode(params: NodeParams, options: NodeOptions = noOptions): GraphNode {
     return this.#addParams(params, options).node;
   }
 
   /** A kernel launch: `graph.addKernel(kernel, { grid, block }, [arg.ptr(x), arg.u32(n)], { reads: [x] })`. */
-  addKernel(kernel: Kernel, shape: LaunchShape & { device?: DeviceLike }, args: readonly KernelArg[] = [], options: NodeOptions = {}): GraphNode {
+  addKernel(kernel: Kernel, shape: LaunchShape & { device?: DeviceLike }, args: readonly KernelArg[] = noItems, options: NodeOptions = noOptions): GraphNode {
     checkObject(shape, 'shape');
     // Encoded from the arguments as given: a params object spread from them cost a tenth of the call.
     return this.#add(encodeKernelNode(kernel, args, shape), undefined, options).node;
   }
 
   /** A 1D copy between library memory (default: all of src). */
-  addCopy(dst: MemoryHandle, src: MemoryHandle, copy: { dstOffset?: number; srcOffset?: number; bytes?: number } = {}, options: NodeOptions = {}): GraphNode {
+  addCopy(dst: MemoryHandle, src: MemoryHandle, copy: { dstOffset?: number; srcOffset?: number; bytes?: number } = {}, options: NodeOptions = noOptions): GraphNode {
     return this.addNode({ type: 'memcpy', dst, src, ...checkObject(copy, 'copy') }, options);
   }
 
   /** A fill of target with value in 1-, 2- or 4-byte elements (1D count, or 2D width/height/pitch). */
   addFill(target: MemoryHandle, value: number,
     fill: { elementBytes?: 1 | 2 | 4; offset?: number; count?: number; width?: number; height?: number; pitch?: number } = {},
-    options: NodeOptions = {}): GraphNode {
+    options: NodeOptions = noOptions): GraphNode {
     return this.addNode({ type: 'memset', target, value, ...checkObject(fill, 'fill') }, options);
   }
 
@@ -144,7 +144,7 @@ export class Graph extends Disposable<NativeGraph> {
    * reaches the node. The graph does not wait for it: work after the node may
    * start before it runs.
    */
-  addHost(callback: () => void, options: NodeOptions = {}): GraphNode {
+  addHost(callback: () => void, options: NodeOptions = noOptions): GraphNode {
     return this.addNode({ type: 'host', callback }, options);
   }
 
@@ -159,17 +159,17 @@ export class Graph extends Disposable<NativeGraph> {
   }
 
   /** A node that does nothing: a join point for dependencies. */
-  addEmpty(options: NodeOptions = {}): GraphNode {
+  addEmpty(options: NodeOptions = noOptions): GraphNode {
     return this.addNode({ type: 'empty' }, options);
   }
 
   /** Records event when a launch reaches the node. */
-  addEventRecord(event: Event, options: NodeOptions = {}): GraphNode {
+  addEventRecord(event: Event, options: NodeOptions = noOptions): GraphNode {
     return this.addNode({ type: 'eventRecord', event }, options);
   }
 
   /** Work after the node waits for event (recorded on a stream or by another graph). */
-  addEventWait(event: Event, options: NodeOptions = {}): GraphNode {
+  addEventWait(event: Event, options: NodeOptions = noOptions): GraphNode {
     return this.addNode({ type: 'eventWait', event }, options);
   }
 
@@ -177,7 +177,7 @@ export class Graph extends Disposable<NativeGraph> {
    * Allocates memory when a launch reaches the node; valid for nodes after it
    * until a free node (or, with autoFreeOnLaunch, the next launch).
    */
-  addAlloc(bytes: number, memory: { device?: DeviceLike; peers?: DeviceLike[] } = {}, options: NodeOptions = {}): {
+  addAlloc(bytes: number, memory: { device?: DeviceLike; peers?: DeviceLike[] } = {}, options: NodeOptions = noOptions): {
     /** The allocation node. */
     node: GraphNode;
     /** The memory it allocates: an operand for the nodes after it. */
@@ -189,7 +189,7 @@ export class Graph extends Disposable<NativeGraph> {
   }
 
   /** Frees memory a graph allocated. */
-  addFree(allocation: MemoryHandle, options: NodeOptions = {}): GraphNode {
+  addFree(allocation: MemoryHandle, options: NodeOptions = noOptions): GraphNode {
     return this.addNode({ type: 'memFree', allocation }, options);
   }
 
@@ -235,7 +235,7 @@ export class Graph extends Disposable<NativeGraph> {
   }
 
   /** Runs body again and again while the handle is non-zero (checked before each run). */
-  addWhile(handle: ConditionalHandle, options: NodeOptions = {}): {
+  addWhile(handle: ConditionalHandle, options: NodeOptions = noOptions): {
     /** The conditional node. */
     node: GraphNode;
     /** The loop body: build into it; a kernel in it clears the handle to end the loop. */
@@ -246,7 +246,7 @@ export class Graph extends Disposable<NativeGraph> {
   }
 
   /** Runs cases[handle value], or nothing when the value is out of range. */
-  addSwitch(handle: ConditionalHandle, cases: number, options: NodeOptions = {}): {
+  addSwitch(handle: ConditionalHandle, cases: number, options: NodeOptions = noOptions): {
     /** The conditional node. */
     node: GraphNode;
     /** One body per value 0..cases-1: build into them. */
@@ -300,7 +300,7 @@ export class Graph extends Disposable<NativeGraph> {
       if (encoded.type === NodeType.kernel) {
         // The kernel form of encodeNodeParams (EncodedKernelNode), its fields given one by one.
         const k = encoded as EncodedKernelNode;
-        result = { node: native.addKernelNode(this.native, dependencyHandles, edgeData, k.kernel, k.record, k.argBytes, k.pointerCount, k.ordinal, perType) };
+        result = { node: native.addKernelNode(this.native, dependencyHandles, edgeData, k.kernel, k.record, k.ordinal, perType) };
       } else {
         result = native.addNode(this.native, dependencyHandles, edgeData, encoded, perType);
       }

@@ -212,14 +212,12 @@ export interface NodeAccesses {
 export type EncodedKernelNode = {
   type: number;
   kernel: number;
-  /** The kernel's packed record (PackedArgs), launch shape included. */
-  record: Uint8Array;
-  argBytes: number;
-  pointerCount: number;
+  /** The kernel's packed record (PackedArgs), launch shape and counts included. */
+  record: ArrayBuffer;
   ordinal: number;
 };
 
-const kernelNode: EncodedKernelNode = { type: 0, kernel: -1, record: new Uint8Array(0), argBytes: 0, pointerCount: 0, ordinal: 0 };
+const kernelNode: EncodedKernelNode = { type: 0, kernel: -1, record: new ArrayBuffer(0), ordinal: 0 };
 
 /**
  * Checks a kernel node's parameters and encodes them into the shared
@@ -234,8 +232,6 @@ export function encodeKernelNode(kernelValue: Kernel, args: readonly KernelArg[]
   kernelNode.type = NodeType.kernel;
   kernelNode.kernel = kernel.slot;
   kernelNode.record = packed.record;
-  kernelNode.argBytes = packed.bytes.length;
-  kernelNode.pointerCount = packed.pointerCount;
   return kernelNode;
 }
 

@@ -4,7 +4,7 @@ import { Disposable } from '../disposable';
 import type { NativeEdgeData, NativeGraph, NativeGraphNode, NativeNodeValue, Slot } from '../native';
 import { native } from '../native';
 import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, KernelNodeAttributeName, KernelNodeAttributes } from '../launch-attributes';
-import { checkFlag, checkInstance, checkObject, nameOfValue } from '../validate';
+import { checkFlag, checkInstance, checkObject, nameOfValue, noOptions } from '../validate';
 import { EdgeData, decodeEdge } from './edge';
 import { encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from './node-params';
 
@@ -111,7 +111,7 @@ export class GraphNode extends Disposable<NativeGraphNode> {
    * use GraphExec.setParams for those). perTypeCall uses the per-type setter
    * (cuGraphKernelNodeSetParams, ...) instead of cuGraphNodeSetParams.
    */
-  setParams(params: NodeParams, options: { perTypeCall?: boolean } = {}): void {
+  setParams(params: NodeParams, options: { perTypeCall?: boolean } = noOptions): void {
     checkObject(options, 'options');
     native.setNodeParams(this.native, encodeNodeParams(params), checkFlag(options.perTypeCall, 'options.perTypeCall'));
   }

@@ -7,7 +7,7 @@ import { Disposable } from '../disposable';
 import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generated/enums';
 import { native, Slot } from '../native';
 import type { NativeKernel } from '../native';
-import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize } from '../validate';
+import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, noItems } from '../validate';
 import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, writeArg } from './args';
 import { encodeLaunchShape, LaunchConfig, LaunchConfigSlot, launchStream, LaunchShape } from './launch-config';
 import { PreparedLaunch } from './prepared-launch';
@@ -41,14 +41,14 @@ export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedM
 /**
  * @internal A kernel call packed for the native layer (Kernel.packArgs): one
  * record that a launch or a kernel node reads with one N-API call
- * (native/launch.h, KernelCall): the encoded launch configuration in its first
- * kernelCallConfigBytes, the parameter bytes, then from the next multiple of 8
- * an [offset, memory slot] pair of each memory argument. The other members
- * are views of its parts.
+ * (native/launch.h, KernelCall): a header of kernelCallConfigBytes (the
+ * encoded launch configuration, then the counts), the parameter bytes, then
+ * from the next multiple of 8 an [offset, memory slot] pair of each memory
+ * argument. The members are views of its parts.
  */
 export interface PackedArgs {
   /** The whole record. */
-  record: Uint8Array;
+  record: ArrayBuffer;
   /** The launch configuration's slots (encodeLaunchShape writes them). */
   config: Int32Array;
   /** The parameter bytes. */
@@ -57,24 +57,28 @@ export interface PackedArgs {
   view: DataView;
   /** [offset, memory slot] of each memory argument. */
   pointers: Float64Array;
-  /** How many pairs of pointers are set. */
-  pointerCount: number;
+  /** [bytes of parameters, pairs of pointers set]: header slots the native layer reads and checks. */
+  counts: Int32Array;
 }
 
 /** Bytes of a packed record before the parameter bytes (native/launch.h, kKernelCallConfigBytes). */
 const kernelCallConfigBytes = 64;
+/** The header's int32 slot of the parameter byte count, then the pointer count's (native/launch.h, kArgBytesSlot). */
+const argBytesSlot = 14;
 
 /** @internal A packed record for parameters of `bytes` and up to `pointerSlots` memory arguments. */
 export function packedRecord(bytes: number, pointerSlots: number): PackedArgs {
   const pairsAt = kernelCallConfigBytes + Math.ceil(bytes / 8) * 8;
   const buffer = new ArrayBuffer(pairsAt + 16 * pointerSlots);
+  const counts = new Int32Array(buffer, 4 * argBytesSlot, 2);
+  counts[0] = bytes;
   return {
-    record: new Uint8Array(buffer),
+    record: buffer,
     config: new Int32Array(buffer, 0, LaunchConfigSlot.count),
     bytes: new Uint8Array(buffer, kernelCallConfigBytes, bytes),
     view: new DataView(buffer, kernelCallConfigBytes, bytes),
     pointers: new Float64Array(buffer, pairsAt, 2 * pointerSlots),
-    pointerCount: 0,
+    counts,
   };
 }
 
@@ -216,11 +220,11 @@ export class Kernel extends Disposable<NativeKernel> {
    * the kernel's parameters first: `kernel.launch({ grid, block, stream }, [arg.ptr(x), arg.u32(n)])`.
    * For launches repeated many times, prepare() once and launch that.
    */
-  launch(config: LaunchConfig, args: readonly KernelArg[] = []): void {
+  launch(config: LaunchConfig, args: readonly KernelArg[] = noItems): void {
     const stream = launchStream(config);
     const packed = this.packArgs(args, 'args');
     encodeLaunchShape(config, packed.config);
-    native.kernelLaunch(this.slot, stream.slot, packed.record, packed.bytes.length, packed.pointerCount);
+    native.kernelLaunch(this.slot, stream.slot, packed.record);
   }
 
   /**
@@ -245,7 +249,7 @@ export class Kernel extends Disposable<NativeKernel> {
         pointerCount++;
       }
     }
-    packed.pointerCount = pointerCount;
+    packed.counts[1] = pointerCount;
     return packed;
   }
 

@@ -36,36 +36,36 @@ CUcontext setKernelNodeLaunch(CUDA_KERNEL_NODE_PARAMS_v3& k, const KernelBox& ke
 
 }  // namespace
 
-// fields: kernel (slot), record, argBytes, pointerCount (native/launch.h
-// KernelCall, as kernel launches take them), ordinal.
+// fields: kernel (slot), record (native/launch.h KernelCall, as kernel
+// launches take it), ordinal. The node's argument bytes are the record's, the
+// memory arguments' addresses written into it in place: the driver copies
+// them when the node is made or updated, within this native call.
 void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& out) {
   const SlotTable& table = slotTable(env);
   const KernelRef& kernel = Kernel::fromSlot(table, fields[0], "kernel");
-  const KernelCall call = readKernelCall(fields[1], fields[2], fields[3]);
-  const LaunchPlan& plan = call.plan;
-  out.kernelArgs.assign(call.args, call.args + call.argBytes);
+  KernelCall& call = out.kernelCall;
+  readKernelCall(fields[1], call);
   out.uses.reserve(call.pointerCount);
-  writeMemoryArguments(env, table, call, out.kernelArgs.data(), [&out](MemoryRef memory) { out.uses.push_back(std::move(memory)); });
+  writeMemoryArguments(env, table, call, call.args, [&out](MemoryRef memory) { out.uses.push_back(std::move(memory)); });
   const ParamLayout& layout = kernel->params;
   CUDA_KERNEL_NODE_PARAMS_v3& k = out.params.kernel;
   if (layout.known) {
-    if (out.kernelArgs.size() < layout.bytes) {
-      rangeError(env, "args", "holds " + std::to_string(out.kernelArgs.size()) + " bytes; the parameters of " + kernel->name +
+    if (call.argBytes < layout.bytes) {
+      rangeError(env, "args", "holds " + std::to_string(call.argBytes) + " bytes; the parameters of " + kernel->name +
                                   " take " + std::to_string(layout.bytes));
     }
     out.kernelArgPointers.reserve(layout.offsets.size());
-    for (size_t offset : layout.offsets) out.kernelArgPointers.push_back(out.kernelArgs.data() + offset);
+    for (size_t offset : layout.offsets) out.kernelArgPointers.push_back(call.args + offset);
     k.kernelParams = out.kernelArgPointers.empty() ? nullptr : out.kernelArgPointers.data();
-  } else if (!out.kernelArgs.empty()) {
-    out.kernelArgBytes = out.kernelArgs.size();
-    void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, out.kernelArgs.data(), CU_LAUNCH_PARAM_BUFFER_SIZE,
-                     &out.kernelArgBytes, CU_LAUNCH_PARAM_END};
+  } else if (call.argBytes != 0) {
+    out.kernelArgBytes = call.argBytes;
+    void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, call.args, CU_LAUNCH_PARAM_BUFFER_SIZE, &out.kernelArgBytes,
+                     CU_LAUNCH_PARAM_END};
     std::memcpy(out.kernelExtra, extra, sizeof(extra));
     k.extra = out.kernelExtra;
   }
-  const CUcontext library = kernel->function ? nullptr : primaryContext(env, intArg(fields[4], "ordinal"))->context;
-  out.context = setKernelNodeLaunch(k, *kernel, plan.config, library);
-  out.kernelAttributes.assign(plan.config.attrs, plan.config.attrs + plan.config.numAttrs);
+  const CUcontext library = kernel->function ? nullptr : primaryContext(env, intArg(fields[2], "ordinal"))->context;
+  out.context = setKernelNodeLaunch(k, *kernel, call.plan.config, library);
   out.kernel = kernel;
 }
 
@@ -88,7 +88,9 @@ CUcontext preparedKernelNode(Napi::Env env, PreparedLaunchBox& p, CUgraphNodePar
 // Attributes a launch configuration carries (cluster shape, cooperation,
 // priority) become kernel node attributes.
 void applyKernelAttributes(Napi::Env env, CUgraphNode node, NodeParams& p) {
-  for (const CUlaunchAttribute& attribute : p.kernelAttributes) {
+  const CUlaunchConfig& config = p.kernelCall.plan.config;
+  for (unsigned i = 0; i < config.numAttrs; ++i) {
+    const CUlaunchAttribute& attribute = config.attrs[i];
     CU_CHECK_DETAIL(env, "attribute=" + std::to_string(attribute.id), cuGraphKernelNodeSetAttribute, node,
                     static_cast<CUkernelNodeAttrID>(attribute.id), &attribute.value);
   }

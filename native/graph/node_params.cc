@@ -214,11 +214,10 @@ void NodeParams::clear() {
   memOps.clear();
   access.clear();
   bodies.clear();
-  kernelArgs.clear();
+  kernelCall = KernelCall();
   kernelArgPointers.clear();
   std::memset(kernelExtra, 0, sizeof(kernelExtra));
   kernelArgBytes = 0;
-  kernelAttributes.clear();
   kernel.reset();
   movedChild.reset();
   uses.clear();
@@ -235,8 +234,7 @@ KernelNodeParams::KernelNodeParams(Napi::Env env, const KernelNodeFields& fields
     params_ = own_.get();
   } else {
     threadKernelNodeInUse = true;
-    params_ = &threadKernelNode;
-    params_->clear();
+    params_ = &threadKernelNode;  // release() left it cleared
   }
   params_->params.type = CU_GRAPH_NODE_TYPE_KERNEL;
   try {
@@ -256,7 +254,7 @@ void KernelNodeParams::release() {
 }
 
 KernelNodeFields kernelNodeFields(const Napi::CallbackInfo& info, size_t first) {
-  return {info[first], info[first + 1], info[first + 2], info[first + 3], info[first + 4]};
+  return {info[first], info[first + 1], info[first + 2]};
 }
 
 std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value value, GraphBox* graph) {
@@ -266,9 +264,8 @@ std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value value, Gr
   out->params.type = static_cast<CUgraphNodeType>(uintArg(field(p, "type"), "type"));
   switch (out->params.type) {
     case CU_GRAPH_NODE_TYPE_KERNEL:
-      // {type, kernel, record, argBytes, pointerCount, ordinal}: the hot form's fields, by name.
-      buildKernelNode(env, {field(p, "kernel"), field(p, "record"), field(p, "argBytes"), field(p, "pointerCount"),
-                            field(p, "ordinal")}, *out);
+      // {type, kernel, record, ordinal}: the hot form's fields, by name.
+      buildKernelNode(env, {field(p, "kernel"), field(p, "record"), field(p, "ordinal")}, *out);
       break;
     case CU_GRAPH_NODE_TYPE_MEMCPY: buildMemcpy(env, p, *out); break;
     case CU_GRAPH_NODE_TYPE_MEMSET: buildMemset(env, p, *out); break;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "launch.h"
 #include "memory/memory.h"
 
 namespace cudrv {
@@ -24,11 +25,10 @@ struct NodeParams {
   std::vector<CUstreamBatchMemOpParams> memOps;
   std::vector<CUmemAccessDesc> access;
   std::vector<CUgraph> bodies;             // conditional node: the body graphs the driver makes
-  std::vector<unsigned char> kernelArgs;   // kernel node: the packed arguments
-  std::vector<void*> kernelArgPointers;    // ... and pointers to each, at the parameter offsets
+  KernelCall kernelCall;                   // kernel node: the packed call (arguments, shape, attributes)
+  std::vector<void*> kernelArgPointers;    // ... pointers to each argument, at the parameter offsets
   void* kernelExtra[5] = {};
   size_t kernelArgBytes = 0;
-  std::vector<CUlaunchAttribute> kernelAttributes;  // kernel node: cluster shape, priority, ...
   std::shared_ptr<void> kernel;            // kernel node: the kernel (and so its code)
   GraphRef movedChild;                     // child graph node: a graph handed over to the node
   std::vector<std::shared_ptr<void>> uses; // resources the node uses, to keep alive
@@ -47,9 +47,9 @@ struct NodeParams {
 // conditional handles), or null when updating an executable.
 std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value params, GraphBox* graph);
 // A kernel node's parameters given one by one (the hot form: no object read by
-// property name): kernel slot, record, argBytes, pointerCount, ordinal, as
-// lib/graph/node-params.ts encodeKernelNode makes them.
-using KernelNodeFields = std::array<Napi::Value, 5>;
+// property name): kernel slot, record, ordinal, as lib/graph/node-params.ts
+// encodeKernelNode makes them.
+using KernelNodeFields = std::array<Napi::Value, 3>;
 // Built for the length of one call (addKernelNode, an executable's update) in
 // the thread's NodeParams, emptied when the call ends: its vectors keep their
 // capacity, so that repeated builds allocate nothing. A nested use (none is
@@ -68,7 +68,7 @@ class KernelNodeParams {
   std::unique_ptr<NodeParams> own_;
   NodeParams* params_;
 };
-// The same fields as info[first..first+4].
+// The same fields as info[first..first+2].
 KernelNodeFields kernelNodeFields(const Napi::CallbackInfo& info, size_t first);
 
 // A prepared launch's kernel, shape and current arguments as kernel node

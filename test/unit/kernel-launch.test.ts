@@ -331,11 +331,13 @@ describe('launches', () => {
       const { encodeLaunchShape } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/kernel/launch-config'))});
       const { packedRecord } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/kernel/kernel'))});
       // The record a launch takes (native/launch.h KernelCall): saxpy's 28 bytes of
-      // parameters and room for the [offset, memory slot] pairs given.
-      const record = (pairs) => {
+      // parameters and room for the [offset, memory slot] pairs given; its header's
+      // counts [argBytes, pointerCount] as given (default: what the record holds).
+      const record = (pairs, counts = [28, pairs.length / 2]) => {
         const packed = packedRecord(28, pairs.length / 2);
         encodeLaunchShape({ grid: 1, block: 1 }, packed.config);
         packed.pointers.set(pairs);
+        packed.counts.set(counts);
         return packed.record;
       };
       const out = {
@@ -346,13 +348,15 @@ describe('launches', () => {
         fraction: attempt(() => native.eventQuery(event.native.slot + 0.5)),
         notNumber: attempt(() => native.graphLaunch({}, stream.native.slot)),
         otherClass: attempt(() => native.eventRecord(stream.native.slot, event.native.slot)),
-        pointerNotMemory: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([8, event.native.slot]), 28, 1)),
-        pointerCount: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([0, 0]), 28, 2)),
-        pointerOffset: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([1e300, buffer.native.slot]), 28, 1)),
-        argBytesBeyond: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([]), 33, 0)),
-        shortRecord: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, new Uint8Array(63), 0, 0)),
-        notBytes: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, new Float64Array(32), 0, 0)),
-        fits: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([8, buffer.native.slot, 16, buffer.native.slot]), 28, 2)),
+        pointerNotMemory: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([8, event.native.slot]))),
+        pointerCount: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([0, 0], [28, 2]))),
+        pointerOffset: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([1e300, buffer.native.slot]))),
+        argBytesBeyond: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([], [33, 0]))),
+        argBytesNegative: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([], [-1, 0]))),
+        pointerCountNegative: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([], [28, -1]))),
+        shortRecord: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, new ArrayBuffer(63))),
+        notBytes: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, new Float64Array(32))),
+        fits: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([8, buffer.native.slot, 16, buffer.native.slot]))),
       };
       const oldSlot = event.native.slot;
       event.dispose();
@@ -361,7 +365,7 @@ describe('launches', () => {
       out.disposedMemory = attempt(() => saxpy.launch({ grid: 1, block: 1, stream },
         [cuda.arg.f32(1), cuda.arg.ptr(buffer), cuda.arg.ptr(buffer), cuda.arg.u32(1)]));
       saxpy.dispose();
-      out.disposedKernel = attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([]), 28, 0));
+      out.disposedKernel = attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([])));
       report(out);`);
     expect(r.slots).toEqual(['number', 'number', 'number', 'number']);
     expect(r.readOnly).toMatchObject({ type: 'TypeError' });
@@ -370,7 +374,9 @@ describe('launches', () => {
     expect(r.pointerNotMemory).toMatchObject({ type: 'TypeError' });
     expect(r.pointerCount).toMatchObject({ type: 'RangeError' });
     expect(r.pointerOffset).toMatchObject({ type: 'RangeError' });
-    expect(r.argBytesBeyond).toMatchObject({ type: 'RangeError' });
+    expect(r.argBytesBeyond).toMatchObject({ type: 'RangeError', message: expect.stringContaining('argBytes') });
+    expect(r.argBytesNegative).toMatchObject({ type: 'RangeError', message: expect.stringContaining('argBytes') });
+    expect(r.pointerCountNegative).toMatchObject({ type: 'RangeError', message: expect.stringContaining('pointerCount') });
     expect(r.shortRecord).toMatchObject({ type: 'RangeError' });
     expect(r.notBytes).toMatchObject({ type: 'TypeError' });
     expect(r.fits).toBeNull();
