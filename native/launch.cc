@@ -26,9 +26,6 @@ void checkCurrent(Napi::Env env, CUcontext context) {
   if (context) makeCurrent(env, context);
 }
 
-// Up to this many parameters the pointer array of a plain launch lives on the stack.
-constexpr size_t kStackParams = 32;
-
 }  // namespace
 
 namespace {
@@ -47,6 +44,29 @@ MemoryRef writePointer(Napi::Env env, MemoryRef box, uint64_t offset, uint8_t* b
   }
   std::memcpy(buffer + offset, &box->device, sizeof(CUdeviceptr));
   return box;
+}
+
+KernelParams::KernelParams(Napi::Env env, const KernelBox& kernel, uint8_t* args, size_t bytes) {
+  const ParamLayout& layout = kernel.params;
+  if (!layout.known) {
+    packed_ = true;
+    size_ = bytes;
+    void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, args, CU_LAUNCH_PARAM_BUFFER_SIZE, &size_, CU_LAUNCH_PARAM_END};
+    std::memcpy(extra_, extra, sizeof(extra));
+    return;
+  }
+  if (bytes < layout.bytes) {
+    rangeError(env, "args", "holds " + std::to_string(bytes) + " bytes; the parameters of " + kernel.name + " take " +
+                                std::to_string(layout.bytes));
+  }
+  const size_t count = layout.offsets.size();
+  if (count == 0) return;
+  params_ = onStack_;
+  if (count > kStackParams) {
+    onHeap_.resize(count);
+    params_ = onHeap_.data();
+  }
+  for (size_t i = 0; i < count; ++i) params_[i] = args + layout.offsets[i];
 }
 
 void readKernelCall(Napi::Value record, KernelCall& call) {
@@ -89,42 +109,16 @@ Napi::Value KernelLaunch(const Napi::CallbackInfo& info) {
   const StreamRef& stream = Stream::fromSlot(table, info[1], "stream");
   KernelCall call;
   readKernelCall(info[2], call);
-  const ParamLayout& layout = kernel->params;
   checkCurrent(env, launchContext(env, *kernel, *stream));
-  MemoryRef fewHeld[4];
-  std::vector<MemoryRef> manyHeld(call.pointerCount > 4 ? call.pointerCount : 0);
-  MemoryRef* held = call.pointerCount > 4 ? manyHeld.data() : fewHeld;
-  writeMemoryArguments(env, table, call, call.args, [held](MemoryRef memory) mutable { *held++ = std::move(memory); });
-  uint8_t* data = call.args;
-  const size_t bytes = call.argBytes;
+  HeldMemory held(call.pointerCount);
+  writeMemoryArguments(env, table, call, call.args, [&held](MemoryRef memory) { held.add(std::move(memory)); });
+  KernelParams params(env, *kernel, call.args, call.argBytes);
   const LaunchPlan& plan = call.plan;
-
-  CUresult r;
-  bool packed = !layout.known;
-  if (layout.known) {
-    if (bytes < layout.bytes) {
-      rangeError(env, "args", "holds " + std::to_string(bytes) + " bytes; the parameters of " + kernel->name +
-                                  " take " + std::to_string(layout.bytes));
-    }
-    void* onStack[kStackParams];
-    std::vector<void*> onHeap;
-    void** params = onStack;
-    const size_t count = layout.offsets.size();
-    if (count > kStackParams) {
-      onHeap.resize(count);
-      params = onHeap.data();
-    }
-    for (size_t i = 0; i < count; ++i) params[i] = data + layout.offsets[i];
-    r = launchWithPlan(plan, kernel->launchable(), stream->stream, count ? params : nullptr, nullptr);
-  } else {
-    size_t size = bytes;
-    void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, data, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
-    r = launchWithPlan(plan, kernel->launchable(), stream->stream, nullptr, bytes ? extra : nullptr);
-  }
-  if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(plan, packed), kernel->name);
+  CUresult r = launchWithPlan(plan, kernel->launchable(), stream->stream, params.kernelParams(), params.extra());
+  if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(plan, params.packed()), kernel->name);
 
   stream->keepUntilIdle(kernel);
-  for (uint32_t i = 0; i < call.pointerCount; ++i) stream->keepUntilIdle(held[i]);
+  for (const MemoryRef& memory : held) stream->keepUntilIdle(memory);
   return env.Undefined();
 }
 

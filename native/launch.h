@@ -97,6 +97,49 @@ void writeMemoryArguments(Napi::Env env, const SlotTable& table, const KernelCal
     keep(writePointer(env, memoryOfSlot(env, table, pair[1]), static_cast<uint64_t>(pair[0]), args, call.argBytes));
   }
 }
+// A kernel call's parameters as the driver takes them, pointing into the
+// call's argument bytes: kernelParams (pointers at the parameter offsets the
+// driver reported; on the stack up to kStackParams), or for a kernel whose
+// layout is unknown, extra passing the bytes as one buffer. Valid while the
+// bytes are and this object does not move (extra points at its size).
+class KernelParams {
+ public:
+  static constexpr size_t kStackParams = 32;
+  // RangeError when the bytes are fewer than the kernel's parameters take.
+  KernelParams(Napi::Env env, const KernelBox& kernel, uint8_t* args, size_t bytes);
+  KernelParams(const KernelParams&) = delete;
+  KernelParams& operator=(const KernelParams&) = delete;
+  void** kernelParams() const { return params_; }
+  void** extra() { return packed_ && size_ ? extra_ : nullptr; }
+  bool packed() const { return packed_; }  // extra, not kernelParams
+
+ private:
+  void* onStack_[kStackParams];
+  std::vector<void*> onHeap_;
+  void** params_ = nullptr;
+  bool packed_ = false;
+  size_t size_ = 0;
+  void* extra_[5] = {};
+};
+
+// The memory a call's pointer arguments name, held for the length of the call
+// (on the stack for up to four).
+class HeldMemory {
+ public:
+  explicit HeldMemory(uint32_t count) : many_(count > 4 ? count : 0), items_(count > 4 ? many_.data() : few_) {}
+  HeldMemory(const HeldMemory&) = delete;
+  HeldMemory& operator=(const HeldMemory&) = delete;
+  void add(MemoryRef memory) { items_[count_++] = std::move(memory); }
+  const MemoryRef* begin() const { return items_; }
+  const MemoryRef* end() const { return items_ + count_; }
+
+ private:
+  MemoryRef few_[4];
+  std::vector<MemoryRef> many_;
+  MemoryRef* items_;
+  uint32_t count_ = 0;
+};
+
 // Kernel.prepare(stream, config, bytes). Launches are the module-level
 // kernelLaunch and preparedLaunch, which take handles by slot (slots.h).
 Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kernel);

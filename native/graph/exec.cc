@@ -138,15 +138,14 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
 
 // execSetKernelNodeParams(execSlot, nodeSlot, kernel, record, ordinal,
 // perTypeCall): setNodeParams for a kernel node, the executable and node by
-// slot and the parameters given one by one (see KernelNodeParams): the hot
+// slot and the parameters given one by one (see setExecKernelNode): the hot
 // form, without unwrapping either object.
 Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const SlotTable& table = slotTable(env);
   GraphExecBox& exec = *GraphExec::fromSlot(table, info[0], "exec");
   const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, info[1], "node"), "node");
-  KernelNodeParams p(env, kernelNodeFields(info, 2));
-  setExecNodeParams(env, exec, node, *p, boolArg(info[5], "perTypeCall"));
+  setExecKernelNode(env, exec.exec, node->node, kernelNodeFields(info, 2), boolArg(info[5], "perTypeCall"), exec.extra);
   return env.Undefined();
 }
 

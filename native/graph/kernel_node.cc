@@ -34,39 +34,64 @@ CUcontext setKernelNodeLaunch(CUDA_KERNEL_NODE_PARAMS_v3& k, const KernelBox& ke
   return libraryContext;
 }
 
+// What both builds of a kernel node share, once the call is read from the
+// record (fields[1]): the kernel (by slot), the memory arguments' addresses
+// written into the call's bytes in place (each memory handed to keep), and the
+// launch shape in k. The node's argument bytes
+// are the record's: the driver copies them when the node is made or updated,
+// within the native call that built them. Returns the context the node works in.
+template <typename Keep>
+CUcontext readKernelNode(Napi::Env env, const SlotTable& table, const KernelNodeFields& fields, const KernelRef*& kernel,
+                         const KernelCall& call, CUDA_KERNEL_NODE_PARAMS_v3& k, Keep keep) {
+  kernel = &Kernel::fromSlot(table, fields[0], "kernel");
+  writeMemoryArguments(env, table, call, call.args, keep);
+  const KernelBox& box = **kernel;
+  const CUcontext library = box.function ? nullptr : primaryContext(env, intArg(fields[2], "ordinal"))->context;
+  return setKernelNodeLaunch(k, box, call.plan.config, library);
+}
+
 }  // namespace
 
 // fields: kernel (slot), record (native/launch.h KernelCall, as kernel
-// launches take it), ordinal. The node's argument bytes are the record's, the
-// memory arguments' addresses written into it in place: the driver copies
-// them when the node is made or updated, within this native call.
+// launches take it), ordinal.
 void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& out) {
   const SlotTable& table = slotTable(env);
-  const KernelRef& kernel = Kernel::fromSlot(table, fields[0], "kernel");
+  const KernelRef* kernel = nullptr;
   KernelCall& call = out.kernelCall;
-  readKernelCall(fields[1], call);
-  out.uses.reserve(call.pointerCount);
-  writeMemoryArguments(env, table, call, call.args, [&out](MemoryRef memory) { out.uses.push_back(std::move(memory)); });
-  const ParamLayout& layout = kernel->params;
   CUDA_KERNEL_NODE_PARAMS_v3& k = out.params.kernel;
-  if (layout.known) {
-    if (call.argBytes < layout.bytes) {
-      rangeError(env, "args", "holds " + std::to_string(call.argBytes) + " bytes; the parameters of " + kernel->name +
-                                  " take " + std::to_string(layout.bytes));
-    }
-    out.kernelArgPointers.reserve(layout.offsets.size());
-    for (size_t offset : layout.offsets) out.kernelArgPointers.push_back(call.args + offset);
-    k.kernelParams = out.kernelArgPointers.empty() ? nullptr : out.kernelArgPointers.data();
-  } else if (call.argBytes != 0) {
-    out.kernelArgBytes = call.argBytes;
-    void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, call.args, CU_LAUNCH_PARAM_BUFFER_SIZE, &out.kernelArgBytes,
-                     CU_LAUNCH_PARAM_END};
-    std::memcpy(out.kernelExtra, extra, sizeof(extra));
-    k.extra = out.kernelExtra;
+  readKernelCall(fields[1], call);
+  out.context = readKernelNode(env, table, fields, kernel, call, k, [&out](MemoryRef memory) { out.uses.push_back(std::move(memory)); });
+  KernelParams& params = out.kernelParams.emplace(env, **kernel, call.args, call.argBytes);
+  k.kernelParams = params.kernelParams();
+  k.extra = params.extra();
+  out.kernel = *kernel;
+}
+
+void setExecKernelNode(Napi::Env env, CUgraphExec exec, CUgraphNode node, const KernelNodeFields& fields, bool perType,
+                       ResourceBag& kept) {
+  const SlotTable& table = slotTable(env);
+  const KernelRef* kernel = nullptr;
+  KernelCall call;
+  CUgraphNodeParams g;
+  std::memset(&g, 0, sizeof(g));
+  g.type = CU_GRAPH_NODE_TYPE_KERNEL;
+  CUDA_KERNEL_NODE_PARAMS_v3& k = g.kernel;
+  readKernelCall(fields[1], call);
+  HeldMemory held(call.pointerCount);
+  const CUcontext context = readKernelNode(env, table, fields, kernel, call, k, [&held](MemoryRef memory) { held.add(std::move(memory)); });
+  KernelParams params(env, **kernel, call.args, call.argBytes);
+  k.kernelParams = params.kernelParams();
+  k.extra = params.extra();
+  if (context) makeCurrent(env, context);
+  if (perType) {
+    CUDA_KERNEL_NODE_PARAMS perTypeParams;
+    std::memcpy(&perTypeParams, &k, sizeof(perTypeParams));
+    CU_CHECK_DETAIL(env, (*kernel)->name, cuGraphExecKernelNodeSetParams, exec, node, &perTypeParams);
+  } else {
+    CU_CHECK_DETAIL(env, (*kernel)->name, cuGraphExecNodeSetParams, exec, node, &g);
   }
-  const CUcontext library = kernel->function ? nullptr : primaryContext(env, intArg(fields[2], "ordinal"))->context;
-  out.context = setKernelNodeLaunch(k, *kernel, call.plan.config, library);
-  out.kernel = kernel;
+  for (const MemoryRef& memory : held) kept.add(memory);
+  kept.add(*kernel);
 }
 
 // A prepared launch as a kernel node (the driver copies its arguments): a

@@ -215,9 +215,7 @@ void NodeParams::clear() {
   access.clear();
   bodies.clear();
   kernelCall = KernelCall();
-  kernelArgPointers.clear();
-  std::memset(kernelExtra, 0, sizeof(kernelExtra));
-  kernelArgBytes = 0;
+  kernelParams.reset();
   kernel.reset();
   movedChild.reset();
   uses.clear();

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "graph/graph.h"
@@ -26,9 +27,7 @@ struct NodeParams {
   std::vector<CUmemAccessDesc> access;
   std::vector<CUgraph> bodies;             // conditional node: the body graphs the driver makes
   KernelCall kernelCall;                   // kernel node: the packed call (arguments, shape, attributes)
-  std::vector<void*> kernelArgPointers;    // ... pointers to each argument, at the parameter offsets
-  void* kernelExtra[5] = {};
-  size_t kernelArgBytes = 0;
+  std::optional<KernelParams> kernelParams;  // ... its parameters as the driver takes them
   std::shared_ptr<void> kernel;            // kernel node: the kernel (and so its code)
   GraphRef movedChild;                     // child graph node: a graph handed over to the node
   std::vector<std::shared_ptr<void>> uses; // resources the node uses, to keep alive
@@ -70,6 +69,14 @@ class KernelNodeParams {
 };
 // The same fields as info[first..first+2].
 KernelNodeFields kernelNodeFields(const Napi::CallbackInfo& info, size_t first);
+
+// An executable's kernel node takes a kernel call (the hot form of
+// GraphExec.setParams): its parameters built on the stack, the driver call
+// made (per-type when asked), then the kernel and the memory its arguments
+// name kept in kept. Launch attributes are fixed when an executable is made,
+// so the call's are not applied.
+void setExecKernelNode(Napi::Env env, CUgraphExec exec, CUgraphNode node, const KernelNodeFields& fields, bool perType,
+                       ResourceBag& kept);
 
 // A prepared launch's kernel, shape and current arguments as kernel node
 // parameters (TypeError when it has launch attributes, which an executable's

@@ -239,6 +239,36 @@ describe('launches', () => {
     expect(r.notNode).toMatchObject({ type: 'TypeError', message: expect.stringContaining('node must be a GraphNode') });
   });
 
+  test('an executable\'s kernel node takes a params object: the values and memory addresses as given at each update', () => {
+    const r = run(`
+      const lib = cuda.Library.load(image);
+      const saxpy = lib.kernel('saxpy');
+      const x = cuda.DeviceBuffer.alloc(64);
+      const y = cuda.DeviceBuffer.alloc(64);
+      const graph = cuda.Graph.create();
+      const node = graph.addKernel(saxpy, { grid: 1, block: 32 }, [cuda.arg.f32(0), cuda.arg.u64(0n), cuda.arg.u64(0n), cuda.arg.u32(0)]);
+      const empty = graph.addEmpty();
+      const exec = graph.instantiate();
+      const params = { type: 'kernel', kernel: saxpy, grid: 3, block: [64, 2], args: [cuda.arg.f32(2), cuda.arg.ptr(x), cuda.arg.ptr(y), cuda.arg.u32(5)] };
+      clearLog();
+      exec.setParams(node, params);
+      params.args[3] = cuda.arg.u32(6);
+      exec.setParams(node, params);
+      const updates = log();
+      const le = (address) => Buffer.from(new BigUint64Array([address]).buffer).toString('hex');
+      const addresses = [le(x.address), le(y.address)];
+      const notKernelNode = attempt(() => exec.setParams(empty, params));
+      y.dispose();
+      report({ updates, addresses, notKernelNode, disposedMemory: attempt(() => exec.setParams(node, params)) });`);
+    const [x, y] = r.addresses;
+    expect(r.updates).toEqual([
+      `exec-update saxpy grid=3,1,1 block=64,2,1 smem=0 stream=0 args=00000040|${x}|${y}|05000000`,
+      `exec-update saxpy grid=3,1,1 block=64,2,1 smem=0 stream=0 args=00000040|${x}|${y}|06000000`,
+    ]);
+    expect(r.notKernelNode).toMatchObject({ type: 'CudaError', call: 'cuGraphExecNodeSetParams', detail: 'saxpy' });
+    expect(r.disposedMemory).toMatchObject({ type: 'DisposedError' });
+  });
+
   test('a module\'s function launches in its context only', () => {
     const r = run(`
       const stream = newStream();
