@@ -110,15 +110,16 @@ Napi::Value KernelLaunch(const Napi::CallbackInfo& info) {
   KernelCall call;
   readKernelCall(info[2], call);
   checkCurrent(env, launchContext(env, *kernel, *stream));
-  HeldMemory held(call.pointerCount);
-  writeMemoryArguments(env, table, call, call.args, [&held](MemoryRef memory) { held.add(std::move(memory)); });
+  // The memory is stamped at once: if the driver refuses the launch, the stream
+  // only holds it until its work so far is done.
+  StreamBox& queue = *stream;
+  writeMemoryArguments(env, table, call, call.args, [&queue](const MemoryRef& memory) { queue.keepUntilIdle(memory); });
   KernelParams params(env, *kernel, call.args, call.argBytes);
   const LaunchPlan& plan = call.plan;
   CUresult r = launchWithPlan(plan, kernel->launchable(), stream->stream, params.kernelParams(), params.extra());
   if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(plan, params.packed()), kernel->name);
 
   stream->keepUntilIdle(kernel);
-  for (const MemoryRef& memory : held) stream->keepUntilIdle(memory);
   return env.Undefined();
 }
 

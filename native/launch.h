@@ -122,24 +122,6 @@ class KernelParams {
   void* extra_[5] = {};
 };
 
-// The memory a call's pointer arguments name, held for the length of the call
-// (on the stack for up to four).
-class HeldMemory {
- public:
-  explicit HeldMemory(uint32_t count) : many_(count > 4 ? count : 0), items_(count > 4 ? many_.data() : few_) {}
-  HeldMemory(const HeldMemory&) = delete;
-  HeldMemory& operator=(const HeldMemory&) = delete;
-  void add(MemoryRef memory) { items_[count_++] = std::move(memory); }
-  const MemoryRef* begin() const { return items_; }
-  const MemoryRef* end() const { return items_ + count_; }
-
- private:
-  MemoryRef few_[4];
-  std::vector<MemoryRef> many_;
-  MemoryRef* items_;
-  uint32_t count_ = 0;
-};
-
 // Kernel.prepare(stream, config, bytes). Launches are the module-level
 // kernelLaunch and preparedLaunch, which take handles by slot (slots.h).
 Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kernel);

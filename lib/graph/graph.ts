@@ -24,7 +24,7 @@ import { DotEdge, DotNode, GraphNodeKind, renderDot } from './dot';
 import { decodeEdge, EdgeData, encodeEdge } from './edge';
 import { GraphExec, InstantiateOptions, instantiateGraph } from './exec';
 import { GraphAllocation } from './memory';
-import { checkGraphNode, GraphNode, GraphNodeSlot, setGraphWrapper } from './node';
+import { checkGraphNode, checkGraphNodes, GraphNode, GraphNodeSlot, setGraphWrapper } from './node';
 import { accessesOf, EncodedKernelNode, encodeKernelNode, EncodedNodeParams, encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from './node-params';
 import { UserObject } from './user-object';
 
@@ -206,7 +206,7 @@ export class Graph extends Disposable<NativeGraph> {
    * accepts that.
    */
   addExternalSemaphoreNode(kind: 'signal' | 'wait', options: { after?: readonly GraphNode[] } = {}): GraphNode {
-    const after = checkArray<GraphNode>(options.after ?? [], 'options.after').map((n, i) => checkGraphNode(n, `options.after[${i}]`).slot);
+    const after = checkGraphNodes(options.after ?? noItems, 'options.after').map((n) => n.slot);
     return GraphNode.of(native.addExternalSemaphoreNode(this.native, after, isSignal(kind)));
   }
 
@@ -270,7 +270,7 @@ export class Graph extends Disposable<NativeGraph> {
   // itself, for data-flow building; a kernel touches what options declare).
   #add(encoded: EncodedNodeParams, params: NodeParams | undefined, options: NodeOptions): AddedNode {
     checkObject(options, 'options');
-    const after = options.after === undefined ? [] : checkArray<GraphNode>(options.after, 'options.after').map((n, i) => checkGraphNode(n, `options.after[${i}]`));
+    const after = options.after === undefined ? noItems : checkGraphNodes(options.after, 'options.after');
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
     if (edges && edges.length !== after.length) throw new RangeError('options.edges must have one entry per options.after node');
     const perType = options.perTypeCall === undefined ? false : checkBoolean(options.perTypeCall, 'options.perTypeCall');
@@ -326,8 +326,8 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** Adds edges from[i] → to[i]; refuses one that would close a cycle, before the driver sees it. */
   addEdges(from: readonly GraphNode[], to: readonly GraphNode[], data?: readonly EdgeData[]): void {
-    const f = checkArray<GraphNode>(from, 'from').map((n, i) => checkGraphNode(n, `from[${i}]`));
-    const t = checkArray<GraphNode>(to, 'to').map((n, i) => checkGraphNode(n, `to[${i}]`));
+    const f = checkGraphNodes(from, 'from');
+    const t = checkGraphNodes(to, 'to');
     if (f.length !== t.length) throw new RangeError('from and to must have the same length');
     const encoded = data === undefined ? undefined : checkArray<EdgeData>(data, 'data').map((e, i) => encodeEdge(e, `data[${i}]`));
     const topology = this.topology();
@@ -347,8 +347,8 @@ export class Graph extends Disposable<NativeGraph> {
   /** Removes the edges from[i] → to[i] (with that edge data, when given). */
   removeEdges(from: readonly GraphNode[], to: readonly GraphNode[], data?: readonly EdgeData[]): void {
     const encoded = data === undefined ? undefined : checkArray<EdgeData>(data, 'data').map((e, i) => encodeEdge(e, `data[${i}]`));
-    this.native.removeEdges(checkArray<GraphNode>(from, 'from').map((n, i) => checkGraphNode(n, `from[${i}]`).slot),
-      checkArray<GraphNode>(to, 'to').map((n, i) => checkGraphNode(n, `to[${i}]`).slot), encoded);
+    this.native.removeEdges(checkGraphNodes(from, 'from').map((n) => n.slot),
+      checkGraphNodes(to, 'to').map((n) => n.slot), encoded);
   }
 
   /** Every node (cuGraphGetNodes). */

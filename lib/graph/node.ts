@@ -4,7 +4,7 @@ import { Disposable } from '../disposable';
 import type { NativeEdgeData, NativeGraph, NativeGraphNode, NativeNodeValue, Slot } from '../native';
 import { native } from '../native';
 import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, KernelNodeAttributeName, KernelNodeAttributes } from '../launch-attributes';
-import { checkFlag, checkInstance, checkObject, nameOfValue, noOptions } from '../validate';
+import { checkArray, checkFlag, checkInstance, checkObject, nameOfValue, noOptions } from '../validate';
 import { EdgeData, decodeEdge } from './edge';
 import { encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from './node-params';
 
@@ -166,4 +166,16 @@ function neighbours(list: { nodes: NativeNodeValue[]; data: NativeEdgeData[] }):
  */
 export function checkGraphNode(node: unknown, name: string): GraphNode {
   return node instanceof GraphNode ? node : checkInstance(node, GraphNode, name);
+}
+
+/**
+ * @internal A list of GraphNodes, checked: the list itself, not a copy. An
+ * element's name (`${name}[i]`) is formatted only for its error.
+ */
+export function checkGraphNodes(list: unknown, name: string): readonly GraphNode[] {
+  const nodes = checkArray<unknown>(list, name);
+  for (let i = 0; i < nodes.length; i++) {
+    if (!(nodes[i] instanceof GraphNode)) checkInstance(nodes[i], GraphNode, `${name}[${i}]`);
+  }
+  return nodes as readonly GraphNode[];
 }

@@ -22,12 +22,11 @@ GraphBox::~GraphBox() {
   releaseWhenSafe([g] { CU_CALL(cuGraphDestroy, g); });
 }
 
-void GraphBox::keep(Napi::Env env, std::shared_ptr<void> resource) {
-  if (!resource) return;
+ResourceBag& GraphBox::rootBag(Napi::Env env) {
   GraphBox* owner = root();
   if (!owner) throwDisposed(env, "the graph that owns this one");
   if (!owner->bag) owner->bag = std::make_shared<ResourceBag>();
-  owner->bag->add(std::move(resource));
+  return *owner->bag;
 }
 
 void GraphBox::keepAll(Napi::Env env, const ResourceBag& resources) {
@@ -36,7 +35,7 @@ void GraphBox::keepAll(Napi::Env env, const ResourceBag& resources) {
 
 void keepForCapture(uint64_t captureId, std::shared_ptr<void> resource) {
   std::lock_guard<std::mutex> lock(capturedMutex);
-  captured[captureId].add(std::move(resource));
+  captured[captureId].add(resource);
 }
 
 ResourceBag takeCaptured(uint64_t captureId) {

@@ -28,8 +28,11 @@ struct ResourceBag {
   std::vector<std::shared_ptr<void>> items;
   std::unordered_set<const void*> present;
 
-  void add(std::shared_ptr<void> resource) {
-    if (resource && present.insert(resource.get()).second) items.push_back(std::move(resource));
+  // Copied in only when new: updates and launches add the same few resources
+  // again and again, and each shared_ptr copy and release is an atomic operation.
+  template <typename T>
+  void add(const std::shared_ptr<T>& resource) {
+    if (resource && present.insert(resource.get()).second) items.push_back(resource);
   }
   void addAll(const ResourceBag& other) {
     for (const auto& item : other.items) add(item);
@@ -57,8 +60,13 @@ struct GraphBox {
 
   // Keeps resource alive for as long as this graph (or its root graph) or work
   // made from it may use it.
-  void keep(Napi::Env env, std::shared_ptr<void> resource);
+  template <typename T>
+  void keep(Napi::Env env, const std::shared_ptr<T>& resource) {
+    if (resource) rootBag(env).add(resource);
+  }
   void keepAll(Napi::Env env, const ResourceBag& resources);
+  // The bag of the graph that holds this one's resources (made on first use).
+  ResourceBag& rootBag(Napi::Env env);
   // The graph whose bag holds the resources of this one; null
   // when an owner has been disposed (and with it this graph).
   GraphBox* root() {

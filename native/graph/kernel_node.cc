@@ -77,8 +77,9 @@ void setExecKernelNode(Napi::Env env, CUgraphExec exec, CUgraphNode node, const 
   g.type = CU_GRAPH_NODE_TYPE_KERNEL;
   CUDA_KERNEL_NODE_PARAMS_v3& k = g.kernel;
   readKernelCall(fields[1], call);
-  HeldMemory held(call.pointerCount);
-  const CUcontext context = readKernelNode(env, table, fields, kernel, call, k, [&held](MemoryRef memory) { held.add(std::move(memory)); });
+  // The memory is kept at once: if the driver refuses the update, the
+  // executable only holds it until it is disposed.
+  const CUcontext context = readKernelNode(env, table, fields, kernel, call, k, [&kept](const MemoryRef& memory) { kept.add(memory); });
   KernelParams params(env, **kernel, call.args, call.argBytes);
   k.kernelParams = params.kernelParams();
   k.extra = params.extra();
@@ -90,7 +91,6 @@ void setExecKernelNode(Napi::Env env, CUgraphExec exec, CUgraphNode node, const 
   } else {
     CU_CHECK_DETAIL(env, (*kernel)->name, cuGraphExecNodeSetParams, exec, node, &g);
   }
-  for (const MemoryRef& memory : held) kept.add(memory);
   kept.add(*kernel);
 }
 
