@@ -440,13 +440,12 @@ export interface NativeAddon {
     params: Record<string, unknown>, perTypeCall: boolean): { node: NativeNodeValue; allocation?: Slot<NativeGraphAllocation>; bodies?: Slot<NativeGraph>[] };
   /** addNode for a kernel node, its fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
   addKernelNode(graph: NativeGraph, dependencies: NativeNodeArg[], edgeData: NativeEdgeData[] | undefined, kernelSlot: number,
-    record: ArrayBuffer, ordinal: number, perTypeCall: boolean): NativeNodeValue;
+    record: ArrayBuffer, perTypeCall: boolean): NativeNodeValue;
   setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
   nodeParams(node: NativeGraphNode): Record<string, unknown> & { type: number };
   graphLaunch(execSlot: number, streamSlot: number): void;
   /** GraphExec setNodeParams for a kernel node: executable and node by slot, the fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
-  execSetKernelNodeParams(execSlot: number, nodeSlot: number, kernelSlot: number, record: ArrayBuffer, ordinal: number,
-    perTypeCall: boolean): void;
+  execSetKernelNodeParams(execSlot: number, nodeSlot: number, kernelSlot: number, record: ArrayBuffer, perTypeCall: boolean): void;
   /** A kernel node of the executable takes a prepared launch's kernel, configuration and current arguments. */
   execSetPreparedKernelNode(execSlot: number, nodeSlot: number, launchSlot: number): void;
   eventRecord(eventSlot: number, streamSlot: number, flags: number | undefined): void;

@@ -92,6 +92,7 @@ void readKernelCall(Napi::Value record, KernelCall& call) {
     rangeError(env, "pointerCount", "exceeds the record");
   }
   call.pointerCount = static_cast<uint32_t>(pointerCount);
+  call.ordinal = header[kOrdinalSlot];
   call.pointers = call.args + pairsAt;
 }
 

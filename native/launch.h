@@ -66,15 +66,17 @@ MemoryRef writePointer(Napi::Env env, MemoryRef memory, uint64_t offset, uint8_t
 
 // A kernel call as lib/kernel/kernel.ts packs it for a plain launch or a kernel
 // node (PackedArgs): one ArrayBuffer holding a header of kKernelCallConfigBytes
-// (the encoded configuration, then the int32 counts below), the argument
+// (the encoded configuration, then the int32 fields below), the argument
 // bytes, and from the next multiple of 8 the memory arguments as float64
 // [offset, memory slot] pairs. One N-API read finds all of it: three typed
 // arrays cost three, each more than the driver's launch call on the stand-in,
-// and the two counts given as numbers cost a quarter of a launch's native time.
-constexpr size_t kKernelCallConfigBytes = 64;
+// and the fields given as numbers cost a quarter of a launch's native time.
+// The header's 80 bytes keep the arguments 16-byte aligned.
+constexpr size_t kKernelCallConfigBytes = 80;
 constexpr int kArgBytesSlot = 14;       // int32 slots of the header
 constexpr int kPointerCountSlot = 15;
-static_assert(kLaunchConfigSlots <= kArgBytesSlot && (kPointerCountSlot + 1) * sizeof(int32_t) <= kKernelCallConfigBytes);
+constexpr int kOrdinalSlot = 16;        // a kernel node's device (a library's kernel runs in its primary context)
+static_assert(kLaunchConfigSlots <= kArgBytesSlot && (kOrdinalSlot + 1) * sizeof(int32_t) <= kKernelCallConfigBytes);
 
 struct KernelCall {
   LaunchPlan plan;
@@ -82,6 +84,7 @@ struct KernelCall {
   size_t argBytes = 0;
   const uint8_t* pointers = nullptr;  // pointerCount pairs of doubles, any alignment
   uint32_t pointerCount = 0;
+  int ordinal = 0;
 };
 // Reads record (an ArrayBuffer) into call, its counts checked against the record's length.
 void readKernelCall(Napi::Value record, KernelCall& call);

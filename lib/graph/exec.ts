@@ -153,7 +153,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     const perType = checkFlag(options.perTypeCall, 'options.perTypeCall');
     if (params !== null && typeof params === 'object' && params.type === 'kernel') {
       const k = encodeKernelNode(params.kernel, params.args, params);
-      native.execSetKernelNodeParams(this.slot, target.slot, k.kernel, k.record, k.ordinal, perType);
+      native.execSetKernelNodeParams(this.slot, target.slot, k.kernel, k.record, perType);
       return;
     }
     this.native.setNodeParams(target.native, encodeNodeParams(params), perType);

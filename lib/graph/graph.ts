@@ -300,7 +300,7 @@ export class Graph extends Disposable<NativeGraph> {
       if (encoded.type === NodeType.kernel) {
         // The kernel form of encodeNodeParams (EncodedKernelNode), its fields given one by one.
         const k = encoded as EncodedKernelNode;
-        result = { node: native.addKernelNode(this.native, dependencyHandles, edgeData, k.kernel, k.record, k.ordinal, perType) };
+        result = { node: native.addKernelNode(this.native, dependencyHandles, edgeData, k.kernel, k.record, perType) };
       } else {
         result = native.addNode(this.native, dependencyHandles, edgeData, encoded, perType);
       }

@@ -212,12 +212,11 @@ export interface NodeAccesses {
 export type EncodedKernelNode = {
   type: number;
   kernel: number;
-  /** The kernel's packed record (PackedArgs), launch shape and counts included. */
+  /** The kernel's packed record (PackedArgs): launch shape, counts and device ordinal included. */
   record: ArrayBuffer;
-  ordinal: number;
 };
 
-const kernelNode: EncodedKernelNode = { type: 0, kernel: -1, record: new ArrayBuffer(0), ordinal: 0 };
+const kernelNode: EncodedKernelNode = { type: 0, kernel: -1, record: new ArrayBuffer(0) };
 
 /**
  * Checks a kernel node's parameters and encodes them into the shared
@@ -227,7 +226,7 @@ const kernelNode: EncodedKernelNode = { type: 0, kernel: -1, record: new ArrayBu
 export function encodeKernelNode(kernelValue: Kernel, args: readonly KernelArg[] | undefined, shape: LaunchShape & { device?: DeviceLike }): EncodedKernelNode {
   const kernel = checkKernel(kernelValue, 'params.kernel');
   const packed = kernel.packArgs(args ?? [], 'params.args');
-  kernelNode.ordinal = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(shape.device, 'params.device');
+  packed.fields[2] = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(shape.device, 'params.device');
   encodeLaunchShape(shape, packed.config);
   kernelNode.type = NodeType.kernel;
   kernelNode.kernel = kernel.slot;

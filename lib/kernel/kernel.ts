@@ -42,7 +42,7 @@ export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedM
  * @internal A kernel call packed for the native layer (Kernel.packArgs): one
  * record that a launch or a kernel node reads with one N-API call
  * (native/launch.h, KernelCall): a header of kernelCallConfigBytes (the
- * encoded launch configuration, then the counts), the parameter bytes, then
+ * encoded launch configuration, then the fields), the parameter bytes, then
  * from the next multiple of 8 an [offset, memory slot] pair of each memory
  * argument. The members are views of its parts.
  */
@@ -57,28 +57,28 @@ export interface PackedArgs {
   view: DataView;
   /** [offset, memory slot] of each memory argument. */
   pointers: Float64Array;
-  /** [bytes of parameters, pairs of pointers set]: header slots the native layer reads and checks. */
-  counts: Int32Array;
+  /** [bytes of parameters, pairs of pointers set, a kernel node's device ordinal]: header slots the native layer reads and checks. */
+  fields: Int32Array;
 }
 
 /** Bytes of a packed record before the parameter bytes (native/launch.h, kKernelCallConfigBytes). */
-const kernelCallConfigBytes = 64;
-/** The header's int32 slot of the parameter byte count, then the pointer count's (native/launch.h, kArgBytesSlot). */
+const kernelCallConfigBytes = 80;
+/** The header's int32 slot of the parameter byte count, then the pointer count's and a kernel node's device ordinal (native/launch.h, kArgBytesSlot). */
 const argBytesSlot = 14;
 
 /** @internal A packed record for parameters of `bytes` and up to `pointerSlots` memory arguments. */
 export function packedRecord(bytes: number, pointerSlots: number): PackedArgs {
   const pairsAt = kernelCallConfigBytes + Math.ceil(bytes / 8) * 8;
   const buffer = new ArrayBuffer(pairsAt + 16 * pointerSlots);
-  const counts = new Int32Array(buffer, 4 * argBytesSlot, 2);
-  counts[0] = bytes;
+  const fields = new Int32Array(buffer, 4 * argBytesSlot, 3);
+  fields[0] = bytes;
   return {
     record: buffer,
     config: new Int32Array(buffer, 0, LaunchConfigSlot.count),
     bytes: new Uint8Array(buffer, kernelCallConfigBytes, bytes),
     view: new DataView(buffer, kernelCallConfigBytes, bytes),
     pointers: new Float64Array(buffer, pairsAt, 2 * pointerSlots),
-    counts,
+    fields,
   };
 }
 
@@ -249,7 +249,7 @@ export class Kernel extends Disposable<NativeKernel> {
         pointerCount++;
       }
     }
-    packed.counts[1] = pointerCount;
+    packed.fields[1] = pointerCount;
     return packed;
   }
 

@@ -136,8 +136,8 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
   return failure;
 }
 
-// execSetKernelNodeParams(execSlot, nodeSlot, kernel, record, ordinal,
-// perTypeCall): setNodeParams for a kernel node, the executable and node by
+// execSetKernelNodeParams(execSlot, nodeSlot, kernel, record, perTypeCall):
+// setNodeParams for a kernel node, the executable and node by
 // slot and the parameters given one by one (see setExecKernelNode): the hot
 // form, without unwrapping either object.
 Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
@@ -145,7 +145,7 @@ Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
   const SlotTable& table = slotTable(env);
   GraphExecBox& exec = *GraphExec::fromSlot(table, info[0], "exec");
   const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, info[1], "node"), "node");
-  setExecKernelNode(env, exec.exec, node->node, kernelNodeFields(info, 2), boolArg(info[5], "perTypeCall"), exec.extra);
+  setExecKernelNode(env, exec.exec, node->node, kernelNodeFields(info, 2), boolArg(info[4], "perTypeCall"), exec.extra);
   return env.Undefined();
 }
 

@@ -46,14 +46,14 @@ CUcontext readKernelNode(Napi::Env env, const SlotTable& table, const KernelNode
   kernel = &Kernel::fromSlot(table, fields[0], "kernel");
   writeMemoryArguments(env, table, call, call.args, keep);
   const KernelBox& box = **kernel;
-  const CUcontext library = box.function ? nullptr : primaryContext(env, intArg(fields[2], "ordinal"))->context;
+  const CUcontext library = box.function ? nullptr : primaryContext(env, call.ordinal)->context;
   return setKernelNodeLaunch(k, box, call.plan.config, library);
 }
 
 }  // namespace
 
 // fields: kernel (slot), record (native/launch.h KernelCall, as kernel
-// launches take it), ordinal.
+// launches take it, the node's device ordinal in its header).
 void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& out) {
   const SlotTable& table = slotTable(env);
   const KernelRef* kernel = nullptr;

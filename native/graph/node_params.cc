@@ -252,7 +252,7 @@ void KernelNodeParams::release() {
 }
 
 KernelNodeFields kernelNodeFields(const Napi::CallbackInfo& info, size_t first) {
-  return {info[first], info[first + 1], info[first + 2]};
+  return {info[first], info[first + 1]};
 }
 
 std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value value, GraphBox* graph) {
@@ -262,8 +262,8 @@ std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value value, Gr
   out->params.type = static_cast<CUgraphNodeType>(uintArg(field(p, "type"), "type"));
   switch (out->params.type) {
     case CU_GRAPH_NODE_TYPE_KERNEL:
-      // {type, kernel, record, ordinal}: the hot form's fields, by name.
-      buildKernelNode(env, {field(p, "kernel"), field(p, "record"), field(p, "ordinal")}, *out);
+      // {type, kernel, record}: the hot form's fields, by name.
+      buildKernelNode(env, {field(p, "kernel"), field(p, "record")}, *out);
       break;
     case CU_GRAPH_NODE_TYPE_MEMCPY: buildMemcpy(env, p, *out); break;
     case CU_GRAPH_NODE_TYPE_MEMSET: buildMemset(env, p, *out); break;

@@ -46,9 +46,9 @@ struct NodeParams {
 // conditional handles), or null when updating an executable.
 std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value params, GraphBox* graph);
 // A kernel node's parameters given one by one (the hot form: no object read by
-// property name): kernel slot, record, ordinal, as lib/graph/node-params.ts
+// property name): kernel slot and record, as lib/graph/node-params.ts
 // encodeKernelNode makes them.
-using KernelNodeFields = std::array<Napi::Value, 3>;
+using KernelNodeFields = std::array<Napi::Value, 2>;
 // Built for the length of one call (addKernelNode, an executable's update) in
 // the thread's NodeParams, emptied when the call ends: its vectors keep their
 // capacity, so that repeated builds allocate nothing. A nested use (none is
@@ -67,7 +67,7 @@ class KernelNodeParams {
   std::unique_ptr<NodeParams> own_;
   NodeParams* params_;
 };
-// The same fields as info[first..first+2].
+// The same fields as info[first] and info[first + 1].
 KernelNodeFields kernelNodeFields(const Napi::CallbackInfo& info, size_t first);
 
 // An executable's kernel node takes a kernel call (the hot form of

@@ -129,14 +129,15 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
 }
 
 // addKernelNode(graph, dependencies, edgeData | undefined, kernel, record,
-// ordinal, perTypeCall) -> node: addNode for a kernel node, its parameters
-// given one by one (see KernelNodeParams).
+// perTypeCall) -> node: addNode for a kernel node, its parameters given one by
+// one (see KernelNodeParams). Six arguments at most: node-addon-api allocates
+// the argument list of a call with more.
 Napi::Value AddKernelNode(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   GraphRef graph = graphArg(info[0], "graph");
   Dependencies deps = dependenciesArg(env, info[1], info[2], *graph);
   KernelNodeParams p(env, kernelNodeFields(info, 3));
-  return nodeValue(env, addBuiltNode(env, graph, deps, p.get(), boolArg(info[6], "perTypeCall")));
+  return nodeValue(env, addBuiltNode(env, graph, deps, p.get(), boolArg(info[5], "perTypeCall")));
 }
 
 // setNodeParams(node, params, perTypeCall): new parameters for a node of the

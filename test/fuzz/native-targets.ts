@@ -125,7 +125,7 @@ function pointerPlacement(world: World): Target[] {
     const packed = packedRecord(24, 1);
     packed.config.set([1, 1, 1, 1, 1, 1]);
     packed.pointers.set([Number(offset), memory.slot]);
-    packed.counts[1] = 1;
+    packed.fields[1] = 1;
     return packed.record;
   };
   // k(float*, int, double) takes 24 bytes: an address fits at 0, 8 or 16 (the native layer knows sizes, not types).

@@ -367,7 +367,7 @@ describe('launches', () => {
         const packed = packedRecord(28, pairs.length / 2);
         encodeLaunchShape({ grid: 1, block: 1 }, packed.config);
         packed.pointers.set(pairs);
-        packed.counts.set(counts);
+        packed.fields.set(counts);
         return packed.record;
       };
       const out = {
@@ -384,7 +384,7 @@ describe('launches', () => {
         argBytesBeyond: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([], [33, 0]))),
         argBytesNegative: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([], [-1, 0]))),
         pointerCountNegative: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([], [28, -1]))),
-        shortRecord: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, new ArrayBuffer(63))),
+        shortRecord: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, new ArrayBuffer(79))),
         notBytes: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, new Float64Array(32))),
         fits: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([8, buffer.native.slot, 16, buffer.native.slot]))),
       };

@@ -321,7 +321,7 @@ describe('leaks the reliability work found, fixed', () => {
         const packed = packedRecord(24, 1);
         packed.config.set([1, 1, 1, 1, 1, 1]);
         packed.pointers.set([offset, b.native.slot]);
-        packed.counts[1] = 1;
+        packed.fields[1] = 1;
         return native.kernelLaunch(kernel.native.slot, stream.native.slot, packed.record);
       };
       report({
