@@ -4,7 +4,7 @@
 // overlapping bytes of one resource). Only the dependencies no other
 // dependency already implies are kept, so the result is the transitive
 // reduction of all the hazards, built one node at a time.
-import { checkArray, checkObject, checkSize } from '../validate';
+import { checkArray, checkObject, checkSize, noItems } from '../validate';
 
 /**
  * A byte range of a resource (any object, compared by identity: a device
@@ -143,7 +143,7 @@ export class DataflowTracker<N = unknown> {
     checkObject(accesses, 'accesses');
     const reads = accessList(accesses.reads, 'reads');
     const writes = accessList(accesses.writes, 'writes');
-    const after = accesses.after === undefined ? [] : checkArray<N>(accesses.after, 'after').map((earlier, i) => {
+    const after = accesses.after === undefined ? noItems : checkArray<N>(accesses.after, 'after').map((earlier, i) => {
       const index = this.indexByNode.get(earlier);
       if (index === undefined) throw new RangeError(`after[${i}] is not a node added to this tracker`);
       return index;
@@ -155,20 +155,30 @@ export class DataflowTracker<N = unknown> {
       const reasons = reasonsFor(candidates, index);
       if (reasons.length === 0) reasons.push(EXPLICIT); // `after` may name a node twice
     }
+    // The segments each access overlaps, visited in loops written out here:
+    // a callback per access made three closures a node.
     for (const range of reads) {
-      this.forEachSegment(range, (segment, start, end) => {
-        if (segment.writer >= 0) addHazard(candidates, segment.writer, 'read-after-write', range.resource, start, end);
-      });
+      if (range.size === 0) continue;
+      const state = this.stateOf(range.resource);
+      const last = state.splitAround(range);
+      for (let i = state.splitAt; i < last; i++) {
+        const segment = state.segments[i];
+        if (segment.writer >= 0) addHazard(candidates, segment.writer, 'read-after-write', range.resource, state.starts[i], state.endOf(i));
+      }
     }
     for (const range of writes) {
-      this.forEachSegment(range, (segment, start, end) => {
+      if (range.size === 0) continue;
+      const state = this.stateOf(range.resource);
+      const last = state.splitAround(range);
+      for (let i = state.splitAt; i < last; i++) {
+        const segment = state.segments[i];
         // Readers since the last write each run after that write already.
         if (segment.readers.length > 0) {
-          for (const reader of segment.readers) addHazard(candidates, reader, 'write-after-read', range.resource, start, end);
+          for (const reader of segment.readers) addHazard(candidates, reader, 'write-after-read', range.resource, state.starts[i], state.endOf(i));
         } else if (segment.writer >= 0) {
-          addHazard(candidates, segment.writer, 'write-after-write', range.resource, start, end);
+          addHazard(candidates, segment.writer, 'write-after-write', range.resource, state.starts[i], state.endOf(i));
         }
-      });
+      }
     }
 
     // A candidate is redundant when another, later candidate runs after it.
@@ -184,7 +194,9 @@ export class DataflowTracker<N = unknown> {
     const row = this.used; // this node's row: its ancestors, built from those of the dependencies kept
     bits.fill(0, row, row + words);
     const kept: DataflowDependency<N>[] = [];
-    for (const index of [...candidates.keys()].sort((a, b) => b - a)) {
+    const order = Array.from(candidates.keys());
+    if (order.length > 1) order.sort(descending);
+    for (const index of order) {
       if (bits[row + (index >>> 5)] & (1 << (index & 31))) continue;
       const start = this.rowStart[index];
       const length = (index + 31) >>> 5;
@@ -195,9 +207,13 @@ export class DataflowTracker<N = unknown> {
     kept.reverse();
 
     for (const range of reads) {
-      this.forEachSegment(range, (segment) => {
-        if (segment.readers[segment.readers.length - 1] !== self) segment.readers.push(self);
-      });
+      if (range.size === 0) continue;
+      const state = this.stateOf(range.resource);
+      const last = state.splitAround(range);
+      for (let i = state.splitAt; i < last; i++) {
+        const readers = state.segments[i].readers;
+        if (readers[readers.length - 1] !== self) readers.push(self);
+      }
     }
     for (const range of writes) this.overwrite(range, self);
     this.addedNodes.push(node);
@@ -205,7 +221,7 @@ export class DataflowTracker<N = unknown> {
     this.incoming.push(kept);
     this.rowStart.push(row);
     this.used += words;
-    return [...kept]; // a copy: the caller's changes must not reach edges()
+    return kept.slice(); // a copy: the caller's changes must not reach edges()
   }
 
   /** The position of a node in order of addition (its id for the graph analysis functions), or -1. */
@@ -241,24 +257,12 @@ export class DataflowTracker<N = unknown> {
     return `${resource.constructor?.name || 'resource'}#${state ? state.ordinal : '?'}`;
   }
 
-  // Calls visit for each segment of the resource that the range overlaps, with
-  // the overlap, splitting segments at the range's ends first.
-  private forEachSegment(range: ResourceRange, visit: (segment: Segment, start: number, end: number) => void): void {
-    if (range.size === 0) return;
-    const state = this.stateOf(range.resource);
-    const first = state.split(range.offset);
-    const last = state.split(range.end);
-    for (let i = first; i < last; i++) {
-      visit(state.segments[i], state.starts[i], i + 1 < state.starts.length ? state.starts[i + 1] : Infinity);
-    }
-  }
-
   // A write replaces the overlapped segments by one: written by `writer`, unread since.
   private overwrite(range: ResourceRange, writer: number): void {
     if (range.size === 0) return;
     const state = this.stateOf(range.resource);
-    const first = state.split(range.offset);
-    const last = state.split(range.end);
+    const last = state.splitAround(range);
+    const first = state.splitAt;
     state.starts.splice(first + 1, last - first - 1);
     state.segments.splice(first, last - first, { writer, readers: [] });
   }
@@ -287,6 +291,23 @@ class ResourceState {
 
   constructor(readonly ordinal: number) {}
 
+  // Where the last splitAround's range starts: set with its result, so that no pair is allocated.
+  splitAt = 0;
+
+  // Splits the segments at the range's ends; returns the index of the first
+  // segment after it (splitAt: of its first segment).
+  splitAround(range: ResourceRange): number {
+    const first = this.split(range.offset);
+    const last = this.split(range.end);
+    this.splitAt = first;
+    return last;
+  }
+
+  // The end of segment i: the next one's start, or Infinity for the last.
+  endOf(i: number): number {
+    return i + 1 < this.starts.length ? this.starts[i + 1] : Infinity;
+  }
+
   // The index of the segment that starts at `offset`, splitting the one containing it.
   split(offset: number): number {
     if (offset === Infinity) return this.starts.length;
@@ -306,6 +327,8 @@ class ResourceState {
 }
 
 const EXPLICIT: DependencyReason = { kind: 'explicit' };
+
+const descending = (a: number, b: number): number => b - a;
 
 const HAZARD_ABBREVIATION: Record<HazardKind, string> = {
   'read-after-write': 'RAW',

@@ -283,10 +283,10 @@ export class Graph extends Disposable<NativeGraph> {
     if (tracked) {
       placeholder = new GraphNodeSlot();
       // The tracker's reasons stay as they are: DOT output formats them (formatting each edge's here cost more than the driver call).
-      const own = params === undefined ? { reads: [], writes: [] } : accessesOf(params);
-      const reads = [...own.reads, ...checkArray<object>(options.reads ?? [], 'options.reads')];
-      const writes = [...own.writes, ...checkArray<object>(options.writes ?? [], 'options.writes')];
-      const found = tracked.add(placeholder, { reads, writes, after: after.map((n) => n.dataflowSlot ?? untracked(n)) });
+      const own = params === undefined ? undefined : accessesOf(params);
+      const reads = accessesWith(own?.reads, options.reads, 'options.reads');
+      const writes = accessesWith(own?.writes, options.writes, 'options.writes');
+      const found = tracked.add(placeholder, { reads, writes, after: after.length === 0 ? undefined : after.map((n) => n.dataflowSlot ?? untracked(n)) });
       dependencies = found.map((d) => d.node.node!);
       // Edge data given for explicit dependencies follows them; inferred ones are plain.
       if (edges) edgeData = dependencies.map((d) => edges[after.indexOf(d)] ?? [0, 0, 0]);
@@ -483,6 +483,12 @@ export class Graph extends Disposable<NativeGraph> {
 }
 
 setGraphWrapper((handle) => new Graph(handle));
+
+// A node's own accesses and those its options declare: a new list only when both have some.
+function accessesWith(own: readonly object[] | undefined, declared: readonly object[] | undefined, name: string): readonly object[] {
+  const list = declared === undefined ? noItems : checkArray<object>(declared, name);
+  return own === undefined || own.length === 0 ? list : list.length === 0 ? own : [...own, ...list];
+}
 
 function untracked(node: GraphNode): never {
   throw new TypeError(`${node} was not added through this data-flow graph, so it cannot be a dependency here`);
