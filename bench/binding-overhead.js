@@ -115,7 +115,9 @@ async function main() {
   const measured = callsOf(cuda).filter(([label]) => label.includes(filter));
   if (countOnly !== undefined) {
     const [, op] = measured[0];
-    for (let i = 0; i < 2000 / (measured[0][2] ?? 1); i++) op(i); // warm-up: the JIT has compiled the call
+    // Warm-up: the JIT has compiled the call (twenty builds at least: after two, optimizing
+    // compilation was still under way, and counted).
+    for (let i = 0; i < Math.max(2000 / (measured[0][2] ?? 1), 20); i++) op(i);
     global.gc();
     for (let i = 0; i < countOnly; i++) op(i);
     return;

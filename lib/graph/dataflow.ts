@@ -336,11 +336,18 @@ const HAZARD_ABBREVIATION: Record<HazardKind, string> = {
   'write-after-write': 'WAW',
 };
 
+// The accesses as ranges; an element's name is formatted only for its error.
 function accessList(value: readonly object[] | undefined, name: string): ResourceRange[] {
   if (value === undefined) return [];
-  return checkArray(value, name).map((access, i) =>
-    access instanceof ResourceRange ? access : new ResourceRange(checkObject(access, `${name}[${i}]`)),
-  );
+  const accesses = checkArray<unknown>(value, name);
+  const ranges: ResourceRange[] = [];
+  for (let i = 0; i < accesses.length; i++) {
+    const access = accesses[i];
+    if (access instanceof ResourceRange) ranges.push(access);
+    else if (access !== null && (typeof access === 'object' || typeof access === 'function')) ranges.push(new ResourceRange(access));
+    else checkObject(access, `${name}[${i}]`); // throws
+  }
+  return ranges;
 }
 
 function reasonsFor(candidates: Map<number, DependencyReason[]>, index: number): DependencyReason[] {
