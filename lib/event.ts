@@ -6,7 +6,7 @@ import { CudaError } from './errors';
 import { EventFlag } from './generated/enums';
 import { native, NativeEvent, Slot } from './native';
 import { checkStream, Stream } from './stream';
-import { checkBoolean, checkObject } from './validate';
+import { checkBoolean, checkObject, noOptions } from './validate';
 
 /** Options of {@link Event.create}. */
 export interface EventOptions {
@@ -32,7 +32,7 @@ export class Event extends Disposable<NativeEvent> {
   }
 
   /** A new event (cuEventCreate); without timing unless asked, as that is cheaper. */
-  static create(options: EventOptions = {}): Event {
+  static create(options: EventOptions = noOptions): Event {
     checkObject(options, 'options');
     const timing = options.timing === undefined ? false : checkBoolean(options.timing, 'options.timing');
     let flags = timing ? 0 : EventFlag.disableTiming;
@@ -63,7 +63,7 @@ export class Event extends Disposable<NativeEvent> {
    * Records the event at the current end of stream (cuEventRecord;
    * cuEventRecordWithFlags when external, for use across graph boundaries).
    */
-  record(stream: Stream, options: { external?: boolean } = {}): this {
+  record(stream: Stream, options: { external?: boolean } = noOptions): this {
     checkObject(options, 'options');
     native.eventRecord(this.slot, checkStream(stream).slot,
       options.external === undefined ? undefined : checkBoolean(options.external, 'external') ? 1 : 0);

@@ -25,7 +25,7 @@ import {
   StreamAttributeName,
   StreamAttributes,
 } from './launch-attributes';
-import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, nameOfValue } from './validate';
+import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, nameOfValue, noOptions } from './validate';
 
 /** Options of {@link Stream.create}. */
 export interface StreamOptions {
@@ -57,7 +57,7 @@ export class Stream extends Disposable<NativeStream> {
   }
 
   /** A new stream (cuStreamCreate, or cuStreamCreateWithPriority when a priority is given). */
-  static create(options: StreamOptions = {}): Stream {
+  static create(options: StreamOptions = noOptions): Stream {
     checkObject(options, 'options');
     const ordinal = ordinalOf(options.device, 'options.device');
     const nonBlocking = options.nonBlocking === undefined ? true : checkBoolean(options.nonBlocking, 'options.nonBlocking');
@@ -141,7 +141,7 @@ export class Stream extends Disposable<NativeStream> {
   }
 
   /** Later work on this stream waits until event has happened (cuStreamWaitEvent). */
-  waitEvent(event: Event, options: { external?: boolean } = {}): void {
+  waitEvent(event: Event, options: { external?: boolean } = noOptions): void {
     checkObject(options, 'options');
     const flags = options.external !== undefined && checkBoolean(options.external, 'options.external') ? 1 /* CU_EVENT_WAIT_EXTERNAL */ : 0;
     this.native.waitEvent(eventNative(event), flags);
@@ -189,27 +189,27 @@ export class Stream extends Disposable<NativeStream> {
   }
 
   /** Work queued after this waits until the 32-bit word at target+offset satisfies condition against value. */
-  waitValue32(target: MemoryHandle, value: number, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = {}): void {
+  waitValue32(target: MemoryHandle, value: number, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = noOptions): void {
     checkObject(options, 'options');
     this.native.waitValue(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
       checkInteger(value, 'value', 0, 2 ** 32 - 1), waitFlags(options), false);
   }
 
   /** Work queued after this waits until the 64-bit word at target+offset satisfies condition against value. */
-  waitValue64(target: MemoryHandle, value: bigint, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = {}): void {
+  waitValue64(target: MemoryHandle, value: bigint, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = noOptions): void {
     checkObject(options, 'options');
     this.native.waitValue(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), waitFlags(options), true);
   }
 
   /** Writes value to the 32-bit word at target+offset when the stream gets there. */
-  writeValue32(target: MemoryHandle, value: number, options: { offset?: number; noMemoryBarrier?: boolean } = {}): void {
+  writeValue32(target: MemoryHandle, value: number, options: { offset?: number; noMemoryBarrier?: boolean } = noOptions): void {
     checkObject(options, 'options');
     this.native.writeValue(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
       checkInteger(value, 'value', 0, 2 ** 32 - 1), writeFlags(options), false);
   }
 
   /** Writes value to the 64-bit word at target+offset when the stream gets there. */
-  writeValue64(target: MemoryHandle, value: bigint, options: { offset?: number; noMemoryBarrier?: boolean } = {}): void {
+  writeValue64(target: MemoryHandle, value: bigint, options: { offset?: number; noMemoryBarrier?: boolean } = noOptions): void {
     checkObject(options, 'options');
     this.native.writeValue(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), writeFlags(options), true);
   }
@@ -224,7 +224,7 @@ export class Stream extends Disposable<NativeStream> {
    * Begins capturing this stream's work into a graph. Use with `using`, or call
    * end(): `using capture = stream.beginCapture(); ...; const graph = capture.end();`
    */
-  beginCapture(options: CaptureOptions = {}): StreamCapture {
+  beginCapture(options: CaptureOptions = noOptions): StreamCapture {
     return new StreamCapture(this, options);
   }
 
@@ -232,7 +232,7 @@ export class Stream extends Disposable<NativeStream> {
    * Captures what fn queues on this stream into a graph. fn must be
    * synchronous; the capture ends even if fn throws.
    */
-  capture(fn: (stream: Stream) => unknown, options: CaptureOptions = {}): Graph {
+  capture(fn: (stream: Stream) => unknown, options: CaptureOptions = noOptions): Graph {
     return captureGraph(this, fn, options);
   }
 

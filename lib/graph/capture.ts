@@ -7,7 +7,7 @@ import { CaptureInvalidatedError, lastCaptureFailure } from '../errors';
 import { CaptureMode, CaptureModeName, CaptureStatus, CaptureStatusName } from '../generated/enums';
 import { native } from '../native';
 import type { Stream } from '../stream';
-import { checkArray, checkEnum, checkFlag, checkInstance, checkObject, nameOfValue, noItems } from '../validate';
+import { checkArray, checkEnum, checkFlag, checkInstance, checkObject, nameOfValue, noItems, noOptions } from '../validate';
 import { EdgeData, encodeEdge } from './edge';
 import { Graph } from './graph';
 import { checkGraphNodes, GraphNode } from './node';
@@ -54,7 +54,7 @@ export class StreamCapture implements Disposable {
   #ended = false;
 
   /** @internal Use stream.beginCapture(). */
-  constructor(stream: Stream, options: CaptureOptions = {}) {
+  constructor(stream: Stream, options: CaptureOptions = noOptions) {
     checkObject(options, 'options');
     const mode = checkEnum(options.mode ?? 'threadLocal', CaptureMode, 'options.mode');
     this.#into = options.into === undefined ? undefined : checkInstance(options.into, Graph, 'options.into');
@@ -72,7 +72,7 @@ export class StreamCapture implements Disposable {
    * (cuStreamUpdateCaptureDependencies). Needs a capture into an existing graph,
    * whose nodes these are.
    */
-  setDependencies(nodes: readonly GraphNode[], options: { add?: boolean; edges?: readonly EdgeData[] } = {}): void {
+  setDependencies(nodes: readonly GraphNode[], options: { add?: boolean; edges?: readonly EdgeData[] } = noOptions): void {
     checkObject(options, 'options');
     if (!this.#into) throw new TypeError('setDependencies needs a capture into an existing graph (options.into)');
     const list = checkGraphNodes(nodes, 'nodes').map((n) => n.slot);
@@ -152,7 +152,7 @@ export class StreamCapture implements Disposable {
  * synchronous: while a promise is pending, other tasks could run on this
  * thread and break (or join) the capture, so a returned promise is refused.
  */
-export function captureGraph(stream: Stream, fn: (stream: Stream) => unknown, options: CaptureOptions = {}): Graph {
+export function captureGraph(stream: Stream, fn: (stream: Stream) => unknown, options: CaptureOptions = noOptions): Graph {
   if (typeof fn !== 'function') throw new TypeError('fn must be a function');
   const capture = new StreamCapture(stream, options);
   let result: unknown;

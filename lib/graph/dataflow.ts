@@ -4,7 +4,7 @@
 // overlapping bytes of one resource). Only the dependencies no other
 // dependency already implies are kept, so the result is the transitive
 // reduction of all the hazards, built one node at a time.
-import { checkArray, checkObject, checkSize, noItems } from '../validate';
+import { checkArray, checkObject, checkSize, noItems, noOptions } from '../validate';
 
 /**
  * A byte range of a resource (any object, compared by identity: a device
@@ -118,7 +118,7 @@ export class DataflowTracker<N = unknown> {
   private readonly resources = new Map<object, ResourceState>();
   private readonly nameOf?: (resource: object) => string;
 
-  constructor(options: DataflowTrackerOptions = {}) {
+  constructor(options: DataflowTrackerOptions = noOptions) {
     checkObject(options, 'options');
     if (options.nameOf !== undefined && typeof options.nameOf !== 'function') {
       throw new TypeError('options.nameOf must be a function');
@@ -138,7 +138,7 @@ export class DataflowTracker<N = unknown> {
    * @param node - the new node; each node may be added once.
    * @param accesses - what it reads and writes, and explicit `after` dependencies.
    */
-  add(node: N, accesses: NodeAccesses<N> = {}): DataflowDependency<N>[] {
+  add(node: N, accesses: NodeAccesses<N> = noOptions): DataflowDependency<N>[] {
     if (this.indexByNode.has(node)) throw new Error('node was already added to this tracker');
     checkObject(accesses, 'accesses');
     const reads = accessList(accesses.reads, 'reads');

@@ -2,7 +2,7 @@
 // shape and colour say what kind of node it is, edges can say why they exist,
 // and nodes that may run together can be drawn side by side.
 import { levelSets } from './analysis';
-import { checkArray, checkBoolean, checkInteger, checkObject, checkString } from '../validate';
+import { checkArray, checkBoolean, checkInteger, checkObject, checkString, noOptions } from '../validate';
 
 /** The kinds of graph node, as the driver has them (CU_GRAPH_NODE_TYPE_*). */
 export type GraphNodeKind =
@@ -61,7 +61,7 @@ export interface DotOptions {
  *
  * @throws GraphCycleError when `levels` is asked for and the graph has a cycle.
  */
-export function renderDot(graph: { readonly nodes: readonly DotNode[]; readonly edges: readonly DotEdge[] }, options: DotOptions = {}): string {
+export function renderDot(graph: { readonly nodes: readonly DotNode[]; readonly edges: readonly DotEdge[] }, options: DotOptions = noOptions): string {
   checkObject(graph, 'graph');
   const nodes = checkArray<DotNode>(graph.nodes, 'graph.nodes');
   const edges = checkArray<DotEdge>(graph.edges, 'graph.edges');

@@ -122,7 +122,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
    * Updates from graph when the driver allows it, else instantiates graph anew
    * (disposing this executable). Returns the executable to use from now on.
    */
-  updateOrReinstantiate(graph: Graph, options: InstantiateOptions = {}): GraphExec {
+  updateOrReinstantiate(graph: Graph, options: InstantiateOptions = noOptions): GraphExec {
     try {
       this.update(graph);
       return this;

@@ -88,13 +88,13 @@ export class Graph extends Disposable<NativeGraph> {
   readonly #built = new Set<GraphNode>();
 
   /** @internal */
-  constructor(handle: Slot<NativeGraph>, options: GraphOptions = {}) {
+  constructor(handle: Slot<NativeGraph>, options: GraphOptions = noOptions) {
     super(handle);
     if (options.dataflow) this.#dataflow = new DataflowTracker<GraphNodeSlot>({ nameOf: resourceName });
   }
 
   /** An empty graph (cuGraphCreate). */
-  static create(options: GraphOptions = {}): Graph {
+  static create(options: GraphOptions = noOptions): Graph {
     checkObject(options, 'options');
     if (options.dataflow !== undefined) checkBoolean(options.dataflow, 'options.dataflow');
     return new Graph(native.createGraph(), options);
@@ -153,7 +153,7 @@ export class Graph extends Disposable<NativeGraph> {
    * move the child itself, which a graph with memory nodes needs: it then
    * belongs to this graph and cannot be instantiated or embedded elsewhere.
    */
-  addChild(child: Graph, options: NodeOptions & { move?: boolean } = {}): GraphNode {
+  addChild(child: Graph, options: NodeOptions & { move?: boolean } = noOptions): GraphNode {
     checkObject(options, 'options');
     return this.addNode({ type: 'graph', graph: checkInstance(child, Graph, 'child'), move: options.move }, options);
   }
@@ -194,7 +194,7 @@ export class Graph extends Disposable<NativeGraph> {
   }
 
   /** Stream memory operations (wait/write 32/64-bit values, barriers) as one node. */
-  addMemoryOps(ops: readonly StreamMemoryOp[], options: NodeOptions & { device?: DeviceLike } = {}): GraphNode {
+  addMemoryOps(ops: readonly StreamMemoryOp[], options: NodeOptions & { device?: DeviceLike } = noOptions): GraphNode {
     checkObject(options, 'options');
     return this.addNode({ type: 'batchMemOp', ops, device: options.device }, options);
   }
@@ -205,7 +205,7 @@ export class Graph extends Disposable<NativeGraph> {
    * the node can only be made with none; the driver's answer says whether it
    * accepts that.
    */
-  addExternalSemaphoreNode(kind: 'signal' | 'wait', options: { after?: readonly GraphNode[] } = {}): GraphNode {
+  addExternalSemaphoreNode(kind: 'signal' | 'wait', options: { after?: readonly GraphNode[] } = noOptions): GraphNode {
     const after = checkGraphNodes(options.after ?? noItems, 'options.after').map((n) => n.slot);
     return GraphNode.of(native.addExternalSemaphoreNode(this.native, after, isSignal(kind)));
   }
@@ -214,14 +214,14 @@ export class Graph extends Disposable<NativeGraph> {
    * A handle for conditional nodes of this graph. With defaultValue, every
    * launch starts it at that value; device code sets it with cudaGraphSetConditional.
    */
-  conditionalHandle(options: { defaultValue?: number; device?: DeviceLike } = {}): ConditionalHandle {
+  conditionalHandle(options: { defaultValue?: number; device?: DeviceLike } = noOptions): ConditionalHandle {
     checkObject(options, 'options');
     const value = options.defaultValue === undefined ? undefined : checkInteger(options.defaultValue, 'options.defaultValue', 0, 2 ** 32 - 1);
     return new ConditionalHandle(native.createConditionalHandle(this.native, ordinalOf(options.device, 'options.device'), value));
   }
 
   /** Runs `then` when the handle is non-zero, else `else` (when asked for). */
-  addIf(handle: ConditionalHandle, options: NodeOptions & { withElse?: boolean } = {}): {
+  addIf(handle: ConditionalHandle, options: NodeOptions & { withElse?: boolean } = noOptions): {
     /** The conditional node. */
     node: GraphNode;
     /** The body run when the handle is non-zero: build into it. */
@@ -438,7 +438,7 @@ export class Graph extends Disposable<NativeGraph> {
   }
 
   /** Our DOT: readable labels, kinds by shape and colour, data-flow edges labelled with why they exist. */
-  toDot(options: { name?: string; levels?: boolean; direction?: 'TB' | 'LR' } = {}): string {
+  toDot(options: { name?: string; levels?: boolean; direction?: 'TB' | 'LR' } = noOptions): string {
     const { nodes, edges } = this.topology();
     const dotNodes: DotNode[] = nodes.map((n, id) => ({ id, kind: kindOf[n.type] ?? 'empty', label: n.label }));
     const dotEdges: DotEdge[] = edges.map((e) => ({
@@ -456,12 +456,12 @@ export class Graph extends Disposable<NativeGraph> {
   }
 
   /** Makes an executable (cuGraphInstantiate, or ...WithParams with an upload stream or when it fails). */
-  instantiate(options: InstantiateOptions = {}): GraphExec {
+  instantiate(options: InstantiateOptions = noOptions): GraphExec {
     return instantiateGraph(this, options);
   }
 
   /** Gives the graph references to a user object (move: of the object's own). */
-  retainUserObject(object: UserObject, options: { count?: number; move?: boolean } = {}): void {
+  retainUserObject(object: UserObject, options: { count?: number; move?: boolean } = noOptions): void {
     checkObject(options, 'options');
     native.graphRetainUserObject(this.native, checkInstance(object, UserObject, 'object').native,
       checkInteger(options.count ?? 1, 'options.count', 1, 2 ** 20), checkFlag(options.move, 'options.move'));

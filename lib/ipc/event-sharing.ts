@@ -6,7 +6,7 @@
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Event } from '../event';
 import { native } from '../native';
-import { checkInstance, checkObject } from '../validate';
+import { checkInstance, checkObject, noOptions } from '../validate';
 import {
   decodeBytes,
   descriptorVersion,
@@ -55,7 +55,7 @@ export function shareEvent(event: Event): SharedEventDescriptor {
  * timing off; dispose it when done. In the exporting process the result is a
  * second handle on the exported event itself.
  */
-export function openSharedEvent(descriptor: unknown, options: { device?: DeviceLike } = {}): Event {
+export function openSharedEvent(descriptor: unknown, options: { device?: DeviceLike } = noOptions): Event {
   checkObject(options, 'options');
   const checked = validateEventDescriptor(descriptor);
   if (exportedHere(checked.exporter)) {

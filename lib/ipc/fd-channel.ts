@@ -10,7 +10,7 @@ import * as path from 'path';
 import { Disposable } from '../disposable';
 import { ChannelProtocolError, DisposedError } from '../errors';
 import { native, NativeFdChannel, NativeFdChannelServer, NativePeerCredentials, NativeReceivedFd, Slot } from '../native';
-import { checkInteger, checkObject, checkString, checkTimeout } from '../validate';
+import { checkInteger, checkObject, checkString, checkTimeout, noOptions } from '../validate';
 
 /**
  * Where a channel server listens: a filesystem path (made absolute; the server
@@ -183,7 +183,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
    * waited out within timeoutMs); rejects with a SystemError (`ENOENT`: no such
    * path; `ECONNREFUSED`: nobody listens there) or a TimeoutError.
    */
-  static connect(address: FdChannelAddress, options: FdChannelWaitOptions = {}): Promise<FdChannel> {
+  static connect(address: FdChannelAddress, options: FdChannelWaitOptions = noOptions): Promise<FdChannel> {
     checkObject(options, 'options');
     const target = checkAddress(address, 'address');
     const timeoutMs = checkTimeout(options.timeoutMs, 'options.timeoutMs');
@@ -206,7 +206,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
    * with a TimeoutError when the peer does not make room in time, or a
    * ChannelClosedError when it is gone.
    */
-  send(payload: unknown, fds: ReadonlyArray<number | OwnedFd> = [], options: FdChannelWaitOptions = {}): Promise<void> {
+  send(payload: unknown, fds: ReadonlyArray<number | OwnedFd> = [], options: FdChannelWaitOptions = noOptions): Promise<void> {
     const json = JSON.stringify(payload);
     if (json === undefined) throw new TypeError('payload must be a value JSON can represent');
     const bytes = Buffer.from(json, 'utf8');
@@ -228,7 +228,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
    * descriptors are closed), or a DisposedError when this channel is disposed
    * meanwhile.
    */
-  receive<T = unknown>(options: FdChannelWaitOptions = {}): Promise<FdMessage<T>> {
+  receive<T = unknown>(options: FdChannelWaitOptions = noOptions): Promise<FdMessage<T>> {
     checkObject(options, 'options');
     const timeoutMs = checkTimeout(options.timeoutMs, 'options.timeoutMs');
     return holding(this, this.native.receive(timeoutMs)).then(({ payload, fds }) => {
@@ -272,7 +272,7 @@ export class FdChannelServer extends Disposable<NativeFdChannelServer> {
    * Listens at address; without one, at a fresh name in the abstract namespace.
    * Throws a SystemError (`EADDRINUSE` for an address already taken, `EACCES`, ...).
    */
-  static listen(address?: FdChannelAddress, options: FdChannelListenOptions = {}): FdChannelServer {
+  static listen(address?: FdChannelAddress, options: FdChannelListenOptions = noOptions): FdChannelServer {
     checkObject(options, 'options');
     const target = checkAddress(address ?? { abstract: `cuda-driver-${process.pid}-${randomBytes(8).toString('hex')}` }, 'address');
     const backlog = options.backlog === undefined ? 64 : checkInteger(options.backlog, 'options.backlog', 1, 65535);
@@ -284,7 +284,7 @@ export class FdChannelServer extends Disposable<NativeFdChannelServer> {
    * options.peerUid says otherwise). Rejects with a TimeoutError, or a
    * DisposedError when the server is disposed meanwhile.
    */
-  accept(options: FdChannelAcceptOptions = {}): Promise<FdChannel> {
+  accept(options: FdChannelAcceptOptions = noOptions): Promise<FdChannel> {
     checkObject(options, 'options');
     const timeoutMs = checkTimeout(options.timeoutMs, 'options.timeoutMs');
     const peerUid =

@@ -12,7 +12,7 @@ import type { DeviceBuffer } from '../memory/device-buffer';
 import { MemoryPool } from '../memory/pool';
 import { memorySlot } from '../memory/bytes';
 import { native, NativeImportedMemory, NativeReceivedFd, Slot } from '../native';
-import { checkEnum, checkInstance, checkObject, checkSize, checkString } from '../validate';
+import { checkEnum, checkInstance, checkObject, checkSize, checkString, noOptions } from '../validate';
 import { decodeBytes, encodeBytes, PoolMemoryDescriptor } from './descriptor';
 import { SharingUnsupportedError } from './errors';
 import { requireFabric } from './fabric';
@@ -34,7 +34,7 @@ export const exportablePoolRemedy =
  * type: an OwnedFd to send over an FdChannel, or a fabric handle's 64 bytes.
  * pool may also be stream-ordered memory, meaning the pool it came from.
  */
-export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleType?: ShareableHandleType } = {}): OwnedFd | Uint8Array {
+export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleType?: ShareableHandleType } = noOptions): OwnedFd | Uint8Array {
   checkObject(options, 'options');
   const type = checkEnum(options.handleType ?? 'posixFileDescriptor', shareableTypes, 'options.handleType');
   const handle = pool instanceof MemoryPool ? pool.native : memorySlot(pool, 'pool');

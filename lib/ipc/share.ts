@@ -13,7 +13,7 @@ import { HostBuffer } from '../memory/host-buffer';
 import { pointerAttributes } from '../memory/info';
 import type { MemoryHandle } from '../memory/bytes';
 import { native, NativeImportedMemory, Slot } from '../native';
-import { checkEnum, checkObject, checkSize, checkTimeout } from '../validate';
+import { checkEnum, checkObject, checkSize, checkTimeout, noOptions } from '../validate';
 import { GrowableBuffer } from '../vmm/growable-buffer';
 import { Mapping } from '../vmm/mapping';
 import {
@@ -85,7 +85,7 @@ function notShareable(memory: MemoryHandle): SharingUnsupportedError | undefined
  * memory imported from elsewhere are refused with a SharingUnsupportedError
  * that says which allocation to use instead.
  */
-export function shareMemory(memory: MemoryHandle, options: ShareOptions = {}): MemoryExport {
+export function shareMemory(memory: MemoryHandle, options: ShareOptions = noOptions): MemoryExport {
   checkObject(options, 'options');
   const refused = notShareable(memory);
   if (refused) throw refused;
@@ -182,7 +182,7 @@ async function fdsFor(descriptor: SharedMemoryDescriptor, options: OpenSharedOpt
  * alias of the exported memory. Opening the same legacy or pool export twice
  * shares one opening.
  */
-export async function openSharedMemory(descriptor: unknown, options: OpenSharedOptions = {}): Promise<SharedMemory> {
+export async function openSharedMemory(descriptor: unknown, options: OpenSharedOptions = noOptions): Promise<SharedMemory> {
   checkObject(options, 'options');
   const checked = validateMemoryDescriptor(descriptor);
   // Options are checked before the path is chosen: an alias in the exporting process uses none of them.
@@ -227,7 +227,7 @@ export async function openSharedMemory(descriptor: unknown, options: OpenSharedO
  * Receives the next message on channel (sent with MemoryExport.send) and opens
  * the memory it describes, closing the file descriptors that came with it.
  */
-export async function receiveSharedMemory(channel: FdChannel, options: FdChannelWaitOptions & { device?: DeviceLike } = {}): Promise<SharedMemory> {
+export async function receiveSharedMemory(channel: FdChannel, options: FdChannelWaitOptions & { device?: DeviceLike } = noOptions): Promise<SharedMemory> {
   if (!(channel instanceof FdChannel)) throw new TypeError('channel must be an FdChannel');
   checkObject(options, 'options');
   const message = await channel.receive({ timeoutMs: options.timeoutMs });

@@ -7,6 +7,7 @@ import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
 import type { MemoryHandle } from '../memory/bytes';
 import { NativeImportedMemory, Slot } from '../native';
+import { noOptions } from '../validate';
 import { SharedMemoryDescriptor } from './descriptor';
 import { FdChannel, FdChannelWaitOptions, OwnedFd } from './fd-channel';
 
@@ -103,7 +104,7 @@ export class MemoryExport implements globalThis.Disposable {
    * openSharedMemory(descriptor, { channel }) when it got the descriptor by
    * other means. May be called for several peers.
    */
-  send(channel: FdChannel, options: FdChannelWaitOptions = {}): Promise<void> {
+  send(channel: FdChannel, options: FdChannelWaitOptions = noOptions): Promise<void> {
     if (this.#disposed) throw new DisposedError('MemoryExport');
     if (!(channel instanceof FdChannel)) throw new TypeError('channel must be an FdChannel');
     return channel.send(this.descriptor, this.#fds, options);

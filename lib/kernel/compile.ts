@@ -3,7 +3,7 @@
 // everything else, and the first compile says what is missing.
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { native, NativeCompileOutcome, NativeCompileRequest } from '../native';
-import { checkCString, checkInteger, checkObject } from '../validate';
+import { checkCString, checkInteger, checkObject, noOptions } from '../validate';
 
 /** What NVRTC is installed, if any. */
 export interface NvrtcStatus {
@@ -166,13 +166,13 @@ interface PreparedCompile {
 }
 
 /** Compiles CUDA C++ source, blocking the calling thread; throws CompileError with the log on failure. */
-export function compile(source: string, options: CompileOptions = {}): CompiledProgram {
+export function compile(source: string, options: CompileOptions = noOptions): CompiledProgram {
   const prepared = prepare(source, options);
   return finish(native.nvrtcCompile(prepared.request), prepared);
 }
 
 /** The same, compiled on a worker thread: the event loop keeps running meanwhile. */
-export async function compileAsync(source: string, options: CompileOptions = {}): Promise<CompiledProgram> {
+export async function compileAsync(source: string, options: CompileOptions = noOptions): Promise<CompiledProgram> {
   const prepared = prepare(source, options);
   return finish(await native.nvrtcCompileAsync(prepared.request), prepared);
 }

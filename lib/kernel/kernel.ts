@@ -7,7 +7,7 @@ import { Disposable } from '../disposable';
 import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generated/enums';
 import { native, Slot } from '../native';
 import type { NativeKernel } from '../native';
-import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, noItems } from '../validate';
+import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, noItems, noOptions } from '../validate';
 import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, writeArg } from './args';
 import { encodeLaunchShape, LaunchConfig, LaunchConfigSlot, launchStream, LaunchShape } from './launch-config';
 import { PreparedLaunch } from './prepared-launch';
@@ -176,14 +176,14 @@ export class Kernel extends Disposable<NativeKernel> {
   }
 
   /** How many blocks of blockSize threads can be resident on one multiprocessor. */
-  maxActiveBlocksPerMultiprocessor(blockSize: number, options: OccupancyOptions = {}): number {
+  maxActiveBlocksPerMultiprocessor(blockSize: number, options: OccupancyOptions = noOptions): number {
     checkObject(options, 'options');
     return this.native.maxActiveBlocksPerMultiprocessor(this.#queryContext(options.context), checkInteger(blockSize, 'blockSize', 1),
       checkSize(options.dynamicSharedMemory ?? 0, 'options.dynamicSharedMemory'), occupancyFlags(options));
   }
 
   /** The block size with the best occupancy, and the smallest grid that reaches it. */
-  maxPotentialBlockSize(options: BlockSizeOptions = {}): {
+  maxPotentialBlockSize(options: BlockSizeOptions = noOptions): {
     /** The smallest grid that reaches full occupancy. */
     minGridSize: number;
     /** The block size that maximizes occupancy. */
@@ -197,20 +197,20 @@ export class Kernel extends Disposable<NativeKernel> {
   }
 
   /** The dynamic shared memory a block can have when blocksPerMultiprocessor blocks of blockSize share a multiprocessor. */
-  availableDynamicSharedMemoryPerBlock(blocksPerMultiprocessor: number, blockSize: number, options: { context?: Context } = {}): number {
+  availableDynamicSharedMemoryPerBlock(blocksPerMultiprocessor: number, blockSize: number, options: { context?: Context } = noOptions): number {
     checkObject(options, 'options');
     return this.native.availableDynamicSharedMemoryPerBlock(this.#queryContext(options.context),
       checkInteger(blocksPerMultiprocessor, 'blocksPerMultiprocessor', 1), checkInteger(blockSize, 'blockSize', 1));
   }
 
   /** The largest cluster this launch shape could use (its cluster dimension is ignored). */
-  maxPotentialClusterSize(shape: LaunchShape, options: { context?: Context } = {}): number {
+  maxPotentialClusterSize(shape: LaunchShape, options: { context?: Context } = noOptions): number {
     checkObject(options, 'options');
     return this.native.maxPotentialClusterSize(this.#queryContext(options.context), encodeLaunchShape(shape));
   }
 
   /** How many clusters of the shape's cluster dimension can be resident at once. */
-  maxActiveClusters(shape: LaunchShape, options: { context?: Context } = {}): number {
+  maxActiveClusters(shape: LaunchShape, options: { context?: Context } = noOptions): number {
     checkObject(options, 'options');
     return this.native.maxActiveClusters(this.#queryContext(options.context), encodeLaunchShape(shape));
   }

@@ -4,7 +4,7 @@ import { Context } from '../context';
 import { Device } from '../device';
 import { Disposable } from '../disposable';
 import { native, NativeLibrary, Slot } from '../native';
-import { checkCString, checkInstance, checkObject } from '../validate';
+import { checkCString, checkInstance, checkObject, noOptions } from '../validate';
 import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';
 import { Kernel } from './kernel';
 import { Module } from './module';
@@ -27,13 +27,13 @@ export class Library extends Disposable<NativeLibrary> {
   }
 
   /** Loads a compiled program, PTX text, or CUBIN/fatbin/PTX bytes. */
-  static load(code: CodeImage, options: LibraryLoadOptions = {}): Library {
+  static load(code: CodeImage, options: LibraryLoadOptions = noOptions): Library {
     checkObject(options, 'options');
     return new Library(native.loadLibraryData(codeBytes(code), checkJitOptions(options.jit)));
   }
 
   /** Loads a CUBIN, fatbin or PTX file. */
-  static loadFile(path: string, options: LibraryLoadOptions = {}): Library {
+  static loadFile(path: string, options: LibraryLoadOptions = noOptions): Library {
     checkObject(options, 'options');
     return new Library(native.loadLibraryFile(checkCString(path, 'path'), checkJitOptions(options.jit)));
   }

@@ -5,7 +5,7 @@ import { Context } from '../context';
 import { Device } from '../device';
 import { Disposable } from '../disposable';
 import { native, NativeModule, Slot } from '../native';
-import { checkCString, checkInstance, checkObject } from '../validate';
+import { checkCString, checkInstance, checkObject, noOptions } from '../validate';
 import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';
 import { Kernel } from './kernel';
 
@@ -32,14 +32,14 @@ export class Module extends Disposable<NativeModule> {
   }
 
   /** Loads a compiled program, PTX text, or CUBIN/fatbin/PTX bytes into a context. */
-  static load(code: CodeImage, options: ModuleLoadOptions = {}): Module {
+  static load(code: CodeImage, options: ModuleLoadOptions = noOptions): Module {
     checkObject(options, 'options');
     const context = options.context === undefined ? Device.get(0).primaryContext : checkInstance(options.context, Context, 'options.context');
     return new Module(native.loadModuleData(context.native, codeBytes(code), checkJitOptions(options.jit)), context);
   }
 
   /** Loads a CUBIN, fatbin or PTX file into a context. */
-  static loadFile(path: string, options: ModuleLoadOptions = {}): Module {
+  static loadFile(path: string, options: ModuleLoadOptions = noOptions): Module {
     return Module.load(readFileSync(checkCString(path, 'path')), options);
   }
 

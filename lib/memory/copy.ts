@@ -6,7 +6,7 @@
 // library memory they touch alive.
 import { MemorySlot, native } from '../native';
 import { Stream, streamSlot } from '../stream';
-import { checkArray, checkBoolean, checkInteger, checkObject, checkSize } from '../validate';
+import { checkArray, checkBoolean, checkInteger, checkObject, checkSize, noOptions } from '../validate';
 import { Bytes, bytesOperand, MemoryHandle, memorySlot } from './bytes';
 
 /** Options of {@link copy}. */
@@ -29,7 +29,7 @@ function optionalStream(stream: Stream | undefined): number | undefined {
  * Copies bytes from src to dst: host↔device, device↔device (peer copies across
  * devices), managed and host memory alike. An out-of-range copy is a RangeError.
  */
-export function copy(dst: Bytes, src: Bytes, options: CopyOptions = {}): void {
+export function copy(dst: Bytes, src: Bytes, options: CopyOptions = noOptions): void {
   checkObject(options, 'options');
   native.memcpy(bytesOperand(dst, 'dst'), checkSize(options.dstOffset ?? 0, 'options.dstOffset'),
     bytesOperand(src, 'src'), checkSize(options.srcOffset ?? 0, 'options.srcOffset'),
@@ -66,7 +66,7 @@ function operand(o: PitchedOperand, name: string) {
 }
 
 /** Copies height rows of width bytes between pitched regions. */
-export function copy2D(dst: PitchedOperand, src: PitchedOperand, width: number, height: number, options: Copy2DOptions = {}): void {
+export function copy2D(dst: PitchedOperand, src: PitchedOperand, width: number, height: number, options: Copy2DOptions = noOptions): void {
   const d = operand(dst, 'dst');
   const s = operand(src, 'src');
   checkObject(options, 'options');
@@ -104,7 +104,7 @@ function params3D(dst: PitchedOperand, src: PitchedOperand, extent: Extent3D) {
 }
 
 /** Copies a 3D region (cuMemcpy3D; cuMemcpy3DPeer between devices). */
-export function copy3D(dst: PitchedOperand, src: PitchedOperand, extent: Extent3D, options: { stream?: Stream } = {}): void {
+export function copy3D(dst: PitchedOperand, src: PitchedOperand, extent: Extent3D, options: { stream?: Stream } = noOptions): void {
   checkObject(options, 'options');
   native.memcpy3D(params3D(dst, src, extent), optionalStream(options.stream));
 }
@@ -155,7 +155,7 @@ export interface FillOptions {
 }
 
 /** Sets count elements of target to value (cuMemsetD8/D16/D32, Async with a stream). */
-export function fill(target: MemoryHandle, value: number, options: FillOptions = {}): void {
+export function fill(target: MemoryHandle, value: number, options: FillOptions = noOptions): void {
   checkObject(options, 'options');
   const element = checkElement(options.elementBytes ?? 1);
   native.memset(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
@@ -165,7 +165,7 @@ export function fill(target: MemoryHandle, value: number, options: FillOptions =
 
 /** Sets a pitched 2D region: height rows of width elements, pitch bytes apart (cuMemsetD2D*). */
 export function fill2D(target: MemoryHandle, value: number, region: { pitch: number; width: number; height: number; offset?: number },
-  options: { elementBytes?: 1 | 2 | 4; stream?: Stream } = {}): void {
+  options: { elementBytes?: 1 | 2 | 4; stream?: Stream } = noOptions): void {
   checkObject(region, 'region');
   checkObject(options, 'options');
   const element = checkElement(options.elementBytes ?? 1);

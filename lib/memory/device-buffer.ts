@@ -13,7 +13,7 @@ import {
 } from '../generated/enums';
 import { native, NativeDeviceBuffer, Slot } from '../native';
 import { Stream, streamSlot } from '../stream';
-import { checkEnum, checkInstance, checkObject, checkSize, checkViewType, nameOfValue } from '../validate';
+import { checkEnum, checkInstance, checkObject, checkSize, checkViewType, nameOfValue, noOptions } from '../validate';
 import { copy, fill, FillOptions } from './copy';
 import { Location, locationOf } from './location';
 import { MemoryPool } from './pool';
@@ -40,7 +40,7 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
    * bytes of device memory (cuMemAlloc), in the device's primary context or in
    * options.context (a context of its own, from Device.createContext). Contents are undefined.
    */
-  static alloc(bytes: number, options: { device?: DeviceLike; context?: Context } = {}): DeviceBuffer {
+  static alloc(bytes: number, options: { device?: DeviceLike; context?: Context } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
     const ordinal = context ? context.deviceOrdinal : ordinalOf(options.device, 'options.device');
@@ -48,7 +48,7 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
   }
 
   /** A new buffer holding a copy of data. */
-  static from(data: ArrayBuffer | ArrayBufferView, options: { device?: DeviceLike } = {}): DeviceBuffer {
+  static from(data: ArrayBuffer | ArrayBufferView, options: { device?: DeviceLike } = noOptions): DeviceBuffer {
     if (!(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) throw new TypeError('data must be an ArrayBuffer or a view of one');
     const buffer = DeviceBuffer.alloc(data.byteLength, options);
     copy(buffer, data);
@@ -59,7 +59,7 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
    * height rows of widthBytes, each row starting at a multiple of the pitch the
    * driver chooses for elementBytes-sized accesses (cuMemAllocPitch).
    */
-  static allocPitched(widthBytes: number, height: number, options: { elementBytes?: 4 | 8 | 16; device?: DeviceLike } = {}): DeviceBuffer {
+  static allocPitched(widthBytes: number, height: number, options: { elementBytes?: 4 | 8 | 16; device?: DeviceLike } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     const element = options.elementBytes ?? 4;
     if (element !== 4 && element !== 8 && element !== 16) throw new RangeError('options.elementBytes must be 4, 8 or 16');
@@ -72,7 +72,7 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
    * pool): usable by work queued on stream after this call; freed on the same
    * stream, after the work queued there before dispose().
    */
-  static allocAsync(bytes: number, stream: Stream, options: { pool?: MemoryPool } = {}): DeviceBuffer {
+  static allocAsync(bytes: number, stream: Stream, options: { pool?: MemoryPool } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     const pool = options.pool === undefined ? undefined : checkInstance(options.pool, MemoryPool, 'options.pool').native;
     return new DeviceBuffer(native.allocateAsync(checkSize(bytes, 'bytes'), streamSlot(stream), pool));
@@ -82,7 +82,7 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
    * Managed memory, migrated between host and device on demand
    * (cuMemAllocManaged). attach: 'global' (default) or 'host'.
    */
-  static allocManaged(bytes: number, options: { device?: DeviceLike; attach?: 'global' | 'host' } = {}): DeviceBuffer {
+  static allocManaged(bytes: number, options: { device?: DeviceLike; attach?: 'global' | 'host' } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     const attach = checkEnum(options.attach ?? 'global', { global: MemoryAttach.global, host: MemoryAttach.host }, 'options.attach');
     return new DeviceBuffer(native.allocateManaged(ordinalOf(options.device, 'options.device'), checkSize(bytes, 'bytes'), attach));
@@ -114,13 +114,13 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
   }
 
   /** Copies data into this buffer at offset (synchronously, or queued on options.stream). */
-  write(data: ArrayBuffer | ArrayBufferView, options: { offset?: number; stream?: Stream } = {}): void {
+  write(data: ArrayBuffer | ArrayBufferView, options: { offset?: number; stream?: Stream } = noOptions): void {
     checkObject(options, 'options');
     copy(this, data, { dstOffset: options.offset, stream: options.stream });
   }
 
   /** Copies the buffer (or bytes of it from offset) into a new typed array, synchronously. */
-  readSync<T = Uint8Array>(type?: TypedArrayConstructor<T>, options: { offset?: number; bytes?: number } = {}): T {
+  readSync<T = Uint8Array>(type?: TypedArrayConstructor<T>, options: { offset?: number; bytes?: number } = noOptions): T {
     checkObject(options, 'options');
     if (type !== undefined) checkViewType(type, 'type');
     const offset = checkSize(options.offset ?? 0, 'options.offset');
@@ -133,26 +133,26 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
   }
 
   /** Sets the buffer (or part of it) to value, in 1-, 2- or 4-byte elements. */
-  fill(value: number, options: FillOptions = {}): void {
+  fill(value: number, options: FillOptions = noOptions): void {
     fill(this, value, options);
   }
 
   /** Migrates managed memory toward location on stream (cuMemPrefetchAsync). */
-  prefetch(location: Location, stream: Stream, options: { offset?: number; bytes?: number } = {}): void {
+  prefetch(location: Location, stream: Stream, options: { offset?: number; bytes?: number } = noOptions): void {
     const [offset, bytes] = this.#range(options);
     const { type, id } = locationOf(location);
     native.prefetch(this.slot, offset, bytes, type, id, 0, streamSlot(stream));
   }
 
   /** Advises the driver how managed memory will be used (cuMemAdvise). */
-  advise(advice: MemoryAdviceName | number, location: Location = 'host', options: { offset?: number; bytes?: number } = {}): void {
+  advise(advice: MemoryAdviceName | number, location: Location = 'host', options: { offset?: number; bytes?: number } = noOptions): void {
     const [offset, bytes] = this.#range(options);
     const { type, id } = locationOf(location);
     native.advise(this.slot, offset, bytes, checkEnum(advice, MemoryAdvice, 'advice'), type, id);
   }
 
   /** What the driver knows of a managed range (cuMemRangeGetAttribute / cuMemRangeGetAttributes). */
-  rangeAttributes(options: { offset?: number; bytes?: number } = {}): ManagedRangeAttributes {
+  rangeAttributes(options: { offset?: number; bytes?: number } = noOptions): ManagedRangeAttributes {
     const [offset, bytes] = this.#range(options);
     const names = ['readMostly', 'preferredLocationType', 'preferredLocationId', 'lastPrefetchLocationType', 'lastPrefetchLocationId'] as const;
     const values = native.rangeAttributes(this.slot, offset, bytes, names.map((n) => RangeAttribute[n]));

@@ -5,7 +5,7 @@
 import { DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { native, NativeHostBuffer, Slot } from '../native';
-import { checkBoolean, checkObject, checkSize, checkViewType } from '../validate';
+import { checkBoolean, checkObject, checkSize, checkViewType, noOptions } from '../validate';
 
 /** Options of {@link HostBuffer.alloc}. */
 export interface HostAllocOptions {
@@ -47,7 +47,7 @@ export class HostBuffer extends Disposable<NativeHostBuffer> {
   }
 
   /** bytes of pinned host memory (cuMemAllocHost; cuMemHostAlloc when flags are given). */
-  static alloc(bytes: number, options: HostAllocOptions = {}): HostBuffer {
+  static alloc(bytes: number, options: HostAllocOptions = noOptions): HostBuffer {
     checkObject(options, 'options');
     const flags = flag(options.portable, 'options.portable', 0x1) | flag(options.mapped, 'options.mapped', 0x2) |
       flag(options.writeCombined, 'options.writeCombined', 0x4);
@@ -58,7 +58,7 @@ export class HostBuffer extends Disposable<NativeHostBuffer> {
    * Pins the memory of an existing buffer in place (cuMemHostRegister). The
    * buffer stays referenced, and pinned, until dispose(); do not transfer it meanwhile.
    */
-  static register(buffer: ArrayBuffer | ArrayBufferView, options: HostRegisterOptions = {}): HostBuffer {
+  static register(buffer: ArrayBuffer | ArrayBufferView, options: HostRegisterOptions = noOptions): HostBuffer {
     if (!(buffer instanceof ArrayBuffer) && !ArrayBuffer.isView(buffer)) throw new TypeError('buffer must be an ArrayBuffer or a view of one');
     if (buffer instanceof ArrayBuffer && (buffer as { resizable?: boolean }).resizable) throw new TypeError('buffer must not be resizable');
     checkObject(options, 'options');

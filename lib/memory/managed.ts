@@ -1,7 +1,7 @@
 // Managed memory in batches: prefetching and discarding many ranges in one call.
 import { MemorySlot, native } from '../native';
 import { Stream, streamSlot } from '../stream';
-import { checkArray, checkFlag, checkObject, checkSize } from '../validate';
+import { checkArray, checkFlag, checkObject, checkSize, noOptions } from '../validate';
 import { MemoryHandle, memorySlot } from './bytes';
 import { Location, locationOf } from './location';
 
@@ -30,7 +30,7 @@ function ranges(list: ManagedRange[]): Array<[MemorySlot, number, number]> {
  * (cuMemPrefetchBatchAsync; cuMemDiscardAndPrefetchBatchAsync with discardFirst,
  * which drops the old contents instead of moving them).
  */
-export function prefetchBatch(list: ManagedRange[], location: Location, stream: Stream, options: { discardFirst?: boolean } = {}): void {
+export function prefetchBatch(list: ManagedRange[], location: Location, stream: Stream, options: { discardFirst?: boolean } = noOptions): void {
   checkObject(options, 'options');
   const { type, id } = locationOf(location);
   native.prefetchBatch(ranges(list), type, id, 0, streamSlot(stream), checkFlag(options.discardFirst, 'options.discardFirst'));

@@ -12,7 +12,7 @@ import {
   PoolAttributeName,
 } from '../generated/enums';
 import { native, NativeMemoryPool, Slot } from '../native';
-import { checkArray, checkEnum, checkFlag, checkFlags, checkObject, checkSize, nameOfValue } from '../validate';
+import { checkArray, checkEnum, checkFlag, checkFlags, checkObject, checkSize, nameOfValue, noOptions } from '../validate';
 import { Location, locationFrom, locationOf } from './location';
 
 /** Options of {@link MemoryPool.create}. */
@@ -37,7 +37,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   }
 
   /** A new pool (cuMemPoolCreate), destroyed when disposed and its allocations are freed. */
-  static create(options: PoolOptions = {}): MemoryPool {
+  static create(options: PoolOptions = noOptions): MemoryPool {
     checkObject(options, 'options');
     const { type, id } = locationOf(options.location ?? 0, 'options.location');
     const handleTypes = checkFlags(options.handleTypes ?? [], MemoryHandleType, 'options.handleTypes');
@@ -61,7 +61,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   }
 
   /** The default or current pool of a location (cuMemGetDefaultMemPool / cuMemGetMemPool). */
-  static forLocation(location: Location, options: { current?: boolean } = {}): MemoryPool {
+  static forLocation(location: Location, options: { current?: boolean } = noOptions): MemoryPool {
     const { type, id } = locationOf(location);
     checkObject(options, 'options');
     return new MemoryPool(native.locationPool(type, id, MemoryAllocationType.pinned, checkFlag(options.current, 'options.current')));

@@ -4,7 +4,7 @@
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { native, NativeAddressReservation, Slot } from '../native';
-import { checkInteger, checkObject, checkSize } from '../validate';
+import { checkInteger, checkObject, checkSize, noOptions } from '../validate';
 import { deviceGranularity, roundToGranularity } from './granularity';
 import { Mapping, MappingOptions } from './mapping';
 import type { PhysicalAllocation } from './physical-allocation';
@@ -33,7 +33,7 @@ export class AddressReservation extends Disposable<NativeAddressReservation> {
    * Reserves at least bytes of virtual address space, rounded up to the
    * device's minimum allocation granularity: {@link size} reports the rounded size.
    */
-  static reserve(bytes: number, options: ReserveOptions = {}): AddressReservation {
+  static reserve(bytes: number, options: ReserveOptions = noOptions): AddressReservation {
     checkObject(options, 'options');
     const ordinal = ordinalOf(options.device, 'options.device');
     const alignment = checkInteger(options.alignment ?? 0, 'options.alignment', 0);
@@ -71,7 +71,7 @@ export class AddressReservation extends Disposable<NativeAddressReservation> {
    * Maps allocation (or part of it) into this range and grants access, all or
    * nothing (see {@link Mapping.map}).
    */
-  map(allocation: PhysicalAllocation, options: MappingOptions = {}): Mapping {
+  map(allocation: PhysicalAllocation, options: MappingOptions = noOptions): Mapping {
     return Mapping.map(this, allocation, options);
   }
 

@@ -4,7 +4,7 @@
 import { OwnedFd } from '../ipc/fd-channel';
 import { MemoryHandle, memorySlot } from '../memory/bytes';
 import { native } from '../native';
-import { checkBoolean, checkObject, checkSize } from '../validate';
+import { checkBoolean, checkObject, checkSize, noOptions } from '../validate';
 import { MemoryRangeFlag } from '../generated/enums';
 
 /** Options of {@link exportDmaBuf}. */
@@ -23,7 +23,7 @@ export interface DmaBufOptions {
  * has it. Fails with CudaNotSupportedError where the device or system has no
  * dma_buf support.
  */
-export function exportDmaBuf(memory: MemoryHandle, options: DmaBufOptions = {}): OwnedFd {
+export function exportDmaBuf(memory: MemoryHandle, options: DmaBufOptions = noOptions): OwnedFd {
   checkObject(options, 'options');
   const handle = memorySlot(memory, 'memory');
   const offset = checkSize(options.offset ?? 0, 'options.offset');

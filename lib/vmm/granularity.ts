@@ -12,7 +12,7 @@ import {
 } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
 import { native } from '../native';
-import { checkBoolean, checkEnum, checkFlags, checkInteger, checkObject, checkSize, flagNames, nameOfValue } from '../validate';
+import { checkBoolean, checkEnum, checkFlags, checkInteger, checkObject, checkSize, flagNames, nameOfValue, noOptions } from '../validate';
 
 /** CU_MEM_CREATE_USAGE_HW_DECOMPRESS: a buffer for hardware-accelerated decompression. */
 const usageHardwareDecompress = 0x2;
@@ -85,7 +85,7 @@ export function decodeProperties(raw: readonly number[]): AllocationProperties {
  * 'minimum' (default), which sizes, offsets and addresses must be multiples of,
  * or 'recommended', the one for best performance. Typically 2 MiB on current GPUs.
  */
-export function allocationGranularity(options: AllocationOptions = {}, kind: AllocationGranularityName | number = 'minimum'): number {
+export function allocationGranularity(options: AllocationOptions = noOptions, kind: AllocationGranularityName | number = 'minimum'): number {
   const which = checkEnum(kind, AllocationGranularity, 'kind');
   return native.allocationGranularity(encodeProperties(options), which === AllocationGranularity.recommended);
 }

@@ -10,7 +10,7 @@ import { Disposable } from '../disposable';
 import { MemoryAccessName } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
 import { native, NativeVirtualMemory, Slot } from '../native';
-import { checkInstance, checkObject, checkSize } from '../validate';
+import { checkInstance, checkObject, checkSize, noOptions } from '../validate';
 import { AccessEntry, accessName, encodeAccess } from './access';
 import { AddressReservation } from './address-reservation';
 import { allocationGranularity, AllocationProperties } from './granularity';
@@ -85,7 +85,7 @@ export class Mapping extends Disposable<NativeVirtualMemory> {
    * reports it), a reservation of the same size, the map and the grant. What
    * fails part-way is undone; nothing leaks.
    */
-  static alloc(bytes: number, options: MappingAllocOptions = {}): Mapping {
+  static alloc(bytes: number, options: MappingAllocOptions = noOptions): Mapping {
     checkObject(options, 'options');
     const allocation = PhysicalAllocation.create(bytes, options);
     let reservation: AddressReservation | undefined;
@@ -107,7 +107,7 @@ export class Mapping extends Disposable<NativeVirtualMemory> {
    * allocation's minimum granularity. The mapping holds its own references to
    * the allocation and the reservation: both may be disposed right away.
    */
-  static map(reservation: AddressReservation, allocation: PhysicalAllocation, options: MappingOptions = {}): Mapping {
+  static map(reservation: AddressReservation, allocation: PhysicalAllocation, options: MappingOptions = noOptions): Mapping {
     checkInstance(reservation, AddressReservation, 'reservation');
     checkInstance(allocation, PhysicalAllocation, 'allocation');
     checkObject(options, 'options');

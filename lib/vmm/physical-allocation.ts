@@ -9,7 +9,7 @@ import { OwnedFd } from '../ipc/fd-channel';
 import { PointerLike } from '../memory/info';
 import { memorySlot } from '../memory/bytes';
 import { native, NativePhysicalAllocation, NativeReceivedFd, Slot } from '../native';
-import { checkObject, checkSize } from '../validate';
+import { checkObject, checkSize, noOptions } from '../validate';
 import { AllocationOptions, AllocationProperties, allocationGranularity, decodeProperties, encodeProperties, roundToGranularity } from './granularity';
 
 /** Options of {@link PhysicalAllocation.create}. */
@@ -34,7 +34,7 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
    * granularity of its properties: {@link size} reports the rounded size. It
    * has no address until mapped ({@link AddressReservation.map}).
    */
-  static create(bytes: number, options: PhysicalAllocationOptions = {}): PhysicalAllocation {
+  static create(bytes: number, options: PhysicalAllocationOptions = noOptions): PhysicalAllocation {
     const properties = encodeProperties(options);
     const granularity = allocationGranularity(options, options.granularity ?? 'minimum');
     const size = roundToGranularity(checkSize(bytes, 'bytes'), granularity);
