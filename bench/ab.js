@@ -6,8 +6,9 @@
 // moves a figure (C's own launch from 2.8 to 4.1 µs), runs of two trees made
 // one after the other compare the host as much as the trees.
 //
-// Usage: node bench/ab.js OTHER_TREE [rounds=15]
+// Usage: node bench/ab.js OTHER_TREE [rounds=15] [filter]
 //   OTHER_TREE  another checkout, built (its dist/ and build/Release/)
+//   filter      only the operations whose name contains it
 // Prints, per operation, the median of each tree (ns; builds in µs) and this
 // tree's difference. Load order favours one side by a few percent: run it a
 // second time with the trees the other way round (from the other checkout).
@@ -15,8 +16,8 @@
 const path = require('path');
 const { cubinFile, median, now, perCall, writeJson } = require('./common');
 
-const [other, roundsText = '15'] = process.argv.slice(2);
-if (!other) throw new Error('usage: node bench/ab.js OTHER_TREE [rounds]');
+const [other, roundsText = '15', filter = ''] = process.argv.slice(2);
+if (!other) throw new Error('usage: node bench/ab.js OTHER_TREE [rounds] [filter]');
 const rounds = Number(roundsText);
 if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError('rounds must be a positive integer');
 
@@ -73,7 +74,7 @@ function operations(root) {
 
 const trees = [path.resolve(other), path.resolve(__dirname, '..')];
 const measured = trees.map(operations);
-const names = Object.keys(measured[1]).filter((name) => name in measured[0]);
+const names = Object.keys(measured[1]).filter((name) => name in measured[0] && name.includes(filter));
 const samples = names.map(() => [[], []]);
 // Three untimed rounds first: the optimizing compiler has done its work.
 for (let round = 0; round < 3; round++) for (const name of names) for (const ops of measured) ops[name]();
