@@ -14,7 +14,7 @@
 // second time with the trees the other way round (from the other checkout).
 'use strict';
 const path = require('path');
-const { cubinFile, median, now, perCall, writeJson } = require('./common');
+const { buildChain, cubinFile, median, now, perCall, writeJson } = require('./common');
 
 const [other, roundsText = '15', filter = ''] = process.argv.slice(2);
 if (!other) throw new Error('usage: node bench/ab.js OTHER_TREE [rounds] [filter]');
@@ -43,13 +43,7 @@ function operations(root) {
   const per = (op, wait) => () => perCall(op, 100, 30, wait);
   const build = (dataflow) => () => {
     const t0 = now();
-    const g = cuda.Graph.create({ dataflow });
-    let previous;
-    for (let i = 0; i < 1000; i++) {
-      previous = dataflow
-        ? g.addKernel(k0, { grid: 1, block: 32 }, [], { reads: [buffer], writes: [buffer] })
-        : g.addKernel(k0, { grid: 1, block: 32 }, [], previous ? { after: [previous] } : {});
-    }
+    const g = buildChain(cuda, k0, 1000, dataflow, buffer);
     const us = (now() - t0) / 1000;
     g.dispose();
     return us;

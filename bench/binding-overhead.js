@@ -13,7 +13,7 @@
 //   node --cpu-prof bench/binding-overhead.js ... profiles the calls.
 'use strict';
 const { execFileSync, spawnSync } = require('child_process');
-const { median, now, standInEnv, standInImage, writeJson } = require('./common');
+const { buildChain, median, now, standInEnv, standInImage, writeJson } = require('./common');
 
 const options = process.argv.slice(2);
 const filter = options.find((a) => !a.startsWith('--')) ?? '';
@@ -43,16 +43,7 @@ function callsOf(cuda) {
   const exec = graph.instantiate();
   const event = cuda.Event.create();
   const nodeParams = { type: 'kernel', kernel: k4, grid: 1, block: 32, args: typed4 };
-  const build = (dataflow) => () => {
-    const g = cuda.Graph.create({ dataflow });
-    let previous;
-    for (let i = 0; i < 1000; i++) {
-      previous = dataflow
-        ? g.addKernel(k0, { grid: 1, block: 32 }, [], { reads: [buffer], writes: [buffer] })
-        : g.addKernel(k0, { grid: 1, block: 32 }, [], previous ? { after: [previous] } : {});
-    }
-    g.dispose();
-  };
+  const build = (dataflow) => () => buildChain(cuda, k0, 1000, dataflow, buffer).dispose();
   return [
     ['kernel.launch(), 0 arguments', () => k0.launch(shape)],
     ['kernel.launch(), 4 arguments', () => k4.launch(shape, typed4)],

@@ -290,6 +290,22 @@ function report(section) {
   writeJson(section.title.toLowerCase().replace(/[^a-z0-9]+/g, '-'), section);
 }
 
+/**
+ * The chain of n empty-kernel nodes the graph benchmarks build: node by node,
+ * each after the last, or through the data-flow builder, each reading and
+ * writing buffer (which infers the same chain).
+ */
+function buildChain(cuda, kernel, n, dataflow, buffer) {
+  const graph = cuda.Graph.create({ dataflow });
+  let previous;
+  for (let i = 0; i < n; i++) {
+    previous = dataflow
+      ? graph.addKernel(kernel, { grid: 1, block: 32 }, [], { reads: [buffer], writes: [buffer] })
+      : graph.addKernel(kernel, { grid: 1, block: 32 }, [], previous ? { after: [previous] } : {});
+  }
+  return graph;
+}
+
 /** Writes value as BENCH_OUT/<name>.json (when BENCH_OUT is set); returns the path or undefined. */
 function writeJson(name, value) {
   const dir = process.env.BENCH_OUT;
@@ -313,6 +329,7 @@ function runAlone(measure, options) {
 }
 
 module.exports = {
+  buildChain,
   cubinFile,
   describePython,
   median,

@@ -7,19 +7,13 @@
 // kernel-node parameter update on an executable, plain and prepared.
 // Usage: node bench/graph.js [passes=3]
 'use strict';
-const { cubinFile, describePython, now, perCall, pick, runAlone, runC, runPython } = require('./common');
+const { buildChain, cubinFile, describePython, now, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 const sizes = [1, 100, 1000];
 
 function chain(cuda, kernel, n, dataflow, buffer) {
   const t0 = now();
-  const graph = cuda.Graph.create({ dataflow });
-  let previous;
-  for (let i = 0; i < n; i++) {
-    previous = dataflow
-      ? graph.addKernel(kernel, { grid: 1, block: 32 }, [], { reads: [buffer], writes: [buffer] })
-      : graph.addKernel(kernel, { grid: 1, block: 32 }, [], previous ? { after: [previous] } : {});
-  }
+  const graph = buildChain(cuda, kernel, n, dataflow, buffer);
   return { graph, ns: now() - t0 };
 }
 
