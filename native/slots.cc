@@ -35,7 +35,7 @@ double SlotTable::reserve(const SlotClass& kind) {
 void SlotTable::dispose(double id) {
   if (!find(id)) return;
   Entry& entry = entryAt(id);
-  if (!entry.hasBox) return;
+  if (!entry.hasBox || entry.kind->permanent(entry.box)) return;
   entry.kind->beforeDispose(entry.box);
   std::shared_ptr<void> box = entry.kind->take(entry.box);
   entry.hasBox = false;

@@ -35,6 +35,7 @@ struct SlotClass {
   std::shared_ptr<void> (*take)(void* box);         // moves the box out of its storage, and ends the storage
   MemoryRef (*memory)(const void* box);             // memory classes: the box as memory; others: null
   void (*onAdopt)(napi_env env, void* box, napi_value owner);  // Self::adopted, once an object owns the slot
+  bool (*permanent)(const void* box);               // Self::permanent: dispose() leaves the box alone
 };
 
 class SlotTable {

@@ -91,6 +91,9 @@ class Stream : public Handle<Stream, StreamBox> {
   // stream, a prepared launch kept by its own launches, releases deferred by the
   // capture) would otherwise keep both, and the stream, for good.
   static void disposing(StreamBox& box);
+  // The legacy and per-thread streams belong to the driver: lib's objects for
+  // them ignore dispose(), and so does their slot, asked by any path.
+  static bool permanent(const StreamBox& box) { return !box.owned; }
 
  private:
   // The live box, its context current when it is a special stream (what calls

@@ -29,6 +29,27 @@ test('dispose is idempotent and reflected by disposed; the driver handle is rele
   expect(report).toEqual({ before: false, after: true, destroys: 1, use: 'DisposedError: Stream has been disposed' });
 });
 
+test('the legacy and per-thread streams belong to the driver: no way of disposing them ends them', () => {
+  const report = run(`
+    const legacy = cuda.Stream.legacy();
+    const perThread = cuda.Stream.perThread();
+    legacy.dispose();
+    legacy[Symbol.dispose]();
+    native.handleView(legacy.slot).dispose();
+    native.disposeHandle(perThread.slot);
+    native.handleView(perThread.slot).dispose();
+    const buffer = cuda.DeviceBuffer.alloc(16);
+    report({
+      disposed: [legacy.disposed, perThread.disposed],
+      same: cuda.Stream.legacy() === legacy,
+      use: [attempt(() => legacy.synchronizeSync()), attempt(() => perThread.synchronizeSync()),
+        attempt(() => buffer.fill(1, { stream: legacy })), attempt(() => buffer.fill(2, { stream: perThread }))],
+      destroys: destroys(),
+    });
+  `);
+  expect(report).toEqual({ disposed: [false, false], same: true, use: ['ok', 'ok', 'ok', 'ok'], destroys: 0 });
+});
+
 // Node 20 has no `using` syntax: the blocks below are what TypeScript emits for it.
 test('[Symbol.dispose], which `using` calls, releases at the end of the block, also when it throws', () => {
   const report = run(`
