@@ -432,7 +432,9 @@ export function publicTargets(world: World): Target[] {
       call: (g) => (c.Graph.prototype as unknown as Record<string, () => unknown>)[name].call(g) })),
     { name: 'Graph#criticalPath', params: [self('graph', 'builderGraph'), optional(fn)], call: (g, w) => c.Graph.prototype.criticalPath.call(g, w) },
     { name: 'Graph#clone', params: [self('graph', 'builderGraph')], call: (g) => c.Graph.prototype.clone.call(g).graph },
-    { name: 'Graph#debugDot', params: [self('graph'), optional(int(0, 2 ** 31 - 1, 0x3fff))], call: (g, f) => c.Graph.prototype.debugDot.call(g, f), weight: 0.3 },
+    // Flags: a number, a flag's name or a list of names (none: no flags).
+    { name: 'Graph#debugDot', params: [self('graph'), optional(values([0, 1, 0x3fff, 'verbose', ['verbose', 'runtimeTypes'], []],
+      [-1, 0.5, NaN, 2 ** 53, 'nope', ['nope'], [-1], null, {}, true, 1n]))], call: (g, f) => c.Graph.prototype.debugDot.call(g, f), weight: 0.3 },
     { name: 'Graph#toDot', params: [self('graph', 'builderGraph'), options({ name: str(), levels: bool, direction: values(['TB', 'LR'], ['BT', 5]) })],
       call: (g, o) => c.Graph.prototype.toDot.call(g, o) },
     { name: 'Graph#instantiate', params: [self('graph'), options({ autoFreeOnLaunch: bool, upload: streams, deviceLaunch: bool, useNodePriority: bool })],

@@ -104,13 +104,14 @@ export class World {
    * parameter of those kinds. A GraphAllocation is memory the library takes
    * anywhere memory goes, but whose addresses have memory behind them only
    * while its graph runs: it is never passed where it would be used now.
+   * An instance of a subclass is no wrong handle (the legacy stream is a Stream).
    */
   foreign(kinds: readonly string[]): unknown[] {
-    const classes = new Set(kinds.flatMap((k) => this.live(k).concat(this.disposed(k))).map((o) => (o as object).constructor));
+    const classes = [...new Set(kinds.flatMap((k) => this.live(k).concat(this.disposed(k))).map((o) => (o as object).constructor))];
     const out: unknown[] = [];
     for (const [kind, objects] of this.#live) {
       if (kinds.includes(kind) || kind === 'graphAllocation') continue;
-      for (const o of objects) if (!classes.has((o as object).constructor)) out.push(o);
+      for (const o of objects) if (!classes.some((c) => o instanceof (c as new () => unknown))) out.push(o);
     }
     return out;
   }
