@@ -342,7 +342,8 @@ export function publicTargets(world: World): Target[] {
         x.dst === x.src ? 'unknown' : 'valid'))) },
     { name: 'fill', params: [memory, int(0, 2 ** 32 - 1, 255), options({ elementBytes: values([1, 2, 4], [3, 8, '1']), offset: size(4096), count: size(1024), stream: streams })],
       call: (m, v, o) => c.fill(m, v, o), relation: (m, v, o) => fillRelation(m, v, o) },
-    { name: 'fill2D', params: [memory, int(0, 255), requiredOptions({ pitch: required(size(512)), width: required(size(128)), height: required(size(16)), offset: size(4096) }),
+    // The value's range depends on elementBytes: the relation judges it, as for fill.
+    { name: 'fill2D', params: [memory, int(0, 2 ** 32 - 1, 255), requiredOptions({ pitch: required(size(512)), width: required(size(128)), height: required(size(16)), offset: size(4096) }),
       options({ elementBytes: values([1, 2, 4], [3, '4']), stream: streams })],
     call: (m, v, r, o) => c.fill2D(m, v, r, o), relation: (m, v, r, o) => fill2DRelation(m, v, r, o) },
     { name: 'memoryInfo', params: [device], call: (d) => c.memoryInfo(d) },
