@@ -257,7 +257,8 @@ export function publicTargets(world: World): Target[] {
     { name: 'Stream#attachMemory', params: [self('stream'), memory, optional(names(['global', 'host', 'single'], [1, 2, 4]))],
       call: (s, m, mode) => c.Stream.prototype.attachMemory.call(s, m, mode) },
     { name: 'Stream#waitValue32', params: [self('stream'), memory, values([0], [-1, 0.5, 2 ** 32, '0', null, 1n]),
-      options({ offset: size(4092), condition: values(['geq'], ['nope', 1, 'GEQ']), flush: bool })],
+      // A condition may also be the driver's number (1 is EQ): not generated, as a wait for another value than the word's never ends.
+      options({ offset: size(4092), condition: values(['geq'], ['nope', 'GEQ', -1, 0.5]), flush: bool })],
     call: (s, m, v, o) => c.Stream.prototype.waitValue32.call(s, m, v, o),
     relation: (_s, m, _v, o) => fits(num(o?.offset, 0), 4, sizeOfBytes(m)) },
     { name: 'Stream#waitValue64', params: [self('stream'), memory, values([0n], [0, -1n, 2n ** 64n, '0']),
