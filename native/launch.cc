@@ -99,7 +99,7 @@ void readKernelCall(Napi::Value record, KernelCall& call) {
 namespace {
 
 // kernelLaunch(kernelSlot, streamSlot, record): the record as readKernelCall
-// reads it. Handles come as slot numbers and the rest in one typed array: no
+// reads it. Handles come as slot numbers and the rest in one ArrayBuffer: no
 // JavaScript object is unwrapped or read property by property, and nothing
 // JavaScript can run between reading where the argument bytes are and writing
 // the memory addresses into them.

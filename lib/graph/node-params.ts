@@ -9,7 +9,7 @@ import { encodeLaunchShape, LaunchShape } from '../kernel/launch-config';
 import { MemoryHandle, memorySlot } from '../memory/bytes';
 import type { NativeGraph } from '../native';
 import { encodeMemoryOps, StreamMemoryOp } from '../stream-memory-ops';
-import { checkArray, checkEnum, checkFlag, checkInteger, checkObject, checkSize } from '../validate';
+import { checkArray, checkEnum, checkFlag, checkInteger, checkObject, checkSize, noItems } from '../validate';
 import type { ConditionalHandle } from './conditional';
 import type { Graph } from './graph';
 
@@ -225,7 +225,7 @@ const kernelNode: EncodedKernelNode = { type: 0, kernel: -1, record: new ArrayBu
  */
 export function encodeKernelNode(kernelValue: Kernel, args: readonly KernelArg[] | undefined, shape: LaunchShape & { device?: DeviceLike }): EncodedKernelNode {
   const kernel = checkKernel(kernelValue, 'params.kernel');
-  const packed = kernel.packArgs(args ?? [], 'params.args');
+  const packed = kernel.packArgs(args ?? noItems, 'params.args');
   packed.fields[2] = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(shape.device, 'params.device');
   encodeLaunchShape(shape, packed.config);
   kernelNode.type = NodeType.kernel;

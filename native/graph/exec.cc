@@ -137,9 +137,9 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
 }
 
 // execSetKernelNodeParams(execSlot, nodeSlot, kernel, record, perTypeCall):
-// setNodeParams for a kernel node, the executable and node by
-// slot and the parameters given one by one (see setExecKernelNode): the hot
-// form, without unwrapping either object.
+// setNodeParams for a kernel node, the executable and node by slot and the
+// parameters given one by one (see setExecKernelNode): the hot form, without
+// unwrapping either object.
 Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const SlotTable& table = slotTable(env);

@@ -37,9 +37,9 @@ CUcontext setKernelNodeLaunch(CUDA_KERNEL_NODE_PARAMS_v3& k, const KernelBox& ke
 // What both builds of a kernel node share, once the call is read from the
 // record (fields[1]): the kernel (by slot), the memory arguments' addresses
 // written into the call's bytes in place (each memory handed to keep), and the
-// launch shape in k. The node's argument bytes
-// are the record's: the driver copies them when the node is made or updated,
-// within the native call that built them. Returns the context the node works in.
+// launch shape in k. The node's argument bytes are the record's: the driver
+// copies them when the node is made or updated, within the native call that
+// built them. Returns the context the node works in.
 template <typename Keep>
 CUcontext readKernelNode(Napi::Env env, const SlotTable& table, const KernelNodeFields& fields, const KernelRef*& kernel,
                          const KernelCall& call, CUDA_KERNEL_NODE_PARAMS_v3& k, Keep keep) {
