@@ -6,6 +6,10 @@
 // reduction of all the hazards, built one node at a time.
 import { checkArray, checkObject, checkSize, noItems, noOptions } from '../validate';
 
+// Set while rangeOf makes a range of values known good: the constructor then
+// skips its checks, which cost a sixth of add() where hazards are many.
+let makingCheckedRange = false;
+
 /**
  * A byte range of a resource (any object, compared by identity: a device
  * buffer, say). Accesses to disjoint ranges of one resource do not conflict.
@@ -25,6 +29,12 @@ export class ResourceRange {
    * @param size - number of bytes (default: up to the end of the resource).
    */
   constructor(resource: object, offset: number | bigint = 0, size?: number | bigint) {
+    if (makingCheckedRange) {
+      this.resource = resource;
+      this.offset = offset as number;
+      this.size = size as number;
+      return;
+    }
     checkObject(resource, 'resource');
     if (resource instanceof ResourceRange) throw new TypeError('resource must be the accessed object, not a ResourceRange');
     this.resource = resource;
@@ -116,6 +126,15 @@ export class DataflowTracker<N = unknown> {
   private readonly rowStart: number[] = [];
   private used = 0;
   private readonly resources = new Map<object, ResourceState>();
+  // The resource looked up last and its state: nodes often touch the same
+  // buffer as the one before, and each access is visited twice.
+  private lastResource: object | undefined;
+  private lastState: ResourceState | undefined;
+  // The nodes the node being added may depend on, candidateCount of them, and
+  // by node index the reasons found for each (undefined outside add()).
+  private readonly candidates: number[] = [];
+  private candidateCount = 0;
+  private readonly pendingReasons: (DependencyReason[] | undefined)[] = [];
   private readonly nameOf?: (resource: object) => string;
 
   constructor(options: DataflowTrackerOptions = noOptions) {
@@ -141,85 +160,68 @@ export class DataflowTracker<N = unknown> {
   add(node: N, accesses: NodeAccesses<N> = noOptions): DataflowDependency<N>[] {
     if (this.indexByNode.has(node)) throw new Error('node was already added to this tracker');
     checkObject(accesses, 'accesses');
-    const reads = accessList(accesses.reads, 'reads');
-    const writes = accessList(accesses.writes, 'writes');
-    const after = accesses.after === undefined ? noItems : checkArray<N>(accesses.after, 'after').map((earlier, i) => {
-      const index = this.indexByNode.get(earlier);
-      if (index === undefined) throw new RangeError(`after[${i}] is not a node added to this tracker`);
-      return index;
-    });
+    const reads = checkAccesses(accesses.reads, 'reads');
+    const writes = checkAccesses(accesses.writes, 'writes');
+    const after = accesses.after === undefined ? noItems : checkArray<N>(accesses.after, 'after');
+    for (let i = 0; i < after.length; i++) {
+      if (!this.indexByNode.has(after[i])) throw new RangeError(`after[${i}] is not a node added to this tracker`);
+    }
 
+    // Room for this node's row of ancestors. Past this point nothing throws:
+    // the candidates found below are cleared only at the end.
     const self = this.addedNodes.length;
-    const candidates = new Map<number, DependencyReason[]>();
-    for (const index of after) {
-      const reasons = reasonsFor(candidates, index);
-      if (reasons.length === 0) reasons.push(EXPLICIT); // `after` may name a node twice
-    }
-    // The segments each access overlaps, visited in loops written out here:
-    // a callback per access made three closures a node.
-    for (const range of reads) {
-      if (range.size === 0) continue;
-      const state = this.stateOf(range.resource);
-      const last = state.splitAround(range);
-      for (let i = state.splitAt; i < last; i++) {
-        const segment = state.segments[i];
-        if (segment.writer >= 0) addHazard(candidates, segment.writer, 'read-after-write', range.resource, state.starts[i], state.endOf(i));
-      }
-    }
-    for (const range of writes) {
-      if (range.size === 0) continue;
-      const state = this.stateOf(range.resource);
-      const last = state.splitAround(range);
-      for (let i = state.splitAt; i < last; i++) {
-        const segment = state.segments[i];
-        // Readers since the last write each run after that write already.
-        if (segment.readers.length > 0) {
-          for (const reader of segment.readers) addHazard(candidates, reader, 'write-after-read', range.resource, state.starts[i], state.endOf(i));
-        } else if (segment.writer >= 0) {
-          addHazard(candidates, segment.writer, 'write-after-write', range.resource, state.starts[i], state.endOf(i));
-        }
-      }
-    }
-
-    // A candidate is redundant when another, later candidate runs after it.
-    // Going from the latest down, the ancestors of those kept so far cover
-    // every candidate that some later candidate implies.
     const words = (self + 31) >>> 5;
     if (this.used + words > this.bits.length) {
       const grown = new Uint32Array(Math.max(2 * this.bits.length, this.used + words));
       grown.set(this.bits.subarray(0, this.used));
       this.bits = grown;
     }
+
+    for (let i = 0; i < after.length; i++) {
+      const reasons = this.reasonsFor(this.indexByNode.get(after[i])!);
+      if (reasons.length === 0) reasons.push(EXPLICIT); // `after` may name a node twice
+    }
+    for (let i = 0; i < reads.length; i++) this.visit(reads[i], 'read hazards', self);
+    for (let i = 0; i < writes.length; i++) this.visit(writes[i], 'write hazards', self);
+
+    // A candidate is redundant when another, later candidate runs after it.
+    // Going from the latest down, the ancestors of those kept so far cover
+    // every candidate that some later candidate implies.
+    const candidates = this.candidates;
+    const count = this.candidateCount;
+    // Insertion sort: there are seldom more than two, and a writer's readers come in increasing order.
+    for (let i = 1; i < count; i++) {
+      const index = candidates[i];
+      let j = i - 1;
+      for (; j >= 0 && candidates[j] > index; j--) candidates[j + 1] = candidates[j];
+      candidates[j + 1] = index;
+    }
     const bits = this.bits;
-    const row = this.used; // this node's row: its ancestors, built from those of the dependencies kept
-    bits.fill(0, row, row + words);
+    // This node's row: its ancestors, built from those of the dependencies
+    // kept. It is still zero: rows past `used` have never been written.
+    const row = this.used;
     const kept: DataflowDependency<N>[] = [];
-    const order = Array.from(candidates.keys());
-    if (order.length > 1) order.sort(descending);
-    for (const index of order) {
+    for (let c = count - 1; c >= 0; c--) {
+      const index = candidates[c];
+      const reasons = this.pendingReasons[index]!;
+      this.pendingReasons[index] = undefined;
       if (bits[row + (index >>> 5)] & (1 << (index & 31))) continue;
       const start = this.rowStart[index];
       const length = (index + 31) >>> 5;
       for (let k = 0; k < length; k++) bits[row + k] |= bits[start + k];
       bits[row + (index >>> 5)] |= 1 << (index & 31);
-      kept.push({ node: this.addedNodes[index], index, reasons: candidates.get(index)! });
+      kept.push({ node: this.addedNodes[index], index, reasons });
     }
+    this.candidateCount = 0;
     kept.reverse();
 
-    for (const range of reads) {
-      if (range.size === 0) continue;
-      const state = this.stateOf(range.resource);
-      const last = state.splitAround(range);
-      for (let i = state.splitAt; i < last; i++) {
-        const readers = state.segments[i].readers;
-        if (readers[readers.length - 1] !== self) readers.push(self);
-      }
-    }
-    for (const range of writes) this.overwrite(range, self);
+    for (let i = 0; i < reads.length; i++) this.visit(reads[i], 'record read', self);
+    for (let i = 0; i < writes.length; i++) this.visit(writes[i], 'record write', self);
     this.addedNodes.push(node);
     this.indexByNode.set(node, self);
     this.incoming.push(kept);
     this.rowStart.push(row);
+    this.pendingReasons.push(undefined);
     this.used += words;
     return kept.slice(); // a copy: the caller's changes must not reach edges()
   }
@@ -257,22 +259,88 @@ export class DataflowTracker<N = unknown> {
     return `${resource.constructor?.name || 'resource'}#${state ? state.ordinal : '?'}`;
   }
 
-  // A write replaces the overlapped segments by one: written by `writer`, unread since.
-  private overwrite(range: ResourceRange, writer: number): void {
-    if (range.size === 0) return;
-    const state = this.stateOf(range.resource);
-    const last = state.splitAround(range);
-    const first = state.splitAt;
-    state.starts.splice(first + 1, last - first - 1);
-    state.segments.splice(first, last - first, { writer, readers: [] });
+  // Splits the accessed resource's segments at the access's ends, then finds
+  // the hazards of the access with earlier nodes or records it as the latest.
+  // One method without callbacks: this runs twice per access of every node.
+  private visit(access: object, step: VisitStep, self: number): void {
+    let resource = access;
+    let offset = 0;
+    let end = Infinity;
+    if (access instanceof ResourceRange) {
+      if (access.size === 0) return;
+      resource = access.resource;
+      offset = access.offset;
+      end = access.end;
+    }
+    const state = this.stateOf(resource);
+    const first = state.split(offset);
+    const last = state.split(end);
+    const { starts, segments } = state;
+    if (step === 'record write') {
+      // The written segments become one, written by this node and unread
+      // since; the first is reused, as segments are never handed out.
+      if (last - first > 1) {
+        starts.splice(first + 1, last - first - 1);
+        segments.splice(first + 1, last - first - 1);
+      }
+      segments[first].writer = self;
+      segments[first].readers = [];
+      return;
+    }
+    for (let i = first; i < last; i++) {
+      const segment = segments[i];
+      if (step === 'record read') {
+        // Not readers[-1] when empty: a slow named-property lookup.
+        const readers = segment.readers;
+        if (readers.length === 0 || readers[readers.length - 1] !== self) readers.push(self);
+        continue;
+      }
+      const start = starts[i];
+      const stop = i + 1 < starts.length ? starts[i + 1] : Infinity;
+      if (step === 'read hazards') {
+        if (segment.writer >= 0) this.addHazard(segment.writer, 'read-after-write', resource, start, stop);
+      } else if (segment.readers.length > 0) {
+        // Readers since the last write each run after that write already.
+        for (const reader of segment.readers) this.addHazard(reader, 'write-after-read', resource, start, stop);
+      } else if (segment.writer >= 0) {
+        this.addHazard(segment.writer, 'write-after-write', resource, start, stop);
+      }
+    }
+  }
+
+  // Records a hazard on [start, end) of a resource, joining it to the previous
+  // reason when that one is the same hazard on the bytes just before.
+  private addHazard(index: number, kind: HazardKind, resource: object, start: number, end: number): void {
+    const reasons = this.reasonsFor(index);
+    const previous = reasons.length > 0 ? reasons[reasons.length - 1] : undefined; // not reasons[-1], as above
+    if (previous && previous.kind === kind && previous.range.resource === resource && previous.range.end === start) {
+      reasons[reasons.length - 1] = { kind, range: rangeOf(resource, previous.range.offset, end) };
+    } else {
+      reasons.push({ kind, range: rangeOf(resource, start, end) });
+    }
+  }
+
+  // The reasons found so far in this add() for depending on node `index`,
+  // making it a candidate.
+  private reasonsFor(index: number): DependencyReason[] {
+    let reasons = this.pendingReasons[index];
+    if (reasons === undefined) {
+      reasons = [];
+      this.pendingReasons[index] = reasons;
+      this.candidates[this.candidateCount++] = index;
+    }
+    return reasons;
   }
 
   private stateOf(resource: object): ResourceState {
+    if (resource === this.lastResource) return this.lastState!;
     let state = this.resources.get(resource);
     if (!state) {
       state = new ResourceState(this.resources.size);
       this.resources.set(resource, state);
     }
+    this.lastResource = resource;
+    this.lastState = state;
     return state;
   }
 }
@@ -291,23 +359,6 @@ class ResourceState {
 
   constructor(readonly ordinal: number) {}
 
-  // Where the last splitAround's range starts: set with its result, so that no pair is allocated.
-  splitAt = 0;
-
-  // Splits the segments at the range's ends; returns the index of the first
-  // segment after it (splitAt: of its first segment).
-  splitAround(range: ResourceRange): number {
-    const first = this.split(range.offset);
-    const last = this.split(range.end);
-    this.splitAt = first;
-    return last;
-  }
-
-  // The end of segment i: the next one's start, or Infinity for the last.
-  endOf(i: number): number {
-    return i + 1 < this.starts.length ? this.starts[i + 1] : Infinity;
-  }
-
   // The index of the segment that starts at `offset`, splitting the one containing it.
   split(offset: number): number {
     if (offset === Infinity) return this.starts.length;
@@ -320,15 +371,23 @@ class ResourceState {
     }
     if (this.starts[low] === offset) return low;
     const { writer, readers } = this.segments[low];
-    this.starts.splice(low + 1, 0, offset);
-    this.segments.splice(low + 1, 0, { writer, readers: readers.slice() });
+    insertAt(this.starts, low + 1, offset);
+    insertAt(this.segments, low + 1, { writer, readers: readers.slice() });
     return low + 1;
   }
 }
 
+// array.splice(index, 0, value) without its cost: about 3 times this loop's
+// on arrays of a few elements, a fifth of add() where ranges split often.
+function insertAt<T>(array: T[], index: number, value: T): void {
+  for (let i = array.length; i > index; i--) array[i] = array[i - 1];
+  array[index] = value;
+}
+
 const EXPLICIT: DependencyReason = { kind: 'explicit' };
 
-const descending = (a: number, b: number): number => b - a;
+// What DataflowTracker.visit does with the segments an access overlaps.
+type VisitStep = 'read hazards' | 'write hazards' | 'record read' | 'record write';
 
 const HAZARD_ABBREVIATION: Record<HazardKind, string> = {
   'read-after-write': 'RAW',
@@ -336,41 +395,21 @@ const HAZARD_ABBREVIATION: Record<HazardKind, string> = {
   'write-after-write': 'WAW',
 };
 
-// The accesses as ranges; an element's name is formatted only for its error.
-function accessList(value: readonly object[] | undefined, name: string): ResourceRange[] {
-  if (value === undefined) return [];
-  const accesses = checkArray<unknown>(value, name);
-  const ranges: ResourceRange[] = [];
+// A node's reads or writes: ResourceRanges and whole resources, as given.
+function checkAccesses(value: readonly object[] | undefined, name: string): readonly object[] {
+  if (value === undefined) return noItems;
+  const accesses = checkArray<object>(value, name);
   for (let i = 0; i < accesses.length; i++) {
-    const access = accesses[i];
-    if (access instanceof ResourceRange) ranges.push(access);
-    else if (access !== null && (typeof access === 'object' || typeof access === 'function')) ranges.push(new ResourceRange(access));
-    else checkObject(access, `${name}[${i}]`); // throws
+    if (!(accesses[i] instanceof ResourceRange)) checkObject(accesses[i], `${name}[${i}]`);
   }
-  return ranges;
+  return accesses;
 }
 
-function reasonsFor(candidates: Map<number, DependencyReason[]>, index: number): DependencyReason[] {
-  let reasons = candidates.get(index);
-  if (!reasons) {
-    reasons = [];
-    candidates.set(index, reasons);
-  }
-  return reasons;
-}
-
-// Records a hazard on [start, end) of a resource, joining it to the previous
-// reason when that one is the same hazard on the bytes just before.
-function addHazard(candidates: Map<number, DependencyReason[]>, index: number, kind: HazardKind, resource: object, start: number, end: number): void {
-  const reasons = reasonsFor(candidates, index);
-  const previous = reasons[reasons.length - 1];
-  if (previous && previous.kind === kind && previous.range.resource === resource && previous.range.end === start) {
-    reasons[reasons.length - 1] = { kind, range: rangeOf(resource, previous.range.offset, end) };
-  } else {
-    reasons.push({ kind, range: rangeOf(resource, start, end) });
-  }
-}
-
+// A range of bytes the tracker holds (one per hazard reason), already checked:
+// made by the constructor all the same, so it is shaped as any other.
 function rangeOf(resource: object, start: number, end: number): ResourceRange {
-  return new ResourceRange(resource, start, end === Infinity ? undefined : end - start);
+  makingCheckedRange = true;
+  const range = new ResourceRange(resource, start, end - start);
+  makingCheckedRange = false;
+  return range;
 }

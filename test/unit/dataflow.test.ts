@@ -1,7 +1,7 @@
 // Dependencies inferred from reads and writes: the hazard kinds, byte ranges,
 // pruning, and on random programs the same edges as a naive oracle (every
 // conflicting pair, then only the pairs no other path implies).
-import { DataflowTracker, ResourceRange, type DataflowEdge, type NodeAccesses } from '../../lib/graph/dataflow';
+import { DataflowTracker, ResourceRange, type DataflowDependency, type DataflowEdge, type DependencyReason, type HazardKind, type NodeAccesses } from '../../lib/graph/dataflow';
 import { transitiveReduction } from '../../lib/graph/analysis';
 
 class FakeBuffer {}
@@ -286,5 +286,240 @@ describe('random programs', () => {
     const expected = transitiveReduction(2000, conflictingPairs(program));
     expect(edgePairs(tracker.edges()).sort()).toEqual(edgePairs(expected as DataflowEdge[]).sort());
     for (const edge of tracker.edges()) expect(edge.reasons.length).toBeGreaterThan(0);
+  });
+});
+
+// A byte-by-byte model of the tracker, for random programs with every kind of
+// access and `after`: each buffer has 16 bytes plus one standing for [16, end).
+// It gives every hazard with the reasons the tracker reports (adjacent bytes
+// of one hazard joined, in the order the accesses and bytes come), keeps the
+// candidates no other candidate runs after, and names buffers in order of
+// first use, reads before writes.
+describe('random programs against a byte-by-byte model', () => {
+  const TAIL = 16;
+  interface ModelAccess {
+    buffer: number;
+    start: number;
+    end: number; // Infinity: to the end of the buffer
+    form: 'whole' | 'to end' | 'range' | 'bigint range';
+  }
+  interface ModelNode {
+    reads: ModelAccess[];
+    writes: ModelAccess[];
+    after: number[];
+  }
+  interface ExpectedReason {
+    kind: HazardKind | 'explicit';
+    buffer: number;
+    start: number;
+    end: number;
+  }
+
+  function randomNode(next: () => number, buffers: number, index: number): ModelNode {
+    const access = (): ModelAccess => {
+      const buffer = Math.floor(next() * buffers);
+      const start = Math.floor(next() * 16);
+      const form = next();
+      if (form < 0.2) return { buffer, start: 0, end: Infinity, form: 'whole' };
+      if (form < 0.35) return { buffer, start, end: Infinity, form: 'to end' };
+      const end = form < 0.4 ? start : Math.min(16, start + 1 + Math.floor(next() * 8)); // some empty
+      return { buffer, start, end, form: form < 0.9 ? 'range' : 'bigint range' };
+    };
+    const list = (): ModelAccess[] => Array.from({ length: Math.floor(next() * 3) }, access);
+    const after = index > 0 && next() < 0.3 ? Array.from({ length: 1 + Math.floor(next() * 2) }, () => Math.floor(next() * index)) : [];
+    return { reads: list(), writes: list(), after };
+  }
+
+  function resourceOf(a: ModelAccess, buffers: object[]): object {
+    const buffer = buffers[a.buffer];
+    if (a.form === 'whole') return buffer;
+    if (a.form === 'to end') return new ResourceRange(buffer, a.start);
+    if (a.form === 'bigint range') return new ResourceRange(buffer, BigInt(a.start), BigInt(a.end - a.start));
+    return new ResourceRange(buffer, a.start, a.end - a.start);
+  }
+
+  function bytesOf(a: ModelAccess): number[] {
+    const bytes: number[] = [];
+    for (let b = a.start; b < Math.min(a.end, TAIL + 1); b++) bytes.push(b);
+    return bytes;
+  }
+
+  class Model {
+    writer: number[][];
+    readers: number[][][];
+    ancestors: Set<number>[] = [];
+    ordinals = new Map<number, number>();
+
+    constructor(buffers: number) {
+      this.writer = Array.from({ length: buffers }, () => new Array<number>(TAIL + 1).fill(-1));
+      this.readers = Array.from({ length: buffers }, () => Array.from({ length: TAIL + 1 }, () => []));
+    }
+
+    add(node: ModelNode): Array<{ index: number; reasons: ExpectedReason[] }> {
+      const self = this.ancestors.length;
+      const candidates = new Map<number, ExpectedReason[]>();
+      const reasonsOf = (index: number): ExpectedReason[] => {
+        if (!candidates.has(index)) candidates.set(index, []);
+        return candidates.get(index)!;
+      };
+      const hazard = (index: number, kind: HazardKind, buffer: number, byte: number): void => {
+        const reasons = reasonsOf(index);
+        const previous = reasons[reasons.length - 1];
+        const end = byte === TAIL ? Infinity : byte + 1;
+        if (previous && previous.kind === kind && previous.buffer === buffer && previous.end === byte) previous.end = end;
+        else reasons.push({ kind, buffer, start: byte, end });
+      };
+      for (const index of node.after) {
+        const reasons = reasonsOf(index);
+        if (reasons.length === 0) reasons.push({ kind: 'explicit', buffer: -1, start: 0, end: 0 });
+      }
+      for (const a of [...node.reads, ...node.writes]) {
+        if (a.start < a.end && !this.ordinals.has(a.buffer)) this.ordinals.set(a.buffer, this.ordinals.size);
+      }
+      for (const a of node.reads) {
+        for (const b of bytesOf(a)) if (this.writer[a.buffer][b] >= 0) hazard(this.writer[a.buffer][b], 'read-after-write', a.buffer, b);
+      }
+      for (const a of node.writes) {
+        for (const b of bytesOf(a)) {
+          const readers = this.readers[a.buffer][b];
+          if (readers.length > 0) for (const r of readers) hazard(r, 'write-after-read', a.buffer, b);
+          else if (this.writer[a.buffer][b] >= 0) hazard(this.writer[a.buffer][b], 'write-after-write', a.buffer, b);
+        }
+      }
+      for (const a of node.reads) {
+        for (const b of bytesOf(a)) if (!this.readers[a.buffer][b].includes(self)) this.readers[a.buffer][b].push(self);
+      }
+      for (const a of node.writes) {
+        for (const b of bytesOf(a)) {
+          this.writer[a.buffer][b] = self;
+          this.readers[a.buffer][b] = [];
+        }
+      }
+      const all = [...candidates.keys()];
+      const kept = all.filter((c) => !all.some((other) => this.ancestors[other].has(c))).sort((x, y) => x - y);
+      const ancestors = new Set<number>();
+      for (const c of all) for (const a of [c, ...this.ancestors[c]]) ancestors.add(a);
+      this.ancestors.push(ancestors);
+      return kept.map((index) => ({ index, reasons: candidates.get(index)! }));
+    }
+  }
+
+  const overlap = (a: ModelAccess, b: ModelAccess): boolean =>
+    a.buffer === b.buffer && a.start < b.end && b.start < a.end && a.start < a.end && b.start < b.end;
+
+  const asReason = (r: ExpectedReason, buffers: object[]): DependencyReason =>
+    r.kind === 'explicit'
+      ? { kind: 'explicit' }
+      : { kind: r.kind, range: r.end === Infinity ? new ResourceRange(buffers[r.buffer], r.start) : new ResourceRange(buffers[r.buffer], r.start, r.end - r.start) };
+
+  test('dependencies, reasons, names, edges, and refused adds that change nothing', () => {
+    for (let seed = 1; seed <= 150; seed++) {
+      const next = random(1000 + seed);
+      const bufferCount = 1 + (seed % 4);
+      const buffers = Array.from({ length: bufferCount }, () => new FakeBuffer());
+      const tracker = new DataflowTracker<number>();
+      const model = new Model(bufferCount);
+      const expected: DataflowDependency<number>[][] = [];
+      const conflicts: Array<{ from: number; to: number }> = [];
+      const nodes = 5 + (seed % 40);
+      const program = Array.from({ length: nodes }, (_, i) => randomNode(next, bufferCount, i));
+      program.forEach((node, i) => {
+        const reads = node.reads.map((a) => resourceOf(a, buffers));
+        const writes = node.writes.map((a) => resourceOf(a, buffers));
+        if (next() < 0.1) {
+          // Refused after reads that name a new buffer: no name, segment or candidate may stay behind.
+          const bad = next() < 0.5 ? { reads, writes: [...writes, 7 as never] } : { reads, writes, after: [...node.after, -1] };
+          expect(() => tracker.add(i, bad)).toThrow();
+        }
+        const accesses: NodeAccesses<number> = {};
+        if (reads.length > 0 || next() < 0.5) Object.assign(accesses, { reads });
+        if (writes.length > 0 || next() < 0.5) Object.assign(accesses, { writes });
+        if (node.after.length > 0 || next() < 0.5) Object.assign(accesses, { after: node.after });
+        const found = Object.keys(accesses).length === 0 && next() < 0.5 ? tracker.add(i) : tracker.add(i, accesses);
+        const want = model.add(node).map(({ index, reasons }) => ({ node: index, index, reasons: reasons.map((r) => asReason(r, buffers)) }));
+        expect(found).toStrictEqual(want);
+        expected.push(want);
+        for (const d of found) {
+          for (const r of d.reasons) {
+            if (r.kind === 'explicit') continue;
+            const name = `FakeBuffer#${model.ordinals.get(buffers.indexOf(r.range.resource))}`;
+            expect(tracker.describe(r).split(' ')[1].startsWith(name)).toBe(true);
+          }
+        }
+        for (let j = 0; j < i; j++) {
+          const earlier = program[j];
+          const conflict =
+            node.after.includes(j) ||
+            earlier.writes.some((w) => [...node.reads, ...node.writes].some((a) => overlap(w, a))) ||
+            earlier.reads.some((r) => node.writes.some((w) => overlap(r, w)));
+          if (conflict) conflicts.push({ from: j, to: i });
+        }
+      });
+      // Later adds change nothing handed out before.
+      expected.forEach((want, i) => expect(tracker.dependenciesOf(i)).toStrictEqual(want));
+      expect(edgePairs(tracker.edges()).sort()).toEqual(edgePairs(transitiveReduction(nodes, conflicts) as DataflowEdge[]).sort());
+    }
+  });
+});
+
+describe('fixed programs, as the tracker has always described them', () => {
+  test('ranges split, joined and repeated, explicit dependencies, names in order of first use', () => {
+    const [x, y, z] = [new FakeBuffer(), new FakeBuffer(), new FakeBuffer()];
+    const kernelArgs = function kernelArgs(): void {};
+    const tracker = new DataflowTracker<string>();
+    const steps: Array<[string, NodeAccesses<string>]> = [
+      ['a', { writes: [new ResourceRange(x, 0, 32), y] }],
+      ['b', { reads: [new ResourceRange(x, 8, 0)], writes: [new ResourceRange(x, 32, 32)] }],
+      ['c', { reads: [new ResourceRange(x, 16, 32), new ResourceRange(x, 0, 8)], writes: [kernelArgs] }],
+      ['d', { reads: [x, y], after: ['c', 'a', 'c'] }],
+      ['e', { writes: [new ResourceRange(x, 4n, 40n), new ResourceRange(y, 100)] }],
+      ['f', { reads: [new ResourceRange(x, 60), kernelArgs], writes: [new ResourceRange(y, 0, 100)], after: ['b'] }],
+      ['g', { reads: [z], writes: [new ResourceRange(x, 0, 64), new ResourceRange(z, 8, 8)] }],
+      ['h', { writes: [x, new ResourceRange(x, 10, 10)], reads: [new ResourceRange(z, 0, 16)] }],
+      ['i', {}],
+      ['j', { reads: [x, x], writes: [new ResourceRange(z, 4, 8)], after: ['i'] }],
+    ];
+    const found = steps.map(([node, accesses]) => [node, tracker.add(node, accesses).map((d) => [d.node, d.reasons.map((r) => tracker.describe(r))])]);
+    expect(found).toEqual([
+      ['a', []],
+      ['b', []],
+      ['c', [['a', ['RAW FakeBuffer#0[16, 32)', 'RAW FakeBuffer#0[0, 8)']], ['b', ['RAW FakeBuffer#0[32, 48)']]]],
+      ['d', [['c', ['explicit']]]],
+      ['e', [['d', ['WAR FakeBuffer#0[4, 44)', 'WAR FakeBuffer#1[100, end)']]]],
+      ['f', [['d', ['WAR FakeBuffer#1[0, 100)']]]],
+      ['g', [['e', ['WAW FakeBuffer#0[4, 44)']], ['f', ['WAR FakeBuffer#0[60, 64)']]]],
+      ['h', [['g', ['RAW FakeBuffer#3[8, 16)', 'WAW FakeBuffer#0[0, 64)', 'WAW FakeBuffer#0[10, 20)']]]],
+      ['i', []],
+      ['j', [['h', ['RAW FakeBuffer#0', 'RAW FakeBuffer#0', 'WAR FakeBuffer#3[4, 12)']], ['i', ['explicit']]]],
+    ]);
+    expect(tracker.edges().map((e) => `${e.from}>${e.to} ${e.reasons.map((r) => tracker.describe(r)).join(', ')}`)).toEqual([
+      '0>2 RAW FakeBuffer#0[16, 32), RAW FakeBuffer#0[0, 8)',
+      '1>2 RAW FakeBuffer#0[32, 48)',
+      '2>3 explicit',
+      '3>4 WAR FakeBuffer#0[4, 44), WAR FakeBuffer#1[100, end)',
+      '3>5 WAR FakeBuffer#1[0, 100)',
+      '4>6 WAW FakeBuffer#0[4, 44)',
+      '5>6 WAR FakeBuffer#0[60, 64)',
+      '6>7 RAW FakeBuffer#3[8, 16), WAW FakeBuffer#0[0, 64), WAW FakeBuffer#0[10, 20)',
+      '7>9 RAW FakeBuffer#0, RAW FakeBuffer#0, WAR FakeBuffer#3[4, 12)',
+      '8>9 explicit',
+    ]);
+  });
+
+  test('reasons hold genuine ResourceRanges; callers get a copy of the list, and the same dependencies', () => {
+    const x = new FakeBuffer();
+    const tracker = new DataflowTracker<string>();
+    tracker.add('w', { writes: [new ResourceRange(x, 0, 8), new ResourceRange(x, 8)] });
+    const found = tracker.add('r', { reads: [x], after: ['w'] });
+    expect(found).toStrictEqual([{ node: 'w', index: 0, reasons: [{ kind: 'explicit' }, { kind: 'read-after-write', range: new ResourceRange(x) }] }]);
+    const range = (found[0].reasons[1] as { range: ResourceRange }).range;
+    expect(range).toBeInstanceOf(ResourceRange);
+    expect(Object.keys(range)).toEqual(['resource', 'offset', 'size']);
+    expect(Object.keys(found[0].reasons[1])).toEqual(['kind', 'range']);
+    expect(Object.keys(found[0])).toEqual(['node', 'index', 'reasons']);
+    expect(found[0]).toBe(tracker.dependenciesOf('r')[0]);
+    found.pop();
+    expect(tracker.dependenciesOf('r')).toHaveLength(1);
+    expect(tracker.edges()).toHaveLength(1);
   });
 });
