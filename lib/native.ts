@@ -357,8 +357,10 @@ export interface NativeAddon {
   readonly headerVersion: number;
   setErrorFactory(factory: ErrorFactory): void;
 
-  /** owner's finalizer frees the slot: once per slot (native/slots.cc). */
+  /** owner owns the slot: once per slot (native/slots.cc). */
   adoptHandle(owner: object, slot: number): void;
+  /** The slot's owner was collected: the slot is freed, its handle released if not disposed. */
+  handleCollected(slot: number): void;
   /** A native object of the slot's class, for the calls that are its methods. */
   handleView<H extends NativeHandle>(slot: Slot<H>): H;
   disposeHandle(slot: number): void;

@@ -40,6 +40,17 @@ namespace {
 // driver that may be shutting down. A worker's teardown releases normally.
 void onMainEnvironmentExit(void*) { markProcessExiting(); }
 
+// Handles still live are released here, once no work can be handed back to
+// this thread: their releases leak what pending work holds (js_thread.h), and
+// run while the environment's state (AddonData) is whole; the instance data's
+// own finalizer runs last, with parts of it gone.
+void onEnvironmentTeardown(void* e) {
+  Napi::Env env(static_cast<napi_env>(e));
+  Napi::HandleScope scope(env);  // a hook has none of its own; releases may make values
+  closeJsThreadChannel(env);
+  slotTable(env).releaseAll();
+}
+
 // Idempotent: the TypeScript layer may be loaded more than once over one addon
 // instance (jest gives each test file its own module registry, but Node loads a
 // .node file once), and Node aborts on a cleanup hook registered twice.
@@ -59,7 +70,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   // cleanup hook twice); the classes are defined anew below.
   if (!env.GetInstanceData<AddonData>()) {
     env.SetInstanceData(new AddonData());
-    napi_add_env_cleanup_hook(env, [](void* e) { closeJsThreadChannel(Napi::Env(static_cast<napi_env>(e))); }, env);
+    napi_add_env_cleanup_hook(env, onEnvironmentTeardown, env);
   }
   initDriverInfo(env, exports);
   initHandles(env, exports);

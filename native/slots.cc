@@ -5,11 +5,15 @@
 
 namespace cudrv {
 
-SlotTable::~SlotTable() {
-  // Only the environment's own reference is left: every owner and view is gone.
+SlotTable::~SlotTable() { releaseAll(); }
+
+// size_ is read anew each time: a release may make or free other handles.
+void SlotTable::releaseAll() {
   for (uint64_t index = 0; index < size_; ++index) {
     Entry& entry = chunks_[index >> kChunkBits][index & (kChunkSpan - 1)];
-    if (entry.kind && entry.hasBox) entry.kind->take(entry.box);
+    if (!entry.kind || !entry.hasBox) continue;
+    std::shared_ptr<void> box = entry.kind->take(entry.box);
+    entry.hasBox = false;
   }
 }
 
@@ -152,13 +156,9 @@ const SlotTable::Entry& liveSlot(Napi::Env env, const SlotTable& table, double i
   return *entry;
 }
 
-void finalizeOwner(napi_env, void* data, void* hint) {
-  SlotTable* table = static_cast<SlotTable*>(hint);
-  table->remove(static_cast<double>(reinterpret_cast<uintptr_t>(data)));
-  table->release();
-}
-
-// adoptHandle(owner, slot): owner's finalizer frees the slot. Once per slot.
+// adoptHandle(owner, slot): owner, lib's object, owns the slot: once per slot.
+// When owner is collected, lib's FinalizationRegistry frees the slot
+// (handleCollected); a slot never adopted is freed on the next turn.
 Napi::Value AdoptHandle(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   SlotTable& table = slotTable(env);
@@ -166,12 +166,20 @@ Napi::Value AdoptHandle(const Napi::CallbackInfo& info) {
   const SlotTable::Entry& entry = liveSlot(env, table, id);
   if (!info[0].IsObject()) throwTypeError(env, "owner must be an object");
   if (!table.own(id)) throwTypeError(env, "slot already has an owner");
-  napi_status status = napi_add_finalizer(env, info[0], reinterpret_cast<void*>(static_cast<uintptr_t>(id)), finalizeOwner,
-                                          &table, nullptr);
-  NAPI_THROW_IF_FAILED(env, status, Napi::Value());
-  table.retain();
   if (entry.hasBox) entry.kind->onAdopt(env, const_cast<unsigned char*>(entry.box), info[0]);
   return env.Undefined();
+}
+
+// handleCollected(slot): the slot's owner was garbage-collected: the slot is
+// freed (its handle released if it was not disposed) for a new generation to
+// reuse. A number of an earlier generation is ignored, and a permanent
+// handle's (the legacy stream's, whose objects lib keeps for good) whoever asks.
+Napi::Value HandleCollected(const Napi::CallbackInfo& info) {
+  SlotTable& table = slotTable(info.Env());
+  const double id = slotArg(info[0]);
+  const SlotTable::Entry* entry = table.find(id);
+  if (entry && !(entry->hasBox && entry->kind->permanent(entry->box))) table.remove(id);
+  return info.Env().Undefined();
 }
 
 // handleView(slot): a new native object of the slot's class, for its methods.
@@ -213,6 +221,7 @@ void initHandles(Napi::Env env, Napi::Object exports) {
   exports.Set("handleView", Napi::Function::New(env, HandleView, "handleView"));
   exports.Set("disposeHandle", Napi::Function::New(env, DisposeHandle, "disposeHandle"));
   exports.Set("handleAlive", Napi::Function::New(env, HandleAlive, "handleAlive"));
+  exports.Set("handleCollected", Napi::Function::New(env, HandleCollected, "handleCollected"));
 }
 
 }  // namespace cudrv

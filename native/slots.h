@@ -2,15 +2,17 @@
 //
 // A handle is a slot here: its class and its box (the driver handle and what
 // its release needs). JavaScript receives the slot's number from the call that
-// made the handle; the library's object adopts it (adoptHandle: a finalizer on
-// that object frees the slot), and names the handle by it in every call. A
+// made the handle; the library's object adopts it (adoptHandle; when the
+// object is collected, a FinalizationRegistry of lib/disposable.ts frees the
+// slot through handleCollected), and names the handle by it in every call. A
 // native object per handle, made through a function template and wrapped,
 // cost four times a plain object with a finalizer (bench/handle-cost.js):
-// more than the driver call that makes a stream. Native objects ("views",
+// more than the driver call that makes a stream. A Node-API finalizer on the
+// object cost a third more than the registry, collections included. Native objects ("views",
 // native/handle.h) are made on demand, for the calls that are methods; they
 // reach their box through the slot, so dispose() and the slot's end reach them.
 //
-// A slot is freed by its owner's finalizer and reused with a new generation,
+// A slot is freed once its owner is collected and reused with a new generation,
 // so an old number names nothing; the table also says each slot's class, so no
 // number names a handle of another class.
 #pragma once
@@ -59,7 +61,7 @@ class SlotTable {
   }
   // Lets go of the slot's box (dispose(): the class's hook first). The slot stays, disposed.
   void dispose(double id);
-  // Frees the slot (its owner is gone); a number of an earlier generation is ignored.
+  // Frees the slot (its owner is gone, or never came); a number of an earlier generation is ignored.
   void remove(double id);
   // Marks the slot owned; false when it names no live slot or one already owned.
   bool own(double id);
@@ -68,6 +70,10 @@ class SlotTable {
   // the addon's functions that drops the number would leak the handle).
   void expectOwner(Napi::Env env, double id);
   void sweepUnowned();
+  // Releases every handle still held: the environment is being torn down, and
+  // its objects' collection will not come (addon.cc calls it while the rest of
+  // the environment's state is still there).
+  void releaseAll();
 
   // The entry a number names, or nullptr when it names no live slot.
   const Entry* find(double id) const {
@@ -92,9 +98,9 @@ class SlotTable {
     return id ? find(*id) : nullptr;
   }
 
-  // The table lives while its environment, an owner's finalizer or a view may
-  // still reach it: environment teardown runs finalizers in no set order. All
-  // of them run on the environment's one thread.
+  // The table lives while its environment or a view may still reach it:
+  // environment teardown runs finalizers in no set order. All of them run on
+  // the environment's one thread.
   void retain() { ++holders_; }
   void release() {
     if (--holders_ == 0) delete this;

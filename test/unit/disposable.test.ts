@@ -38,6 +38,8 @@ test('the legacy and per-thread streams belong to the driver: no way of disposin
     native.handleView(legacy.slot).dispose();
     native.disposeHandle(perThread.slot);
     native.handleView(perThread.slot).dispose();
+    native.handleCollected(legacy.slot); // what the registry calls once an owner is collected
+    native.handleCollected(perThread.slot);
     const buffer = cuda.DeviceBuffer.alloc(16);
     report({
       disposed: [legacy.disposed, perThread.disposed],
@@ -115,6 +117,25 @@ test('a handle collected undisposed is released by its object\'s finalizer; a vi
     })();
   `);
   expect(report).toEqual({ destroys: 1, view: 'DisposedError: Stream has been disposed' });
+});
+
+test('a disposed handle keeps its slot until its object is collected; a stale number then names nothing', () => {
+  const report = run(`
+    (async () => {
+      let slot;
+      (() => { const stream = cuda.Stream.create(); slot = stream.slot; stream.dispose(); })();
+      const alive = () => { try { return native.handleAlive(slot); } catch (e) { return e.message; } };
+      const disposed = [destroys(), alive()];
+      for (let i = 0; i < 10 && alive() === false; i++) { global.gc(); await new Promise((r) => setTimeout(r, 10)); }
+      const collected = alive();
+      native.handleCollected(slot); // a second, late call: ignored
+      const next = cuda.Stream.create();
+      const index = (n) => n % 2 ** 24;
+      report({ disposed, collected, reused: index(next.slot) === index(slot) && next.slot !== slot, stale: alive(), next: next.disposed });
+    })();
+  `);
+  expect(report).toEqual({ disposed: [1, false], collected: 'slot must name a live handle', reused: true,
+    stale: 'slot must name a live handle', next: false });
 });
 
 test('a new handle nobody adopts is released on the event loop\'s next turn', () => {
