@@ -193,3 +193,11 @@ export {
 export { fromBFloat16Bits, fromFloat16Bits, toBFloat16Bits, toFloat16Bits } from './kernel/half';
 export { PreparedLaunch } from './kernel/prepared-launch';
 export { decompressBatch, type DecompressEntry } from './memory/decompress';
+
+// require('cuda-driver') returns these exports copied into an object of plain
+// data properties. tsc defines each re-export above as a getter, on an object
+// that holds too many (155) to stay out of V8's dictionary mode, so every
+// `cuda.copy(...)` paid a getter call through the generic load IC, about
+// 18 ns; from the copy, optimized code reads a constant. The ES module entry
+// (dist/index.mjs) takes its names from this same copy.
+module.exports = Object.defineProperty(Object.fromEntries(Object.entries(exports)), '__esModule', { value: true });
