@@ -39,7 +39,7 @@ double SlotTable::reserve(const SlotClass& kind) {
 void SlotTable::dispose(double id) {
   if (!find(id)) return;
   Entry& entry = entryAt(id);
-  if (!entry.hasBox || entry.kind->permanent(entry.box)) return;
+  if (!entry.hasBox || entry.permanent()) return;
   entry.kind->beforeDispose(entry.box);
   std::shared_ptr<void> box = entry.kind->take(entry.box);
   entry.hasBox = false;
@@ -178,7 +178,7 @@ Napi::Value HandleCollected(const Napi::CallbackInfo& info) {
   SlotTable& table = slotTable(info.Env());
   const double id = slotArg(info[0]);
   const SlotTable::Entry* entry = table.find(id);
-  if (entry && !(entry->hasBox && entry->kind->permanent(entry->box))) table.remove(id);
+  if (entry && !entry->permanent()) table.remove(id);
   return info.Env().Undefined();
 }
 

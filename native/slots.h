@@ -49,7 +49,9 @@ class SlotTable {
     const SlotClass* kind = nullptr;  // null: the slot is free
     uint32_t generation = 0;
     bool hasBox = false;              // false once disposed
-    bool owned = false;               // an owner's finalizer will free the slot
+    bool owned = false;               // an object owns the slot; its collection will free it
+    // The box is one no dispose() or collection may end (Handle::permanent: the legacy streams).
+    bool permanent() const { return hasBox && kind->permanent(box); }
   };
 
   // A slot holding box; the number JavaScript sees, or -1 when 2^24 handles are live.
