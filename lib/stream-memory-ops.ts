@@ -12,7 +12,13 @@ import { MemoryHandle, memorySlot } from './memory/bytes';
 import type { MemorySlot } from './native';
 import { checkArray, checkEnum, checkFlag, checkInteger, checkObject, checkSize } from './validate';
 
-/** The comparison a wait on a 32/64-bit word makes. */
+/**
+ * The comparison a wait on a 32/64-bit word makes (CU_STREAM_WAIT_VALUE_*):
+ * 'geq' waits until (int32)(word − value) ≥ 0 (int64 for 64-bit words), a
+ * comparison that wraps, so a word of 0xffffffff is below a value of 0;
+ * 'eq' until word = value; 'and' until (word & value) ≠ 0; 'nor' until
+ * ~(word | value) ≠ 0. A wait nothing satisfies blocks its stream for good.
+ */
 export type WaitCondition = 'geq' | 'eq' | 'and' | 'nor';
 
 /** One operation of Stream.batchMemoryOps (and of a graph's memory-operations node). */

@@ -118,14 +118,19 @@ function kernelArgLists(world: World): { good: unknown[][]; bad: unknown[][] } {
   return { good, bad };
 }
 
-/** Stream memory operation lists: waits that are satisfied at once, writes, barriers; and broken ones. */
+/**
+ * Stream memory operation lists: waits that are satisfied at once, writes, barriers; and broken ones.
+ * Each wait is 'geq 0' on a word the same list has just set to 0: 'geq' compares with
+ * wrap-around, so a word another target left at 0xffffffff would block the stream for good.
+ */
 function memoryOpLists(world: World): { good: unknown[]; bad: unknown[] } {
   const target = world.live('deviceBuffer')[0];
   const small = world.live('smallBuffer')[0];
   const good = target ? [
-    [{ op: 'writeValue32', target, value: 7 }], [{ op: 'waitValue32', target, value: 0, condition: 'geq' }],
+    [{ op: 'writeValue32', target, value: 7 }],
+    [{ op: 'writeValue32', target, value: 0 }, { op: 'waitValue32', target, value: 0, condition: 'geq' }],
     [{ op: 'writeValue64', target, offset: 8, value: 5n }, { op: 'barrier' }], [{ op: 'flushRemoteWrites' }],
-    [{ op: 'waitValue64', target, offset: 16, value: 0n }], [{ op: 'barrier', scope: 'gpu' }],
+    [{ op: 'writeValue64', target, offset: 16, value: 0n }, { op: 'waitValue64', target, offset: 16, value: 0n }], [{ op: 'barrier', scope: 'gpu' }],
   ] : [];
   const bad = [
     null, 5, [null], [{ op: 'nope' }], [{ op: 'writeValue32', target, value: -1 }], [{ op: 'writeValue32', target, value: 2 ** 32 }],
@@ -152,6 +157,16 @@ export function publicTargets(world: World): Target[] {
   const events = handle('event', 'timingEvent');
   const contexts = ['primaryContext', 'context'];
   const buffers = ['deviceBuffer', 'smallBuffer', 'pitchedBuffer', 'managedBuffer', 'asyncBuffer', 'sharedMemory'];
+  // A wait generated here is 'geq 0': the stream first sets its word to 0, as 'geq'
+  // compares with wrap-around and a word left at 0xffffffff would block the stream for good.
+  const zeroWord = (s: unknown, m: unknown, o: { offset?: unknown } | undefined, bits: 32 | 64) => {
+    try {
+      if (bits === 32) c.Stream.prototype.writeValue32.call(s, m as never, 0, { offset: o?.offset as number });
+      else c.Stream.prototype.writeValue64.call(s, m as never, 0n, { offset: o?.offset as number });
+    } catch {
+      // arguments the wait refuses too
+    }
+  };
   const schedFlags = values([0, 1, 2, 4, 'schedAuto', 'schedSpin', ['schedYield'], []], ['nope', -1, 0.5, ['nope'], null, {}, 1n]);
   const nodeOptions = (nodes = ['builderNode']) => options({ after: array(handle(...nodes), 2), label: str(), perTypeCall: bool });
   const edgeLists = values([undefined, [], [{}], [{ fromPort: 'programmatic', type: 'programmatic' }]], [5, [{ fromPort: -1 }], ['x'], [null], [{ type: 'nope' }]]);
@@ -259,11 +274,11 @@ export function publicTargets(world: World): Target[] {
     { name: 'Stream#waitValue32', params: [self('stream'), memory, values([0], [-1, 0.5, 2 ** 32, '0', null, 1n]),
       // A condition may also be the driver's number (1 is EQ): not generated, as a wait for another value than the word's never ends.
       options({ offset: size(4092), condition: values(['geq'], ['nope', 'GEQ', -1, 0.5]), flush: bool })],
-    call: (s, m, v, o) => c.Stream.prototype.waitValue32.call(s, m, v, o),
+    call: (s, m, v, o) => (zeroWord(s, m, o, 32), c.Stream.prototype.waitValue32.call(s, m, v, o)),
     relation: (_s, m, _v, o) => fits(num(o?.offset, 0), 4, sizeOfBytes(m)) },
     { name: 'Stream#waitValue64', params: [self('stream'), memory, values([0n], [0, -1n, 2n ** 64n, '0']),
       options({ offset: size(4088), condition: values(['geq'], ['nope']), flush: bool })],
-    call: (s, m, v, o) => c.Stream.prototype.waitValue64.call(s, m, v, o),
+    call: (s, m, v, o) => (zeroWord(s, m, o, 64), c.Stream.prototype.waitValue64.call(s, m, v, o)),
     relation: (_s, m, _v, o) => fits(num(o?.offset, 0), 8, sizeOfBytes(m)) },
     { name: 'Stream#writeValue32', params: [self('stream'), memory, int(0, 2 ** 32 - 1), options({ offset: size(4092), noMemoryBarrier: bool })],
       call: (s, m, v, o) => c.Stream.prototype.writeValue32.call(s, m, v, o),
