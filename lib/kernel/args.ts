@@ -171,6 +171,42 @@ const two32 = 2 ** 32;
  * `${label}[${index}]`; nothing is formatted unless there is an error.
  */
 export function writeArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value: unknown, label: string, index: number): MemoryHandle | null {
+  // The common cases, in a function small enough for V8 to inline into a
+  // launch's loop; everything else, and every error, is writeAnyArg's.
+  const offset = slot.offset;
+  switch (slot.type) {
+    case 'ptr':
+      if (isMemoryHandle(value)) return value;
+      break;
+    case 'f32':
+      if (typeof value === 'number') {
+        view.setFloat32(offset, value, true);
+        return null;
+      }
+      break;
+    case 'f64':
+      if (typeof value === 'number') {
+        view.setFloat64(offset, value, true);
+        return null;
+      }
+      break;
+    case 'i32':
+      if (typeof value === 'number' && (value | 0) === value) {
+        view.setInt32(offset, value, true);
+        return null;
+      }
+      break;
+    case 'u32':
+      if (typeof value === 'number' && value >>> 0 === value) {
+        view.setUint32(offset, value, true);
+        return null;
+      }
+      break;
+  }
+  return writeAnyArg(view, bytes, slot, value, label, index);
+}
+
+function writeAnyArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value: unknown, label: string, index: number): MemoryHandle | null {
   const { type, offset } = slot;
   switch (type) {
     case 'i8': view.setInt8(offset, integer(value, -128, 127, type, label, index)); return null;

@@ -255,14 +255,22 @@ export class Kernel extends Disposable<NativeKernel> {
 
   // The layout's slots for the arguments' types: the last ones when the types
   // are the same, so that repeated launches check and allocate nothing new.
+  // Small, so that V8 inlines it into launches; a new layout is #layOut's.
   #slotsFor(args: readonly KernelArg[], label: string): ArgSlot[] {
-    if (!Array.isArray(args)) throw new TypeError(`${label} must be an array of arg.*() values`);
     const last = this.#lastTypes;
-    if (last !== undefined && last.length === args.length) {
+    if (last !== undefined && Array.isArray(args) && last.length === args.length) {
       let i = 0;
-      while (i < args.length && args[i] instanceof KernelArg && sameType(args[i].type, last[i])) i++;
+      for (; i < args.length; i++) {
+        const a = args[i];
+        if (!(a instanceof KernelArg) || (a.type !== last[i] && !sameType(a.type, last[i]))) break;
+      }
       if (i === args.length) return this.#lastSlots!;
     }
+    return this.#layOut(args, label);
+  }
+
+  #layOut(args: readonly KernelArg[], label: string): ArgSlot[] {
+    if (!Array.isArray(args)) throw new TypeError(`${label} must be an array of arg.*() values`);
     const types = args.map((a, i) => {
       if (!(a instanceof KernelArg)) throw new TypeError(`${label}[${i}] must be made with arg.*() (arg.f32(1.5), arg.ptr(buffer), ...)`);
       return a.type;
