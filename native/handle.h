@@ -97,7 +97,8 @@ class Handle : public Napi::ObjectWrap<Self> {
 
   // What the table knows of Self.
   static const SlotClass& slotClass() {
-    static const SlotClass kind{Self::kName, &viewOf, &disposingOf, &takeOf, memoryFunction(), &adoptedOf, &permanentOf};
+    static const SlotClass kind{Self::kName,        &viewOf,     &disposingOf, &takeOf,
+                                memoryFunction(),   memoryBoxFunction(), &adoptedOf, &permanentOf};
     return kind;
   }
 
@@ -191,6 +192,13 @@ class Handle : public Napi::ObjectWrap<Self> {
   static constexpr MemoryRef (*memoryFunction())(const void*) {
     if constexpr (std::is_base_of_v<MemoryBox, Box>) {
       return [](const void* storage) -> MemoryRef { return boxIn(static_cast<const unsigned char*>(storage)); };
+    } else {
+      return nullptr;
+    }
+  }
+  static constexpr const MemoryBox* (*memoryBoxFunction())(const void*) {
+    if constexpr (std::is_base_of_v<MemoryBox, Box>) {
+      return [](const void* storage) -> const MemoryBox* { return boxIn(static_cast<const unsigned char*>(storage)).get(); };
     } else {
       return nullptr;
     }

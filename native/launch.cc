@@ -34,7 +34,7 @@ namespace {
 bool pointerPlace(uint64_t offset, size_t bytes) { return offset % 8 == 0 && bytes >= 8 && offset <= bytes - 8; }
 }  // namespace
 
-MemoryRef writePointer(Napi::Env env, MemoryRef box, uint64_t offset, uint8_t* buffer, size_t bytes) {
+void writePointer(Napi::Env env, const MemoryBox* box, uint64_t offset, uint8_t* buffer, size_t bytes) {
   if (!box) typeError(env, "memory", "a DeviceBuffer or a HostBuffer");
   if (!pointerPlace(offset, bytes)) {
     rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in " + std::to_string(bytes) + " bytes of parameters");
@@ -43,7 +43,6 @@ MemoryRef writePointer(Napi::Env env, MemoryRef box, uint64_t offset, uint8_t* b
     typeError(env, "memory", "memory the device can reach (a HostBuffer mapped into the device's address space)");
   }
   std::memcpy(buffer + offset, &box->device, sizeof(CUdeviceptr));
-  return box;
 }
 
 KernelParams::KernelParams(Napi::Env env, const KernelBox& kernel, uint8_t* args, size_t bytes) {
@@ -114,7 +113,9 @@ Napi::Value KernelLaunch(const Napi::CallbackInfo& info) {
   // The memory is stamped at once: if the driver refuses the launch, the stream
   // only holds it until its work so far is done.
   StreamBox& queue = *stream;
-  writeMemoryArguments(env, table, call, call.args, [&queue](const MemoryRef& memory) { queue.keepUntilIdle(memory); });
+  writeMemoryArguments(env, table, call, call.args, [&queue](const MemoryInSlot& memory) {
+    queue.keepUntilIdle(memory.box, [&memory] { return memory.ref(); });
+  });
   KernelParams params(env, *kernel, call.args, call.argBytes);
   const LaunchPlan& plan = call.plan;
   CUresult r = launchWithPlan(plan, kernel->launchable(), stream->stream, params.kernelParams(), params.extra());
@@ -203,7 +204,8 @@ Napi::Value PreparedLaunch::SetPointer(const Napi::CallbackInfo& info) {
   uint64_t offset = u64Arg(info[0], "offset");
   MemoryRef next;
   if (!info[1].IsNull() && !info[1].IsUndefined()) {
-    next = writePointer(env, memoryOf(info[1]), offset, reinterpret_cast<uint8_t*>(p.storage->data()), p.bytes);
+    next = memoryOf(info[1]);
+    writePointer(env, next.get(), offset, reinterpret_cast<uint8_t*>(p.storage->data()), p.bytes);
   } else if (!pointerPlace(offset, p.bytes)) {
     rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in the parameters of " + p.kernel->name);
   }

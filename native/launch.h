@@ -61,8 +61,8 @@ class PreparedLaunch : public Handle<PreparedLaunch, PreparedLaunchBox> {
 };
 
 // The device address of memory (TypeError when null: not library memory),
-// written at offset into a parameter buffer of `bytes`; the memory, to be kept alive.
-MemoryRef writePointer(Napi::Env env, MemoryRef memory, uint64_t offset, uint8_t* buffer, size_t bytes);
+// written at offset into a parameter buffer of `bytes`; the caller keeps the memory alive.
+void writePointer(Napi::Env env, const MemoryBox* memory, uint64_t offset, uint8_t* buffer, size_t bytes);
 
 // A kernel call as lib/kernel/kernel.ts packs it for a plain launch or a kernel
 // node (PackedArgs): one ArrayBuffer holding a header of kKernelCallConfigBytes
@@ -90,14 +90,16 @@ struct KernelCall {
 void readKernelCall(Napi::Value record, KernelCall& call);
 // Writes the device address of each of the call's memory arguments into args
 // (the call's bytes or a copy of them, argBytes long) and hands the memory to
-// keep(MemoryRef), for the caller to keep alive.
+// keep(const MemoryInSlot&), for the caller to keep alive.
 template <typename Keep>
 void writeMemoryArguments(Napi::Env env, const SlotTable& table, const KernelCall& call, uint8_t* args, Keep keep) {
   for (uint32_t i = 0; i < call.pointerCount; ++i) {
     double pair[2];  // [offset, memory slot]
     std::memcpy(pair, call.pointers + 16 * i, sizeof(pair));
     if (!(pair[0] >= 0) || pair[0] > static_cast<double>(call.argBytes)) rangeError(env, "offset", "is outside the parameters");
-    keep(writePointer(env, memoryOfSlot(env, table, pair[1]), static_cast<uint64_t>(pair[0]), args, call.argBytes));
+    const MemoryInSlot memory = memoryInSlot(env, table, pair[1]);
+    writePointer(env, memory.box, static_cast<uint64_t>(pair[0]), args, call.argBytes);
+    keep(memory);
   }
 }
 // A kernel call's parameters as the driver takes them, pointing into the

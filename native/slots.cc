@@ -146,6 +146,13 @@ MemoryRef memoryOfEntry(Napi::Env env, const SlotTable::Entry* entry) {
   return entry->kind->memory(entry->box);
 }
 
+MemoryInSlot memoryInSlot(Napi::Env env, const SlotTable& table, double id) {
+  const SlotTable::Entry* entry = table.find(id);
+  if (!entry || !entry->kind->memoryBox) return {};
+  if (!entry->hasBox) throwDisposed(env, entry->kind->name);
+  return {entry->kind->memoryBox(entry->box), entry};
+}
+
 namespace {
 
 // The slot numbers lib/ holds come back here, from its own objects; anything

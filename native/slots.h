@@ -36,6 +36,7 @@ struct SlotClass {
   void (*beforeDispose)(void* box);                 // Self::disposing, before dispose() lets go of the box
   std::shared_ptr<void> (*take)(void* box);         // moves the box out of its storage, and ends the storage
   MemoryRef (*memory)(const void* box);             // memory classes: the box as memory; others: null
+  const MemoryBox* (*memoryBox)(const void* box);   // ... the same by address, no reference taken
   void (*onAdopt)(napi_env env, void* box, napi_value owner);  // Self::adopted, once an object owns the slot
   bool (*permanent)(const void* box);               // Self::permanent: dispose() leaves the box alone
 };
@@ -192,6 +193,17 @@ MemoryRef memoryOfEntry(Napi::Env env, const SlotTable::Entry* entry);
 
 // The same for the handle a slot number names.
 inline MemoryRef memoryOfSlot(Napi::Env env, const SlotTable& table, double id) { return memoryOfEntry(env, table.find(id)); }
+
+// The memory a slot names, by address, for the hot calls: a reference to it is
+// made (ref()) only where one is kept anew, as each shared_ptr copy and
+// release is an atomic operation. Valid until JavaScript runs.
+struct MemoryInSlot {
+  const MemoryBox* box = nullptr;  // null: the slot names no memory handle
+  const SlotTable::Entry* entry = nullptr;
+  MemoryRef ref() const { return entry->kind->memory(entry->box); }
+};
+// As memoryOfSlot: the disposed error when the slot names disposed memory.
+MemoryInSlot memoryInSlot(Napi::Env env, const SlotTable& table, double id);
 
 // adoptHandle, handleView, disposeHandle, handleAlive: what lib/disposable.ts calls.
 void initHandles(Napi::Env env, Napi::Object exports);

@@ -43,6 +43,8 @@ void Stream::disposing(StreamBox& box) {
 // If anything fails, the resources are leaked rather than freed under the GPU.
 void StreamBox::handOffPending() {
   auto resources = std::make_shared<std::unordered_map<const void*, Pending>>(std::move(pending));
+  pending.clear();
+  ++epoch;  // what `recent` names went with the rest
   CUevent marker = nullptr;
   if (setCurrent(context->context) != CUDA_SUCCESS ||
       CU_CALL(cuEventCreate, &marker, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {

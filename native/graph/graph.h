@@ -32,7 +32,12 @@ struct ResourceBag {
   // again and again, and each shared_ptr copy and release is an atomic operation.
   template <typename T>
   void add(const std::shared_ptr<T>& resource) {
-    if (resource && present.insert(resource.get()).second) items.push_back(resource);
+    add(resource.get(), [&resource] { return resource; });
+  }
+  // The same by address: own() makes the reference, only when it is new.
+  template <typename Own>
+  void add(const void* key, Own own) {
+    if (key && present.insert(key).second) items.push_back(own());
   }
   void addAll(const ResourceBag& other) {
     for (const auto& item : other.items) add(item);

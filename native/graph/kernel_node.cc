@@ -60,7 +60,7 @@ void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& 
   KernelCall& call = out.kernelCall;
   CUDA_KERNEL_NODE_PARAMS_v3& k = out.params.kernel;
   readKernelCall(fields[1], call);
-  out.context = readKernelNode(env, table, fields, kernel, call, k, [&out](MemoryRef memory) { out.uses.push_back(std::move(memory)); });
+  out.context = readKernelNode(env, table, fields, kernel, call, k, [&out](const MemoryInSlot& memory) { out.uses.push_back(memory.ref()); });
   KernelParams& params = out.kernelParams.emplace(env, **kernel, call.args, call.argBytes);
   k.kernelParams = params.kernelParams();
   k.extra = params.extra();
@@ -79,7 +79,9 @@ void setExecKernelNode(Napi::Env env, CUgraphExec exec, CUgraphNode node, const 
   readKernelCall(fields[1], call);
   // The memory is kept at once: if the driver refuses the update, the
   // executable only holds it until it is disposed.
-  const CUcontext context = readKernelNode(env, table, fields, kernel, call, k, [&kept](const MemoryRef& memory) { kept.add(memory); });
+  const CUcontext context = readKernelNode(env, table, fields, kernel, call, k, [&kept](const MemoryInSlot& memory) {
+    kept.add(memory.box, [&memory] { return memory.ref(); });
+  });
   KernelParams params(env, **kernel, call.args, call.argBytes);
   k.kernelParams = params.kernelParams();
   k.extra = params.extra();
