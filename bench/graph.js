@@ -17,9 +17,12 @@ function chain(cuda, kernel, n, dataflow, buffer) {
   return { graph, ns: now() - t0 };
 }
 
+// Host time per launch of exec, a chain of n nodes.
+function launchTime(exec, stream, n) {
+  return perCall(() => exec.launch(stream), n >= 1000 ? 5 : 50, n >= 1000 ? 30 : 200, () => stream.synchronizeSync());
+}
+
 function measureChain(cuda, kernel, stream, buffer, n) {
-  const rounds = n >= 1000 ? 30 : 200;
-  const batch = n >= 1000 ? 5 : 50;
   const built = chain(cuda, kernel, n, false);
   const flow = chain(cuda, kernel, n, true, buffer);
   const other = chain(cuda, kernel, n, false);
@@ -29,7 +32,7 @@ function measureChain(cuda, kernel, stream, buffer, n) {
   t0 = now();
   exec.update(other.graph);
   const update = now() - t0;
-  const launch = perCall(() => exec.launch(stream), batch, rounds, () => stream.synchronizeSync());
+  const launch = launchTime(exec, stream, n);
   for (const h of [exec, built.graph, flow.graph, other.graph]) h.dispose();
   return { build: built.ns, dataflowBuild: flow.ns, instantiate, update, launch };
 }
@@ -61,6 +64,18 @@ function measureNodeUpdate(cuda, kernel4, buffer, stream) {
   return { plain, prepared: preparedFigure };
 }
 
+// Launch times alone, for each size: the extra passes of the launch rows.
+function measureLaunches(cuda, kernel, stream) {
+  return Object.fromEntries(sizes.map((n) => {
+    const graph = buildChain(cuda, kernel, n, false);
+    const exec = graph.instantiate();
+    const launch = launchTime(exec, stream, n);
+    exec.dispose();
+    graph.dispose();
+    return [n, { launch }];
+  }));
+}
+
 /** Runs the graph benchmark; returns its section of the report. */
 async function measure({ passes = 3 } = {}) {
   const cuda = require('..');
@@ -80,6 +95,14 @@ async function measure({ passes = 3 } = {}) {
     js.push(run);
     py.push(runPython('graph', [file, ...sizes]));
   }
+  // A graph launch's host time swings by tens of percent from pass to pass, in
+  // C as in JavaScript (it follows the GPU's state), so the launch rows take
+  // four times the passes, C and JavaScript in turn.
+  const launchesC = [...c], launchesJs = [...js];
+  for (let pass = 0; pass < 3 * passes; pass++) {
+    launchesC.push(runC('graph', [file, ...sizes]));
+    launchesJs.push(measureLaunches(cuda, kernel, stream));
+  }
   for (const h of [buffer, stream, kernel, kernel4, lib]) h.dispose();
 
   const us = (value) => (value === undefined ? undefined : value / 1e3);
@@ -90,7 +113,7 @@ async function measure({ passes = 3 } = {}) {
   for (const n of sizes) {
     rows.push({
       label: `graph launch, ${n} node${n === 1 ? '' : 's'}`, unit: 'ns', better: 'lower', perCall: true,
-      js: jsOf(n, 'launch'), c: cOf(n, 'launch'), bindings: pyOf('bindings', n, 'launch'), core: pyOf('core', n, 'launch'),
+      js: pick(launchesJs, (r) => r[n].launch), c: pick(launchesC, (r) => r.chains[n].launch), bindings: pyOf('bindings', n, 'launch'), core: pyOf('core', n, 'launch'),
       target: { maxRatio: 1.1 },
     });
   }
@@ -115,7 +138,8 @@ async function measure({ passes = 3 } = {}) {
     title: 'Graphs',
     rows,
     notes: [
-      `chains of empty-kernel nodes; median of ${passes} passes (instantiate, update and build are single timings per pass)`,
+      `chains of empty-kernel nodes; median of ${passes} passes (instantiate, update and build are single timings per pass); ` +
+        `JavaScript and C launches: median of ${4 * passes} passes, taken in turn`,
       'C builds with cuGraphAddNode as the JavaScript builder does; cuda.bindings with cuGraphAddKernelNode; ' +
         'cuda.core builds by stream capture (GraphBuilder), instantiates with complete() and has no per-node executable update.',
       'the data-flow row compares with the same node-by-node chain in C (the edges it infers are that chain).',
