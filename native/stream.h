@@ -13,6 +13,7 @@
 
 #include "context.h"
 #include "handle.h"
+#include "recent_keys.h"
 #include "release.h"
 
 namespace cudrv {
@@ -53,18 +54,17 @@ struct StreamBox {
     keepUntilIdle(resource.get(), [&resource] { return resource; });
   }
   // The same by address: own() makes the reference, only when it is new. A
-  // resource stamped already in this epoch is found in `recent` without a
-  // lookup in pending (hashing a pointer there takes a division).
+  // resource stamped already in this epoch is found in `recent`, without a
+  // lookup in pending.
   template <typename Own>
   void keepUntilIdle(const void* key, Own own) {
     if (!key) return;
     if (anyCaptureActive() && keptForCapture(own())) return;
-    Recent& seen = recent[(reinterpret_cast<uintptr_t>(key) >> 4) % kRecent];
-    if (seen.key == key && seen.epoch == epoch) return;
+    if (recent.has(key, epoch)) return;
     Pending& entry = pending[key];
     entry.epoch = epoch;
     if (!entry.resource) entry.resource = own();
-    seen = {key, epoch};
+    recent.note(key, epoch);
   }
   // Starts a wait: work queued before this point is what the wait covers.
   uint64_t markWait() { return epoch++; }
@@ -81,15 +81,10 @@ struct StreamBox {
   };
   std::unordered_map<const void*, Pending> pending;
   uint64_t epoch = 0;
-  // Resources stamped lately, each with its epoch: one that names the
-  // current epoch is in pending with that stamp (pending only loses entries
-  // of earlier epochs: a wait takes them, and a hand-off moves to a new epoch).
-  struct Recent {
-    const void* key = nullptr;
-    uint64_t epoch = 0;
-  };
-  static constexpr size_t kRecent = 4;
-  Recent recent[kRecent];
+  // Resources stamped lately, with their epoch: one noted with the current
+  // epoch is in pending with that stamp (pending only loses entries of
+  // earlier epochs: a wait takes them, and a hand-off moves to a new epoch).
+  RecentKeys recent;
 
   // Releases what pending holds once the work queued so far is done (a wait
   // thread watches an event), and empties pending now.

@@ -21,12 +21,14 @@
 
 #include "context.h"
 #include "handle.h"
+#include "recent_keys.h"
 
 namespace cudrv {
 
 struct ResourceBag {
   std::vector<std::shared_ptr<void>> items;
   std::unordered_set<const void*> present;
+  RecentKeys recent;
 
   // Copied in only when new: updates and launches add the same few resources
   // again and again, and each shared_ptr copy and release is an atomic operation.
@@ -35,9 +37,12 @@ struct ResourceBag {
     add(resource.get(), [&resource] { return resource; });
   }
   // The same by address: own() makes the reference, only when it is new.
+  // Nothing leaves a bag, so a key in `recent` is present.
   template <typename Own>
   void add(const void* key, Own own) {
-    if (key && present.insert(key).second) items.push_back(own());
+    if (!key || recent.has(key, 0)) return;
+    if (present.insert(key).second) items.push_back(own());
+    recent.note(key, 0);
   }
   void addAll(const ResourceBag& other) {
     for (const auto& item : other.items) add(item);
