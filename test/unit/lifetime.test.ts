@@ -270,6 +270,27 @@ describe('leaks the reliability work found, fixed', () => {
     expect(r).toEqual({ kept: 1, afterSync: 0, afterAwait: 0, frees: 2 });
   });
 
+  test('memory launched with again after a synchronization is kept again (the stamps of an earlier epoch do not count)', () => {
+    const r = run(`
+      const stream = cuda.Stream.create();
+      const library = cuda.Library.load(image);
+      const kernel = library.kernel('k');
+      const b = cuda.DeviceBuffer.alloc(64);
+      const launch = () => kernel.launch({ grid: 1, block: 1, stream }, [cuda.arg.ptr(b), cuda.arg.i32(1), cuda.arg.f64(1)]);
+      launch();
+      launch();
+      const first = stream.pendingResources;
+      stream.synchronizeSync();
+      const afterSync = stream.pendingResources;
+      launch();
+      const again = stream.pendingResources;
+      b.dispose();
+      const freedWhileQueued = log().filter((l) => l.startsWith('free ')).length;
+      stream.synchronizeSync();
+      report({ first, afterSync, again, freedWhileQueued, freed: log().filter((l) => l.startsWith('free ')).length });`);
+    expect(r).toEqual({ first: 2, afterSync: 0, again: 2, freedWhileQueued: 0, freed: 1 });
+  });
+
   test('graph nodes nobody disposes are collected (a finalizer entry kept each one, and its native object, for good)', () => {
     const r = run(`
       const phase = async () => {
