@@ -457,7 +457,7 @@ export interface NativeAddon {
    * [offset, memory slot] pairs of memory whose device address goes at offset
    * in the parameters (lib/kernel/kernel.ts PackedArgs).
    */
-  kernelLaunch(kernelSlot: number, streamSlot: number, record: ArrayBuffer): void;
+  kernelLaunch(record: ArrayBuffer): void;
   preparedLaunch(slot: number): void;
   instantiate(graph: NativeGraph, flags: number, uploadStreamSlot: number | undefined, detailed: boolean):
     Slot<NativeGraphExec> | { error: Error; result: number; node?: NativeNodeValue };

@@ -109,9 +109,13 @@ class Handle : public Napi::ObjectWrap<Self> {
   }
   // The same with the table at hand: a call naming several handles looks it up once.
   static const std::shared_ptr<Box>& fromSlot(const SlotTable& table, Napi::Value value, const char* param) {
-    const SlotTable::Entry* entry = table.find(slotArg(value));
-    if (!entry || entry->kind != &slotClass()) throwTypeError(value.Env(), std::string(param) + " must be " + article() + Self::kName);
-    if (!entry->hasBox) throwDisposed(value.Env(), Self::kName);
+    return fromSlot(value.Env(), table, slotArg(value), param);
+  }
+  // The same for a slot number read from a record.
+  static const std::shared_ptr<Box>& fromSlot(Napi::Env env, const SlotTable& table, double id, const char* param) {
+    const SlotTable::Entry* entry = table.find(id);
+    if (!entry || entry->kind != &slotClass()) throwTypeError(env, std::string(param) + " must be " + article() + Self::kName);
+    if (!entry->hasBox) throwDisposed(env, Self::kName);
     return boxIn(entry->box);
   }
 

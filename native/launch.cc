@@ -92,23 +92,24 @@ void readKernelCall(Napi::Value record, KernelCall& call) {
   }
   call.pointerCount = static_cast<uint32_t>(pointerCount);
   call.ordinal = header[kOrdinalSlot];
+  std::memcpy(&call.kernelSlot, data + kLaunchSlotsByte, sizeof(double));
+  std::memcpy(&call.streamSlot, data + kLaunchSlotsByte + sizeof(double), sizeof(double));
   call.pointers = call.args + pairsAt;
 }
 
 namespace {
 
-// kernelLaunch(kernelSlot, streamSlot, record): the record as readKernelCall
-// reads it. Handles come as slot numbers and the rest in one ArrayBuffer: no
-// JavaScript object is unwrapped or read property by property, and nothing
-// JavaScript can run between reading where the argument bytes are and writing
-// the memory addresses into them.
+// kernelLaunch(record): the record as readKernelCall reads it, the kernel and
+// stream by slot number in its header. No JavaScript object is unwrapped or
+// read property by property, and nothing JavaScript can run between reading
+// where the argument bytes are and writing the memory addresses into them.
 Napi::Value KernelLaunch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const SlotTable& table = slotTable(env);
-  const KernelRef& kernel = Kernel::fromSlot(table, info[0], "kernel");
-  const StreamRef& stream = Stream::fromSlot(table, info[1], "stream");
   KernelCall call;
-  readKernelCall(info[2], call);
+  readKernelCall(info[0], call);
+  const KernelRef& kernel = Kernel::fromSlot(env, table, call.kernelSlot, "kernel");
+  const StreamRef& stream = Stream::fromSlot(env, table, call.streamSlot, "stream");
   checkCurrent(env, launchContext(env, *kernel, *stream));
   // The memory is stamped at once: if the driver refuses the launch, the stream
   // only holds it until its work so far is done.

@@ -70,13 +70,17 @@ void writePointer(Napi::Env env, const MemoryBox* memory, uint64_t offset, uint8
 // bytes, and from the next multiple of 8 the memory arguments as float64
 // [offset, memory slot] pairs. One N-API read finds all of it: three typed
 // arrays cost three, each more than the driver's launch call on the stand-in,
-// and the fields given as numbers cost a quarter of a launch's native time.
-// The header's 80 bytes keep the arguments 16-byte aligned.
-constexpr size_t kKernelCallConfigBytes = 80;
+// and the fields given as numbers cost a quarter of a launch's native time;
+// so does a plain launch's kernel and stream, as float64 slot numbers (a
+// kernel node names its kernel in its fields). The header's 96 bytes keep
+// the arguments 16-byte aligned.
+constexpr size_t kKernelCallConfigBytes = 96;
 constexpr int kArgBytesSlot = 14;       // int32 slots of the header
 constexpr int kPointerCountSlot = 15;
 constexpr int kOrdinalSlot = 16;        // a kernel node's device (a library's kernel runs in its primary context)
-static_assert(kLaunchConfigSlots <= kArgBytesSlot && (kOrdinalSlot + 1) * sizeof(int32_t) <= kKernelCallConfigBytes);
+constexpr size_t kLaunchSlotsByte = 72;  // float64 [kernel slot, stream slot] of a plain launch
+static_assert(kLaunchConfigSlots <= kArgBytesSlot && (kOrdinalSlot + 1) * sizeof(int32_t) <= kLaunchSlotsByte &&
+              kLaunchSlotsByte % 8 == 0 && kLaunchSlotsByte + 2 * sizeof(double) <= kKernelCallConfigBytes);
 
 struct KernelCall {
   LaunchPlan plan;
@@ -85,6 +89,8 @@ struct KernelCall {
   const uint8_t* pointers = nullptr;  // pointerCount pairs of doubles, any alignment
   uint32_t pointerCount = 0;
   int ordinal = 0;
+  double kernelSlot = -1;  // a plain launch's
+  double streamSlot = -1;
 };
 // Reads record (an ArrayBuffer) into call, its counts checked against the record's length.
 void readKernelCall(Napi::Value record, KernelCall& call);

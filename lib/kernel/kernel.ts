@@ -42,7 +42,8 @@ export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedM
  * @internal A kernel call packed for the native layer (Kernel.packArgs): one
  * record that a launch or a kernel node reads with one N-API call
  * (native/launch.h, KernelCall): a header of kernelCallConfigBytes (the
- * encoded launch configuration, then the fields), the parameter bytes, then
+ * encoded launch configuration, the fields, and a plain launch's kernel and
+ * stream), the parameter bytes, then
  * from the next multiple of 8 an [offset, memory slot] pair of each memory
  * argument. The members are views of its parts.
  */
@@ -59,12 +60,16 @@ export interface PackedArgs {
   pointers: Float64Array;
   /** [bytes of parameters, pairs of pointers set, a kernel node's device ordinal]: header slots the native layer reads and checks. */
   fields: Int32Array;
+  /** [kernel slot, stream slot] of a plain launch (a kernel node names its kernel in its fields). */
+  launch: Float64Array;
 }
 
 /** Bytes of a packed record before the parameter bytes (native/launch.h, kKernelCallConfigBytes). */
-const kernelCallConfigBytes = 80;
+const kernelCallConfigBytes = 96;
 /** The header's int32 slot of the parameter byte count, then the pointer count's and a kernel node's device ordinal (native/launch.h, kArgBytesSlot). */
 const argBytesSlot = 14;
+/** The header's byte offset of a plain launch's [kernel slot, stream slot] (native/launch.h, kLaunchSlotsByte). */
+const launchSlotsByte = 72;
 
 /** @internal A packed record for parameters of `bytes` and up to `pointerSlots` memory arguments. */
 export function packedRecord(bytes: number, pointerSlots: number): PackedArgs {
@@ -79,6 +84,7 @@ export function packedRecord(bytes: number, pointerSlots: number): PackedArgs {
     view: new DataView(buffer, kernelCallConfigBytes, bytes),
     pointers: new Float64Array(buffer, pairsAt, 2 * pointerSlots),
     fields,
+    launch: new Float64Array(buffer, launchSlotsByte, 2),
   };
 }
 
@@ -224,7 +230,10 @@ export class Kernel extends Disposable<NativeKernel> {
     const stream = launchStream(config);
     const packed = this.packArgs(args, 'args');
     encodeLaunchShape(config, packed.config);
-    native.kernelLaunch(this.slot, stream.slot, packed.record);
+    const launch = packed.launch;
+    launch[0] = this.slot;
+    launch[1] = stream.slot;
+    native.kernelLaunch(packed.record);
   }
 
   /**

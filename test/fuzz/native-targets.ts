@@ -119,13 +119,14 @@ function pointerPlacement(world: World): Target[] {
   const memory = (world.live('deviceBuffer')[0] as { native?: { slot: number } } | undefined)?.native;
   if (!addon || !kernel || !stream || !memory) return [];
   // The record a launch takes (native/launch.h KernelCall), packed by the library the fuzzer
-  // loaded (dist/): 24 bytes of parameters, one [offset, memory slot] pair (counts [24, 1]).
+  // loaded (dist/): 24 bytes of parameters, one [offset, memory slot] pair (counts [24, 1]), the kernel and stream.
   const { packedRecord } = require('../../dist/kernel/kernel') as typeof import('../../lib/kernel/kernel');
   const launchRecord = (offset: number | bigint): ArrayBuffer => {
     const packed = packedRecord(24, 1);
     packed.config.set([1, 1, 1, 1, 1, 1]);
     packed.pointers.set([Number(offset), memory.slot]);
     packed.fields[1] = 1;
+    packed.launch.set([kernel.slot, stream.slot]);
     return packed.record;
   };
   // k(float*, int, double) takes 24 bytes: an address fits at 0, 8 or 16 (the native layer knows sizes, not types).
@@ -133,7 +134,7 @@ function pointerPlacement(world: World): Target[] {
   const fits = (offset: number | bigint) => ([0n, 8n, 16n].includes(BigInt(offset)) ? 'unknown' as const : 'invalid' as const);
   const targets: Target[] = [{
     name: 'native kernelLaunch (pointer placement)', params: [], relation: (offset) => fits(offset as never),
-    call: (offset: unknown) => (addon.kernelLaunch as (...a: unknown[]) => unknown)(kernel.slot, stream.slot, launchRecord(offset as number | bigint)),
+    call: (offset: unknown) => (addon.kernelLaunch as (...a: unknown[]) => unknown)(launchRecord(offset as number | bigint)),
     arbitrary: () => fc.constantFrom(...offsets).map((value): Arg[] => [{ value, validity: 'valid' }]),
   }];
   if (prepared) {

@@ -362,12 +362,14 @@ describe('launches', () => {
       const { packedRecord } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/kernel/kernel'))});
       // The record a launch takes (native/launch.h KernelCall): saxpy's 28 bytes of
       // parameters and room for the [offset, memory slot] pairs given; its header's
-      // counts [argBytes, pointerCount] as given (default: what the record holds).
-      const record = (pairs, counts = [28, pairs.length / 2]) => {
+      // counts [argBytes, pointerCount] as given (default: what the record holds),
+      // and its [kernel, stream] slots (default: saxpy's and the stream's).
+      const record = (pairs, counts = [28, pairs.length / 2], slots = [saxpy.native.slot, stream.native.slot]) => {
         const packed = packedRecord(28, pairs.length / 2);
         encodeLaunchShape({ grid: 1, block: 1 }, packed.config);
         packed.pointers.set(pairs);
         packed.fields.set(counts);
+        packed.launch.set(slots);
         return packed.record;
       };
       const out = {
@@ -378,15 +380,18 @@ describe('launches', () => {
         fraction: attempt(() => native.eventQuery(event.native.slot + 0.5)),
         notNumber: attempt(() => native.graphLaunch({}, stream.native.slot)),
         otherClass: attempt(() => native.eventRecord(stream.native.slot, event.native.slot)),
-        pointerNotMemory: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([8, event.native.slot]))),
-        pointerCount: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([0, 0], [28, 2]))),
-        pointerOffset: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([1e300, buffer.native.slot]))),
-        argBytesBeyond: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([], [33, 0]))),
-        argBytesNegative: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([], [-1, 0]))),
-        pointerCountNegative: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([], [28, -1]))),
-        shortRecord: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, new ArrayBuffer(79))),
-        notBytes: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, new Float64Array(32))),
-        fits: attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([8, buffer.native.slot, 16, buffer.native.slot]))),
+        pointerNotMemory: attempt(() => native.kernelLaunch(record([8, event.native.slot]))),
+        pointerCount: attempt(() => native.kernelLaunch(record([0, 0], [28, 2]))),
+        pointerOffset: attempt(() => native.kernelLaunch(record([1e300, buffer.native.slot]))),
+        argBytesBeyond: attempt(() => native.kernelLaunch(record([], [33, 0]))),
+        argBytesNegative: attempt(() => native.kernelLaunch(record([], [-1, 0]))),
+        pointerCountNegative: attempt(() => native.kernelLaunch(record([], [28, -1]))),
+        shortRecord: attempt(() => native.kernelLaunch(new ArrayBuffer(95))),
+        notBytes: attempt(() => native.kernelLaunch(new Float64Array(32))),
+        fits: attempt(() => native.kernelLaunch(record([8, buffer.native.slot, 16, buffer.native.slot]))),
+        kernelNotKernel: attempt(() => native.kernelLaunch(record([], undefined, [stream.native.slot, stream.native.slot]))),
+        streamNotStream: attempt(() => native.kernelLaunch(record([], undefined, [saxpy.native.slot, saxpy.native.slot]))),
+        slotNotSlot: attempt(() => native.kernelLaunch(record([], undefined, [saxpy.native.slot, 0.5]))),
       };
       const oldSlot = event.native.slot;
       event.dispose();
@@ -395,7 +400,7 @@ describe('launches', () => {
       out.disposedMemory = attempt(() => saxpy.launch({ grid: 1, block: 1, stream },
         [cuda.arg.f32(1), cuda.arg.ptr(buffer), cuda.arg.ptr(buffer), cuda.arg.u32(1)]));
       saxpy.dispose();
-      out.disposedKernel = attempt(() => native.kernelLaunch(saxpy.native.slot, stream.native.slot, record([])));
+      out.disposedKernel = attempt(() => native.kernelLaunch(record([])));
       report(out);`);
     expect(r.slots).toEqual(['number', 'number', 'number', 'number']);
     expect(r.readOnly).toMatchObject({ type: 'TypeError' });
@@ -410,6 +415,9 @@ describe('launches', () => {
     expect(r.shortRecord).toMatchObject({ type: 'RangeError' });
     expect(r.notBytes).toMatchObject({ type: 'TypeError' });
     expect(r.fits).toBeNull();
+    expect(r.kernelNotKernel).toMatchObject({ type: 'TypeError', message: 'kernel must be a Kernel' });
+    expect(r.streamNotStream).toMatchObject({ type: 'TypeError', message: 'stream must be a Stream' });
+    expect(r.slotNotSlot).toMatchObject({ type: 'TypeError', message: 'stream must be a Stream' });
     expect(r.disposed).toMatchObject({ type: 'DisposedError' });
     expect(r.disposedMemory).toMatchObject({ type: 'DisposedError' });
     expect(r.disposedKernel).toMatchObject({ type: 'DisposedError' });
