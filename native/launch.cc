@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "args.h"
+#include "hot_call.h"
 
 namespace cudrv {
 
@@ -103,11 +104,10 @@ namespace {
 // stream by slot number in its header. No JavaScript object is unwrapped or
 // read property by property, and nothing JavaScript can run between reading
 // where the argument bytes are and writing the memory addresses into them.
-Napi::Value KernelLaunch(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
+void KernelLaunch(Napi::Env env, const HotArgs<1>& args) {
   const SlotTable& table = slotTable(env);
   KernelCall call;
-  readKernelCall(info[0], call);
+  readKernelCall(Napi::Value(env, args[0]), call);
   const KernelRef& kernel = Kernel::fromSlot(env, table, call.kernelSlot, "kernel");
   const StreamRef& stream = Stream::fromSlot(env, table, call.streamSlot, "stream");
   checkCurrent(env, launchContext(env, *kernel, *stream));
@@ -123,13 +123,11 @@ Napi::Value KernelLaunch(const Napi::CallbackInfo& info) {
   if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(plan, params.packed()), kernel->name);
 
   stream->keepUntilIdle(kernel);
-  return env.Undefined();
 }
 
 // preparedLaunch(slot): one driver call with what prepare() fixed.
-Napi::Value PreparedLaunchRun(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  const std::shared_ptr<PreparedLaunchBox>& box = PreparedLaunch::fromSlot(info[0], "launch");
+void PreparedLaunchRun(Napi::Env env, const HotArgs<1>& args) {
+  const std::shared_ptr<PreparedLaunchBox>& box = PreparedLaunch::fromSlot(Napi::Value(env, args[0]), "launch");
   PreparedLaunchBox& p = *box;
   if (p.context) {
     CUresult current = setCurrent(p.context);
@@ -141,7 +139,6 @@ Napi::Value PreparedLaunchRun(const Napi::CallbackInfo& info) {
                               packed && p.bytes ? p.extra : nullptr);
   if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(p.plan, packed), p.kernel->name);
   p.stream->keepUntilIdle(box);  // the kernel and the memory its arguments name
-  return env.Undefined();
 }
 
 }  // namespace
@@ -180,8 +177,8 @@ void PreparedLaunch::init(Napi::Env env, Napi::Object exports) {
       InstanceAccessor("arguments", &PreparedLaunch::Arguments, nullptr),
       InstanceMethod("setPointer", &PreparedLaunch::SetPointer),
   }));
-  exports.Set("kernelLaunch", Napi::Function::New(env, KernelLaunch));
-  exports.Set("preparedLaunch", Napi::Function::New(env, PreparedLaunchRun));
+  exports.Set("kernelLaunch", hotFunction<1, KernelLaunch>(env, "kernelLaunch"));
+  exports.Set("preparedLaunch", hotFunction<1, PreparedLaunchRun>(env, "preparedLaunch"));
 }
 
 // The parameter buffer as an ArrayBuffer over the native storage. The buffer

@@ -7,6 +7,7 @@
 
 #include "args.h"
 #include "graph/node_params.h"
+#include "hot_call.h"
 #include "launch.h"
 #include "release.h"
 #include "stream.h"
@@ -170,14 +171,13 @@ Napi::Value ExecSetPreparedKernelNode(const Napi::CallbackInfo& info) {
 
 // graphLaunch(execSlot, streamSlot): the hot path: handles found by slot (no
 // unwrapping), one driver call, one stamp.
-Napi::Value GraphLaunch(const Napi::CallbackInfo& info) {
-  const SlotTable& table = slotTable(info.Env());
-  const ExecRef& exec = GraphExec::fromSlot(table, info[0], "exec");
-  StreamBox& stream = *Stream::fromSlot(table, info[1], "stream");
-  stream.makeContextCurrent(info.Env());
-  CU_CHECK(info.Env(), cuGraphLaunch, exec->exec, stream.stream);
+void GraphLaunch(Napi::Env env, const HotArgs<2>& args) {
+  const SlotTable& table = slotTable(env);
+  const ExecRef& exec = GraphExec::fromSlot(table, Napi::Value(env, args[0]), "exec");
+  StreamBox& stream = *Stream::fromSlot(table, Napi::Value(env, args[1]), "stream");
+  stream.makeContextCurrent(env);
+  CU_CHECK(env, cuGraphLaunch, exec->exec, stream.stream);
   stream.keepUntilIdle(exec);
-  return info.Env().Undefined();
 }
 
 }  // namespace
@@ -195,7 +195,7 @@ void GraphExec::init(Napi::Env env, Napi::Object exports) {
       InstanceMethod("clearExternalSemaphores", &GraphExec::ClearExternalSemaphores),
   }));
   exports.Set("instantiate", Napi::Function::New(env, Instantiate));
-  exports.Set("graphLaunch", Napi::Function::New(env, GraphLaunch));
+  exports.Set("graphLaunch", hotFunction<2, GraphLaunch>(env, "graphLaunch"));
   exports.Set("execSetKernelNodeParams", Napi::Function::New(env, ExecSetKernelNodeParams));
   exports.Set("execSetPreparedKernelNode", Napi::Function::New(env, ExecSetPreparedKernelNode));
 }
