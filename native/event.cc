@@ -1,6 +1,7 @@
 #include "event.h"
 
 #include "args.h"
+#include "hot_call.h"
 #include "release.h"
 #include "stream.h"
 #include "waiter.h"
@@ -43,33 +44,34 @@ Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
 
 // eventRecord(eventSlot, streamSlot, flags | undefined): cuEventRecord, or
 // cuEventRecordWithFlags when flags are given.
-Napi::Value EventRecord(const Napi::CallbackInfo& info) {
-  const SlotTable& table = slotTable(info.Env());
-  EventBox& event = *Event::fromSlot(table, info[0], "event");
-  const StreamRef& stream = Stream::fromSlot(table, info[1], "stream");
-  stream->makeContextCurrent(info.Env());
-  if (info[2].IsUndefined()) {
-    CU_CHECK(info.Env(), cuEventRecord, event.event, stream->stream);
+napi_value EventRecord(Napi::Env env, const HotArgs<3>& args) {
+  const SlotTable& table = slotTable(env);
+  EventBox& event = *Event::fromSlot(table, Napi::Value(env, args[0]), "event");
+  const StreamRef& stream = Stream::fromSlot(table, Napi::Value(env, args[1]), "stream");
+  stream->makeContextCurrent(env);
+  const Napi::Value flags(env, args[2]);
+  if (flags.IsUndefined()) {
+    CU_CHECK(env, cuEventRecord, event.event, stream->stream);
   } else {
-    CU_CHECK(info.Env(), cuEventRecordWithFlags, event.event, stream->stream, uintArg(info[2], "flags"));
+    CU_CHECK(env, cuEventRecordWithFlags, event.event, stream->stream, uintArg(flags, "flags"));
   }
   event.recordedOn.reset();
   if (!recordIsCaptured(*stream)) {
     event.recordedOn = stream;
     event.recordedThrough = stream->markWait();
   }
-  return info.Env().Undefined();
+  return nullptr;
 }
 
 // eventQuery(slot): true when the work before the last record has completed
 // (or nothing was recorded).
-Napi::Value EventQuery(const Napi::CallbackInfo& info) {
-  const EventBox& event = *Event::fromSlot(info[0], "event");
+napi_value EventQuery(Napi::Env env, const HotArgs<1>& args) {
+  const EventBox& event = *Event::fromSlot(Napi::Value(env, args[0]), "event");
   CUresult r = CU_CALL(cuEventQuery, event.event);
-  if (r == CUDA_ERROR_NOT_READY) return Napi::Boolean::New(info.Env(), false);
-  if (r != CUDA_SUCCESS) throwCudaError(info.Env(), r, Fn::cuEventQuery);
+  if (r == CUDA_ERROR_NOT_READY) return Napi::Boolean::New(env, false);
+  if (r != CUDA_SUCCESS) throwCudaError(env, r, Fn::cuEventQuery);
   recordCompleted(event);
-  return Napi::Boolean::New(info.Env(), true);
+  return Napi::Boolean::New(env, true);
 }
 
 }  // namespace
@@ -83,8 +85,8 @@ void Event::init(Napi::Env env, Napi::Object exports) {
       InstanceMethod("elapsedTime", &Event::ElapsedTime),
   }));
   exports.Set("createEvent", Napi::Function::New(env, CreateEvent));
-  exports.Set("eventRecord", Napi::Function::New(env, EventRecord));
-  exports.Set("eventQuery", Napi::Function::New(env, EventQuery));
+  exports.Set("eventRecord", hotFunction<3, EventRecord>(env, "eventRecord"));
+  exports.Set("eventQuery", hotFunction<1, EventQuery>(env, "eventQuery"));
 }
 
 Napi::Value Event::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().event); }

@@ -1,7 +1,8 @@
-// The hottest calls (launches) as plain Node-API callbacks. node-addon-api's
-// wrapper reads six arguments, `this` and its data on every call, and adds a
-// call of its own: about 100 instructions, a seventh of a prepared launch.
-// These read only the arguments they take (missing ones as undefined); a
+// The hottest calls (launches, event record and query) as plain Node-API
+// callbacks. node-addon-api's wrapper reads six arguments, `this` and its
+// data on every call, and adds a call of its own: about 100 instructions, a
+// seventh of a prepared launch. These read only the arguments they take
+// (missing ones as undefined) and return a value or nullptr (undefined); a
 // Napi::Error thrown inside becomes the JavaScript exception, as there.
 #pragma once
 
@@ -14,21 +15,24 @@ namespace cudrv {
 template <size_t N>
 using HotArgs = napi_value[N];
 
-template <size_t N, void (*Call)(Napi::Env, const HotArgs<N>&)>
+template <size_t N>
+using HotFunction = napi_value (*)(Napi::Env, const HotArgs<N>&);
+
+template <size_t N, HotFunction<N> Call>
 napi_value hotCall(napi_env env, napi_callback_info info) {
   size_t argc = N;
   napi_value argv[N];
   if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok) return nullptr;
   try {
-    Call(Napi::Env(env), argv);
+    return Call(Napi::Env(env), argv);
   } catch (const Napi::Error& e) {
     e.ThrowAsJavaScriptException();
+    return nullptr;
   }
-  return nullptr;  // undefined
 }
 
 // A function of the addon's exports whose callback is hotCall<N, Call>.
-template <size_t N, void (*Call)(Napi::Env, const HotArgs<N>&)>
+template <size_t N, HotFunction<N> Call>
 Napi::Function hotFunction(Napi::Env env, const char* name) {
   napi_value fn = nullptr;
   NAPI_THROW_IF_FAILED(env, napi_create_function(env, name, NAPI_AUTO_LENGTH, hotCall<N, Call>, nullptr, &fn), Napi::Function());

@@ -104,7 +104,7 @@ namespace {
 // stream by slot number in its header. No JavaScript object is unwrapped or
 // read property by property, and nothing JavaScript can run between reading
 // where the argument bytes are and writing the memory addresses into them.
-void KernelLaunch(Napi::Env env, const HotArgs<1>& args) {
+napi_value KernelLaunch(Napi::Env env, const HotArgs<1>& args) {
   const SlotTable& table = slotTable(env);
   KernelCall call;
   readKernelCall(Napi::Value(env, args[0]), call);
@@ -123,10 +123,11 @@ void KernelLaunch(Napi::Env env, const HotArgs<1>& args) {
   if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(plan, params.packed()), kernel->name);
 
   stream->keepUntilIdle(kernel);
+  return nullptr;
 }
 
 // preparedLaunch(slot): one driver call with what prepare() fixed.
-void PreparedLaunchRun(Napi::Env env, const HotArgs<1>& args) {
+napi_value PreparedLaunchRun(Napi::Env env, const HotArgs<1>& args) {
   const std::shared_ptr<PreparedLaunchBox>& box = PreparedLaunch::fromSlot(Napi::Value(env, args[0]), "launch");
   PreparedLaunchBox& p = *box;
   if (p.context) {
@@ -139,6 +140,7 @@ void PreparedLaunchRun(Napi::Env env, const HotArgs<1>& args) {
                               packed && p.bytes ? p.extra : nullptr);
   if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(p.plan, packed), p.kernel->name);
   p.stream->keepUntilIdle(box);  // the kernel and the memory its arguments name
+  return nullptr;
 }
 
 }  // namespace

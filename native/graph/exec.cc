@@ -171,13 +171,14 @@ Napi::Value ExecSetPreparedKernelNode(const Napi::CallbackInfo& info) {
 
 // graphLaunch(execSlot, streamSlot): the hot path: handles found by slot (no
 // unwrapping), one driver call, one stamp.
-void GraphLaunch(Napi::Env env, const HotArgs<2>& args) {
+napi_value GraphLaunch(Napi::Env env, const HotArgs<2>& args) {
   const SlotTable& table = slotTable(env);
   const ExecRef& exec = GraphExec::fromSlot(table, Napi::Value(env, args[0]), "exec");
   StreamBox& stream = *Stream::fromSlot(table, Napi::Value(env, args[1]), "stream");
   stream.makeContextCurrent(env);
   CU_CHECK(env, cuGraphLaunch, exec->exec, stream.stream);
   stream.keepUntilIdle(exec);
+  return nullptr;
 }
 
 }  // namespace
