@@ -140,17 +140,15 @@ const SlotTable::Entry* entryOfObject(Napi::Value value) {
   return slotTable(value.Env()).entryOf(wrapper);
 }
 
-MemoryRef memoryOfEntry(Napi::Env env, const SlotTable::Entry* entry) {
-  if (!entry || !entry->kind->memory) return nullptr;
-  if (!entry->hasBox) throwDisposed(env, entry->kind->name);
-  return entry->kind->memory(entry->box);
-}
-
-MemoryInSlot memoryInSlot(Napi::Env env, const SlotTable& table, double id) {
-  const SlotTable::Entry* entry = table.find(id);
+MemoryInSlot memoryInEntry(Napi::Env env, const SlotTable::Entry* entry) {
   if (!entry || !entry->kind->memoryBox) return {};
   if (!entry->hasBox) throwDisposed(env, entry->kind->name);
   return {entry->kind->memoryBox(entry->box), entry};
+}
+
+MemoryRef memoryOfEntry(Napi::Env env, const SlotTable::Entry* entry) {
+  const MemoryInSlot memory = memoryInEntry(env, entry);
+  return memory.box ? memory.ref() : nullptr;
 }
 
 namespace {

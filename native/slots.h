@@ -202,8 +202,9 @@ struct MemoryInSlot {
   const SlotTable::Entry* entry = nullptr;
   MemoryRef ref() const { return entry->kind->memory(entry->box); }
 };
-// As memoryOfSlot: the disposed error when the slot names disposed memory.
-MemoryInSlot memoryInSlot(Napi::Env env, const SlotTable& table, double id);
+// As memoryOfEntry / memoryOfSlot: the disposed error when it names disposed memory.
+MemoryInSlot memoryInEntry(Napi::Env env, const SlotTable::Entry* entry);
+inline MemoryInSlot memoryInSlot(Napi::Env env, const SlotTable& table, double id) { return memoryInEntry(env, table.find(id)); }
 
 // adoptHandle, handleView, disposeHandle, handleAlive: what lib/disposable.ts calls.
 void initHandles(Napi::Env env, Napi::Object exports);
