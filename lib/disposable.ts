@@ -7,6 +7,27 @@
 // layer, before the driver is reached.
 import { native as binding, NativeHandle, Slot } from './native';
 
+// Adoptions and collections go into the handle queue the native slot table
+// reads (native/slots.h) instead of being calls: a call cost more than the rest
+// of making and adopting a handle. The table reads the queue before it acts on
+// ownership (a dispose, its sweep of unadopted slots); a full queue is drained
+// here, and collections are drained once their finalization task is done, so
+// that the resources of collected handles go back without waiting for a call.
+const queue = binding.handleQueue();
+const queueEntries = queue.length - 1;
+let drainQueued = false;
+const drainCollected = () => {
+  drainQueued = false;
+  binding.drainHandleQueue();
+};
+
+function enqueue(entry: number): void {
+  const count = queue[0] + 1;
+  queue[count] = entry;
+  queue[0] = count;
+  if (count === queueEntries) binding.drainHandleQueue();
+}
+
 // Frees the slot of each collected handle object, disposed or not (a disposed
 // handle's slot stays taken until then, so that its number keeps saying
 // "disposed"). A registry, not a Node-API finalizer per object: a handle made
@@ -14,7 +35,13 @@ import { native as binding, NativeHandle, Slot } from './native';
 // included (bench/handle-cost.js). Nothing is unregistered on dispose, which
 // cost more than the finalizer; a stale number is ignored (slots carry a
 // generation).
-const collected = new FinalizationRegistry<number>((slot) => binding.handleCollected(slot));
+const collected = new FinalizationRegistry<number>((slot) => {
+  enqueue(-1 - slot);
+  if (!drainQueued) {
+    drainQueued = true;
+    queueMicrotask(drainCollected);
+  }
+});
 
 /**
  * The base of every handle class (streams, events, buffers, graphs, ...).
@@ -42,12 +69,17 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   // The handle's slot number (native/slots.h).
   private declare slotNumber: number;
 
-  /** handle: a new handle's slot, which this object adopts. */
-  protected constructor(handle: Slot<H>) {
+  /**
+   * handle: a new handle's slot, which this object adopts. keptByNative: the
+   * native layer keeps a reference to this object (graph nodes: one object per
+   * node), so adoption is a call that hands it over.
+   */
+  protected constructor(handle: Slot<H>, keptByNative = false) {
     this.releasedFlag = false;
     this.slotNumber = handle;
     this.nativeView = undefined;
-    binding.adoptHandle(this, handle);
+    if (keptByNative) binding.adoptHandle(this, handle);
+    else enqueue(handle);
     collected.register(this, handle);
   }
 

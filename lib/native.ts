@@ -357,10 +357,16 @@ export interface NativeAddon {
   readonly headerVersion: number;
   setErrorFactory(factory: ErrorFactory): void;
 
-  /** owner owns the slot: once per slot (native/slots.cc). */
+  /**
+   * The handle queue (native/slots.h): [count, ...entries], each entry a slot an
+   * object adopted, or -1 - a slot whose owner was collected. A new array over
+   * the same storage each call.
+   */
+  handleQueue(): Float64Array;
+  /** Acts on the queue's entries and empties it (when full; the table drains it itself before it reads ownership). */
+  drainHandleQueue(): void;
+  /** owner owns the slot, and the native layer keeps a reference to it (graph nodes): once per slot (native/slots.cc). */
   adoptHandle(owner: object, slot: number): void;
-  /** The slot's owner was collected: the slot is freed, its handle released if not disposed. */
-  handleCollected(slot: number): void;
   /** A native object of the slot's class, for the calls that are its methods. */
   handleView<H extends NativeHandle>(slot: Slot<H>): H;
   disposeHandle(slot: number): void;

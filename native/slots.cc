@@ -1,7 +1,10 @@
 #include "slots.h"
 
+#include <algorithm>
+
 #include "addon_data.h"
 #include "errors.h"
+#include "hot_call.h"
 
 namespace cudrv {
 
@@ -73,10 +76,30 @@ void SlotTable::expectOwner(Napi::Env env, double id) {
 
 void SlotTable::sweepUnowned() {
   sweepScheduled_ = false;
+  drainQueue();
   std::vector<double> ids;
   ids.swap(unowned_);
   for (double id : ids) {
     if (find(id) && !entryAt(id).owned) remove(id);
+  }
+}
+
+// The entries are copied out first: a released box may run code that makes
+// or frees handles, and JavaScript that appends again.
+void SlotTable::drainQueue() {
+  double* queue = queue_.get();
+  const double count = queue[0];
+  queue[0] = 0;
+  const size_t n = count > 0 && count <= kQueueEntries ? static_cast<size_t>(count) : 0;
+  double entries[kQueueEntries];
+  std::copy(queue + 1, queue + 1 + n, entries);
+  for (size_t i = 0; i < n; ++i) {
+    const double entry = entries[i];
+    if (entry >= 0) {
+      own(entry);  // false for a number that names nothing or an owned slot: lib/ appends each slot once
+    } else if (const Entry* collected = find(-1 - entry); collected && !collected->permanent()) {
+      remove(-1 - entry);  // a permanent handle's (the legacy stream's) slot stays, whoever asks
+    }
   }
 }
 
@@ -162,29 +185,19 @@ const SlotTable::Entry& liveSlot(Napi::Env env, const SlotTable& table, double i
 }
 
 // adoptHandle(owner, slot): owner, lib's object, owns the slot: once per slot.
-// When owner is collected, lib's FinalizationRegistry frees the slot
-// (handleCollected); a slot never adopted is freed on the next turn.
+// The call form of the handle queue's adoption, for the classes that keep
+// their owner (graph nodes: one object per node); a slot never adopted is
+// freed on the next turn.
 Napi::Value AdoptHandle(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   SlotTable& table = slotTable(env);
+  table.drainQueue();
   const double id = slotArg(info[1]);
   const SlotTable::Entry& entry = liveSlot(env, table, id);
   if (!info[0].IsObject()) throwTypeError(env, "owner must be an object");
   if (!table.own(id)) throwTypeError(env, "slot already has an owner");
   if (entry.hasBox) entry.kind->onAdopt(env, const_cast<unsigned char*>(entry.box), info[0]);
   return env.Undefined();
-}
-
-// handleCollected(slot): the slot's owner was garbage-collected: the slot is
-// freed (its handle released if it was not disposed) for a new generation to
-// reuse. A number of an earlier generation is ignored, and a permanent
-// handle's (the legacy stream's, whose objects lib keeps for good) whoever asks.
-Napi::Value HandleCollected(const Napi::CallbackInfo& info) {
-  SlotTable& table = slotTable(info.Env());
-  const double id = slotArg(info[0]);
-  const SlotTable::Entry* entry = table.find(id);
-  if (entry && !entry->permanent()) table.remove(id);
-  return info.Env().Undefined();
 }
 
 // handleView(slot): a new native object of the slot's class, for its methods.
@@ -195,17 +208,28 @@ Napi::Value HandleView(const Napi::CallbackInfo& info) {
 }
 
 // disposeHandle(slot): dispose(); an unowned slot is freed.
-Napi::Value DisposeHandle(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
+napi_value DisposeHandle(Napi::Env env, const HotArgs<1>& args) {
   SlotTable& table = slotTable(env);
-  const double id = slotArg(info[0]);
+  table.drainQueue();
+  const double id = slotArg(Napi::Value(env, args[0]));
   // A slot nobody adopted (one lib/ only looked at) has no finalizer to free it later.
   if (liveSlot(env, table, id).owned) {
     table.dispose(id);
   } else {
     table.remove(id);
   }
-  return env.Undefined();
+  return nullptr;
+}
+
+// handleQueue(): the handle queue (SlotTable::queue) as a Float64Array. The
+// ArrayBuffer holds the storage too: neither side can be left with freed memory.
+Napi::Value HandleQueue(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto* hold = new std::shared_ptr<double[]>(slotTable(env).queue());
+  Napi::ArrayBuffer buffer = Napi::ArrayBuffer::New(
+      env, hold->get(), (SlotTable::kQueueEntries + 1) * sizeof(double),
+      [](Napi::Env, void*, std::shared_ptr<double[]>* held) { delete held; }, hold);
+  return Napi::Float64Array::New(env, SlotTable::kQueueEntries + 1, buffer, 0);
 }
 
 // handleAlive(slot): false once disposed.
@@ -222,11 +246,14 @@ void initHandles(Napi::Env env, Napi::Object exports) {
   data.sweepUnowned = Napi::Persistent(Napi::Function::New(env, [](const Napi::CallbackInfo& info) {
     slotTable(info.Env()).sweepUnowned();
   }, "sweepUnownedHandles"));
+  exports.Set("handleQueue", Napi::Function::New(env, HandleQueue, "handleQueue"));
+  exports.Set("drainHandleQueue", Napi::Function::New(env, [](const Napi::CallbackInfo& info) {
+    slotTable(info.Env()).drainQueue();
+  }, "drainHandleQueue"));
   exports.Set("adoptHandle", Napi::Function::New(env, AdoptHandle, "adoptHandle"));
   exports.Set("handleView", Napi::Function::New(env, HandleView, "handleView"));
-  exports.Set("disposeHandle", Napi::Function::New(env, DisposeHandle, "disposeHandle"));
+  exports.Set("disposeHandle", hotFunction<1, DisposeHandle>(env, "disposeHandle"));
   exports.Set("handleAlive", Napi::Function::New(env, HandleAlive, "handleAlive"));
-  exports.Set("handleCollected", Napi::Function::New(env, HandleCollected, "handleCollected"));
 }
 
 }  // namespace cudrv

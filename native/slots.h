@@ -2,9 +2,11 @@
 //
 // A handle is a slot here: its class and its box (the driver handle and what
 // its release needs). JavaScript receives the slot's number from the call that
-// made the handle; the library's object adopts it (adoptHandle; when the
-// object is collected, a FinalizationRegistry of lib/disposable.ts frees the
-// slot through handleCollected), and names the handle by it in every call. A
+// made the handle; the library's object adopts it and names the handle by it
+// in every call, and once the object is collected, a FinalizationRegistry of
+// lib/disposable.ts frees the slot. Adoptions and collections are entries of
+// the handle queue (a Float64Array shared with JavaScript, below), not calls:
+// a call cost more than the rest of a handle's adoption. A
 // native object per handle, made through a function template and wrapped,
 // cost four times a plain object with a finalizer (bench/handle-cost.js):
 // more than the driver call that makes a stream. A Node-API finalizer on the
@@ -68,6 +70,15 @@ class SlotTable {
   void remove(double id);
   // Marks the slot owned; false when it names no live slot or one already owned.
   bool own(double id);
+
+  // The handle queue: queue()[0] is the count of entries after it, each the
+  // number of a slot an object adopted, or -1 - the number of a slot whose
+  // owner was collected. JavaScript appends and calls drainQueue() when it is
+  // full; the table drains it before it reads ownership. Anything JavaScript
+  // writes there is checked as any slot number is.
+  static constexpr size_t kQueueEntries = 255;
+  const std::shared_ptr<double[]>& queue() const { return queue_; }
+  void drainQueue();
   // A slot handed to JavaScript for an object to adopt: freed on the event
   // loop's next turn if none has (lib/ adopts in the same task; a caller of
   // the addon's functions that drops the number would leak the handle).
@@ -134,6 +145,7 @@ class SlotTable {
   std::vector<uint32_t> unused_;
   std::vector<double> unowned_;
   bool sweepScheduled_ = false;
+  std::shared_ptr<double[]> queue_{new double[kQueueEntries + 1]()};
   int holders_ = 1;  // the environment's
   // Wrapper pointer -> slot, open addressing with linear probing: a view's
   // creation and release touch it, and std::unordered_map's node per entry cost
@@ -206,7 +218,7 @@ struct MemoryInSlot {
 MemoryInSlot memoryInEntry(Napi::Env env, const SlotTable::Entry* entry);
 inline MemoryInSlot memoryInSlot(Napi::Env env, const SlotTable& table, double id) { return memoryInEntry(env, table.find(id)); }
 
-// adoptHandle, handleView, disposeHandle, handleAlive: what lib/disposable.ts calls.
+// handleQueue, drainHandleQueue, adoptHandle, handleView, disposeHandle, handleAlive: what lib/disposable.ts uses.
 void initHandles(Napi::Env env, Napi::Object exports);
 
 }  // namespace cudrv

@@ -6,6 +6,7 @@
 #include "args.h"
 #include "event.h"
 #include "graph/graph.h"
+#include "hot_call.h"
 #include "memory/memory.h"
 #include "release.h"
 #include "waiter.h"
@@ -103,16 +104,16 @@ StreamRef newStreamBox(Napi::Env env, int ordinal) {
 }
 
 // createStream(ordinal, flags, priority | undefined)
-Napi::Value CreateStream(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  int ordinal = intArg(info[0], "ordinal");
-  unsigned int flags = uintArg(info[1], "flags");
+napi_value CreateStream(Napi::Env env, const HotArgs<3>& args) {
+  int ordinal = intArg(Napi::Value(env, args[0]), "ordinal");
+  unsigned int flags = uintArg(Napi::Value(env, args[1]), "flags");
+  const Napi::Value priorityArg(env, args[2]);
   StreamRef box = newStreamBox(env, ordinal);
   makeCurrent(env, box->context);
-  if (info[2].IsUndefined()) {
+  if (priorityArg.IsUndefined()) {
     CU_CHECK(env, cuStreamCreate, &box->stream, flags);
   } else {
-    int priority = intArg(info[2], "priority");
+    int priority = intArg(priorityArg, "priority");
     CU_CHECK_DETAIL(env, "priority=" + std::to_string(priority), cuStreamCreateWithPriority, &box->stream, flags,
                     priority);
   }
@@ -163,7 +164,7 @@ void Stream::init(Napi::Env env, Napi::Object exports) {
       InstanceMethod("batchMemoryOps", &Stream::BatchMemoryOps),
       InstanceMethod("pendingResources", &Stream::PendingResources),
   }));
-  exports.Set("createStream", Napi::Function::New(env, CreateStream));
+  exports.Set("createStream", hotFunction<3, CreateStream>(env, "createStream"));
   exports.Set("specialStream", Napi::Function::New(env, SpecialStream));
 }
 

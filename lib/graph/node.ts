@@ -36,7 +36,7 @@ export class GraphNode extends Disposable<NativeGraphNode> {
 
   /** @internal Use GraphNode.of(). */
   constructor(handle: Slot<NativeGraphNode>) {
-    super(handle);
+    super(handle, true);
     this.label = undefined;
     this.dataflowSlot = undefined;
   }

@@ -1,6 +1,7 @@
 #include "memory/device_buffer.h"
 
 #include "args.h"
+#include "hot_call.h"
 #include "memory/pool.h"
 #include "release.h"
 
@@ -78,15 +79,15 @@ Napi::Value AllocateManaged(const Napi::CallbackInfo& info) {
 }
 
 // allocateAsync(bytes, stream, pool | undefined): stream-ordered; freed on the same stream.
-Napi::Value AllocateAsync(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  uint64_t bytes = u64Arg(info[0], "bytes");
-  const StreamRef& stream = Stream::fromSlot(info[1], "stream");
+napi_value AllocateAsync(Napi::Env env, const HotArgs<3>& args) {
+  uint64_t bytes = u64Arg(Napi::Value(env, args[0]), "bytes");
+  const StreamRef& stream = Stream::fromSlot(Napi::Value(env, args[1]), "stream");
+  const Napi::Value poolArg(env, args[2]);
   auto box = newDeviceBox(env, stream->context);
-  if (info[2].IsUndefined()) {
+  if (poolArg.IsUndefined()) {
     CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocAsync, &box->device, bytes, stream->stream);
   } else {
-    const PoolRef& pool = MemoryPool::from(info[2], "pool");
+    const PoolRef& pool = MemoryPool::from(poolArg, "pool");
     box->pool = pool;
     CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocFromPoolAsync, &box->device, bytes, pool->pool,
                     stream->stream);
@@ -113,7 +114,7 @@ void DeviceBuffer::init(Napi::Env env, Napi::Object exports) {
   exports.Set("allocate", Napi::Function::New(env, Allocate));
   exports.Set("allocatePitched", Napi::Function::New(env, AllocatePitched));
   exports.Set("allocateManaged", Napi::Function::New(env, AllocateManaged));
-  exports.Set("allocateAsync", Napi::Function::New(env, AllocateAsync));
+  exports.Set("allocateAsync", hotFunction<3, AllocateAsync>(env, "allocateAsync"));
 }
 
 Napi::Value DeviceBuffer::Address(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().device); }

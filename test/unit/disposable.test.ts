@@ -11,6 +11,8 @@ const run = (body: string) => {
   const r = runScript(`
     const { native } = require(${JSON.stringify(distNative)});
     const attempt = (f) => { try { f(); return 'ok'; } catch (e) { return e.constructor.name + ': ' + e.message; } };
+    // What lib/disposable.ts's registry does once an owner is collected: an entry in the handle queue.
+    const ownerCollected = (slot) => { const q = native.handleQueue(); q[++q[0]] = -1 - slot; native.drainHandleQueue(); };
     const destroys = () => cuda.callCounters.read().find((c) => c.name === 'cuStreamDestroy')?.calls ?? 0;
     cuda.callCounters.enable();
     ${body}`, { CUDA_DRIVER_LIBRARY: fakeDriver() }, ['--expose-gc']);
@@ -38,8 +40,8 @@ test('the legacy and per-thread streams belong to the driver: no way of disposin
     native.handleView(legacy.slot).dispose();
     native.disposeHandle(perThread.slot);
     native.handleView(perThread.slot).dispose();
-    native.handleCollected(legacy.slot); // what the registry calls once an owner is collected
-    native.handleCollected(perThread.slot);
+    ownerCollected(legacy.slot);
+    ownerCollected(perThread.slot);
     const buffer = cuda.DeviceBuffer.alloc(16);
     report({
       disposed: [legacy.disposed, perThread.disposed],
@@ -128,7 +130,7 @@ test('a disposed handle keeps its slot until its object is collected; a stale nu
       const disposed = [destroys(), alive()];
       for (let i = 0; i < 10 && alive() === false; i++) { global.gc(); await new Promise((r) => setTimeout(r, 10)); }
       const collected = alive();
-      native.handleCollected(slot); // a second, late call: ignored
+      ownerCollected(slot); // a second, late one: ignored
       const next = cuda.Stream.create();
       const index = (n) => n % 2 ** 24;
       report({ disposed, collected, reused: index(next.slot) === index(slot) && next.slot !== slot, stale: alive(), next: next.disposed });
@@ -146,4 +148,41 @@ test('a new handle nobody adopts is released on the event loop\'s next turn', ()
     setImmediate(() => setImmediate(() => report({ sameTurn, nextTurn: [destroys(), attempt(() => native.handleAlive(slot))] })));
   `);
   expect(report).toEqual({ sameTurn: [0, true], nextTurn: [2, 'TypeError: slot must name a live handle'] });
+});
+
+test('the handle queue: an adoption written there keeps the slot past the sweep; what names nothing is ignored', () => {
+  const report = run(`
+    const q = native.handleQueue();
+    const adopted = native.createStream(0, 1);
+    const stream = cuda.Stream.create();
+    q[++q[0]] = adopted;
+    q[++q[0]] = adopted;          // a second adoption: ignored
+    q[++q[0]] = -1 - 2 ** 60;     // a collection naming nothing
+    q[++q[0]] = NaN;
+    q[++q[0]] = 0.5;
+    const afterEntries = [q[0], destroys()];
+    native.drainHandleQueue();
+    const drained = q[0];
+    const counts = [NaN, -3, 1e9, q.length, Infinity].map((count) => { q[0] = count; native.drainHandleQueue(); return [q[0], destroys()]; });
+    setImmediate(() => setImmediate(() => {
+      report({ afterEntries, drained, counts, kept: native.handleAlive(adopted), stream: stream.query(),
+        adoptAgain: attempt(() => native.adoptHandle({}, adopted)) });
+    }));
+  `);
+  expect(report).toEqual({
+    afterEntries: [6, 0], drained: 0, counts: Array(5).fill([0, 0]), kept: true, stream: true,
+    adoptAgain: 'TypeError: slot already has an owner',
+  });
+});
+
+test('a handle collected undisposed is released without another call into the addon', () => {
+  const report = run(`
+    (async () => {
+      (() => { cuda.Stream.create(); cuda.Event.create(); })();
+      for (let i = 0; i < 10 && destroys() === 0; i++) { global.gc(); await new Promise((r) => setTimeout(r, 10)); }
+      const events = cuda.callCounters.read().find((c) => c.name === 'cuEventDestroy')?.calls ?? 0;
+      report({ destroys: destroys(), events, queued: native.handleQueue()[0] });
+    })();
+  `);
+  expect(report).toEqual({ destroys: 1, events: 1, queued: 0 });
 });
