@@ -75,6 +75,9 @@ async function measure({ repetitions = 20, largest = 256 << 20 } = {}) {
         `synchronous copies (cuMemcpyHtoD / cuMemcpyDtoH); ${repetitions} repetitions at ${largest / 2 ** 20} MiB, more for smaller copies`,
         kind === 'pinned' ? 'JavaScript: HostBuffer.alloc (cuMemAllocHost); C and cuda.bindings: cuMemAllocHost'
           : 'JavaScript: a Uint8Array; C: malloc; cuda.bindings: a ctypes buffer',
+        ...(kind === 'pinned' ? [] : ['host to device: from pageable memory cuMemcpyHtoD returns once the bytes are staged, before the DMA has run; '
+          + 'copy() without a stream returns once they have landed (it synchronizes the legacy stream), and so does C here (cuStreamSynchronize '
+          + 'after each copy, timed); cuda.bindings makes the bare call']),
         describePython(py),
       ],
     });

@@ -3,7 +3,10 @@
  * device buffer and pinned (cuMemAllocHost) or pageable (malloc) host memory,
  * for each size given. Each figure is the median over repetitions of one
  * copy's bandwidth; repetitions fall with the size (argv[2] at 256 MiB, more
- * for small copies, at most 2000).
+ * for small copies, at most 2000). From pageable memory, cuMemcpyHtoD returns
+ * once the bytes are staged, before the DMA has run; a copy without a stream
+ * in the library returns once they have landed (lib/memory/copy.ts), so here
+ * too the legacy stream is synchronized after each one, inside the timing.
  * Usage: bandwidth <pinned|pageable> <repetitions at 256 MiB> <bytes>...
  * Prints {"<bytes>": {"h2d": GB/s, "d2h": GB/s}, ...}. */
 #include "timing.h"
@@ -48,6 +51,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < reps; i++) {
       double t0 = nanoseconds();
       CHECK(cuMemcpyHtoD(d, h, bytes));
+      if (!pinned) CHECK(cuStreamSynchronize(CU_STREAM_LEGACY));
       double t1 = nanoseconds();
       CHECK(cuMemcpyDtoH(h, d, bytes));
       double t2 = nanoseconds();
