@@ -10,7 +10,7 @@ import type { Stream } from '../stream';
 import { checkArray, checkEnum, checkFlag, checkInstance, checkObject, nameOfValue, noItems, noOptions } from '../validate';
 import { EdgeData, encodeEdge } from './edge';
 import { Graph } from './graph';
-import { checkGraphNodes, GraphNode } from './node';
+import { checkGraphNodes, GraphNode, slotsOf } from './node';
 
 /** Options of {@link Stream.beginCapture} and {@link Stream.capture}. */
 export interface CaptureOptions {
@@ -61,7 +61,7 @@ export class StreamCapture implements Disposable {
     this.stream = stream;
     this.#failuresBefore = lastCaptureFailure().count;
     if (options.after !== undefined && !this.#into) throw new TypeError('options.after needs options.into');
-    const after = checkGraphNodes(options.after ?? noItems, 'options.after').map((n) => n.slot);
+    const after = slotsOf(checkGraphNodes(options.after ?? noItems, 'options.after'));
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
     native.beginCapture(stream.slot, mode, this.#into?.native, after, edges);
     abandoned.register(this, { stream: stream.slot, id: native.captureInfo(stream.slot).id }, this);
@@ -75,7 +75,7 @@ export class StreamCapture implements Disposable {
   setDependencies(nodes: readonly GraphNode[], options: { add?: boolean; edges?: readonly EdgeData[] } = noOptions): void {
     checkObject(options, 'options');
     if (!this.#into) throw new TypeError('setDependencies needs a capture into an existing graph (options.into)');
-    const list = checkGraphNodes(nodes, 'nodes').map((n) => n.slot);
+    const list = slotsOf(checkGraphNodes(nodes, 'nodes'));
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
     native.updateCaptureDependencies(this.stream.slot, this.#into.native, list, edges, checkFlag(options.add, 'options.add') ? 0 : 1);
   }

@@ -24,7 +24,7 @@ import { DotEdge, DotNode, GraphNodeKind, renderDot } from './dot';
 import { decodeEdge, EdgeData, encodeEdge } from './edge';
 import { GraphExec, InstantiateOptions, instantiateGraph } from './exec';
 import { GraphAllocation } from './memory';
-import { checkGraphNode, checkGraphNodes, GraphNode, GraphNodeSlot, setGraphWrapper } from './node';
+import { checkGraphNode, checkGraphNodes, GraphNode, GraphNodeSlot, setGraphWrapper, slotsOf } from './node';
 import { accessesOf, EncodedKernelNode, encodeKernelNode, EncodedNodeParams, encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from './node-params';
 import { UserObject } from './user-object';
 
@@ -206,7 +206,7 @@ export class Graph extends Disposable<NativeGraph> {
    * accepts that.
    */
   addExternalSemaphoreNode(kind: 'signal' | 'wait', options: { after?: readonly GraphNode[] } = noOptions): GraphNode {
-    const after = checkGraphNodes(options.after ?? noItems, 'options.after').map((n) => n.slot);
+    const after = slotsOf(checkGraphNodes(options.after ?? noItems, 'options.after'));
     return GraphNode.of(native.addExternalSemaphoreNode(this.native, after, isSignal(kind)));
   }
 
@@ -294,7 +294,7 @@ export class Graph extends Disposable<NativeGraph> {
       throw new TypeError('options.reads/writes need a data-flow graph: Graph.create({ dataflow: true })');
     }
 
-    const dependencyHandles = dependencies.map((d) => d.slot);
+    const dependencyHandles = slotsOf(dependencies);
     let result;
     try {
       if (encoded.type === NodeType.kernel) {
@@ -341,14 +341,14 @@ export class Graph extends Disposable<NativeGraph> {
       }
       edges.push({ from, to });
     });
-    this.native.addEdges(f.map((n) => n.slot), t.map((n) => n.slot), encoded);
+    this.native.addEdges(slotsOf(f), slotsOf(t), encoded);
   }
 
   /** Removes the edges from[i] → to[i] (with that edge data, when given). */
   removeEdges(from: readonly GraphNode[], to: readonly GraphNode[], data?: readonly EdgeData[]): void {
     const encoded = data === undefined ? undefined : checkArray<EdgeData>(data, 'data').map((e, i) => encodeEdge(e, `data[${i}]`));
-    this.native.removeEdges(checkGraphNodes(from, 'from').map((n) => n.slot),
-      checkGraphNodes(to, 'to').map((n) => n.slot), encoded);
+    this.native.removeEdges(slotsOf(checkGraphNodes(from, 'from')),
+      slotsOf(checkGraphNodes(to, 'to')), encoded);
   }
 
   /** Every node (cuGraphGetNodes). */

@@ -168,6 +168,13 @@ export function checkGraphNode(node: unknown, name: string): GraphNode {
   return node instanceof GraphNode ? node : checkInstance(node, GraphNode, name);
 }
 
+/** @internal The slots of nodes, as the native calls take them (a loop: Array.prototype.map's call per node showed in node-by-node builds). */
+export function slotsOf(nodes: readonly GraphNode[]): number[] {
+  const slots = new Array<number>(nodes.length);
+  for (let i = 0; i < nodes.length; i++) slots[i] = nodes[i].slot;
+  return slots;
+}
+
 /**
  * @internal A list of GraphNodes, checked: the list itself, not a copy. An
  * element's name (`${name}[i]`) is formatted only for its error.

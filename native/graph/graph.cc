@@ -118,7 +118,9 @@ Dependencies dependenciesArg(Napi::Env env, Napi::Value nodes, Napi::Value edges
   if (nodes.IsUndefined() || nodes.IsNull()) return deps;
   if (!nodes.IsArray()) throwTypeError(env, "dependencies must be an array of GraphNodes");
   Napi::Array list = nodes.As<Napi::Array>();
-  for (uint32_t i = 0; i < list.Length(); ++i) deps.nodes.push_back(nodeArg(list[i], "dependency", &graph)->node);
+  const uint32_t count = list.Length();
+  deps.nodes.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) deps.nodes.push_back(nodeArg(list[i], "dependency", &graph)->node);
   if (edges.IsUndefined() || edges.IsNull()) return deps;
   if (!edges.IsArray() || edges.As<Napi::Array>().Length() != list.Length()) {
     throwTypeError(env, "edge data must be an array with one entry per dependency");
