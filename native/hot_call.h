@@ -1,9 +1,10 @@
-// The hottest calls (launches, event record and query) as plain Node-API
-// callbacks. node-addon-api's wrapper reads six arguments, `this` and its
-// data on every call, and adds a call of its own: about 100 instructions, a
-// seventh of a prepared launch. These read only the arguments they take
-// (missing ones as undefined) and return a value or nullptr (undefined); a
-// Napi::Error thrown inside becomes the JavaScript exception, as there.
+// The hottest calls (launches, graph launches and updates, event record and
+// query, handle making and disposal) as plain Node-API callbacks.
+// node-addon-api's wrapper reads six arguments, `this` and its data on every
+// call, and adds a call of its own: about 100 instructions, a seventh of a
+// prepared launch. These read only the arguments they take (missing ones as
+// undefined) and return a value or nullptr (undefined); a Napi::Error thrown
+// inside becomes the JavaScript exception, as there.
 #pragma once
 
 #include <napi.h>

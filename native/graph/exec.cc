@@ -141,13 +141,13 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
 // setNodeParams for a kernel node, the executable and node by slot and the
 // parameters given one by one (see setExecKernelNode): the hot form, without
 // unwrapping either object.
-Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
+napi_value ExecSetKernelNodeParams(Napi::Env env, const HotArgs<5>& args) {
   const SlotTable& table = slotTable(env);
-  GraphExecBox& exec = *GraphExec::fromSlot(table, info[0], "exec");
-  const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, info[1], "node"), "node");
-  setExecKernelNode(env, exec.exec, node->node, kernelNodeFields(info, 2), boolArg(info[4], "perTypeCall"), exec.extra);
-  return env.Undefined();
+  GraphExecBox& exec = *GraphExec::fromSlot(table, Napi::Value(env, args[0]), "exec");
+  const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, Napi::Value(env, args[1]), "node"), "node");
+  const KernelNodeFields fields{Napi::Value(env, args[2]), Napi::Value(env, args[3])};
+  setExecKernelNode(env, exec.exec, node->node, fields, boolArg(Napi::Value(env, args[4]), "perTypeCall"), exec.extra);
+  return nullptr;
 }
 
 // execSetPreparedKernelNode(execSlot, nodeSlot, launchSlot): a kernel node of
@@ -155,18 +155,17 @@ Napi::Value ExecSetKernelNodeParams(const Napi::CallbackInfo& info) {
 // as they are now (the driver copies them), with nothing read or allocated per
 // call: the hot form of a per-iteration update, as preparedLaunch is of a
 // launch. The executable keeps the kernel and the memory the arguments name.
-Napi::Value ExecSetPreparedKernelNode(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
+napi_value ExecSetPreparedKernelNode(Napi::Env env, const HotArgs<3>& args) {
   const SlotTable& table = slotTable(env);
-  GraphExecBox& exec = *GraphExec::fromSlot(table, info[0], "exec");
-  const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, info[1], "node"), "node");
-  PreparedLaunchBox& p = *PreparedLaunch::fromSlot(table, info[2], "launch");
+  GraphExecBox& exec = *GraphExec::fromSlot(table, Napi::Value(env, args[0]), "exec");
+  const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, Napi::Value(env, args[1]), "node"), "node");
+  PreparedLaunchBox& p = *PreparedLaunch::fromSlot(table, Napi::Value(env, args[2]), "launch");
   CUgraphNodeParams g;
   makeCurrent(env, preparedKernelNode(env, p, g));
   CU_CHECK_DETAIL(env, p.kernel->name, cuGraphExecNodeSetParams, exec.exec, node->node, &g);
   exec.extra.add(p.kernel);
   for (const MemoryRef& memory : p.owners) exec.extra.add(memory);
-  return env.Undefined();
+  return nullptr;
 }
 
 // graphLaunch(execSlot, streamSlot): the hot path: handles found by slot (no
@@ -197,8 +196,8 @@ void GraphExec::init(Napi::Env env, Napi::Object exports) {
   }));
   exports.Set("instantiate", Napi::Function::New(env, Instantiate));
   exports.Set("graphLaunch", hotFunction<2, GraphLaunch>(env, "graphLaunch"));
-  exports.Set("execSetKernelNodeParams", Napi::Function::New(env, ExecSetKernelNodeParams));
-  exports.Set("execSetPreparedKernelNode", Napi::Function::New(env, ExecSetPreparedKernelNode));
+  exports.Set("execSetKernelNodeParams", hotFunction<5, ExecSetKernelNodeParams>(env, "execSetKernelNodeParams"));
+  exports.Set("execSetPreparedKernelNode", hotFunction<3, ExecSetPreparedKernelNode>(env, "execSetPreparedKernelNode"));
 }
 
 Napi::Value GraphExec::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().exec); }
