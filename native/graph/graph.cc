@@ -122,7 +122,7 @@ Dependencies dependenciesArg(Napi::Env env, Napi::Value nodes, Napi::Value edges
   deps.nodes.reserve(count);
   for (uint32_t i = 0; i < count; ++i) deps.nodes.push_back(nodeArg(list[i], "dependency", &graph)->node);
   if (edges.IsUndefined() || edges.IsNull()) return deps;
-  if (!edges.IsArray() || edges.As<Napi::Array>().Length() != list.Length()) {
+  if (!edges.IsArray() || edges.As<Napi::Array>().Length() != count) {
     throwTypeError(env, "edge data must be an array with one entry per dependency");
   }
   Napi::Array data = edges.As<Napi::Array>();
