@@ -30,18 +30,35 @@ function enqueue(entry: number): void {
 
 // Frees the slot of each collected handle object, disposed or not (a disposed
 // handle's slot stays taken until then, so that its number keeps saying
-// "disposed"). A registry, not a Node-API finalizer per object: a handle made
-// and disposed cost 800 ns that way against 588, collections and finalizers
-// included (bench/handle-cost.js). Nothing is unregistered on dispose, which
-// cost more than the finalizer; a stale number is ignored (slots carry a
-// generation).
-const collected = new FinalizationRegistry<number>((slot) => {
-  enqueue(-1 - slot);
+// "disposed"), and those of its group's members. A registry, not a Node-API
+// finalizer per object: a handle made and disposed cost 800 ns that way
+// against 588, collections and finalizers included (bench/handle-cost.js).
+// Nothing is unregistered on dispose, which cost more than the finalizer; a
+// stale number is ignored (slots carry a generation).
+const collected = new FinalizationRegistry<number | SlotGroup>((held) => {
+  if (typeof held === 'number') {
+    enqueue(-1 - held);
+  } else {
+    enqueue(-1 - held.owner);
+    for (const slot of held.members) enqueue(-1 - slot);
+  }
   if (!drainQueued) {
     drainQueued = true;
     queueMicrotask(drainCollected);
   }
 });
+
+/**
+ * @internal Slots freed together when their owner's object is collected: a
+ * graph's and its nodes'. The native layer owns a member's slot from the
+ * start (graph nodes: native/graph/graph.h NodeBox), so its object neither
+ * adopts it nor is registered, which was most of a node's cost; members keep
+ * their owner reachable (a node holds its graph), so none is collected before it.
+ */
+export class SlotGroup {
+  readonly members: number[] = [];
+  constructor(readonly owner: number) {}
+}
 
 /**
  * The base of every handle class (streams, events, buffers, graphs, ...).
@@ -70,17 +87,19 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   private declare slotNumber: number;
 
   /**
-   * handle: a new handle's slot, which this object adopts. keptByNative: the
-   * native layer keeps a reference to this object (graph nodes: one object per
-   * node), so adoption is a call that hands it over.
+   * handle: a new handle's slot, which this object adopts. group: the group
+   * this object owns (its owner is handle), or the one it joins as a member.
    */
-  protected constructor(handle: Slot<H>, keptByNative = false) {
+  protected constructor(handle: Slot<H>, group?: SlotGroup) {
     this.releasedFlag = false;
     this.slotNumber = handle;
     this.nativeView = undefined;
-    if (keptByNative) binding.adoptHandle(this, handle);
-    else enqueue(handle);
-    collected.register(this, handle);
+    if (group === undefined || group.owner === handle) {
+      enqueue(handle);
+      collected.register(this, group ?? handle);
+    } else {
+      group.members.push(handle);
+    }
   }
 
   /** @internal The native object whose methods are the handle's other calls; for lib/ only. */

@@ -153,27 +153,25 @@ export type NativeEdgeData = [fromPort: number, toPort: number, type: number];
 export interface NativeGraph extends NativeHandle {
   readonly handle: bigint;
   nodeCount(): number;
-  nodes(): NativeNodeValue[];
-  rootNodes(): NativeNodeValue[];
-  edges(): { from: NativeNodeValue[]; to: NativeNodeValue[]; data: NativeEdgeData[] };
+  nodes(): Slot<NativeGraphNode>[];
+  rootNodes(): Slot<NativeGraphNode>[];
+  edges(): { from: Slot<NativeGraphNode>[]; to: Slot<NativeGraphNode>[]; data: NativeEdgeData[] };
   addEdges(from: NativeNodeArg[], to: NativeNodeArg[], data?: NativeEdgeData[]): void;
   removeEdges(from: NativeNodeArg[], to: NativeNodeArg[], data?: NativeEdgeData[]): void;
   clone(): Slot<NativeGraph>;
-  findInClone(original: NativeGraphNode): NativeNodeValue;
+  findInClone(original: NativeGraphNode): Slot<NativeGraphNode>;
   debugDotPrint(path: string, flags: number): void;
   resourceCount(): number;
 }
 
-/** A node as a call returns it: the GraphNode that owns it, or a new slot for a GraphNode to adopt (native/graph/graph.h nodeValue). */
-export type NativeNodeValue = Slot<NativeGraphNode> | object;
 /** A node as a call takes it: its slot, or its native object. */
 export type NativeNodeArg = number | NativeGraphNode;
 
 export interface NativeGraphNode extends NativeHandle {
   readonly handle: bigint;
   type(): number;
-  dependencies(): { nodes: NativeNodeValue[]; data: NativeEdgeData[] };
-  dependents(): { nodes: NativeNodeValue[]; data: NativeEdgeData[] };
+  dependencies(): { nodes: Slot<NativeGraphNode>[]; data: NativeEdgeData[] };
+  dependents(): { nodes: Slot<NativeGraphNode>[]; data: NativeEdgeData[] };
   destroy(): void;
   getKernelAttribute(attribute: number): Buffer;
   setKernelAttribute(attribute: number, value: Uint8Array): void;
@@ -189,7 +187,7 @@ export interface NativeGraphExec extends NativeHandle {
   readonly handle: bigint;
   flags(): number;
   upload(streamSlot: number): void;
-  update(graph: NativeGraph): { result: number; error?: Error; node?: NativeNodeValue; fromNode?: bigint };
+  update(graph: NativeGraph): { result: number; error?: Error; node?: Slot<NativeGraphNode>; fromNode?: bigint };
   setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
   setChildGraph(node: NativeGraphNode, graph: NativeGraph): void;
   setEnabled(node: NativeGraphNode, enabled: boolean): void;
@@ -365,8 +363,6 @@ export interface NativeAddon {
   handleQueue(): Float64Array;
   /** Acts on the queue's entries and empties it (when full; the table drains it itself before it reads ownership). */
   drainHandleQueue(): void;
-  /** owner owns the slot, and the native layer keeps a reference to it (graph nodes): once per slot (native/slots.cc). */
-  adoptHandle(owner: object, slot: number): void;
   /** A native object of the slot's class, for the calls that are its methods. */
   handleView<H extends NativeHandle>(slot: Slot<H>): H;
   disposeHandle(slot: number): void;
@@ -444,11 +440,12 @@ export interface NativeAddon {
   setSyncMemops(pointer: MemorySlot, enabled: boolean): void;
 
   createGraph(): Slot<NativeGraph>;
-  addNode(graph: NativeGraph, dependencies: NativeNodeArg[], edgeData: NativeEdgeData[] | undefined,
-    params: Record<string, unknown>, perTypeCall: boolean): { node: NativeNodeValue; allocation?: Slot<NativeGraphAllocation>; bodies?: Slot<NativeGraph>[] };
+  /** graph by slot or view; dependencies: undefined, one node's slot, or a list. */
+  addNode(graph: number | NativeGraph, dependencies: NativeNodeArg[] | number | undefined, edgeData: NativeEdgeData[] | undefined,
+    params: Record<string, unknown>, perTypeCall: boolean): { node: Slot<NativeGraphNode>; allocation?: Slot<NativeGraphAllocation>; bodies?: Slot<NativeGraph>[] };
   /** addNode for a kernel node, its fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
-  addKernelNode(graph: NativeGraph, dependencies: NativeNodeArg[], edgeData: NativeEdgeData[] | undefined, kernelSlot: number,
-    record: ArrayBuffer, perTypeCall: boolean): NativeNodeValue;
+  addKernelNode(graph: number | NativeGraph, dependencies: NativeNodeArg[] | number | undefined, edgeData: NativeEdgeData[] | undefined, kernelSlot: number,
+    record: ArrayBuffer, perTypeCall: boolean): Slot<NativeGraphNode>;
   setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
   nodeParams(node: NativeGraphNode): Record<string, unknown> & { type: number };
   graphLaunch(execSlot: number, streamSlot: number): void;
@@ -466,13 +463,13 @@ export interface NativeAddon {
   kernelLaunch(record: ArrayBuffer): void;
   preparedLaunch(slot: number): void;
   instantiate(graph: NativeGraph, flags: number, uploadStreamSlot: number | undefined, detailed: boolean):
-    Slot<NativeGraphExec> | { error: Error; result: number; node?: NativeNodeValue };
+    Slot<NativeGraphExec> | { error: Error; result: number; node?: Slot<NativeGraphNode> };
   createConditionalHandle(graph: NativeGraph, ordinal: number, defaultValue?: number): Slot<NativeConditionalHandle>;
   graphMemoryAttribute(ordinal: number, attribute: number): number;
   resetGraphMemoryHigh(ordinal: number, attribute: number): void;
   trimGraphMemory(ordinal: number): void;
   createUserObject(destructor: () => void): Slot<NativeUserObject>;
-  addExternalSemaphoreNode(graph: NativeGraph, dependencies: NativeNodeArg[], signal: boolean): NativeNodeValue;
+  addExternalSemaphoreNode(graph: NativeGraph, dependencies: NativeNodeArg[], signal: boolean): Slot<NativeGraphNode>;
   externalSemaphoreCount(node: NativeGraphNode, signal: boolean): number;
   clearExternalSemaphores(node: NativeGraphNode, signal: boolean): void;
   decompressBatch(entries: Array<[MemorySlot, number, number, MemorySlot, number, number, MemorySlot, number, number]>, streamSlot: number): void;

@@ -98,7 +98,7 @@ class Handle : public Napi::ObjectWrap<Self> {
   // What the table knows of Self.
   static const SlotClass& slotClass() {
     static const SlotClass kind{Self::kName,        &viewOf,     &disposingOf, &takeOf,
-                                memoryFunction(),   memoryBoxFunction(), &adoptedOf, &permanentOf};
+                                memoryFunction(),   memoryBoxFunction(), &permanentOf};
     return kind;
   }
 
@@ -159,9 +159,6 @@ class Handle : public Napi::ObjectWrap<Self> {
   // Called by dispose() while the box is still held; a class hides it to let
   // go of JavaScript-visible things first (a stream's pending work, ...).
   static void disposing(Box&) {}
-  // Called once an object has adopted the slot (adoptHandle); a class hides it
-  // to remember its owner (graph nodes: one object per node).
-  static void adopted(Box&, napi_env, napi_value) {}
   // True for a box no dispose() may end, whichever way it is asked (a view's
   // method, disposeHandle): a class hides it for what the driver owns.
   static bool permanent(const Box&) { return false; }
@@ -184,9 +181,6 @@ class Handle : public Napi::ObjectWrap<Self> {
   static napi_value viewOf(napi_env env, double id) { return view(Napi::Env(env), id); }
   static void disposingOf(void* storage) { Self::disposing(*boxIn(static_cast<unsigned char*>(storage))); }
   static bool permanentOf(const void* storage) { return Self::permanent(*boxIn(static_cast<const unsigned char*>(storage))); }
-  static void adoptedOf(napi_env env, void* storage, napi_value owner) {
-    Self::adopted(*boxIn(static_cast<unsigned char*>(storage)), env, owner);
-  }
   static std::shared_ptr<void> takeOf(void* storage) {
     std::shared_ptr<Box>& box = boxIn(static_cast<unsigned char*>(storage));
     std::shared_ptr<void> out = std::move(box);

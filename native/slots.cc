@@ -184,22 +184,6 @@ const SlotTable::Entry& liveSlot(Napi::Env env, const SlotTable& table, double i
   return *entry;
 }
 
-// adoptHandle(owner, slot): owner, lib's object, owns the slot: once per slot.
-// The call form of the handle queue's adoption, for the classes that keep
-// their owner (graph nodes: one object per node); a slot never adopted is
-// freed on the next turn.
-Napi::Value AdoptHandle(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  SlotTable& table = slotTable(env);
-  table.drainQueue();
-  const double id = slotArg(info[1]);
-  const SlotTable::Entry& entry = liveSlot(env, table, id);
-  if (!info[0].IsObject()) throwTypeError(env, "owner must be an object");
-  if (!table.own(id)) throwTypeError(env, "slot already has an owner");
-  if (entry.hasBox) entry.kind->onAdopt(env, const_cast<unsigned char*>(entry.box), info[0]);
-  return env.Undefined();
-}
-
 // handleView(slot): a new native object of the slot's class, for its methods.
 Napi::Value HandleView(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -250,7 +234,6 @@ void initHandles(Napi::Env env, Napi::Object exports) {
   exports.Set("drainHandleQueue", Napi::Function::New(env, [](const Napi::CallbackInfo& info) {
     slotTable(info.Env()).drainQueue();
   }, "drainHandleQueue"));
-  exports.Set("adoptHandle", Napi::Function::New(env, AdoptHandle, "adoptHandle"));
   exports.Set("handleView", Napi::Function::New(env, HandleView, "handleView"));
   exports.Set("disposeHandle", hotFunction<1, DisposeHandle>(env, "disposeHandle"));
   exports.Set("handleAlive", Napi::Function::New(env, HandleAlive, "handleAlive"));

@@ -14,6 +14,9 @@
 // native/handle.h) are made on demand, for the calls that are methods; they
 // reach their box through the slot, so dispose() and the slot's end reach them.
 //
+// Graph nodes' slots are owned from the start and freed with their graph's
+// object (graph/graph.h NodeBox).
+//
 // A slot is freed once its owner is collected and reused with a new generation,
 // so an old number names nothing; the table also says each slot's class, so no
 // number names a handle of another class.
@@ -39,7 +42,6 @@ struct SlotClass {
   std::shared_ptr<void> (*take)(void* box);         // moves the box out of its storage, and ends the storage
   MemoryRef (*memory)(const void* box);             // memory classes: the box as memory; others: null
   const MemoryBox* (*memoryBox)(const void* box);   // ... the same by address, no reference taken
-  void (*onAdopt)(napi_env env, void* box, napi_value owner);  // Self::adopted, once an object owns the slot
   bool (*permanent)(const void* box);               // Self::permanent: dispose() leaves the box alone
 };
 
@@ -218,7 +220,7 @@ struct MemoryInSlot {
 MemoryInSlot memoryInEntry(Napi::Env env, const SlotTable::Entry* entry);
 inline MemoryInSlot memoryInSlot(Napi::Env env, const SlotTable& table, double id) { return memoryInEntry(env, table.find(id)); }
 
-// handleQueue, drainHandleQueue, adoptHandle, handleView, disposeHandle, handleAlive: what lib/disposable.ts uses.
+// handleQueue, drainHandleQueue, handleView, disposeHandle, handleAlive: what lib/disposable.ts uses.
 void initHandles(Napi::Env env, Napi::Object exports);
 
 }  // namespace cudrv

@@ -57,7 +57,7 @@ export function instantiateGraph(graph: Graph, options: InstantiateOptions): Gra
   const result = native.instantiate(graph.native, flags, upload, true);
   if (typeof result === 'number') return new GraphExec(result);
   const reason = nameOfValue(instantiateResults, result.result) ?? `result ${result.result}`;
-  throw new GraphInstantiateError(result.error as CudaError, reason, result.node ? GraphNode.of(result.node) : undefined);
+  throw new GraphInstantiateError(result.error as CudaError, reason, result.node === undefined ? undefined : graph.nodeOf(result.node));
 }
 
 /**
@@ -115,7 +115,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     const result = this.native.update(graphNative(graph, 'graph'));
     if (!result.error) return;
     const reason = nameOfValue(updateResults, result.result) ?? `result ${result.result}`;
-    throw new GraphUpdateError(result.error as CudaError, reason, result.node ? GraphNode.of(result.node) : undefined);
+    throw new GraphUpdateError(result.error as CudaError, reason, result.node === undefined ? undefined : graph.nodeOf(result.node));
   }
 
   /**

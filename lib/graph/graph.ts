@@ -7,13 +7,13 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { DeviceLike, ordinalOf } from '../device';
-import { Disposable } from '../disposable';
+import { Disposable, SlotGroup } from '../disposable';
 import type { Event } from '../event';
 import type { KernelArg } from '../kernel/args';
 import type { Kernel } from '../kernel/kernel';
 import type { LaunchShape } from '../kernel/launch-config';
 import type { MemoryHandle } from '../memory/bytes';
-import { native, NativeGraph, Slot } from '../native';
+import { native, NativeGraph, NativeGraphNode, Slot } from '../native';
 import type { StreamMemoryOp } from '../stream';
 import { GraphDebugDotFlag, GraphDebugDotFlagName } from '../generated/enums';
 import { checkArray, checkBoolean, checkFlag, checkFlags, checkFunction, checkInstance, checkInteger, checkObject, checkString, noItems, noOptions } from '../validate';
@@ -24,7 +24,7 @@ import { DotEdge, DotNode, GraphNodeKind, renderDot } from './dot';
 import { decodeEdge, EdgeData, encodeEdge } from './edge';
 import { GraphExec, InstantiateOptions, instantiateGraph } from './exec';
 import { GraphAllocation } from './memory';
-import { checkGraphNode, checkGraphNodes, GraphNode, GraphNodeSlot, setGraphWrapper, slotsOf } from './node';
+import { checkGraphNode, checkGraphNodes, dependencySlots, GraphNode, GraphNodeSlot, setGraphWrapper, slotsOf } from './node';
 import { accessesOf, EncodedKernelNode, encodeKernelNode, EncodedNodeParams, encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from './node-params';
 import { UserObject } from './user-object';
 
@@ -57,8 +57,9 @@ export interface GraphOptions {
   dataflow?: boolean;
 }
 
-// What #add made: the node, and what some kinds of node bring with them.
-type AddedNode = { node: GraphNode; allocation?: GraphAllocation; bodies?: Slot<NativeGraph>[] };
+// What some kinds of node bring with them, for #add's callers that ask (an
+// object returned by every #add cost a tenth of a node-by-node build's allocations).
+type NodeExtras = { allocation?: GraphAllocation; bodies?: Slot<NativeGraph>[] };
 
 /** The result of adding a conditional node. */
 export interface ConditionalNode {
@@ -84,13 +85,30 @@ const kindOf: Record<NodeTypeName, GraphNodeKind> = {
  */
 export class Graph extends Disposable<NativeGraph> {
   #dataflow: DataflowTracker<GraphNodeSlot> | undefined;
-  // The nodes this builder added, so that their wrappers (labels, data-flow places) last as long as the graph object.
-  readonly #built = new Set<GraphNode>();
+  // Each node's one object by its slot (native/graph/graph.h NodeBox), for as
+  // long as the graph object lives; their slots are freed with the graph's.
+  readonly #nodes: Map<number, GraphNode>;
+  readonly #slots: SlotGroup;
 
   /** @internal */
   constructor(handle: Slot<NativeGraph>, options: GraphOptions = noOptions) {
-    super(handle);
+    const slots = new SlotGroup(handle);
+    super(handle, slots);
+    this.#slots = slots;
+    this.#nodes = new Map();
     if (options.dataflow) this.#dataflow = new DataflowTracker<GraphNodeSlot>({ nameOf: resourceName });
+  }
+
+  /** @internal The one object of this graph's node that a native call returned by its slot. */
+  nodeOf(slot: Slot<NativeGraphNode>): GraphNode {
+    return this.#nodes.get(slot) ?? this.#newNode(slot);
+  }
+
+  // The object of a node new to JavaScript (a node just added always is).
+  #newNode(slot: Slot<NativeGraphNode>): GraphNode {
+    const node = new GraphNode(slot, this, this.#slots);
+    this.#nodes.set(slot, node);
+    return node;
   }
 
   /** An empty graph (cuGraphCreate). */
@@ -117,14 +135,14 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** Adds a node of any kind (cuGraphAddNode, or the per-type call). */
   addNode(params: NodeParams, options: NodeOptions = noOptions): GraphNode {
-    return this.#addParams(params, options).node;
+    return this.#add(encodeNodeParams(params), params, options);
   }
 
   /** A kernel launch: `graph.addKernel(kernel, { grid, block }, [arg.ptr(x), arg.u32(n)], { reads: [x] })`. */
   addKernel(kernel: Kernel, shape: LaunchShape & { device?: DeviceLike }, args: readonly KernelArg[] = noItems, options: NodeOptions = noOptions): GraphNode {
     checkObject(shape, 'shape');
     // Encoded from the arguments as given: a params object spread from them cost a tenth of the call.
-    return this.#add(encodeKernelNode(kernel, args, shape), undefined, options).node;
+    return this.#add(encodeKernelNode(kernel, args, shape), undefined, options);
   }
 
   /** A 1D copy between library memory (default: all of src). */
@@ -184,8 +202,10 @@ export class Graph extends Disposable<NativeGraph> {
     allocation: GraphAllocation;
   } {
     checkObject(memory, 'memory');
-    const { node, allocation } = this.#addParams({ type: 'memAlloc', bytes, ...memory }, options);
-    return { node, allocation: allocation! };
+    const params: NodeParams = { type: 'memAlloc', bytes, ...memory };
+    const extras: NodeExtras = {};
+    const node = this.#add(encodeNodeParams(params), params, options, extras);
+    return { node, allocation: extras.allocation! };
   }
 
   /** Frees memory a graph allocated. */
@@ -207,7 +227,7 @@ export class Graph extends Disposable<NativeGraph> {
    */
   addExternalSemaphoreNode(kind: 'signal' | 'wait', options: { after?: readonly GraphNode[] } = noOptions): GraphNode {
     const after = slotsOf(checkGraphNodes(options.after ?? noItems, 'options.after'));
-    return GraphNode.of(native.addExternalSemaphoreNode(this.native, after, isSignal(kind)));
+    return this.#newNode(native.addExternalSemaphoreNode(this.native, after, isSignal(kind)));
   }
 
   /**
@@ -258,17 +278,16 @@ export class Graph extends Disposable<NativeGraph> {
 
   #conditional(handle: ConditionalHandle, kind: 'if' | 'while' | 'switch', size: number, options: NodeOptions): ConditionalNode {
     checkInstance(handle, ConditionalHandle, 'handle');
-    const { node, bodies } = this.#addParams({ type: 'conditional', handle, kind, size }, options);
-    return { node, bodies: bodies!.map((b) => new Graph(b, { dataflow: this.dataflow })) };
-  }
-
-  #addParams(params: NodeParams, options: NodeOptions): AddedNode {
-    return this.#add(encodeNodeParams(params), params, options);
+    const params: NodeParams = { type: 'conditional', handle, kind, size };
+    const extras: NodeExtras = {};
+    const node = this.#add(encodeNodeParams(params), params, options, extras);
+    return { node, bodies: extras.bodies!.map((b) => new Graph(b, { dataflow: this.dataflow })) };
   }
 
   // Adds the node encoded (params, when given, says what memory it touches
   // itself, for data-flow building; a kernel touches what options declare).
-  #add(encoded: EncodedNodeParams, params: NodeParams | undefined, options: NodeOptions): AddedNode {
+  // extras, when given, receives what the node brings with it.
+  #add(encoded: EncodedNodeParams, params: NodeParams | undefined, options: NodeOptions, extras?: NodeExtras): GraphNode {
     checkObject(options, 'options');
     const after = options.after === undefined ? noItems : checkGraphNodes(options.after, 'options.after');
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
@@ -294,34 +313,34 @@ export class Graph extends Disposable<NativeGraph> {
       throw new TypeError('options.reads/writes need a data-flow graph: Graph.create({ dataflow: true })');
     }
 
-    const dependencyHandles = slotsOf(dependencies);
-    let result;
+    const dependencyHandles = dependencySlots(dependencies);
+    let slot;
     try {
       if (encoded.type === NodeType.kernel) {
         // The kernel form of encodeNodeParams (EncodedKernelNode), its fields given one by one.
         const k = encoded as EncodedKernelNode;
-        result = { node: native.addKernelNode(this.native, dependencyHandles, edgeData, k.kernel, k.record, perType) };
+        slot = native.addKernelNode(this.slot, dependencyHandles, edgeData, k.kernel, k.record, perType);
       } else {
-        result = native.addNode(this.native, dependencyHandles, edgeData, encoded, perType);
+        const result = native.addNode(this.slot, dependencyHandles, edgeData, encoded, perType);
+        slot = result.node;
+        if (extras) {
+          if (result.allocation !== undefined) extras.allocation = new GraphAllocation(result.allocation);
+          extras.bodies = result.bodies;
+        }
       }
     } catch (error) {
       // The tracker has counted this node; an empty node in its place keeps the
       // graph's order what the tracker believes it is.
-      if (placeholder) placeholder.node = GraphNode.of(native.addNode(this.native, dependencyHandles, undefined, { type: 5 }, false).node);
+      if (placeholder) placeholder.node = this.#newNode(native.addNode(this.slot, dependencyHandles, undefined, { type: 5 }, false).node);
       throw error;
     }
-    const node = GraphNode.of(result.node);
+    const node = this.#newNode(slot);
     if (label !== undefined) node.label = label;
-    this.#built.add(node);
     if (placeholder) {
       placeholder.node = node;
       node.dataflowSlot = placeholder;
     }
-    return {
-      node,
-      allocation: result.allocation ? new GraphAllocation(result.allocation) : undefined,
-      bodies: result.bodies,
-    };
+    return node;
   }
 
   /** Adds edges from[i] → to[i]; refuses one that would close a cycle, before the driver sees it. */
@@ -353,12 +372,16 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** Every node (cuGraphGetNodes). */
   nodes(): GraphNode[] {
-    return GraphNode.list(this.native.nodes());
+    return this.#nodesOf(this.native.nodes());
   }
 
   /** Nodes without dependencies (cuGraphGetRootNodes). */
   rootNodes(): GraphNode[] {
-    return GraphNode.list(this.native.rootNodes());
+    return this.#nodesOf(this.native.rootNodes());
+  }
+
+  #nodesOf(slots: readonly Slot<NativeGraphNode>[]): GraphNode[] {
+    return slots.map((slot) => this.nodeOf(slot));
   }
 
   /** Every edge with its data (cuGraphGetEdges). */
@@ -371,8 +394,7 @@ export class Graph extends Disposable<NativeGraph> {
     data: Required<EdgeData>;
   }> {
     const e = this.native.edges();
-    const ends = GraphNode.list([...e.from, ...e.to]);
-    return e.data.map((d, i) => ({ from: ends[i], to: ends[e.from.length + i], data: decodeEdge(d) }));
+    return e.data.map((d, i) => ({ from: this.nodeOf(e.from[i]), to: this.nodeOf(e.to[i]), data: decodeEdge(d) }));
   }
 
   /** Nodes numbered 0..n-1 and the edges between them, for the analysis functions. */
@@ -419,7 +441,7 @@ export class Graph extends Disposable<NativeGraph> {
     find(node: GraphNode): GraphNode;
   } {
     const graph = new Graph(this.native.clone());
-    return { graph, find: (node) => GraphNode.of(graph.native.findInClone(checkGraphNode(node, 'node').native)) };
+    return { graph, find: (node) => graph.nodeOf(graph.native.findInClone(checkGraphNode(node, 'node').native)) };
   }
 
   /**

@@ -1,11 +1,12 @@
 // Nodes of a graph. A node object stays usable while its graph lives; after
 // destroy() it (and every other reference to the node) throws.
-import { Disposable } from '../disposable';
-import type { NativeEdgeData, NativeGraph, NativeGraphNode, NativeNodeValue, Slot } from '../native';
+import { Disposable, SlotGroup } from '../disposable';
+import type { NativeEdgeData, NativeGraph, NativeGraphNode, Slot } from '../native';
 import { native } from '../native';
 import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, KernelNodeAttributeName, KernelNodeAttributes } from '../launch-attributes';
 import { checkArray, checkFlag, checkInstance, checkObject, nameOfValue, noOptions } from '../validate';
 import { EdgeData, decodeEdge } from './edge';
+import type { Graph } from './graph';
 import { encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from './node-params';
 
 // How a native graph becomes a Graph; graph.ts sets it (it imports this file).
@@ -28,40 +29,21 @@ export class GraphNodeSlot {
 export class GraphNode extends Disposable<NativeGraphNode> {
   // Assigned in the constructor rather than declared as fields (see Disposable).
 
+  /** The graph object the node belongs to (whose nodes() lists it). */
+  declare readonly graph: Graph;
+
   /** A short name for DOT output and messages; set by the builder, or by you. */
   declare label: string | undefined;
 
   /** @internal Where a data-flow graph's tracker finds this node (the graph that built it sets it). */
   declare dataflowSlot: GraphNodeSlot | undefined;
 
-  /** @internal Use GraphNode.of(). */
-  constructor(handle: Slot<NativeGraphNode>) {
-    super(handle, true);
+  /** @internal Graph makes a node's one object (Graph.nodeOf); its slot joins the graph's group. */
+  constructor(handle: Slot<NativeGraphNode>, graph: Graph, group: SlotGroup) {
+    super(handle, group);
+    (this as { graph: Graph }).graph = graph;
     this.label = undefined;
     this.dataflowSlot = undefined;
-  }
-
-  /**
-   * @internal The one object of a node a call returned: the native layer
-   * returns the GraphNode that owns the node, or a new slot for one to adopt
-   * (which it then returns for that node from then on).
-   */
-  static of(value: NativeNodeValue): GraphNode {
-    return typeof value === 'number' ? new GraphNode(value) : (value as GraphNode);
-  }
-
-  /**
-   * @internal The same for a list, in which a node new to JavaScript may come
-   * more than once (as the same slot, which only one object may adopt).
-   */
-  static list(values: readonly NativeNodeValue[]): GraphNode[] {
-    const made = new Map<number, GraphNode>();
-    return values.map((value) => {
-      if (typeof value !== 'number') return value as GraphNode;
-      let node = made.get(value);
-      if (!node) made.set(value, (node = new GraphNode(value)));
-      return node;
-    });
   }
 
   /** The CUgraphNode value, for logs and comparisons. */
@@ -82,7 +64,7 @@ export class GraphNode extends Disposable<NativeGraphNode> {
     /** The edge's data. */
     edge: EdgeData;
   }> {
-    return neighbours(this.native.dependencies());
+    return neighbours(this.graph, this.native.dependencies());
   }
 
   /** The nodes that run after this one. */
@@ -92,7 +74,7 @@ export class GraphNode extends Disposable<NativeGraphNode> {
     /** The edge's data. */
     edge: EdgeData;
   }> {
-    return neighbours(this.native.dependents());
+    return neighbours(this.graph, this.native.dependents());
   }
 
   /** What the driver holds for this node (cuGraph*NodeGetParams), per type. */
@@ -155,8 +137,8 @@ export class GraphNode extends Disposable<NativeGraphNode> {
   }
 }
 
-function neighbours(list: { nodes: NativeNodeValue[]; data: NativeEdgeData[] }): Array<{ node: GraphNode; edge: EdgeData }> {
-  return GraphNode.list(list.nodes).map((node, i) => ({ node, edge: decodeEdge(list.data[i]) }));
+function neighbours(graph: Graph, list: { nodes: Slot<NativeGraphNode>[]; data: NativeEdgeData[] }): Array<{ node: GraphNode; edge: EdgeData }> {
+  return list.nodes.map((slot, i) => ({ node: graph.nodeOf(slot), edge: decodeEdge(list.data[i]) }));
 }
 
 /**
@@ -166,6 +148,15 @@ function neighbours(list: { nodes: NativeNodeValue[]; data: NativeEdgeData[] }):
  */
 export function checkGraphNode(node: unknown, name: string): GraphNode {
   return node instanceof GraphNode ? node : checkInstance(node, GraphNode, name);
+}
+
+/**
+ * @internal Dependencies as the native calls that add a node take them: none,
+ * one node's slot (a chain's: no list to make and for the native layer to
+ * read), or a list of slots.
+ */
+export function dependencySlots(nodes: readonly GraphNode[]): number | number[] | undefined {
+  return nodes.length === 0 ? undefined : nodes.length === 1 ? nodes[0].slot : slotsOf(nodes);
 }
 
 /** @internal The slots of nodes, as the native calls take them (a loop: Array.prototype.map's call per node showed in node-by-node builds). */

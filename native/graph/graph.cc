@@ -57,7 +57,7 @@ GraphRef makeGraphBox(Napi::Env env, CUgraph graph, const GraphRef& parent) {
 }
 
 const GraphRef& graphArg(Napi::Value value, const char* param) {
-  const GraphRef& graph = Graph::from(value, param);
+  const GraphRef& graph = value.IsNumber() ? Graph::fromSlot(value, param) : Graph::from(value, param);
   if (!graph->root()) throwDisposed(value.Env(), "the graph that owns this one");
   return graph;
 }
@@ -80,25 +80,19 @@ NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node) {
   return box;
 }
 
-// The same JavaScript object for a node every time, so that nodes compare
-// (and key maps) by identity: lib's GraphNode, which adopts the slot made here.
+// The same number for a node while its slot holds it, so that lib's graph
+// object finds the node's one object by it. A new slot is owned at once: its
+// graph object frees it (NodeBox).
 Napi::Value nodeValue(Napi::Env env, const NodeRef& node) {
-  if (node->owner) {
-    napi_value existing = nullptr;
-    if (napi_get_reference_value(env, node->owner, &existing) == napi_ok && existing) return Napi::Value(env, existing);
-    napi_delete_reference(env, node->owner);
-    node->owner = nullptr;
+  SlotTable& table = slotTable(env);
+  const std::shared_ptr<NodeBox>* held = GraphNode::boxAt(table, node->slot);
+  if (!held || *held != node) {
+    const double id = table.add(GraphNode::slotClass(), node);
+    if (id < 0) throwRangeError(env, "too many live handles to make another GraphNode");
+    table.own(id);
+    node->slot = id;
   }
-  const std::shared_ptr<NodeBox>* pending = GraphNode::boxAt(slotTable(env), node->slot);
-  if (!pending || *pending != node) node->slot = GraphNode::newSlotNumber(env, node);
   return Napi::Number::New(env, node->slot);
-}
-
-void GraphNode::adopted(NodeBox& node, napi_env env, napi_value owner) {
-  if (node.owner) napi_delete_reference(env, node.owner);
-  node.env = env;
-  napi_create_reference(env, owner, 0, &node.owner);
-  node.slot = -1;
 }
 
 const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph) {
@@ -115,12 +109,19 @@ const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, c
 
 Dependencies dependenciesArg(Napi::Env env, Napi::Value nodes, Napi::Value edges, const GraphBox& graph) {
   Dependencies deps;
-  if (nodes.IsUndefined() || nodes.IsNull()) return deps;
-  if (!nodes.IsArray()) throwTypeError(env, "dependencies must be an array of GraphNodes");
-  Napi::Array list = nodes.As<Napi::Array>();
-  const uint32_t count = list.Length();
-  deps.nodes.reserve(count);
-  for (uint32_t i = 0; i < count; ++i) deps.nodes.push_back(nodeArg(list[i], "dependency", &graph)->node);
+  const napi_valuetype type = nodes.Type();
+  if (type == napi_undefined || type == napi_null) return deps;
+  if (type == napi_number) {
+    // One dependency by its slot: a chain's, with no list to make and read.
+    deps.nodes.push_back(nodeArg(nodes, "dependency", &graph)->node);
+  } else {
+    if (!nodes.IsArray()) throwTypeError(env, "dependencies must be an array of GraphNodes");
+    Napi::Array list = nodes.As<Napi::Array>();
+    const uint32_t count = list.Length();
+    deps.nodes.reserve(count);
+    for (uint32_t i = 0; i < count; ++i) deps.nodes.push_back(nodeArg(list[i], "dependency", &graph)->node);
+  }
+  const size_t count = deps.nodes.size();
   if (edges.IsUndefined() || edges.IsNull()) return deps;
   if (!edges.IsArray() || edges.As<Napi::Array>().Length() != count) {
     throwTypeError(env, "edge data must be an array with one entry per dependency");

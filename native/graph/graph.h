@@ -87,20 +87,21 @@ struct GraphBox {
 };
 using GraphRef = std::shared_ptr<GraphBox>;
 
+// A node's box has one slot at a time, which the slot table owns from the
+// start: lib's Graph makes the node's one object for it and frees it with the
+// graph's own (lib/disposable.ts SlotGroup). A node object costs no adoption,
+// no finalizer and no reference held here, which cost more than the driver's
+// cuGraphAddNode; identity (the same object for the same node) is the graph
+// object's map from slot to node.
 struct NodeBox {
   CUgraphNode node = nullptr;
   std::weak_ptr<GraphBox> graph;  // the graph the node belongs to
   bool alive = true;  // false once destroyed with cuGraphDestroyNode
-  napi_env env = nullptr;
-  napi_ref owner = nullptr;  // weak: the node's one JavaScript object (lib's GraphNode), while it lives
-  double slot = -1;          // the slot made for it, until an object adopts it
+  double slot = -1;   // its slot, while that still holds this box
 
   NodeBox() = default;
   NodeBox(const NodeBox&) = delete;
   NodeBox& operator=(const NodeBox&) = delete;
-  ~NodeBox() {
-    if (owner) napi_delete_reference(env, owner);
-  }
 };
 using NodeRef = std::shared_ptr<NodeBox>;
 
@@ -141,7 +142,6 @@ class GraphNode : public Handle<GraphNode, NodeBox> {
   static constexpr const char* kName = "GraphNode";
   using Base::Base;
   static void init(Napi::Env env, Napi::Object exports);
-  static void adopted(NodeBox& node, napi_env env, napi_value owner);
 
  private:
   Napi::Value HandleValue(const Napi::CallbackInfo& info);
@@ -157,22 +157,21 @@ class GraphNode : public Handle<GraphNode, NodeBox> {
 // A graph box owning (or, with a parent, naming) a CUgraph.
 GraphRef makeGraphBox(Napi::Env env, CUgraph graph, const GraphRef& parent = nullptr);
 Napi::Value newGraphSlot(Napi::Env env, const GraphRef& graph);
-// A live graph argument: a Graph whose CUgraph (and owners) still exist.
+// A live graph argument, by slot or view: a Graph whose CUgraph (and owners) still exist.
 const GraphRef& graphArg(Napi::Value value, const char* param);
 // The graph a live node belongs to.
 GraphRef graphOf(Napi::Env env, const NodeBox& node);
 
 // The one JavaScript-visible box of a node of graph (made on first sight).
 NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node);
-// The node's one object when it has one, else the number of a slot for lib's
-// GraphNode to adopt (the same number until one does).
+// The number of the node's slot (see NodeBox), made owned on first sight.
 Napi::Value nodeValue(Napi::Env env, const NodeRef& node);
 // A live node argument, by slot or view; it must belong to graph when graph is given.
 const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph = nullptr);
 // The same checks for a node found otherwise (by slot).
 const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, const GraphBox* graph = nullptr);
 
-// Reads [node, ...] and, when given, [[fromPort, toPort, type], ...] (edge data).
+// Reads [node, ...] (or one node's slot) and, when given, [[fromPort, toPort, type], ...] (edge data).
 struct Dependencies {
   std::vector<CUgraphNode> nodes;
   std::vector<CUgraphEdgeData> edges;  // empty: no edge data

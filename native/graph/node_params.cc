@@ -251,10 +251,6 @@ void KernelNodeParams::release() {
   threadKernelNodeInUse = false;
 }
 
-KernelNodeFields kernelNodeFields(const Napi::CallbackInfo& info, size_t first) {
-  return {info[first], info[first + 1]};
-}
-
 std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value value, GraphBox* graph) {
   if (!value.IsObject()) throwTypeError(env, "params must be an object");
   Napi::Object p = value.As<Napi::Object>();

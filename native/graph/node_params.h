@@ -67,8 +67,6 @@ class KernelNodeParams {
   std::unique_ptr<NodeParams> own_;
   NodeParams* params_;
 };
-// The same fields as info[first] and info[first + 1].
-KernelNodeFields kernelNodeFields(const Napi::CallbackInfo& info, size_t first);
 
 // An executable's kernel node takes a kernel call (the hot form of
 // GraphExec.setParams): its parameters built on the stack, the driver call

@@ -5,6 +5,7 @@
 
 #include "args.h"
 #include "event.h"
+#include "hot_call.h"
 #include "graph/node_params.h"
 
 namespace cudrv {
@@ -130,14 +131,13 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
 
 // addKernelNode(graph, dependencies, edgeData | undefined, kernel, record,
 // perTypeCall) -> node: addNode for a kernel node, its parameters given one by
-// one (see KernelNodeParams). Six arguments at most: node-addon-api allocates
-// the argument list of a call with more.
-Napi::Value AddKernelNode(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  GraphRef graph = graphArg(info[0], "graph");
-  Dependencies deps = dependenciesArg(env, info[1], info[2], *graph);
-  KernelNodeParams p(env, kernelNodeFields(info, 3));
-  return nodeValue(env, addBuiltNode(env, graph, deps, p.get(), boolArg(info[5], "perTypeCall")));
+// one (see KernelNodeParams); a plain Node-API callback (hot_call.h), as
+// launches are, the graph by slot.
+napi_value AddKernelNode(Napi::Env env, const HotArgs<6>& args) {
+  GraphRef graph = graphArg(Napi::Value(env, args[0]), "graph");
+  Dependencies deps = dependenciesArg(env, Napi::Value(env, args[1]), Napi::Value(env, args[2]), *graph);
+  KernelNodeParams p(env, {Napi::Value(env, args[3]), Napi::Value(env, args[4])});
+  return nodeValue(env, addBuiltNode(env, graph, deps, p.get(), boolArg(Napi::Value(env, args[5]), "perTypeCall")));
 }
 
 // setNodeParams(node, params, perTypeCall): new parameters for a node of the
@@ -336,7 +336,7 @@ Napi::Value GraphAllocation::Size(const Napi::CallbackInfo& info) {
 void initGraphNodes(Napi::Env env, Napi::Object exports) {
   GraphAllocation::init(env, exports);
   exports.Set("addNode", Napi::Function::New(env, AddNode));
-  exports.Set("addKernelNode", Napi::Function::New(env, AddKernelNode));
+  exports.Set("addKernelNode", hotFunction<6, AddKernelNode>(env, "addKernelNode"));
   exports.Set("setNodeParams", Napi::Function::New(env, SetNodeParams));
   exports.Set("nodeParams", Napi::Function::New(env, NodeParamsOf));
 }

@@ -215,6 +215,29 @@ describeGpu('graphs', () => {
     expect(graph.toDot()).toMatch(/digraph/);
   });
 
+  test('a node is one object: the builder, nodes(), rootNodes(), edges(), dependencies(), dependents() and a clone\'s find agree', () => {
+    using graph = Graph.create();
+    const a = graph.addEmpty();
+    const b = graph.addEmpty({ after: [a] });
+    const c = graph.addEmpty({ after: [a, b] });
+    const order = [a, b, c];
+    const index = (node: GraphNode) => order.indexOf(node);
+    expect(graph.nodes().map(index).sort()).toEqual([0, 1, 2]);
+    expect(graph.rootNodes()).toEqual([a]);
+    expect(graph.rootNodes()[0]).toBe(a);
+    expect(graph.edges().map((e) => [index(e.from), index(e.to)]).sort()).toEqual([[0, 1], [0, 2], [1, 2]]);
+    expect(c.dependencies().map((d) => index(d.node)).sort()).toEqual([0, 1]);
+    expect(a.dependents().map((d) => index(d.node)).sort()).toEqual([1, 2]);
+    const { graph: copy, find } = graph.clone();
+    using copied = copy;
+    const b2 = find(b);
+    expect(b2).toBe(find(b));
+    expect(b2.graph).toBe(copied);
+    expect(copied.nodes()).toContain(b2);
+    expect(b2.dependencies()[0].node).toBe(find(a));
+    expect(b2.dependencies()[0].node.graph).toBe(copied);
+  });
+
   test('update: parameter changes are taken; a topology change is refused with its reason', async () => {
     const scale = lib.kernel('scale');
     using y = DeviceBuffer.from(floats(() => 1));

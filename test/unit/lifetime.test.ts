@@ -206,6 +206,51 @@ describe('parents dropped before their children', () => {
   });
 });
 
+describe('graph nodes: one object each, their slots freed with their graph', () => {
+  test('the builder and nodes() agree on each node\'s object, which names its graph', () => {
+    const r = run(`
+      const graph = cuda.Graph.create();
+      const a = graph.addEmpty();
+      const b = graph.addEmpty({ after: [a] });
+      const listed = graph.nodes();
+      report({ listed: [a, b].map((n) => listed.indexOf(n)).sort(), again: graph.nodes().every((n, i) => n === listed[i]), graph: a.graph === graph });`);
+    expect(r).toEqual({ listed: [0, 1], again: true, graph: true });
+  });
+
+  test('a node outlives its graph\'s disposal as an object that throws; the slots go when graph and nodes are collected', () => {
+    const r = run(`
+      const alive = (slot) => { try { return native.handleAlive(slot); } catch (e) { return e.message; } };
+      const { native } = require(${JSON.stringify(distNative)});
+      let slots, kept;
+      (() => {
+        const graph = cuda.Graph.create();
+        const nodes = [graph.addEmpty(), graph.addEmpty()];
+        graph.nodes();
+        slots = [graph.slot, ...nodes.map((n) => n.slot)];
+        kept = graph.addEmpty({ after: nodes });
+        graph.dispose();
+      })();
+      const disposedGraph = [attempt(() => kept.type), kept.disposed, kept.graph.disposed];
+      await settle();
+      const whileKept = slots.map(alive);
+      kept = undefined;
+      await settle();
+      report({ disposedGraph, whileKept, collected: slots.map(alive) });`);
+    const stale = 'slot must name a live handle';
+    expect(r).toEqual({ disposedGraph: ['DisposedError', false, true], whileKept: [false, true, true], collected: [stale, stale, stale] });
+  });
+
+  test('a node object disposed is replaced by a new one for the same node', () => {
+    const r = run(`
+      const graph = cuda.Graph.create();
+      const a = graph.addEmpty();
+      a.dispose();
+      const [again] = graph.nodes();
+      report({ same: again === a, used: attempt(() => a.type), type: again.type, listed: graph.nodes()[0] === again });`);
+    expect(r).toEqual({ same: false, used: 'DisposedError', type: 'empty', listed: true });
+  });
+});
+
 describe('leaks the reliability work found, fixed', () => {
   test('a stream disposed while capturing ends its capture, and releases deferred by it go ahead', () => {
     const r = run(`
