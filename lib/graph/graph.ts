@@ -305,8 +305,9 @@ export class Graph extends Disposable<NativeGraph> {
       const own = params === undefined ? undefined : accessesOf(params);
       const reads = accessesWith(own?.reads, options.reads, 'options.reads');
       const writes = accessesWith(own?.writes, options.writes, 'options.writes');
-      const found = tracked.add(placeholder, { reads, writes, after: after.length === 0 ? undefined : after.map((n) => n.dataflowSlot ?? untracked(n)) });
-      dependencies = found.map((d) => d.node.node!);
+      // addQuick: the dependencies' places only, in an array the tracker reuses (add() makes an object per dependency and reason).
+      const found = tracked.addQuick(placeholder, reads, writes, after.length === 0 ? noItems : after.map((n) => n.dataflowSlot ?? untracked(n)));
+      dependencies = found.length === 0 ? noItems : found.map((d) => d.node!);
       // Edge data given for explicit dependencies follows them; inferred ones are plain.
       if (edges) edgeData = dependencies.map((d) => edges[after.indexOf(d)] ?? [0, 0, 0]);
     } else if (options.reads !== undefined || options.writes !== undefined) {

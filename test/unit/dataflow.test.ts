@@ -460,6 +460,57 @@ describe('random programs against a byte-by-byte model', () => {
       expect(edgePairs(tracker.edges()).sort()).toEqual(edgePairs(transitiveReduction(nodes, conflicts) as DataflowEdge[]).sort());
     }
   });
+
+  // What a call throws, to compare addQuick()'s errors with add()'s.
+  const thrown = (call: () => unknown): unknown => {
+    try {
+      call();
+    } catch (error) {
+      return error;
+    }
+    throw new Error('did not throw');
+  };
+
+  test('addQuick: the same nodes, errors and state as add(), in one reused array', () => {
+    for (let seed = 1; seed <= 100; seed++) {
+      const next = random(5000 + seed);
+      const bufferCount = 1 + (seed % 4);
+      const buffers = Array.from({ length: bufferCount }, () => new FakeBuffer());
+      const viaAdd = new DataflowTracker<number>();
+      const viaQuick = new DataflowTracker<number>();
+      let reused: readonly number[] | undefined;
+      for (let i = 0; i < 5 + (seed % 40); i++) {
+        const node = randomNode(next, bufferCount, i);
+        const reads = node.reads.map((a) => resourceOf(a, buffers));
+        const writes = node.writes.map((a) => resourceOf(a, buffers));
+        if (next() < 0.2) {
+          // Refused after reads that name a new buffer: no name, segment or candidate may stay behind.
+          const which = next();
+          const bad: [number, object[], object[], number[]] =
+            which < 0.25 && i > 0 ? [i - 1, reads, writes, node.after]
+            : which < 0.5 ? [i, [...reads, new FakeBuffer()], [...writes, null as never], node.after]
+            : which < 0.75 ? [i, [new FakeBuffer(), ...reads], writes, [...node.after, i + 1]]
+            : [i, reads, 'writes' as never, node.after];
+          const [badNode, badReads, badWrites, badAfter] = bad;
+          expect(thrown(() => viaQuick.addQuick(badNode, badReads, badWrites, badAfter))).toStrictEqual(
+            thrown(() => viaAdd.add(badNode, { reads: badReads, writes: badWrites, after: badAfter })),
+          );
+        }
+        const want = viaAdd.add(i, { reads, writes, after: node.after }).map((d) => d.node);
+        const found = viaQuick.addQuick(i, reads, writes, node.after);
+        expect([...found]).toEqual(want);
+        if (found.length > 0) {
+          if (reused) expect(found).toBe(reused);
+          reused = found;
+        }
+      }
+      expect(viaQuick.nodes).toEqual(viaAdd.nodes);
+      for (const n of viaAdd.nodes) expect(viaQuick.dependenciesOf(n)).toStrictEqual(viaAdd.dependenciesOf(n));
+      expect(viaQuick.edges()).toStrictEqual(viaAdd.edges());
+      const described = (tracker: DataflowTracker<number>): string[][] => tracker.edges().map((e) => e.reasons.map((r) => tracker.describe(r)));
+      expect(described(viaQuick)).toEqual(described(viaAdd));
+    }
+  });
 });
 
 describe('fixed programs, as the tracker has always described them', () => {
@@ -521,5 +572,65 @@ describe('fixed programs, as the tracker has always described them', () => {
     found.pop();
     expect(tracker.dependenciesOf('r')).toHaveLength(1);
     expect(tracker.edges()).toHaveLength(1);
+  });
+});
+
+describe('addQuick and the stored form of dependencies', () => {
+  test('addQuick refuses what add() refuses, with the same errors, and changes nothing', () => {
+    const [x, y] = [new FakeBuffer(), new FakeBuffer()];
+    const tracker = new DataflowTracker<string>();
+    expect(tracker.addQuick('a', [], [x], [])).toEqual([]);
+    expect(() => tracker.addQuick('a', [], [], [])).toThrow(new Error('node was already added to this tracker'));
+    expect(() => tracker.addQuick('b', x as never, [], [])).toThrow(new TypeError('reads must be an array, got FakeBuffer'));
+    expect(() => tracker.addQuick('b', [new FakeBuffer()], [x, 3 as never], [])).toThrow(new TypeError('writes[1] must be an object, got 3'));
+    expect(() => tracker.addQuick('b', [new FakeBuffer()], [x], ['z'])).toThrow(new RangeError('after[0] is not a node added to this tracker'));
+    expect(() => tracker.addQuick('b', [x], [], 'a' as never)).toThrow(/after must be an array/);
+    expect(tracker.nodes).toEqual(['a']);
+    // The refused calls' new buffers took no name: y is the second buffer seen.
+    expect(tracker.addQuick('b', [y], [x], [])).toEqual(['a']);
+    expect(tracker.addQuick('c', [], [y], [])).toEqual(['b']);
+    expect(tracker.dependenciesOf('c').map((d) => d.reasons.map((r) => tracker.describe(r)))).toEqual([['WAR FakeBuffer#1']]);
+  });
+
+  test('the returned array holds the dependencies of the latest call only', () => {
+    const x = new FakeBuffer();
+    const tracker = new DataflowTracker<string>();
+    tracker.addQuick('w', [], [x], []);
+    const readers = ['r0', 'r1', 'r2'].map((r) => [...tracker.addQuick(r, [x], [], [])]);
+    expect(readers).toEqual([['w'], ['w'], ['w']]);
+    const found = tracker.addQuick('w2', [], [x], []);
+    expect(found).toEqual(['r0', 'r1', 'r2']);
+    expect(tracker.addQuick('alone', [new FakeBuffer()], [], [])).toEqual([]);
+    expect(tracker.addQuick('r3', [x], [], ['alone'])).toBe(found);
+    expect(found).toEqual(['w2', 'alone']);
+    expect(tracker.addQuick('w3', [], [x], [])).toBe(found);
+    expect(found).toEqual(['r3']);
+  });
+
+  test('dependencies are made from the stored form once, equal to what add() returned', () => {
+    const [x, y] = [new FakeBuffer(), new FakeBuffer()];
+    const steps: Array<[string, NodeAccesses<string>]> = [
+      ['a', { writes: [new ResourceRange(x, 0, 32), y] }],
+      ['b', { writes: [new ResourceRange(x, 32)] }],
+      ['c', { reads: [x, new ResourceRange(y, 8n, 8n)], after: ['a', 'b'] }],
+      ['d', { writes: [new ResourceRange(x, 16, 32)], after: ['a'] }],
+    ];
+    const viaAdd = new DataflowTracker<string>();
+    const viaQuick = new DataflowTracker<string>();
+    const returned = steps.map(([node, accesses]) => viaAdd.add(node, accesses));
+    for (const [node, { reads = [], writes = [], after = [] }] of steps) viaQuick.addQuick(node, reads, writes, after);
+    expect(returned[2]).toStrictEqual([
+      { node: 'a', index: 0, reasons: [{ kind: 'explicit' }, { kind: 'read-after-write', range: new ResourceRange(x, 0, 32) }, { kind: 'read-after-write', range: new ResourceRange(y, 8, 8) }] },
+      { node: 'b', index: 1, reasons: [{ kind: 'explicit' }, { kind: 'read-after-write', range: new ResourceRange(x, 32) }] },
+    ]);
+    steps.forEach(([node], i) => {
+      const first = viaQuick.dependenciesOf(node);
+      expect(first).toStrictEqual(returned[i]);
+      expect(viaQuick.dependenciesOf(node)).toBe(first);
+      expect(viaAdd.dependenciesOf(node)).toStrictEqual(returned[i]);
+      for (const dependency of first) for (const reason of dependency.reasons) expect(viaQuick.describe(reason)).toBe(viaAdd.describe(reason));
+    });
+    expect(viaQuick.edges()).toStrictEqual(viaAdd.edges());
+    expect(viaQuick.edges()[0].reasons).toBe(viaQuick.dependenciesOf('c')[0].reasons);
   });
 });
