@@ -412,11 +412,15 @@ describe('random programs against a byte-by-byte model', () => {
       ? { kind: 'explicit' }
       : { kind: r.kind, range: r.end === Infinity ? new ResourceRange(buffers[r.buffer], r.start) : new ResourceRange(buffers[r.buffer], r.start, r.end - r.start) };
 
+  // A seeded random program's generator and its 1 to 4 buffers.
+  const programOf = (seed: number) => {
+    const bufferCount = 1 + (seed % 4);
+    return { next: random(seed), bufferCount, buffers: Array.from({ length: bufferCount }, () => new FakeBuffer()) };
+  };
+
   test('dependencies, reasons, names, edges, and refused adds that change nothing', () => {
     for (let seed = 1; seed <= 150; seed++) {
-      const next = random(1000 + seed);
-      const bufferCount = 1 + (seed % 4);
-      const buffers = Array.from({ length: bufferCount }, () => new FakeBuffer());
+      const { next, bufferCount, buffers } = programOf(1000 + seed);
       const tracker = new DataflowTracker<number>();
       const model = new Model(bufferCount);
       const expected: DataflowDependency<number>[][] = [];
@@ -473,9 +477,7 @@ describe('random programs against a byte-by-byte model', () => {
 
   test('addQuick: the same nodes, errors and state as add(), in one reused array', () => {
     for (let seed = 1; seed <= 100; seed++) {
-      const next = random(5000 + seed);
-      const bufferCount = 1 + (seed % 4);
-      const buffers = Array.from({ length: bufferCount }, () => new FakeBuffer());
+      const { next, bufferCount, buffers } = programOf(5000 + seed);
       const viaAdd = new DataflowTracker<number>();
       const viaQuick = new DataflowTracker<number>();
       let reused: readonly number[] | undefined;
