@@ -28,7 +28,8 @@ struct Task {
 // How long one idle wait thread looks for the next wait before it sleeps. A
 // loop that awaits the GPU submits its next wait a few microseconds after the
 // last one ended; found by a thread still looking, the wait starts without a
-// futex wake-up (5 to 10 microseconds of the await, most of it on a VM).
+// futex wake-up (2 to 15 microseconds of the await on the GPU host's VMs:
+// bench/RESULTS.md).
 constexpr std::chrono::microseconds kLookBeforeSleep{100};
 
 // A spin-wait step: lets the core's other hardware thread run.
