@@ -27,8 +27,7 @@ Napi::Value BeginCapture(const Napi::CallbackInfo& info) {
   } else {
     const GraphRef& graph = graphArg(info[2], "graph");
     Dependencies after = dependenciesArg(env, info[3], info[4], *graph);
-    CU_CHECK(env, cuStreamBeginCaptureToGraph, stream.stream, graph->graph, after.nodes.empty() ? nullptr : after.nodes.data(),
-             after.edges.empty() ? nullptr : after.edges.data(), after.nodes.size(), mode);
+    CU_CHECK(env, cuStreamBeginCaptureToGraph, stream.stream, graph->graph, after.nodes(), after.edges(), after.count(), mode);
   }
   // The capture's id files what captured work uses (native/graph/graph.h): without it that would never be let go.
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
@@ -104,8 +103,9 @@ Napi::Value UpdateCaptureDependencies(const Napi::CallbackInfo& info) {
   StreamBox& stream = streamArg(info[0]);
   const GraphRef& graph = graphArg(info[1], "graph");
   Dependencies deps = dependenciesArg(env, info[2], info[3], *graph);
-  CU_CHECK(env, cuStreamUpdateCaptureDependencies, stream.stream, deps.nodes.empty() ? nullptr : deps.nodes.data(),
-           deps.edges.empty() ? nullptr : deps.edges.data(), deps.nodes.size(), uintArg(info[4], "flags"));
+  // The driver takes the list as non-const but only reads it.
+  CU_CHECK(env, cuStreamUpdateCaptureDependencies, stream.stream, const_cast<CUgraphNode*>(deps.nodes()), deps.edges(),
+           deps.count(), uintArg(info[4], "flags"));
   return env.Undefined();
 }
 

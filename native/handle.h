@@ -119,6 +119,14 @@ class Handle : public Napi::ObjectWrap<Self> {
     return boxIn(entry->box);
   }
 
+  // The live box an argument names by slot number or as a view: a number is
+  // read in one call (a type check first cost as much again).
+  static const std::shared_ptr<Box>& fromSlotOrView(const SlotTable& table, Napi::Value value, const char* param) {
+    double id = -1;
+    if (napi_get_value_double(value.Env(), value, &id) == napi_ok) return fromSlot(value.Env(), table, id, param);
+    return from(value, param);
+  }
+
   // The live box slot id names, or nullptr when it names no live Self.
   static const std::shared_ptr<Box>* boxAt(const SlotTable& table, double id) {
     const SlotTable::Entry* entry = table.find(id);

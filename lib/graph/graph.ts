@@ -85,9 +85,14 @@ const kindOf: Record<NodeTypeName, GraphNodeKind> = {
  */
 export class Graph extends Disposable<NativeGraph> {
   #dataflow: DataflowTracker<GraphNodeSlot> | undefined;
-  // Each node's one object by its slot (native/graph/graph.h NodeBox), for as
-  // long as the graph object lives; their slots are freed with the graph's.
-  readonly #nodes: Map<number, GraphNode>;
+  // Each node's one object (native/graph/node_boxes.h NodeBox), for as long as
+  // the graph object lives; their slots are freed with the graph's. Found by
+  // slot through #bySlot, which is brought up to date when a lookup comes
+  // (listings, clones): an entry per node added was a twentieth of a
+  // node-by-node build, and its table's growth more of the collector's work.
+  readonly #nodes: GraphNode[];
+  #bySlot: Map<number, GraphNode> | undefined;
+  #indexed: number;
   readonly #slots: SlotGroup;
 
   /** @internal */
@@ -95,19 +100,24 @@ export class Graph extends Disposable<NativeGraph> {
     const slots = new SlotGroup(handle);
     super(handle, slots);
     this.#slots = slots;
-    this.#nodes = new Map();
+    this.#nodes = [];
+    this.#bySlot = undefined;
+    this.#indexed = 0;
     if (options.dataflow) this.#dataflow = new DataflowTracker<GraphNodeSlot>({ nameOf: resourceName });
   }
 
   /** @internal The one object of this graph's node that a native call returned by its slot. */
   nodeOf(slot: Slot<NativeGraphNode>): GraphNode {
-    return this.#nodes.get(slot) ?? this.#newNode(slot);
+    const bySlot = (this.#bySlot ??= new Map());
+    const nodes = this.#nodes;
+    for (; this.#indexed < nodes.length; this.#indexed++) bySlot.set(nodes[this.#indexed].slot, nodes[this.#indexed]);
+    return bySlot.get(slot) ?? this.#newNode(slot);
   }
 
   // The object of a node new to JavaScript (a node just added always is).
   #newNode(slot: Slot<NativeGraphNode>): GraphNode {
     const node = new GraphNode(slot, this, this.#slots);
-    this.#nodes.set(slot, node);
+    this.#nodes.push(node);
     return node;
   }
 

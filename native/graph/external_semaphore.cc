@@ -17,15 +17,14 @@ Napi::Value AddExternalSemaphoreNode(const Napi::CallbackInfo& info) {
   GraphRef graph = graphArg(info[0], "graph");
   Dependencies deps = dependenciesArg(env, info[1], Napi::Value(), *graph);
   CUgraphNode node = nullptr;
-  const CUgraphNode* d = deps.nodes.empty() ? nullptr : deps.nodes.data();
   if (boolArg(info[2], "signal")) {
     CUDA_EXT_SEM_SIGNAL_NODE_PARAMS p{nullptr, nullptr, 0};
-    CU_CHECK(env, cuGraphAddExternalSemaphoresSignalNode, &node, graph->graph, d, deps.nodes.size(), &p);
+    CU_CHECK(env, cuGraphAddExternalSemaphoresSignalNode, &node, graph->graph, deps.nodes(), deps.count(), &p);
   } else {
     CUDA_EXT_SEM_WAIT_NODE_PARAMS p{nullptr, nullptr, 0};
-    CU_CHECK(env, cuGraphAddExternalSemaphoresWaitNode, &node, graph->graph, d, deps.nodes.size(), &p);
+    CU_CHECK(env, cuGraphAddExternalSemaphoresWaitNode, &node, graph->graph, deps.nodes(), deps.count(), &p);
   }
-  return nodeValue(env, nodeBoxOf(graph, node));
+  return nodeValue(env, graph->nodes.add(graph, node));
 }
 
 // externalSemaphoreCount(node, signal) -> numExtSems (cuGraphExternalSemaphores*NodeGetParams)

@@ -57,7 +57,7 @@ GraphRef makeGraphBox(Napi::Env env, CUgraph graph, const GraphRef& parent) {
 }
 
 const GraphRef& graphArg(Napi::Value value, const char* param) {
-  const GraphRef& graph = value.IsNumber() ? Graph::fromSlot(value, param) : Graph::from(value, param);
+  const GraphRef& graph = Graph::fromSlotOrView(slotTable(value.Env()), value, param);
   if (!graph->root()) throwDisposed(value.Env(), "the graph that owns this one");
   return graph;
 }
@@ -69,16 +69,6 @@ GraphRef graphOf(Napi::Env env, const NodeBox& node) {
 }
 
 Napi::Value newGraphSlot(Napi::Env env, const GraphRef& graph) { return Graph::newSlot(env, graph); }
-
-NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node) {
-  std::weak_ptr<NodeBox>& slot = graph->nodes[node];
-  if (NodeRef existing = slot.lock()) return existing;
-  auto box = std::make_shared<NodeBox>();
-  box->node = node;
-  box->graph = graph;
-  slot = box;
-  return box;
-}
 
 // The same number for a node while its slot holds it, so that lib's graph
 // object finds the node's one object by it. A new slot is owned at once: its
@@ -96,8 +86,11 @@ Napi::Value nodeValue(Napi::Env env, const NodeRef& node) {
 }
 
 const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph) {
-  const NodeRef& node = value.IsNumber() ? GraphNode::fromSlot(value, param) : GraphNode::from(value, param);
-  return liveNode(value.Env(), node, param, graph);
+  return nodeArg(slotTable(value.Env()), value, param, graph);
+}
+
+const NodeRef& nodeArg(const SlotTable& table, Napi::Value value, const char* param, const GraphBox* graph) {
+  return liveNode(value.Env(), GraphNode::fromSlotOrView(table, value, param), param, graph);
 }
 
 const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, const GraphBox* graph) {
@@ -109,20 +102,23 @@ const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, c
 
 Dependencies dependenciesArg(Napi::Env env, Napi::Value nodes, Napi::Value edges, const GraphBox& graph) {
   Dependencies deps;
-  const napi_valuetype type = nodes.Type();
-  if (type == napi_undefined || type == napi_null) return deps;
-  if (type == napi_number) {
+  const SlotTable& table = slotTable(env);
+  double one = -1;
+  if (napi_get_value_double(env, nodes, &one) == napi_ok) {
     // One dependency by its slot: a chain's, with no list to make and read.
-    deps.nodes.push_back(nodeArg(nodes, "dependency", &graph)->node);
+    deps.push(liveNode(env, GraphNode::fromSlot(env, table, one, "dependency"), "dependency", &graph)->node);
   } else {
+    const napi_valuetype type = nodes.Type();
+    if (type == napi_undefined || type == napi_null) return deps;
     if (!nodes.IsArray()) throwTypeError(env, "dependencies must be an array of GraphNodes");
     Napi::Array list = nodes.As<Napi::Array>();
     const uint32_t count = list.Length();
-    deps.nodes.reserve(count);
-    for (uint32_t i = 0; i < count; ++i) deps.nodes.push_back(nodeArg(list[i], "dependency", &graph)->node);
+    deps.reserve(count);
+    for (uint32_t i = 0; i < count; ++i) deps.push(nodeArg(table, list[i], "dependency", &graph)->node);
   }
-  const size_t count = deps.nodes.size();
-  if (edges.IsUndefined() || edges.IsNull()) return deps;
+  const size_t count = deps.count();
+  const napi_valuetype edgesType = edges.Type();
+  if (edgesType == napi_undefined || edgesType == napi_null) return deps;
   if (!edges.IsArray() || edges.As<Napi::Array>().Length() != count) {
     throwTypeError(env, "edge data must be an array with one entry per dependency");
   }
@@ -135,7 +131,7 @@ Dependencies dependenciesArg(Napi::Env env, Napi::Value nodes, Napi::Value edges
     edge.from_port = static_cast<unsigned char>(integerArg(e[0u], "fromPort", 0, 255));
     edge.to_port = static_cast<unsigned char>(integerArg(e[1u], "toPort", 0, 255));
     edge.type = static_cast<unsigned char>(integerArg(e[2u], "type", 0, 255));
-    deps.edges.push_back(edge);
+    deps.edges_.push_back(edge);
   }
   return deps;
 }
@@ -172,16 +168,15 @@ Napi::Array edgeDataArray(Napi::Env env, const std::vector<CUgraphEdgeData>& edg
 // Both edge lists of cuGraphAddDependencies / cuGraphRemoveDependencies:
 // (graph, from[], to[], edgeData[] | undefined).
 struct EdgeList {
-  std::vector<CUgraphNode> from, to;
-  std::vector<CUgraphEdgeData> data;
+  Dependencies from, to;  // from's edge data is the edges'
 };
 
 EdgeList edgeListArg(const Napi::CallbackInfo& info, const GraphBox& graph) {
   Napi::Env env = info.Env();
   Dependencies from = dependenciesArg(env, info[0], info[2], graph);
   Dependencies to = dependenciesArg(env, info[1], Napi::Value(), graph);
-  if (from.nodes.size() != to.nodes.size()) throwRangeError(env, "from and to must have the same length");
-  return {std::move(from.nodes), std::move(to.nodes), std::move(from.edges)};
+  if (from.count() != to.count()) throwRangeError(env, "from and to must have the same length");
+  return {std::move(from), std::move(to)};
 }
 
 }  // namespace
@@ -254,16 +249,16 @@ Napi::Value Graph::Edges(const Napi::CallbackInfo& info) {
 Napi::Value Graph::AddEdges(const Napi::CallbackInfo& info) {
   GraphBox& graph = liveGraph();
   EdgeList edges = edgeListArg(info, graph);
-  CU_CHECK(info.Env(), cuGraphAddDependencies, graph.graph, edges.from.data(), edges.to.data(),
-           edges.data.empty() ? nullptr : edges.data.data(), edges.from.size());
+  CU_CHECK(info.Env(), cuGraphAddDependencies, graph.graph, edges.from.nodes(), edges.to.nodes(), edges.from.edges(),
+           edges.from.count());
   return info.Env().Undefined();
 }
 
 Napi::Value Graph::RemoveEdges(const Napi::CallbackInfo& info) {
   GraphBox& graph = liveGraph();
   EdgeList edges = edgeListArg(info, graph);
-  CU_CHECK(info.Env(), cuGraphRemoveDependencies, graph.graph, edges.from.data(), edges.to.data(),
-           edges.data.empty() ? nullptr : edges.data.data(), edges.from.size());
+  CU_CHECK(info.Env(), cuGraphRemoveDependencies, graph.graph, edges.from.nodes(), edges.to.nodes(), edges.from.edges(),
+           edges.from.count());
   return info.Env().Undefined();
 }
 
@@ -363,7 +358,7 @@ Napi::Value GraphNode::Destroy(const Napi::CallbackInfo& info) {
   const NodeRef& node = liveNode(Env(), shared(), "node");
   CU_CHECK(info.Env(), cuGraphDestroyNode, node->node);
   node->alive = false;
-  graphOf(info.Env(), *node)->nodes.erase(node->node);
+  graphOf(info.Env(), *node)->nodes.forget(node->node);
   return info.Env().Undefined();
 }
 

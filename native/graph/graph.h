@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "context.h"
+#include "graph/node_boxes.h"
 #include "handle.h"
 #include "recent_keys.h"
 
@@ -50,8 +51,6 @@ struct ResourceBag {
 };
 using BagRef = std::shared_ptr<ResourceBag>;
 
-struct NodeBox;
-
 // A graph's box belongs to its JavaScript object; dispose() destroys the
 // CUgraph at once. Nodes, body graphs and conditional handles only name it
 // (weakly): once it is gone they throw instead of reaching the driver.
@@ -61,7 +60,7 @@ struct GraphBox {
   std::weak_ptr<GraphBox> parent;       // the owner of a graph that is not owned
   napi_env env = nullptr;
   BagRef bag;                           // created with the first resource
-  std::unordered_map<CUgraphNode, std::weak_ptr<NodeBox>> nodes;  // one box per node
+  NodeBoxes nodes;                      // one box per node
 
   GraphBox() = default;
   GraphBox(const GraphBox&) = delete;
@@ -87,23 +86,6 @@ struct GraphBox {
 };
 using GraphRef = std::shared_ptr<GraphBox>;
 
-// A node's box has one slot at a time, which the slot table owns from the
-// start: lib's Graph makes the node's one object for it and frees it with the
-// graph's own (lib/disposable.ts SlotGroup). A node object costs no adoption,
-// no finalizer and no reference held here, which cost more than the driver's
-// cuGraphAddNode; identity (the same object for the same node) is the graph
-// object's map from slot to node.
-struct NodeBox {
-  CUgraphNode node = nullptr;
-  std::weak_ptr<GraphBox> graph;  // the graph the node belongs to
-  bool alive = true;  // false once destroyed with cuGraphDestroyNode
-  double slot = -1;   // its slot, while that still holds this box
-
-  NodeBox() = default;
-  NodeBox(const NodeBox&) = delete;
-  NodeBox& operator=(const NodeBox&) = delete;
-};
-using NodeRef = std::shared_ptr<NodeBox>;
 
 class Graph : public Handle<Graph, GraphBox> {
  public:
@@ -163,18 +145,45 @@ const GraphRef& graphArg(Napi::Value value, const char* param);
 GraphRef graphOf(Napi::Env env, const NodeBox& node);
 
 // The one JavaScript-visible box of a node of graph (made on first sight).
-NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node);
+inline NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node) { return graph->nodes.of(graph, node); }
 // The number of the node's slot (see NodeBox), made owned on first sight.
 Napi::Value nodeValue(Napi::Env env, const NodeRef& node);
 // A live node argument, by slot or view; it must belong to graph when graph is given.
 const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph = nullptr);
+const NodeRef& nodeArg(const SlotTable& table, Napi::Value value, const char* param, const GraphBox* graph);
 // The same checks for a node found otherwise (by slot).
 const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, const GraphBox* graph = nullptr);
 
 // Reads [node, ...] (or one node's slot) and, when given, [[fromPort, toPort, type], ...] (edge data).
-struct Dependencies {
-  std::vector<CUgraphNode> nodes;
-  std::vector<CUgraphEdgeData> edges;  // empty: no edge data
+// A few nodes are held in place: a list allocated per node added cost a
+// twentieth of a chain's native time.
+class Dependencies {
+ public:
+  // The nodes and the edge data as the driver takes them (null when none).
+  const CUgraphNode* nodes() const { return count_ == 0 ? nullptr : count_ <= kFew ? few_ : more_.data(); }
+  const CUgraphEdgeData* edges() const { return edges_.empty() ? nullptr : edges_.data(); }
+  size_t count() const { return count_; }
+  bool hasEdgeData() const { return !edges_.empty(); }
+
+ private:
+  friend Dependencies dependenciesArg(Napi::Env env, Napi::Value nodes, Napi::Value edges, const GraphBox& graph);
+  static constexpr size_t kFew = 8;
+  void reserve(size_t count) {
+    if (count > kFew) more_.reserve(count);
+  }
+  void push(CUgraphNode node) {
+    if (count_ < kFew) {
+      few_[count_] = node;
+    } else {
+      if (count_ == kFew) more_.assign(few_, few_ + kFew);
+      more_.push_back(node);
+    }
+    ++count_;
+  }
+  CUgraphNode few_[kFew];
+  std::vector<CUgraphNode> more_;  // all of them, past kFew
+  size_t count_ = 0;
+  std::vector<CUgraphEdgeData> edges_;  // empty: no edge data
 };
 Dependencies dependenciesArg(Napi::Env env, Napi::Value nodes, Napi::Value edges, const GraphBox& graph);
 

@@ -34,7 +34,7 @@ CUcontext setKernelNodeLaunch(CUDA_KERNEL_NODE_PARAMS_v3& k, const KernelBox& ke
   return libraryContext;
 }
 
-// What both builds of a kernel node share, once the call is read from the
+// What every build of a kernel node shares, once the call is read from the
 // record (fields[1]): the kernel (by slot), the memory arguments' addresses
 // written into the call's bytes in place (each memory handed to keep), and the
 // launch shape in k. The node's argument bytes are the record's: the driver
@@ -48,6 +48,32 @@ CUcontext readKernelNode(Napi::Env env, const SlotTable& table, const KernelNode
   const KernelBox& box = **kernel;
   const CUcontext library = box.function ? nullptr : primaryContext(env, call.ordinal)->context;
   return setKernelNodeLaunch(k, box, call.plan.config, library);
+}
+
+// A kernel node's parameters in g, built on the stack from its fields (the
+// hot form of Graph.addKernel and GraphExec.setParams), and its context made
+// current; then call(kernel, launch configuration) makes the driver call while
+// the argument pointers are valid. The kernel and the memory its arguments
+// name go into kept (the graph's or executable's bag), the memory at once: if
+// the driver refuses the call, it is only held until the bag's owner goes.
+template <typename Call>
+void withKernelNode(Napi::Env env, const SlotTable& table, const KernelNodeFields& fields, CUgraphNodeParams& g,
+                    ResourceBag& kept, Call call) {
+  std::memset(&g, 0, sizeof(g));
+  g.type = CU_GRAPH_NODE_TYPE_KERNEL;
+  CUDA_KERNEL_NODE_PARAMS_v3& k = g.kernel;
+  const KernelRef* kernel = nullptr;
+  KernelCall kernelCall;
+  readKernelCall(fields[1], kernelCall);
+  const CUcontext context = readKernelNode(env, table, fields, kernel, kernelCall, k, [&kept](const MemoryInSlot& memory) {
+    kept.add(memory.box, [&memory] { return memory.ref(); });
+  });
+  KernelParams params(env, **kernel, kernelCall.args, kernelCall.argBytes);
+  k.kernelParams = params.kernelParams();
+  k.extra = params.extra();
+  if (context) makeCurrent(env, context);
+  call(*kernel, kernelCall.plan.config);
+  kept.add(*kernel);
 }
 
 }  // namespace
@@ -67,33 +93,38 @@ void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& 
   out.kernel = *kernel;
 }
 
+NodeRef addKernelNodeFromFields(Napi::Env env, const SlotTable& table, const GraphRef& graph, const Dependencies& deps,
+                                const KernelNodeFields& fields, bool perType) {
+  if (perType && deps.hasEdgeData()) throwTypeError(env, "edge data needs cuGraphAddNode (perTypeCall false)");
+  NodeRef box;
+  CUgraphNodeParams g;
+  withKernelNode(env, table, fields, g, graph->rootBag(env), [&](const KernelRef& kernel, const CUlaunchConfig& config) {
+    CUgraphNode node = nullptr;
+    if (perType) {
+      CUDA_KERNEL_NODE_PARAMS perTypeParams;
+      std::memcpy(&perTypeParams, &g.kernel, sizeof(perTypeParams));
+      CU_CHECK_DETAIL(env, kernel->name, cuGraphAddKernelNode, &node, graph->graph, deps.nodes(), deps.count(), &perTypeParams);
+    } else {
+      CU_CHECK_DETAIL(env, kernel->name, cuGraphAddNode, &node, graph->graph, deps.nodes(), deps.edges(), deps.count(), &g);
+    }
+    box = graph->nodes.add(graph, node);
+    applyKernelAttributes(env, node, config);
+  });
+  return box;
+}
+
 void setExecKernelNode(Napi::Env env, CUgraphExec exec, CUgraphNode node, const KernelNodeFields& fields, bool perType,
                        ResourceBag& kept) {
-  const SlotTable& table = slotTable(env);
-  const KernelRef* kernel = nullptr;
-  KernelCall call;
   CUgraphNodeParams g;
-  std::memset(&g, 0, sizeof(g));
-  g.type = CU_GRAPH_NODE_TYPE_KERNEL;
-  CUDA_KERNEL_NODE_PARAMS_v3& k = g.kernel;
-  readKernelCall(fields[1], call);
-  // The memory is kept at once: if the driver refuses the update, the
-  // executable only holds it until it is disposed.
-  const CUcontext context = readKernelNode(env, table, fields, kernel, call, k, [&kept](const MemoryInSlot& memory) {
-    kept.add(memory.box, [&memory] { return memory.ref(); });
+  withKernelNode(env, slotTable(env), fields, g, kept, [&](const KernelRef& kernel, const CUlaunchConfig&) {
+    if (perType) {
+      CUDA_KERNEL_NODE_PARAMS perTypeParams;
+      std::memcpy(&perTypeParams, &g.kernel, sizeof(perTypeParams));
+      CU_CHECK_DETAIL(env, kernel->name, cuGraphExecKernelNodeSetParams, exec, node, &perTypeParams);
+    } else {
+      CU_CHECK_DETAIL(env, kernel->name, cuGraphExecNodeSetParams, exec, node, &g);
+    }
   });
-  KernelParams params(env, **kernel, call.args, call.argBytes);
-  k.kernelParams = params.kernelParams();
-  k.extra = params.extra();
-  if (context) makeCurrent(env, context);
-  if (perType) {
-    CUDA_KERNEL_NODE_PARAMS perTypeParams;
-    std::memcpy(&perTypeParams, &k, sizeof(perTypeParams));
-    CU_CHECK_DETAIL(env, (*kernel)->name, cuGraphExecKernelNodeSetParams, exec, node, &perTypeParams);
-  } else {
-    CU_CHECK_DETAIL(env, (*kernel)->name, cuGraphExecNodeSetParams, exec, node, &g);
-  }
-  kept.add(*kernel);
 }
 
 // A prepared launch as a kernel node (the driver copies its arguments): a
@@ -112,10 +143,7 @@ CUcontext preparedKernelNode(Napi::Env env, PreparedLaunchBox& p, CUgraphNodePar
   return setKernelNodeLaunch(k, *p.kernel, p.plan.config, p.stream->context->context);
 }
 
-// Attributes a launch configuration carries (cluster shape, cooperation,
-// priority) become kernel node attributes.
-void applyKernelAttributes(Napi::Env env, CUgraphNode node, NodeParams& p) {
-  const CUlaunchConfig& config = p.kernelCall.plan.config;
+void applyKernelAttributes(Napi::Env env, CUgraphNode node, const CUlaunchConfig& config) {
   for (unsigned i = 0; i < config.numAttrs; ++i) {
     const CUlaunchAttribute& attribute = config.attrs[i];
     CU_CHECK_DETAIL(env, "attribute=" + std::to_string(attribute.id), cuGraphKernelNodeSetAttribute, node,

@@ -208,49 +208,6 @@ std::unique_ptr<NodeParams> emptyNodeParams() {
 
 }  // namespace
 
-void NodeParams::clear() {
-  std::memset(&params, 0, sizeof(params));
-  context = nullptr;
-  memOps.clear();
-  access.clear();
-  bodies.clear();
-  kernelCall = KernelCall();
-  kernelParams.reset();
-  kernel.reset();
-  movedChild.reset();
-  uses.clear();
-}
-
-namespace {
-thread_local NodeParams threadKernelNode;
-thread_local bool threadKernelNodeInUse = false;
-}  // namespace
-
-KernelNodeParams::KernelNodeParams(Napi::Env env, const KernelNodeFields& fields) {
-  if (threadKernelNodeInUse) {
-    own_ = emptyNodeParams();
-    params_ = own_.get();
-  } else {
-    threadKernelNodeInUse = true;
-    params_ = &threadKernelNode;  // release() left it cleared
-  }
-  params_->params.type = CU_GRAPH_NODE_TYPE_KERNEL;
-  try {
-    buildKernelNode(env, fields, *params_);
-  } catch (...) {
-    release();  // a constructor that throws runs no destructor
-    throw;
-  }
-}
-
-KernelNodeParams::~KernelNodeParams() { release(); }
-
-void KernelNodeParams::release() {
-  if (own_) return;
-  params_->clear();
-  threadKernelNodeInUse = false;
-}
-
 std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value value, GraphBox* graph) {
   if (!value.IsObject()) throwTypeError(env, "params must be an object");
   Napi::Object p = value.As<Napi::Object>();

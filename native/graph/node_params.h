@@ -35,10 +35,6 @@ struct NodeParams {
   NodeParams() = default;
   NodeParams(const NodeParams&) = delete;
   NodeParams& operator=(const NodeParams&) = delete;
-
-  // Back to a default-made NodeParams, what it held released, its vectors'
-  // capacity kept (see KernelNodeParams).
-  void clear();
 };
 
 // params.type is a CUgraphNodeType; the rest depends on it (lib/graph/node-params.ts).
@@ -49,24 +45,16 @@ std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value params, G
 // property name): kernel slot and record, as lib/graph/node-params.ts
 // encodeKernelNode makes them.
 using KernelNodeFields = std::array<Napi::Value, 2>;
-// Built for the length of one call (addKernelNode, an executable's update) in
-// the thread's NodeParams, emptied when the call ends: its vectors keep their
-// capacity, so that repeated builds allocate nothing. A nested use (none is
-// known) gets a NodeParams of its own.
-class KernelNodeParams {
- public:
-  KernelNodeParams(Napi::Env env, const KernelNodeFields& fields);
-  ~KernelNodeParams();
-  KernelNodeParams(const KernelNodeParams&) = delete;
-  KernelNodeParams& operator=(const KernelNodeParams&) = delete;
-  NodeParams* get() const { return params_; }
-  NodeParams& operator*() const { return *params_; }
+// A kernel node added to graph after deps (the hot form of Graph.addKernel):
+// its parameters built on the stack, the driver call made (per-type when
+// asked), its launch attributes applied, the kernel and the memory its
+// arguments name kept by the graph. The new node's box.
+NodeRef addKernelNodeFromFields(Napi::Env env, const SlotTable& table, const GraphRef& graph, const Dependencies& deps,
+                      const KernelNodeFields& fields, bool perType);
 
- private:
-  void release();
-  std::unique_ptr<NodeParams> own_;
-  NodeParams* params_;
-};
+// Attributes a launch configuration carries (cluster shape, cooperation,
+// priority) become kernel node attributes.
+void applyKernelAttributes(Napi::Env env, CUgraphNode node, const CUlaunchConfig& config);
 
 // An executable's kernel node takes a kernel call (the hot form of
 // GraphExec.setParams): its parameters built on the stack, the driver call

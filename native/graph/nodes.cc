@@ -10,15 +10,12 @@
 
 namespace cudrv {
 
-// Attributes of a kernel node that a launch configuration carries (kernel_node.cc).
-void applyKernelAttributes(Napi::Env env, CUgraphNode node, NodeParams& p);
-
 namespace {
 
 // The per-type add call for what buildNodeParams made.
 CUresult addPerType(CUgraphNode* node, CUgraph graph, const Dependencies& deps, NodeParams& p, Fn* fn) {
-  const CUgraphNode* d = deps.nodes.empty() ? nullptr : deps.nodes.data();
-  size_t n = deps.nodes.size();
+  const CUgraphNode* d = deps.nodes();
+  size_t n = deps.count();
   CUgraphNodeParams& g = p.params;
   switch (g.type) {
     case CU_GRAPH_NODE_TYPE_KERNEL: {
@@ -77,14 +74,13 @@ CUresult addPerType(CUgraphNode* node, CUgraph graph, const Dependencies& deps, 
 
 // Adds a node of parameters p to graph after deps: the driver call and what the graph keeps.
 NodeRef addBuiltNode(Napi::Env env, const GraphRef& graph, const Dependencies& deps, NodeParams* p, bool perType) {
-  if (perType && !deps.edges.empty()) throwTypeError(env, "edge data needs cuGraphAddNode (perTypeCall false)");
+  if (perType && deps.hasEdgeData()) throwTypeError(env, "edge data needs cuGraphAddNode (perTypeCall false)");
   if (perType && p->movedChild) throwTypeError(env, "moving a child graph needs cuGraphAddNode (perTypeCall false)");
   if (p->context) makeCurrent(env, p->context);
   CUgraphNode node = nullptr;
   Fn fn = Fn::cuGraphAddNode;
   CUresult r = perType ? addPerType(&node, graph->graph, deps, *p, &fn)
-                       : CU_CALL(cuGraphAddNode, &node, graph->graph, deps.nodes.empty() ? nullptr : deps.nodes.data(),
-                                 deps.edges.empty() ? nullptr : deps.edges.data(), deps.nodes.size(), &p->params);
+                       : CU_CALL(cuGraphAddNode, &node, graph->graph, deps.nodes(), deps.edges(), deps.count(), &p->params);
   if (r != CUDA_SUCCESS) throwCudaError(env, r, fn);
   for (auto& used : p->uses) graph->keep(env, used);
   if (p->kernel) graph->keep(env, p->kernel);
@@ -93,8 +89,8 @@ NodeRef addBuiltNode(Napi::Env env, const GraphRef& graph, const Dependencies& d
     p->movedChild->owned = false;
     p->movedChild->parent = graph;
   }
-  NodeRef box = nodeBoxOf(graph, node);
-  if (p->params.type == CU_GRAPH_NODE_TYPE_KERNEL) applyKernelAttributes(env, node, *p);
+  NodeRef box = graph->nodes.add(graph, node);
+  if (p->params.type == CU_GRAPH_NODE_TYPE_KERNEL) applyKernelAttributes(env, node, p->kernelCall.plan.config);
   return box;
 }
 
@@ -131,13 +127,14 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
 
 // addKernelNode(graph, dependencies, edgeData | undefined, kernel, record,
 // perTypeCall) -> node: addNode for a kernel node, its parameters given one by
-// one (see KernelNodeParams); a plain Node-API callback (hot_call.h), as
+// one (see KernelNodeFields); a plain Node-API callback (hot_call.h), as
 // launches are, the graph by slot.
 napi_value AddKernelNode(Napi::Env env, const HotArgs<6>& args) {
+  const SlotTable& table = slotTable(env);
   GraphRef graph = graphArg(Napi::Value(env, args[0]), "graph");
   Dependencies deps = dependenciesArg(env, Napi::Value(env, args[1]), Napi::Value(env, args[2]), *graph);
-  KernelNodeParams p(env, {Napi::Value(env, args[3]), Napi::Value(env, args[4])});
-  return nodeValue(env, addBuiltNode(env, graph, deps, p.get(), boolArg(Napi::Value(env, args[5]), "perTypeCall")));
+  const bool perType = boolArg(Napi::Value(env, args[5]), "perTypeCall");
+  return nodeValue(env, addKernelNodeFromFields(env, table, graph, deps, {Napi::Value(env, args[3]), Napi::Value(env, args[4])}, perType));
 }
 
 // setNodeParams(node, params, perTypeCall): new parameters for a node of the

@@ -240,6 +240,30 @@ describe('graph nodes: one object each, their slots freed with their graph', () 
     expect(r).toEqual({ disposedGraph: ['DisposedError', false, true], whileKept: [false, true, true], collected: [stale, stale, stale] });
   });
 
+  test('nodes added before and after a listing, thousands of them, are one object each; a destroyed node\'s address reused is a new node', () => {
+    const r = run(`
+      const graph = cuda.Graph.create();
+      const made = [graph.addEmpty()];
+      for (let i = 1; i < 20; i++) made.push(graph.addEmpty({ after: [made[i - 1]] }));
+      const early = graph.nodes();
+      // The stand-in has 4096 nodes in all: the last add takes the one destroy frees.
+      while (made.length < 4096) made.push(graph.addEmpty({ after: [made[19]] }));
+      const listed = graph.nodes();
+      const all = new Set(made);
+      const destroyed = made[7];
+      destroyed.destroy();
+      const reused = graph.addEmpty();
+      const after = graph.nodes();
+      report({
+        early: early.length === 20 && early.every((n) => all.has(n)),
+        listed: listed.length === 4096 && new Set(listed).size === 4096 && listed.every((n) => all.has(n)),
+        sameAddress: reused.handle === destroyed.handle, reusedNew: reused !== destroyed,
+        after: after.length === 4096 && after.includes(reused) && !after.includes(destroyed),
+        destroyedUse: attempt(() => destroyed.type), reusedType: reused.type,
+      });`);
+    expect(r).toEqual({ early: true, listed: true, sameAddress: true, reusedNew: true, after: true, destroyedUse: 'TypeError', reusedType: 'empty' });
+  });
+
   test('a node object disposed is replaced by a new one for the same node', () => {
     const r = run(`
       const graph = cuda.Graph.create();
