@@ -122,6 +122,9 @@ export interface DataflowTrackerOptions {
 export class DataflowTracker<N = unknown> {
   private readonly addedNodes: N[] = [];
   private readonly indexByNode = new Map<N, number>();
+  // Set by positional(): each node is its own position, and indexByNode stays
+  // empty (its entry per node was a tenth of a data-flow graph build's time).
+  private nodesArePositions = false;
   // What the tracker keeps of node i: NODE_FIELDS words of nodeTable from
   // NODE_FIELDS * i (the constants below name them). Typed arrays, and few of
   // them: an object per dependency, reason and range came to ~1,000 bytes of
@@ -176,6 +179,17 @@ export class DataflowTracker<N = unknown> {
     this.nameOf = options.nameOf;
   }
 
+  /**
+   * @internal A tracker whose nodes are their positions in order of addition
+   * (0, 1, 2, ...), as the graph builder numbers them: each add() names the
+   * next position, and no node is looked up in a map.
+   */
+  static positional(options: DataflowTrackerOptions = noOptions): DataflowTracker<number> {
+    const tracker = new DataflowTracker<number>(options);
+    tracker.nodesArePositions = true;
+    return tracker;
+  }
+
   /** The nodes added so far, in order of addition. */
   get nodes(): readonly N[] {
     return this.addedNodes;
@@ -218,7 +232,7 @@ export class DataflowTracker<N = unknown> {
 
   /** The position of a node in order of addition (its id for the graph analysis functions), or -1. */
   indexOf(node: N): number {
-    return this.indexByNode.get(node) ?? -1;
+    return this.positionOf(node) ?? -1;
   }
 
   /** The dependencies kept for a node when it was added (none for a node not added). */
@@ -250,8 +264,16 @@ export class DataflowTracker<N = unknown> {
     return `${resource.constructor?.name || 'resource'}#${state ? state.ordinal : '?'}`;
   }
 
+  private positionOf(node: N): number | undefined {
+    if (!this.nodesArePositions) return this.indexByNode.get(node);
+    const position = node as unknown as number;
+    return Number.isInteger(position) && position >= 0 && position < this.addedNodes.length ? position : undefined;
+  }
+
   private checkNew(node: N): void {
-    if (this.indexByNode.has(node)) throw new Error('node was already added to this tracker');
+    if (this.nodesArePositions ? (node as unknown) !== this.addedNodes.length : this.indexByNode.has(node)) {
+      throw new Error(this.nodesArePositions ? 'node must be the next position' : 'node was already added to this tracker');
+    }
   }
 
   // add() past the node's own check: checks the accesses, then finds and
@@ -261,7 +283,7 @@ export class DataflowTracker<N = unknown> {
     const writes = checkAccesses(writeList, 'writes');
     const after = afterList === undefined ? noItems : checkArray<N>(afterList, 'after');
     for (let i = 0; i < after.length; i++) {
-      if (!this.indexByNode.has(after[i])) throw new RangeError(`after[${i}] is not a node added to this tracker`);
+      if (this.positionOf(after[i]) === undefined) throw new RangeError(`after[${i}] is not a node added to this tracker`);
     }
 
     // Room for this node. Past this point nothing throws: the candidates
@@ -278,7 +300,7 @@ export class DataflowTracker<N = unknown> {
     }
 
     for (let i = 0; i < after.length; i++) {
-      const index = this.indexByNode.get(after[i])!;
+      const index = this.positionOf(after[i])!;
       if (this.nodeTable[NODE_FIELDS * index + FIRST_PENDING] === 0) this.addReason(index, EXPLICIT, 0, 0); // `after` may name a node twice
     }
     for (let i = 0; i < reads.length; i++) this.visit(reads[i], 'read hazards', self);
@@ -322,7 +344,7 @@ export class DataflowTracker<N = unknown> {
     for (let i = 0; i < reads.length; i++) this.visit(reads[i], 'record read', self);
     for (let i = 0; i < writes.length; i++) this.visit(writes[i], 'record write', self);
     this.addedNodes.push(node);
-    this.indexByNode.set(node, self);
+    if (!this.nodesArePositions) this.indexByNode.set(node, self);
     nodeTable[NODE_FIELDS * self + ROW_CHUNK] = this.chunks.length - 1;
     nodeTable[NODE_FIELDS * self + ROW_START] = row;
     this.used += words;

@@ -24,7 +24,7 @@ import { DotEdge, DotNode, GraphNodeKind, renderDot } from './dot';
 import { decodeEdge, EdgeData, encodeEdge } from './edge';
 import { GraphExec, InstantiateOptions, instantiateGraph } from './exec';
 import { GraphAllocation } from './memory';
-import { checkGraphNode, checkGraphNodes, dependencySlots, GraphNode, GraphNodeSlot, setGraphWrapper, slotsOf } from './node';
+import { checkGraphNode, checkGraphNodes, GraphNode, setGraphWrapper, slotsOf, slotsOfDependencies, trackedSlots } from './node';
 import { accessesOf, EncodedKernelNode, encodeKernelNode, EncodedNodeParams, encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from './node-params';
 import { UserObject } from './user-object';
 
@@ -84,7 +84,9 @@ const kindOf: Record<NodeTypeName, GraphNodeKind> = {
  * (Stream.capture). The graph keeps alive every resource its nodes use.
  */
 export class Graph extends Disposable<NativeGraph> {
-  #dataflow: DataflowTracker<GraphNodeSlot> | undefined;
+  // A data-flow graph's tracker, whose nodes are positions in #tracked.
+  #dataflow: DataflowTracker<number> | undefined;
+  #tracked: GraphNode[] | undefined;
   // Each node's one object (native/graph/node_boxes.h NodeBox), for as long as
   // the graph object lives; their slots are freed with the graph's. Found by
   // slot through #bySlot, which is brought up to date when a lookup comes
@@ -103,7 +105,10 @@ export class Graph extends Disposable<NativeGraph> {
     this.#nodes = [];
     this.#bySlot = undefined;
     this.#indexed = 0;
-    if (options.dataflow) this.#dataflow = new DataflowTracker<GraphNodeSlot>({ nameOf: resourceName });
+    if (options.dataflow) {
+      this.#dataflow = DataflowTracker.positional({ nameOf: resourceName });
+      this.#tracked = [];
+    }
   }
 
   /** @internal The one object of this graph's node that a native call returned by its slot. */
@@ -305,34 +310,35 @@ export class Graph extends Disposable<NativeGraph> {
     const perType = options.perTypeCall === undefined ? false : checkBoolean(options.perTypeCall, 'options.perTypeCall');
     const label = options.label === undefined ? undefined : checkString(options.label, 'options.label');
 
-    let dependencies = after;
+    let dependencySlots: number | number[] | undefined;
     let edgeData = edges;
-    const tracked = this.#dataflow;
-    let placeholder: GraphNodeSlot | undefined;
-    if (tracked) {
-      placeholder = new GraphNodeSlot();
+    const tracker = this.#dataflow;
+    const position = tracker ? tracker.nodes.length : -1;
+    if (tracker) {
+      const tracked = this.#tracked!;
       // The tracker's reasons stay as they are: DOT output formats them (formatting each edge's here cost more than the driver call).
       const own = params === undefined ? undefined : accessesOf(params);
       const reads = accessesWith(own?.reads, options.reads, 'options.reads');
       const writes = accessesWith(own?.writes, options.writes, 'options.writes');
-      // addQuick: the dependencies' places only, in an array the tracker reuses (add() makes an object per dependency and reason).
-      const found = tracked.addQuick(placeholder, reads, writes, after.length === 0 ? noItems : after.map((n) => n.dataflowSlot ?? untracked(n)));
-      dependencies = found.length === 0 ? noItems : found.map((d) => d.node!);
+      // addQuick: the dependencies' positions only, in an array the tracker reuses (add() makes an object per dependency and reason).
+      const found = tracker.addQuick(position, reads, writes, after.length === 0 ? noItems : this.#positionsOf(after));
+      dependencySlots = trackedSlots(tracked, found);
       // Edge data given for explicit dependencies follows them; inferred ones are plain.
-      if (edges) edgeData = dependencies.map((d) => edges[after.indexOf(d)] ?? [0, 0, 0]);
+      if (edges) edgeData = found.map((p) => edges[after.indexOf(tracked[p])] ?? [0, 0, 0]);
     } else if (options.reads !== undefined || options.writes !== undefined) {
       throw new TypeError('options.reads/writes need a data-flow graph: Graph.create({ dataflow: true })');
+    } else {
+      dependencySlots = slotsOfDependencies(after);
     }
 
-    const dependencyHandles = dependencySlots(dependencies);
     let slot;
     try {
       if (encoded.type === NodeType.kernel) {
         // The kernel form of encodeNodeParams (EncodedKernelNode), its fields given one by one.
         const k = encoded as EncodedKernelNode;
-        slot = native.addKernelNode(this.slot, dependencyHandles, edgeData, k.kernel, k.record, perType);
+        slot = native.addKernelNode(this.slot, dependencySlots, edgeData, k.kernel, k.record, perType);
       } else {
-        const result = native.addNode(this.slot, dependencyHandles, edgeData, encoded, perType);
+        const result = native.addNode(this.slot, dependencySlots, edgeData, encoded, perType);
         slot = result.node;
         if (extras) {
           if (result.allocation !== undefined) extras.allocation = new GraphAllocation(result.allocation);
@@ -342,16 +348,31 @@ export class Graph extends Disposable<NativeGraph> {
     } catch (error) {
       // The tracker has counted this node; an empty node in its place keeps the
       // graph's order what the tracker believes it is.
-      if (placeholder) placeholder.node = this.#newNode(native.addNode(this.slot, dependencyHandles, undefined, { type: 5 }, false).node);
+      if (tracker) this.#track(this.#newNode(native.addNode(this.slot, dependencySlots, undefined, { type: 5 }, false).node), position);
       throw error;
     }
     const node = this.#newNode(slot);
     if (label !== undefined) node.label = label;
-    if (placeholder) {
-      placeholder.node = node;
-      node.dataflowSlot = placeholder;
-    }
+    if (tracker) this.#track(node, position);
     return node;
+  }
+
+  // The node at position of the tracker's order.
+  #track(node: GraphNode, position: number): void {
+    node.dataflowIndex = position;
+    this.#tracked![position] = node;
+  }
+
+  // The tracker's positions of nodes given as dependencies.
+  #positionsOf(nodes: readonly GraphNode[]): number[] {
+    const tracked = this.#tracked!;
+    const positions = new Array<number>(nodes.length);
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
+      if (tracked[node.dataflowIndex] !== node) untracked(node);
+      positions[i] = node.dataflowIndex;
+    }
+    return positions;
   }
 
   /** Adds edges from[i] → to[i]; refuses one that would close a cycle, before the driver sees it. */
@@ -483,9 +504,10 @@ export class Graph extends Disposable<NativeGraph> {
   // Why data-flow building made the edge from → to ("RAW DeviceBuffer#0, ..."); undefined for an edge it did not make.
   #reasonsFor(from: GraphNode, to: GraphNode): string | undefined {
     const tracker = this.#dataflow;
-    const slot = to.dataflowSlot;
-    const dependency = tracker && slot ? tracker.dependenciesOf(slot).find((d) => d.node.node === from) : undefined;
-    return tracker && dependency ? dependency.reasons.map((r) => tracker.describe(r)).join(', ') : undefined;
+    const tracked = this.#tracked;
+    if (!tracker || !tracked || tracked[to.dataflowIndex] !== to) return undefined;
+    const dependency = tracker.dependenciesOf(to.dataflowIndex).find((d) => tracked[d.node] === from);
+    return dependency ? dependency.reasons.map((r) => tracker.describe(r)).join(', ') : undefined;
   }
 
   /** Makes an executable (cuGraphInstantiate, or ...WithParams with an upload stream or when it fails). */

@@ -16,11 +16,6 @@ export function setGraphWrapper(wrap: (handle: Slot<NativeGraph>) => unknown): v
   wrapGraph = wrap;
 }
 
-/** @internal Where the data-flow tracker will find a node once the driver has made it. */
-export class GraphNodeSlot {
-  node: GraphNode | undefined;
-}
-
 /**
  * A node of a graph. The same node is always the same object (nodes(),
  * dependencies() and the builder's return values agree), usable while its
@@ -35,15 +30,15 @@ export class GraphNode extends Disposable<NativeGraphNode> {
   /** A short name for DOT output and messages; set by the builder, or by you. */
   declare label: string | undefined;
 
-  /** @internal Where a data-flow graph's tracker finds this node (the graph that built it sets it). */
-  declare dataflowSlot: GraphNodeSlot | undefined;
+  /** @internal The node's position in its data-flow graph's tracker; -1 outside one (the graph that built it sets it). */
+  declare dataflowIndex: number;
 
   /** @internal Graph makes a node's one object (Graph.nodeOf); its slot joins the graph's group. */
   constructor(handle: Slot<NativeGraphNode>, graph: Graph, group: SlotGroup) {
     super(handle, group);
     (this as { graph: Graph }).graph = graph;
     this.label = undefined;
-    this.dataflowSlot = undefined;
+    this.dataflowIndex = -1;
   }
 
   /** The CUgraphNode value, for logs and comparisons. */
@@ -155,8 +150,17 @@ export function checkGraphNode(node: unknown, name: string): GraphNode {
  * one node's slot (a chain's: no list to make and for the native layer to
  * read), or a list of slots.
  */
-export function dependencySlots(nodes: readonly GraphNode[]): number | number[] | undefined {
+export function slotsOfDependencies(nodes: readonly GraphNode[]): number | number[] | undefined {
   return nodes.length === 0 ? undefined : nodes.length === 1 ? nodes[0].slot : slotsOf(nodes);
+}
+
+/** @internal The same for dependencies given by position in tracked (a data-flow graph's nodes in its tracker's order). */
+export function trackedSlots(tracked: readonly GraphNode[], positions: readonly number[]): number | number[] | undefined {
+  if (positions.length === 0) return undefined;
+  if (positions.length === 1) return tracked[positions[0]].slot;
+  const slots = new Array<number>(positions.length);
+  for (let i = 0; i < positions.length; i++) slots[i] = tracked[positions[i]].slot;
+  return slots;
 }
 
 /** @internal The slots of nodes, as the native calls take them (a loop: Array.prototype.map's call per node showed in node-by-node builds). */

@@ -143,6 +143,26 @@ describeGpu('graphs', () => {
     for (const buffer of [x, a, b, out]) buffer.dispose();
   });
 
+  test('a data-flow graph joins explicit dependencies, with their edge data, to inferred ones, and refuses a node of another graph', () => {
+    using buffer = DeviceBuffer.alloc(1024);
+    using graph = Graph.create({ dataflow: true });
+    using other = Graph.create({ dataflow: true });
+    const first = graph.addFill(buffer, 1, { label: 'first' });
+    const foreign = other.addFill(buffer, 2);
+    const marker = graph.addEmpty({ label: 'marker' });
+    const second = graph.addFill(buffer, 3, {}, { after: [marker], edges: [{ type: 'default' }], label: 'second' });
+    expect(() => graph.addEmpty({ after: [foreign] })).toThrow(TypeError);
+    expect(() => graph.addEmpty({ after: [foreign] })).toThrow(/not added through this data-flow graph/);
+    const edges = graph.edges().map((e) => [e.from, e.to]);
+    expect(edges).toHaveLength(2);
+    expect(edges).toContainEqual([first, second]);
+    expect(edges).toContainEqual([marker, second]);
+    const dot = graph.toDot();
+    expect(dot).toMatch(/label="WAW DeviceBuffer#\d+"/);
+    expect(dot).toContain('label="explicit"');
+    expect(graph.nodeCount).toBe(3);
+  });
+
   test('every node kind through cuGraphAddNode and the per-type calls; parameters read back and set', async () => {
     using graph = Graph.create();
     using src = DeviceBuffer.from(floats((i) => i));

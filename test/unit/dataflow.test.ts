@@ -5,6 +5,7 @@ import { DataflowTracker, ResourceRange, type DataflowDependency, type DataflowE
 import { transitiveReduction } from '../../lib/graph/analysis';
 
 class FakeBuffer {}
+const noAccesses: readonly never[] = [];
 
 const dependencyIndices = (tracker: DataflowTracker<string>, node: string, accesses: NodeAccesses<string>): number[] =>
   tracker.add(node, accesses).map((d) => d.index);
@@ -173,6 +174,21 @@ describe('bookkeeping', () => {
     expect(edges.map((e) => [e.from, e.to, e.reasons.map((r) => tracker.describe(r))])).toEqual([[0, 1, ['RAW x[8, 16)']]]);
   });
 
+  test('a positional tracker (the graph builder\'s): each node names the next position, found without a map', () => {
+    const x = new FakeBuffer();
+    const tracker = DataflowTracker.positional({ nameOf: () => 'x' });
+    expect(tracker.addQuick(0, noAccesses, [x], noAccesses)).toEqual([]);
+    expect(tracker.addQuick(1, noAccesses, noAccesses, noAccesses)).toEqual([]);
+    expect([...tracker.addQuick(2, [x], noAccesses, [1])]).toEqual([0, 1]);
+    expect(() => tracker.addQuick(2, noAccesses, noAccesses, noAccesses)).toThrow('node must be the next position');
+    expect(() => tracker.addQuick(4, noAccesses, noAccesses, noAccesses)).toThrow('node must be the next position');
+    expect(() => tracker.addQuick(3, noAccesses, noAccesses, [3])).toThrow('after[0] is not a node added to this tracker');
+    expect(() => tracker.addQuick(3, noAccesses, noAccesses, [0.5])).toThrow('after[0] is not a node added to this tracker');
+    expect(tracker.nodes).toEqual([0, 1, 2]);
+    expect([tracker.indexOf(2), tracker.indexOf(3), tracker.indexOf(-1)]).toEqual([2, -1, -1]);
+    expect(tracker.dependenciesOf(2).map((d) => [d.node, d.reasons.map((r) => tracker.describe(r))])).toEqual([[0, ['RAW x']], [1, ['explicit']]]);
+  });
+
   test('resources without a constructor get a neutral name', () => {
     const tracker = new DataflowTracker<number>();
     const bare = Object.create(null) as object;
@@ -234,8 +250,7 @@ function randomProgram(nodes: number, buffers: number, seed: number): Access[][]
   });
 }
 
-function track(program: Access[][], buffers: object[]): DataflowTracker<number> {
-  const tracker = new DataflowTracker<number>();
+function track(program: Access[][], buffers: object[], tracker = new DataflowTracker<number>()): DataflowTracker<number> {
   const range = (a: Access): ResourceRange =>
     a.end === Infinity ? new ResourceRange(buffers[a.buffer], a.start) : new ResourceRange(buffers[a.buffer], a.start, a.end - a.start);
   program.forEach((accesses, i) => {
@@ -286,6 +301,9 @@ describe('random programs', () => {
     const expected = transitiveReduction(2000, conflictingPairs(program));
     expect(edgePairs(tracker.edges()).sort()).toEqual(edgePairs(expected as DataflowEdge[]).sort());
     for (const edge of tracker.edges()) expect(edge.reasons.length).toBeGreaterThan(0);
+    // The graph builder's tracker, whose nodes are their positions, keeps the same.
+    const positional = track(program, buffers, DataflowTracker.positional());
+    expect(edgePairs(positional.edges())).toEqual(edgePairs(tracker.edges()));
   });
 });
 
