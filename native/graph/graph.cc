@@ -56,8 +56,10 @@ GraphRef makeGraphBox(Napi::Env env, CUgraph graph, const GraphRef& parent) {
   return box;
 }
 
-const GraphRef& graphArg(Napi::Value value, const char* param) {
-  const GraphRef& graph = Graph::fromSlotOrView(slotTable(value.Env()), value, param);
+const GraphRef& graphArg(Napi::Value value, const char* param) { return graphArg(slotTable(value.Env()), value, param); }
+
+const GraphRef& graphArg(const SlotTable& table, Napi::Value value, const char* param) {
+  const GraphRef& graph = Graph::fromSlotOrView(table, value, param);
   if (!graph->root()) throwDisposed(value.Env(), "the graph that owns this one");
   return graph;
 }
@@ -73,8 +75,9 @@ Napi::Value newGraphSlot(Napi::Env env, const GraphRef& graph) { return Graph::n
 // The same number for a node while its slot holds it, so that lib's graph
 // object finds the node's one object by it. A new slot is owned at once: its
 // graph object frees it (NodeBox).
-Napi::Value nodeValue(Napi::Env env, const NodeRef& node) {
-  SlotTable& table = slotTable(env);
+Napi::Value nodeValue(Napi::Env env, const NodeRef& node) { return nodeValue(env, slotTable(env), node); }
+
+Napi::Value nodeValue(Napi::Env env, SlotTable& table, const NodeRef& node) {
   const std::shared_ptr<NodeBox>* held = GraphNode::boxAt(table, node->slot);
   if (!held || *held != node) {
     const double id = table.add(GraphNode::slotClass(), node);

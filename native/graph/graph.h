@@ -141,6 +141,7 @@ GraphRef makeGraphBox(Napi::Env env, CUgraph graph, const GraphRef& parent = nul
 Napi::Value newGraphSlot(Napi::Env env, const GraphRef& graph);
 // A live graph argument, by slot or view: a Graph whose CUgraph (and owners) still exist.
 const GraphRef& graphArg(Napi::Value value, const char* param);
+const GraphRef& graphArg(const SlotTable& table, Napi::Value value, const char* param);
 // The graph a live node belongs to.
 GraphRef graphOf(Napi::Env env, const NodeBox& node);
 
@@ -148,6 +149,7 @@ GraphRef graphOf(Napi::Env env, const NodeBox& node);
 inline NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node) { return graph->nodes.of(graph, node); }
 // The number of the node's slot (see NodeBox), made owned on first sight.
 Napi::Value nodeValue(Napi::Env env, const NodeRef& node);
+Napi::Value nodeValue(Napi::Env env, SlotTable& table, const NodeRef& node);
 // A live node argument, by slot or view; it must belong to graph when graph is given.
 const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph = nullptr);
 const NodeRef& nodeArg(const SlotTable& table, Napi::Value value, const char* param, const GraphBox* graph);

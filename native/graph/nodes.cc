@@ -130,11 +130,11 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
 // one (see KernelNodeFields); a plain Node-API callback (hot_call.h), as
 // launches are, the graph by slot.
 napi_value AddKernelNode(Napi::Env env, const HotArgs<6>& args) {
-  const SlotTable& table = slotTable(env);
-  GraphRef graph = graphArg(Napi::Value(env, args[0]), "graph");
+  SlotTable& table = slotTable(env);
+  GraphRef graph = graphArg(table, Napi::Value(env, args[0]), "graph");
   Dependencies deps = dependenciesArg(env, Napi::Value(env, args[1]), Napi::Value(env, args[2]), *graph);
   const bool perType = boolArg(Napi::Value(env, args[5]), "perTypeCall");
-  return nodeValue(env, addKernelNodeFromFields(env, table, graph, deps, {Napi::Value(env, args[3]), Napi::Value(env, args[4])}, perType));
+  return nodeValue(env, table, addKernelNodeFromFields(env, table, graph, deps, {Napi::Value(env, args[3]), Napi::Value(env, args[4])}, perType));
 }
 
 // setNodeParams(node, params, perTypeCall): new parameters for a node of the
