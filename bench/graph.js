@@ -11,14 +11,15 @@ const { buildChain, cubinFile, describePython, median, now, perCall, pick, runAl
 
 const sizes = [1, 100, 1000];
 
-// The time to build a chain: the median of five builds. One build's time
-// moved by 2 to 5 times with the state of the garbage collector (a scavenge
-// or incremental marking under way) and of the JIT (the first builds of a
-// process, and the first after other benchmarks changed the shapes the
-// builder sees, run before its code is optimized again).
+// The time to build a chain: the median of seven builds, as bench/c/graph.c
+// and bench/python/graph.py take theirs. One build's time moved by 2 to 5
+// times with the state of the garbage collector (a scavenge or incremental
+// marking under way) and of the JIT (the first builds of a process, and the
+// first after other benchmarks changed the shapes the builder sees, run
+// before its code is optimized again).
 function buildTime(cuda, kernel, n, dataflow, buffer) {
   const times = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 7; i++) {
     const t0 = now();
     const graph = buildChain(cuda, kernel, n, dataflow, buffer);
     times.push(now() - t0);
@@ -97,6 +98,13 @@ async function measure({ passes = 3 } = {}) {
   const stream = cuda.Stream.create();
   const buffer = cuda.DeviceBuffer.alloc(1024);
   const c = [], js = [], py = [];
+  // Untimed builds first, as the other rows warm up before they time: a
+  // process's first builds run before the JIT has optimized the builder
+  // (the first is reported on a row of its own).
+  const t0 = now();
+  buildChain(cuda, kernel, 1000, false, buffer).dispose();
+  const firstBuild = now() - t0;
+  for (let i = 0; i < 20; i++) for (const dataflow of [false, true]) buildChain(cuda, kernel, 1000, dataflow, buffer).dispose();
   for (let pass = 0; pass < passes; pass++) {
     c.push(runC('graph', [file, ...sizes]));
     const run = Object.fromEntries(sizes.map((n) => [n, measureChain(cuda, kernel, stream, buffer, n)]));
@@ -145,12 +153,17 @@ async function measure({ passes = 3 } = {}) {
   });
   rows.push(once('build 1000 nodes, node by node', 'build', 'build'));
   rows.push(once('build 1000 nodes, data-flow builder', 'dataflowBuild', 'build'));
+  rows.push({
+    label: 'build 1000 nodes, first of a process', unit: 'us', better: 'lower',
+    js: us(firstBuild), c: us(cOf(1000, 'firstBuild')), bindings: us(pyOf('bindings', 1000, 'firstBuild')), core: us(pyOf('core', 1000, 'firstBuild')),
+  });
   return [{
     title: 'Graphs',
     rows,
     notes: [
       `chains of empty-kernel nodes; median of ${passes} passes (instantiate and update are single timings per pass, ` +
-        'JavaScript builds the median of five per pass; C and Python build once per pass); ' +
+        'builds the median of seven per pass, JavaScript\'s after 41 untimed builds; the first of a process: ' +
+        'JavaScript\'s first, C\'s and Python\'s first of 1000 nodes, after their chains of 1 and 100); ' +
         `JavaScript and C launches: median of ${4 * passes} passes, taken in turn`,
       'C builds with cuGraphAddNode as the JavaScript builder does; cuda.bindings with cuGraphAddKernelNode; ' +
         'cuda.core builds by stream capture (GraphBuilder), instantiates with complete() and has no per-node executable update.',

@@ -78,6 +78,18 @@ def drainer(stream):
     return lambda: check(driver.cuStreamSynchronize(stream))
 
 
+def build_time(build, destroy, n, builds=7):
+    """The median nanoseconds of builds of a chain of n (build(n) -> (graph,
+    ns)), each destroyed after, and the first build's: bench/c/graph.c
+    buildTime does the same."""
+    times = []
+    for _ in range(builds):
+        graph, ns = build(n)
+        destroy(graph)
+        times.append(ns)
+    return statistics.median(times), times[0]
+
+
 def per_call(op, batch, rounds, drain=None):
     """Median nanoseconds per call of op(i) over rounds of batch calls, after
     a warm-up of batch * 10 calls; drain() (when given) runs after the warm-up
