@@ -146,7 +146,7 @@ napi_value ExecSetKernelNodeParams(Napi::Env env, const HotArgs<5>& args) {
   GraphExecBox& exec = *GraphExec::fromSlot(table, Napi::Value(env, args[0]), "exec");
   const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, Napi::Value(env, args[1]), "node"), "node");
   const KernelNodeFields fields{Napi::Value(env, args[2]), Napi::Value(env, args[3])};
-  setExecKernelNode(env, exec.exec, node->node, fields, boolArg(Napi::Value(env, args[4]), "perTypeCall"), exec.extra);
+  setExecKernelNode(env, table, exec.exec, node->node, fields, boolArg(Napi::Value(env, args[4]), "perTypeCall"), exec.extra);
   return nullptr;
 }
 

@@ -113,10 +113,10 @@ NodeRef addKernelNodeFromFields(Napi::Env env, const SlotTable& table, const Gra
   return box;
 }
 
-void setExecKernelNode(Napi::Env env, CUgraphExec exec, CUgraphNode node, const KernelNodeFields& fields, bool perType,
-                       ResourceBag& kept) {
+void setExecKernelNode(Napi::Env env, const SlotTable& table, CUgraphExec exec, CUgraphNode node,
+                       const KernelNodeFields& fields, bool perType, ResourceBag& kept) {
   CUgraphNodeParams g;
-  withKernelNode(env, slotTable(env), fields, g, kept, [&](const KernelRef& kernel, const CUlaunchConfig&) {
+  withKernelNode(env, table, fields, g, kept, [&](const KernelRef& kernel, const CUlaunchConfig&) {
     if (perType) {
       CUDA_KERNEL_NODE_PARAMS perTypeParams;
       std::memcpy(&perTypeParams, &g.kernel, sizeof(perTypeParams));

@@ -61,8 +61,8 @@ void applyKernelAttributes(Napi::Env env, CUgraphNode node, const CUlaunchConfig
 // made (per-type when asked), then the kernel and the memory its arguments
 // name kept in kept. Launch attributes are fixed when an executable is made,
 // so the call's are not applied.
-void setExecKernelNode(Napi::Env env, CUgraphExec exec, CUgraphNode node, const KernelNodeFields& fields, bool perType,
-                       ResourceBag& kept);
+void setExecKernelNode(Napi::Env env, const SlotTable& table, CUgraphExec exec, CUgraphNode node,
+                       const KernelNodeFields& fields, bool perType, ResourceBag& kept);
 
 // A prepared launch's kernel, shape and current arguments as kernel node
 // parameters (TypeError when it has launch attributes, which an executable's
