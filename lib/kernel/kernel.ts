@@ -9,7 +9,7 @@ import { native, Slot } from '../native';
 import type { NativeKernel } from '../native';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, noItems, noOptions } from '../validate';
 import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, writeArg } from './args';
-import { encodeLaunchShape, LaunchConfig, LaunchConfigSlot, launchStream, LaunchShape } from './launch-config';
+import { encodeLaunchShape, LaunchConfig, LaunchConfigSlot, LaunchShapeMemo, launchStream, LaunchShape } from './launch-config';
 import { PreparedLaunch } from './prepared-launch';
 
 /** Where one parameter lives in the kernel's parameter buffer, as the driver reports it. */
@@ -105,6 +105,8 @@ export class Kernel extends Disposable<NativeKernel> {
   #lastTypes: ArgType[] | undefined;
   #lastSlots: ArgSlot[] | undefined;
   #packed: PackedArgs = packedRecord(0, 0);
+  // What the record's configuration slots hold after a plain launch.
+  readonly #launchShape = new LaunchShapeMemo();
 
   /** @internal */
   constructor(handle: Slot<NativeKernel>, context?: Context) {
@@ -228,8 +230,8 @@ export class Kernel extends Disposable<NativeKernel> {
    */
   launch(config: LaunchConfig, args: readonly KernelArg[] = noItems): void {
     const stream = launchStream(config);
-    const packed = this.packArgs(args, 'args');
-    encodeLaunchShape(config, packed.config);
+    const packed = this.#pack(args, 'args');
+    this.#launchShape.encode(config, packed.config);
     const launch = packed.launch;
     launch[0] = this.slot;
     launch[1] = stream.slot;
@@ -243,6 +245,12 @@ export class Kernel extends Disposable<NativeKernel> {
    * hand them to the native layer at once.
    */
   packArgs(args: readonly KernelArg[], label: string): PackedArgs {
+    // The caller writes the record's configuration (a kernel node's).
+    this.#launchShape.forget();
+    return this.#pack(args, label);
+  }
+
+  #pack(args: readonly KernelArg[], label: string): PackedArgs {
     const slots = this.#slotsFor(args, label);
     const packed = this.#packed;
     const view = packed.view;

@@ -171,6 +171,63 @@ describe('launches', () => {
     ]);
   });
 
+  test('a configuration and arguments reused between launches are sent as they are at each launch', () => {
+    const r = run(`
+      const stream = newStream();
+      const lib = cuda.Library.load(image);
+      const saxpy = lib.kernel('saxpy');
+      const { arg } = cuda;
+      const config = { grid: 2, block: 32, stream };
+      const args = [arg.f32(1), arg.ptr(0x10n), arg.ptr(0x20n), arg.u32(3)];
+      const graph = cuda.Graph.create();
+      clearLog();
+      saxpy.launch(config, args);
+      config.grid = 3;
+      args[3] = arg.u32(4);
+      saxpy.launch(config, args);
+      // A kernel node packs into the same record, with its own shape.
+      graph.addKernel(saxpy, { grid: 7, block: 7 }, args);
+      saxpy.launch(config, args);
+      config.block = [16, 2];
+      args[0] = arg.u32(5);
+      saxpy.launch(config, args);
+      config.block[1] = 4;
+      config.sharedMemory = 64;
+      saxpy.launch(config, args);
+      config.cooperative = true;
+      saxpy.launch(config, args);
+      const launches = log();
+      saxpy.launch(config, [arg.f32(1), arg.ptr(0n), arg.ptr(0n), arg.u32(1)]);
+      clearLog();
+      // Errors as in a first launch of these types: every type is checked before any value.
+      const errors = {
+        value: attempt(() => saxpy.launch(config, [arg.f32('x'), arg.ptr(0n), arg.ptr(0n), arg.u32(1)])),
+        valueThenUntyped: attempt(() => saxpy.launch(config, [arg.f32('x'), arg.ptr(0n), arg.ptr(0n), 1])),
+        valueThenCount: attempt(() => saxpy.launch(config, [arg.f32('x'), arg.ptr(0n), arg.ptr(0n)])),
+        valueThenSize: attempt(() => saxpy.launch(config, [arg.f32('x'), arg.ptr(0n), arg.ptr(0n), arg.f64(1)])),
+        grid: attempt(() => saxpy.launch({ ...config, grid: 0 }, args)),
+        flag: attempt(() => saxpy.launch({ ...config, cooperative: 1 }, args)),
+      };
+      saxpy.launch(config, args);
+      report({ launches, errors, after: log() });`);
+    const pointers = '1000000000000000|2000000000000000';
+    expect(r.launches).toEqual([
+      `launch saxpy grid=2,1,1 block=32,1,1 smem=0 stream=1 args=0000803f|${pointers}|03000000`,
+      `launch saxpy grid=3,1,1 block=32,1,1 smem=0 stream=1 args=0000803f|${pointers}|04000000`,
+      `launch saxpy grid=3,1,1 block=32,1,1 smem=0 stream=1 args=0000803f|${pointers}|04000000`,
+      `launch saxpy grid=3,1,1 block=16,2,1 smem=0 stream=1 args=05000000|${pointers}|04000000`,
+      `launch saxpy grid=3,1,1 block=16,4,1 smem=64 stream=1 args=05000000|${pointers}|04000000`,
+      `cooperative saxpy grid=3,1,1 block=16,4,1 smem=64 stream=1 args=05000000|${pointers}|04000000`,
+    ]);
+    expect(r.errors.value).toMatchObject({ type: 'TypeError', message: 'args[0] must be a number, got string' });
+    expect(r.errors.valueThenUntyped).toMatchObject({ type: 'TypeError', message: expect.stringContaining('args[3] must be made with arg.*()') });
+    expect(r.errors.valueThenCount).toMatchObject({ type: 'KernelArgumentError', index: -1 });
+    expect(r.errors.valueThenSize).toMatchObject({ type: 'KernelArgumentError', index: 3 });
+    expect(r.errors.grid).toMatchObject({ type: 'RangeError', message: expect.stringContaining('config.grid.x') });
+    expect(r.errors.flag).toMatchObject({ type: 'TypeError', message: expect.stringContaining('config.cooperative') });
+    expect(r.after).toEqual([`cooperative saxpy grid=3,1,1 block=16,4,1 smem=64 stream=1 args=05000000|${pointers}|04000000`]);
+  });
+
   test('a driver error names the launch call and the kernel', () => {
     const r = run(`
       const stream = newStream();
