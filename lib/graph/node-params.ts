@@ -5,7 +5,7 @@ import { DeviceLike, ordinalOf } from '../device';
 import type { Event } from '../event';
 import type { KernelArg } from '../kernel/args';
 import { checkKernel, Kernel } from '../kernel/kernel';
-import { encodeLaunchShape, LaunchShape } from '../kernel/launch-config';
+import type { LaunchShape } from '../kernel/launch-config';
 import { MemoryHandle, memorySlot } from '../memory/bytes';
 import type { NativeGraph } from '../native';
 import { encodeMemoryOps, StreamMemoryOp } from '../stream-memory-ops';
@@ -225,9 +225,8 @@ const kernelNode: EncodedKernelNode = { type: 0, kernel: -1, record: new ArrayBu
  */
 export function encodeKernelNode(kernelValue: Kernel, args: readonly KernelArg[] | undefined, shape: LaunchShape & { device?: DeviceLike }): EncodedKernelNode {
   const kernel = checkKernel(kernelValue, 'params.kernel');
-  const packed = kernel.packArgs(args ?? noItems, 'params.args');
+  const packed = kernel.packCall(args ?? noItems, shape, 'params.args');
   packed.fields[2] = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(shape.device, 'params.device');
-  encodeLaunchShape(shape, packed.config);
   kernelNode.type = NodeType.kernel;
   kernelNode.kernel = kernel.slot;
   kernelNode.record = packed.record;

@@ -39,7 +39,7 @@ export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedM
 }
 
 /**
- * @internal A kernel call packed for the native layer (Kernel.packArgs): one
+ * @internal A kernel call packed for the native layer (Kernel.packCall): one
  * record that a launch or a kernel node reads with one N-API call
  * (native/launch.h, KernelCall): a header of kernelCallConfigBytes (the
  * encoded launch configuration, the fields, and a plain launch's kernel and
@@ -98,14 +98,14 @@ export class Kernel extends Disposable<NativeKernel> {
   readonly context: Context | undefined;
   #name: string | undefined;
   #params: readonly KernelParam[] | null | undefined;
-  // Reused by plain launches and kernel nodes (packArgs) while the argument
+  // Reused by plain launches and kernel nodes (packCall) while the argument
   // types stay the same: the layout's slots and packed record of the last
   // types. The slots are an unfrozen copy: V8 reads a frozen array's elements
   // through its generic keyed-load stub, some 70 instructions a read.
   #lastTypes: ArgType[] | undefined;
   #lastSlots: ArgSlot[] | undefined;
   #packed: PackedArgs = packedRecord(0, 0);
-  // What the record's configuration slots hold after a plain launch.
+  // What the record's configuration slots hold (a launch's or a kernel node's shape).
   readonly #launchShape = new LaunchShapeMemo();
 
   /** @internal */
@@ -230,8 +230,7 @@ export class Kernel extends Disposable<NativeKernel> {
    */
   launch(config: LaunchConfig, args: readonly KernelArg[] = noItems): void {
     const stream = launchStream(config);
-    const packed = this.#pack(args, 'args');
-    this.#launchShape.encode(config, packed.config);
+    const packed = this.packCall(args, config, 'args');
     const launch = packed.launch;
     launch[0] = this.slot;
     launch[1] = stream.slot;
@@ -241,13 +240,14 @@ export class Kernel extends Disposable<NativeKernel> {
   /**
    * @internal Typed arguments checked and packed into this kernel's reused
    * buffers: the bytes, and memory arguments as [offset, memory slot] pairs
-   * (the native layer writes their addresses). Valid until the next packing:
-   * hand them to the native layer at once.
+   * (the native layer writes their addresses); and the launch shape encoded,
+   * unless the record holds it already (a launch's or a kernel node's). Valid
+   * until the next packing: hand them to the native layer at once.
    */
-  packArgs(args: readonly KernelArg[], label: string): PackedArgs {
-    // The caller writes the record's configuration (a kernel node's).
-    this.#launchShape.forget();
-    return this.#pack(args, label);
+  packCall(args: readonly KernelArg[], shape: LaunchShape, label: string): PackedArgs {
+    const packed = this.#pack(args, label);
+    this.#launchShape.encode(shape, packed.config);
+    return packed;
   }
 
   #pack(args: readonly KernelArg[], label: string): PackedArgs {

@@ -64,7 +64,7 @@ export function encodeLaunchShape(shape: LaunchShape, out: Int32Array = new Int3
 }
 
 /**
- * The encoding of the last shape a plain launch wrote into its record, by the
+ * The encoding of the last shape a launch or kernel node wrote into its record, by the
  * values of its parts: a launch whose parts are the same numbers and flags as
  * the last one's, into the same array, is not checked or encoded again (that
  * took some 270 of the 1,290 instructions of a launch without arguments over
@@ -91,11 +91,6 @@ export class LaunchShapeMemo {
       programmaticStreamSerialization !== this.#programmaticStreamSerialization) {
       this.#encodeAnew(grid, block, sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization, out);
     }
-  }
-
-  /** Forgets the last encoding (its array was written by someone else). */
-  forget(): void {
-    this.#out = undefined;
   }
 
   #encodeAnew(grid: Dim3, block: Dim3, sharedMemory: unknown, cooperative: unknown, cluster: Dim3 | undefined,
