@@ -44,8 +44,7 @@ Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
 
 // eventRecord(eventSlot, streamSlot, flags | undefined): cuEventRecord, or
 // cuEventRecordWithFlags when flags are given.
-napi_value EventRecord(Napi::Env env, const HotArgs<3>& args) {
-  const SlotTable& table = slotTable(env);
+napi_value EventRecord(Napi::Env env, SlotTable& table, const HotArgs<3>& args) {
   EventBox& event = *Event::fromSlot(table, Napi::Value(env, args[0]), "event");
   const StreamRef& stream = Stream::fromSlot(table, Napi::Value(env, args[1]), "stream");
   stream->makeContextCurrent(env);
@@ -65,8 +64,8 @@ napi_value EventRecord(Napi::Env env, const HotArgs<3>& args) {
 
 // eventQuery(slot): true when the work before the last record has completed
 // (or nothing was recorded).
-napi_value EventQuery(Napi::Env env, const HotArgs<1>& args) {
-  const EventBox& event = *Event::fromSlot(Napi::Value(env, args[0]), "event");
+napi_value EventQuery(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
+  const EventBox& event = *Event::fromSlot(table, Napi::Value(env, args[0]), "event");
   CUresult r = CU_CALL(cuEventQuery, event.event);
   if (r == CUDA_ERROR_NOT_READY) return Napi::Boolean::New(env, false);
   if (r != CUDA_SUCCESS) throwCudaError(env, r, Fn::cuEventQuery);

@@ -18,16 +18,21 @@ namespace cudrv {
 template <size_t N>
 using HotArgs = napi_value[N];
 
+// A hot call gets the environment's slot table with its arguments, as its
+// function's data: slotTable(env) asks N-API for the instance data, 36
+// instructions, a seventeenth of a prepared launch over the stand-in driver.
+// The table outlives every call: it goes with the environment.
 template <size_t N>
-using HotFunction = napi_value (*)(Napi::Env, const HotArgs<N>&);
+using HotFunction = napi_value (*)(Napi::Env, SlotTable&, const HotArgs<N>&);
 
 template <size_t N, HotFunction<N> Call>
 napi_value hotCall(napi_env env, napi_callback_info info) {
   size_t argc = N;
   napi_value argv[N];
-  if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok) return nullptr;
+  void* table = nullptr;
+  if (napi_get_cb_info(env, info, &argc, argv, nullptr, &table) != napi_ok) return nullptr;
   try {
-    return Call(Napi::Env(env), argv);
+    return Call(Napi::Env(env), *static_cast<SlotTable*>(table), argv);
   } catch (const Napi::Error& e) {
     e.ThrowAsJavaScriptException();
     return nullptr;
@@ -38,36 +43,7 @@ napi_value hotCall(napi_env env, napi_callback_info info) {
 template <size_t N, HotFunction<N> Call>
 Napi::Function hotFunction(Napi::Env env, const char* name) {
   napi_value fn = nullptr;
-  NAPI_THROW_IF_FAILED(env, napi_create_function(env, name, NAPI_AUTO_LENGTH, hotCall<N, Call>, nullptr, &fn), Napi::Function());
-  return Napi::Function(env, fn);
-}
-
-// The same for calls that take handles by slot (the launches): the
-// environment's slot table comes as the function's data, in the call that
-// reads the arguments. slotTable(env) asks N-API for the instance data, 36
-// instructions, a seventeenth of a prepared launch over the stand-in driver.
-// The table outlives every call: it goes with the environment.
-template <size_t N>
-using HotSlotFunction = napi_value (*)(Napi::Env, const SlotTable&, const HotArgs<N>&);
-
-template <size_t N, HotSlotFunction<N> Call>
-napi_value hotSlotCall(napi_env env, napi_callback_info info) {
-  size_t argc = N;
-  napi_value argv[N];
-  void* table = nullptr;
-  if (napi_get_cb_info(env, info, &argc, argv, nullptr, &table) != napi_ok) return nullptr;
-  try {
-    return Call(Napi::Env(env), *static_cast<const SlotTable*>(table), argv);
-  } catch (const Napi::Error& e) {
-    e.ThrowAsJavaScriptException();
-    return nullptr;
-  }
-}
-
-template <size_t N, HotSlotFunction<N> Call>
-Napi::Function hotSlotFunction(Napi::Env env, const char* name) {
-  napi_value fn = nullptr;
-  NAPI_THROW_IF_FAILED(env, napi_create_function(env, name, NAPI_AUTO_LENGTH, hotSlotCall<N, Call>, &slotTable(env), &fn),
+  NAPI_THROW_IF_FAILED(env, napi_create_function(env, name, NAPI_AUTO_LENGTH, hotCall<N, Call>, &slotTable(env), &fn),
                        Napi::Function());
   return Napi::Function(env, fn);
 }

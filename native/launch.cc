@@ -104,7 +104,7 @@ namespace {
 // stream by slot number in its header. No JavaScript object is unwrapped or
 // read property by property, and nothing JavaScript can run between reading
 // where the argument bytes are and writing the memory addresses into them.
-napi_value KernelLaunch(Napi::Env env, const SlotTable& table, const HotArgs<1>& args) {
+napi_value KernelLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
   KernelCall call;
   readKernelCall(Napi::Value(env, args[0]), call);
   const KernelRef& kernel = Kernel::fromSlot(env, table, call.kernelSlot, "kernel");
@@ -126,7 +126,7 @@ napi_value KernelLaunch(Napi::Env env, const SlotTable& table, const HotArgs<1>&
 }
 
 // preparedLaunch(slot): one driver call with what prepare() fixed.
-napi_value PreparedLaunchRun(Napi::Env env, const SlotTable& table, const HotArgs<1>& args) {
+napi_value PreparedLaunchRun(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
   const std::shared_ptr<PreparedLaunchBox>& box = PreparedLaunch::fromSlot(table, Napi::Value(env, args[0]), "launch");
   PreparedLaunchBox& p = *box;
   if (p.context) {
@@ -178,8 +178,8 @@ void PreparedLaunch::init(Napi::Env env, Napi::Object exports) {
       InstanceAccessor("arguments", &PreparedLaunch::Arguments, nullptr),
       InstanceMethod("setPointer", &PreparedLaunch::SetPointer),
   }));
-  exports.Set("kernelLaunch", hotSlotFunction<1, KernelLaunch>(env, "kernelLaunch"));
-  exports.Set("preparedLaunch", hotSlotFunction<1, PreparedLaunchRun>(env, "preparedLaunch"));
+  exports.Set("kernelLaunch", hotFunction<1, KernelLaunch>(env, "kernelLaunch"));
+  exports.Set("preparedLaunch", hotFunction<1, PreparedLaunchRun>(env, "preparedLaunch"));
 }
 
 // The parameter buffer as an ArrayBuffer over the native storage. The buffer

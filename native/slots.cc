@@ -192,8 +192,7 @@ Napi::Value HandleView(const Napi::CallbackInfo& info) {
 }
 
 // disposeHandle(slot): dispose(); an unowned slot is freed.
-napi_value DisposeHandle(Napi::Env env, const HotArgs<1>& args) {
-  SlotTable& table = slotTable(env);
+napi_value DisposeHandle(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
   table.drainQueue();
   const double id = slotArg(Napi::Value(env, args[0]));
   // A slot nobody adopted (one lib/ only looked at) has no finalizer to free it later.

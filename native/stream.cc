@@ -104,7 +104,7 @@ StreamRef newStreamBox(Napi::Env env, int ordinal) {
 }
 
 // createStream(ordinal, flags, priority | undefined)
-napi_value CreateStream(Napi::Env env, const HotArgs<3>& args) {
+napi_value CreateStream(Napi::Env env, SlotTable&, const HotArgs<3>& args) {
   int ordinal = intArg(Napi::Value(env, args[0]), "ordinal");
   unsigned int flags = uintArg(Napi::Value(env, args[1]), "flags");
   const Napi::Value priorityArg(env, args[2]);

@@ -8,7 +8,7 @@
 //    CU_CHECK_DETAIL; a call inside releaseWhenSafe(...) is a release) and the
 //    other native functions it calls. A driver call is traced back through the
 //    callers to the functions JavaScript reaches: addon functions
-//    (exports.Set("name", Napi::Function::New(env, Fn)), or hot[Slot]Function<N, Fn>), methods of addon
+//    (exports.Set("name", Napi::Function::New(env, Fn)), or hotFunction<N, Fn>), methods of addon
 //    classes (InstanceMethod/InstanceAccessor in exports.Set("Class", define(...)))
 //    and box destructors (a handle's release: dispose() or garbage collection).
 // 2. lib/: with the TypeScript compiler, every use of a member of lib/native.ts
@@ -250,8 +250,8 @@ function scanNative(driverNames) {
     for (const m of code.matchAll(/exports\.Set\(\s*"(\w+)"\s*,\s*Napi::Function::New\(\s*\w+\s*,\s*&?([\w:]+)\s*\)/g)) {
       moduleFunctions.push({ js: m[1], cpp: m[2], file: rel });
     }
-    // The hot calls (native/hot_call.h): hotFunction<N, Fn>(env, "name"), or hotSlotFunction.
-    for (const m of code.matchAll(/exports\.Set\(\s*"(\w+)"\s*,\s*hot(?:Slot)?Function<\s*\d+\s*,\s*([\w:]+)\s*>/g)) {
+    // The hot calls (native/hot_call.h): hotFunction<N, Fn>(env, "name").
+    for (const m of code.matchAll(/exports\.Set\(\s*"(\w+)"\s*,\s*hotFunction<\s*\d+\s*,\s*([\w:]+)\s*>/g)) {
       moduleFunctions.push({ js: m[1], cpp: m[2], file: rel });
     }
     for (const m of code.matchAll(/exports\.Set\(\s*"(\w+)"\s*,\s*define\s*\(/g)) {

@@ -253,38 +253,22 @@ export class Kernel extends Disposable<NativeKernel> {
   #pack(args: readonly KernelArg[], label: string): PackedArgs {
     if (this.#lastTypes !== undefined && Array.isArray(args) && args.length === this.#lastTypes.length) {
       try {
-        if (this.#packSameTypes(args, label)) return this.#packed;
+        if (this.#write(args, this.#lastSlots!, label, this.#lastTypes)) return this.#packed;
       } catch {
         // A value was refused: start over below, where every type is checked
         // before any value is written, so that the error is the same.
       }
     }
-    const slots = this.#slotsFor(args, label);
-    const packed = this.#packed;
-    const view = packed.view;
-    const bytes = packed.bytes;
-    const pointers = packed.pointers;
-    let pointerCount = 0;
-    for (let i = 0; i < args.length; i++) {
-      const slot = slots[i];
-      const memory = writeArg(view, bytes, slot, args[i].value, label, i);
-      if (memory !== null) {
-        pointers[2 * pointerCount] = slot.offset;
-        pointers[2 * pointerCount + 1] = memory.slot;
-        pointerCount++;
-      }
-    }
-    packed.fields[1] = pointerCount;
-    return packed;
+    this.#write(args, this.#slotsFor(args, label), label, undefined);
+    return this.#packed;
   }
 
-  // Packs arguments of the last types in one pass over them, each type checked
-  // as its value is written (two passes, types then values, took 25 to 40
-  // instructions more per argument over the stand-in driver); false, the record
-  // left unfinished, at a type that differs.
-  #packSameTypes(args: readonly KernelArg[], label: string): boolean {
-    const types = this.#lastTypes!;
-    const slots = this.#lastSlots!;
+  // Writes the arguments' values at slots into the record. With types (the
+  // last launch's), each argument's type is checked as its value is written,
+  // one pass over them (two passes, types then values, took 25 to 40
+  // instructions more per argument over the stand-in driver); false, the
+  // record left unfinished, at a type that differs.
+  #write(args: readonly KernelArg[], slots: readonly ArgSlot[], label: string, types: readonly ArgType[] | undefined): boolean {
     const packed = this.#packed;
     const view = packed.view;
     const bytes = packed.bytes;
@@ -292,7 +276,7 @@ export class Kernel extends Disposable<NativeKernel> {
     let pointerCount = 0;
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
-      if (!(a instanceof KernelArg) || (a.type !== types[i] && !sameType(a.type, types[i]))) return false;
+      if (types !== undefined && (!(a instanceof KernelArg) || (a.type !== types[i] && !sameType(a.type, types[i])))) return false;
       const slot = slots[i];
       const memory = writeArg(view, bytes, slot, a.value, label, i);
       if (memory !== null) {
@@ -306,7 +290,7 @@ export class Kernel extends Disposable<NativeKernel> {
   }
 
   // The layout's slots for the arguments' types: the last ones when the types
-  // are the same (#packSameTypes met a value it refused), else a new layout.
+  // are the same (#write met a value it refused), else a new layout.
   #slotsFor(args: readonly KernelArg[], label: string): ArgSlot[] {
     const last = this.#lastTypes;
     if (last !== undefined && Array.isArray(args) && last.length === args.length) {

@@ -141,8 +141,7 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
 // setNodeParams for a kernel node, the executable and node by slot and the
 // parameters given one by one (see setExecKernelNode): the hot form, without
 // unwrapping either object.
-napi_value ExecSetKernelNodeParams(Napi::Env env, const HotArgs<5>& args) {
-  const SlotTable& table = slotTable(env);
+napi_value ExecSetKernelNodeParams(Napi::Env env, SlotTable& table, const HotArgs<5>& args) {
   GraphExecBox& exec = *GraphExec::fromSlot(table, Napi::Value(env, args[0]), "exec");
   const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, Napi::Value(env, args[1]), "node"), "node");
   const KernelNodeFields fields{Napi::Value(env, args[2]), Napi::Value(env, args[3])};
@@ -155,8 +154,7 @@ napi_value ExecSetKernelNodeParams(Napi::Env env, const HotArgs<5>& args) {
 // as they are now (the driver copies them), with nothing read or allocated per
 // call: the hot form of a per-iteration update, as preparedLaunch is of a
 // launch. The executable keeps the kernel and the memory the arguments name.
-napi_value ExecSetPreparedKernelNode(Napi::Env env, const HotArgs<3>& args) {
-  const SlotTable& table = slotTable(env);
+napi_value ExecSetPreparedKernelNode(Napi::Env env, SlotTable& table, const HotArgs<3>& args) {
   GraphExecBox& exec = *GraphExec::fromSlot(table, Napi::Value(env, args[0]), "exec");
   const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, Napi::Value(env, args[1]), "node"), "node");
   PreparedLaunchBox& p = *PreparedLaunch::fromSlot(table, Napi::Value(env, args[2]), "launch");
@@ -170,8 +168,7 @@ napi_value ExecSetPreparedKernelNode(Napi::Env env, const HotArgs<3>& args) {
 
 // graphLaunch(execSlot, streamSlot): the hot path: handles found by slot (no
 // unwrapping), one driver call, one stamp.
-napi_value GraphLaunch(Napi::Env env, const HotArgs<2>& args) {
-  const SlotTable& table = slotTable(env);
+napi_value GraphLaunch(Napi::Env env, SlotTable& table, const HotArgs<2>& args) {
   const ExecRef& exec = GraphExec::fromSlot(table, Napi::Value(env, args[0]), "exec");
   StreamBox& stream = *Stream::fromSlot(table, Napi::Value(env, args[1]), "stream");
   stream.makeContextCurrent(env);

@@ -129,8 +129,7 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
 // perTypeCall) -> node: addNode for a kernel node, its parameters given one by
 // one (see KernelNodeFields); a plain Node-API callback (hot_call.h), as
 // launches are, the graph by slot.
-napi_value AddKernelNode(Napi::Env env, const HotArgs<6>& args) {
-  SlotTable& table = slotTable(env);
+napi_value AddKernelNode(Napi::Env env, SlotTable& table, const HotArgs<6>& args) {
   GraphRef graph = graphArg(table, Napi::Value(env, args[0]), "graph");
   Dependencies deps = dependenciesArg(env, Napi::Value(env, args[1]), Napi::Value(env, args[2]), *graph);
   const bool perType = boolArg(Napi::Value(env, args[5]), "perTypeCall");

@@ -79,9 +79,9 @@ Napi::Value AllocateManaged(const Napi::CallbackInfo& info) {
 }
 
 // allocateAsync(bytes, stream, pool | undefined): stream-ordered; freed on the same stream.
-napi_value AllocateAsync(Napi::Env env, const HotArgs<3>& args) {
+napi_value AllocateAsync(Napi::Env env, SlotTable& table, const HotArgs<3>& args) {
   uint64_t bytes = u64Arg(Napi::Value(env, args[0]), "bytes");
-  const StreamRef& stream = Stream::fromSlot(Napi::Value(env, args[1]), "stream");
+  const StreamRef& stream = Stream::fromSlot(table, Napi::Value(env, args[1]), "stream");
   const Napi::Value poolArg(env, args[2]);
   auto box = newDeviceBox(env, stream->context);
   if (poolArg.IsUndefined()) {
