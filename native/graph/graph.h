@@ -86,7 +86,6 @@ struct GraphBox {
 };
 using GraphRef = std::shared_ptr<GraphBox>;
 
-
 class Graph : public Handle<Graph, GraphBox> {
  public:
   static constexpr const char* kName = "Graph";
