@@ -56,10 +56,8 @@ const maxInt32 = 2 ** 31 - 1;
 /** Checks a launch shape and encodes it into out (a new Int32Array when not given). */
 export function encodeLaunchShape(shape: LaunchShape, out: Int32Array = new Int32Array(S.count)): Int32Array {
   if (shape === null || typeof shape !== 'object') throw new TypeError('config must be an object');
-  writeDim3(shape.grid, 'config.grid', out, S.gridX);
-  writeDim3(shape.block, 'config.block', out, S.blockX);
-  const { sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization } = shape;
-  writeOptions(sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization, out);
+  const { grid, block, sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization } = shape;
+  writeShape(grid, block, sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization, out);
   return out;
 }
 
@@ -96,9 +94,7 @@ export class LaunchShapeMemo {
   #encodeAnew(grid: Dim3, block: Dim3, sharedMemory: unknown, cooperative: unknown, cluster: Dim3 | undefined,
     priority: unknown, programmaticStreamSerialization: unknown, out: Int32Array): void {
     this.#out = undefined;
-    writeDim3(grid, 'config.grid', out, S.gridX);
-    writeDim3(block, 'config.block', out, S.blockX);
-    writeOptions(sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization, out);
+    writeShape(grid, block, sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization, out);
     if (typeof grid !== 'number' || typeof block !== 'number' || (cluster !== undefined && typeof cluster !== 'number')) return;
     this.#out = out;
     this.#grid = grid;
@@ -129,9 +125,11 @@ function part(value: unknown, name: string, axis: string): number {
   return checkInteger(value, `${name}.${axis}`, 1, maxInt32); // throws
 }
 
-// The parts after the dimensions, checked in order and written to out.
-function writeOptions(sharedMemory: unknown, cooperative: unknown, cluster: Dim3 | undefined, priority: unknown,
-  programmaticStreamSerialization: unknown, out: Int32Array): void {
+// A shape's parts, checked in order and written to out.
+function writeShape(grid: Dim3, block: Dim3, sharedMemory: unknown, cooperative: unknown, cluster: Dim3 | undefined,
+  priority: unknown, programmaticStreamSerialization: unknown, out: Int32Array): void {
+  writeDim3(grid, 'config.grid', out, S.gridX);
+  writeDim3(block, 'config.block', out, S.blockX);
   out[S.sharedMemoryBytes] = sharedMemory === undefined ? 0 : int32(sharedMemory, 0, 'config.sharedMemory');
   out[S.cooperative] = cooperative === undefined ? 0 : flag(cooperative, 'config.cooperative');
   if (cluster === undefined) out[S.clusterX] = out[S.clusterY] = out[S.clusterZ] = 0;

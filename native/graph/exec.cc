@@ -62,8 +62,7 @@ void setExecNodeParams(Napi::Env env, GraphExecBox& exec, const NodeRef& node, N
     switch (g.type) {
       case CU_GRAPH_NODE_TYPE_KERNEL: {
         fn = Fn::cuGraphExecKernelNodeSetParams;
-        CUDA_KERNEL_NODE_PARAMS k;
-        std::memcpy(&k, &g.kernel, sizeof(k));
+        CUDA_KERNEL_NODE_PARAMS k = perTypeKernelParams(g);
         r = CU_CALL(cuGraphExecKernelNodeSetParams, exec.exec, node->node, &k);
         break;
       }

@@ -101,8 +101,7 @@ NodeRef addKernelNodeFromFields(Napi::Env env, const SlotTable& table, const Gra
   withKernelNode(env, table, fields, g, graph->rootBag(env), [&](const KernelRef& kernel, const CUlaunchConfig& config) {
     CUgraphNode node = nullptr;
     if (perType) {
-      CUDA_KERNEL_NODE_PARAMS perTypeParams;
-      std::memcpy(&perTypeParams, &g.kernel, sizeof(perTypeParams));
+      CUDA_KERNEL_NODE_PARAMS perTypeParams = perTypeKernelParams(g);
       CU_CHECK_DETAIL(env, kernel->name, cuGraphAddKernelNode, &node, graph->graph, deps.nodes(), deps.count(), &perTypeParams);
     } else {
       CU_CHECK_DETAIL(env, kernel->name, cuGraphAddNode, &node, graph->graph, deps.nodes(), deps.edges(), deps.count(), &g);
@@ -118,8 +117,7 @@ void setExecKernelNode(Napi::Env env, const SlotTable& table, CUgraphExec exec, 
   CUgraphNodeParams g;
   withKernelNode(env, table, fields, g, kept, [&](const KernelRef& kernel, const CUlaunchConfig&) {
     if (perType) {
-      CUDA_KERNEL_NODE_PARAMS perTypeParams;
-      std::memcpy(&perTypeParams, &g.kernel, sizeof(perTypeParams));
+      CUDA_KERNEL_NODE_PARAMS perTypeParams = perTypeKernelParams(g);
       CU_CHECK_DETAIL(env, kernel->name, cuGraphExecKernelNodeSetParams, exec, node, &perTypeParams);
     } else {
       CU_CHECK_DETAIL(env, kernel->name, cuGraphExecNodeSetParams, exec, node, &g);

@@ -7,6 +7,7 @@
 #include <napi.h>
 
 #include <array>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -36,6 +37,15 @@ struct NodeParams {
   NodeParams(const NodeParams&) = delete;
   NodeParams& operator=(const NodeParams&) = delete;
 };
+
+// A kernel node's parameters as the per-type calls take them
+// (CUDA_KERNEL_NODE_PARAMS_v2), from the v3 structure CUgraphNodeParams holds:
+// cuda.h gives the two the same fields in the same order.
+inline CUDA_KERNEL_NODE_PARAMS perTypeKernelParams(const CUgraphNodeParams& g) {
+  CUDA_KERNEL_NODE_PARAMS k;
+  std::memcpy(&k, &g.kernel, sizeof(k));
+  return k;
+}
 
 // params.type is a CUgraphNodeType; the rest depends on it (lib/graph/node-params.ts).
 // graph is the graph the node is or will be in (for graph-owned pieces such as

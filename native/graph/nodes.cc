@@ -20,8 +20,7 @@ CUresult addPerType(CUgraphNode* node, CUgraph graph, const Dependencies& deps, 
   switch (g.type) {
     case CU_GRAPH_NODE_TYPE_KERNEL: {
       *fn = Fn::cuGraphAddKernelNode;
-      CUDA_KERNEL_NODE_PARAMS k;
-      std::memcpy(&k, &g.kernel, sizeof(k));
+      CUDA_KERNEL_NODE_PARAMS k = perTypeKernelParams(g);
       return CU_CALL(cuGraphAddKernelNode, node, graph, d, n, &k);
     }
     case CU_GRAPH_NODE_TYPE_MEMCPY:
@@ -155,8 +154,7 @@ Napi::Value SetNodeParams(const Napi::CallbackInfo& info) {
     switch (g.type) {
       case CU_GRAPH_NODE_TYPE_KERNEL: {
         fn = Fn::cuGraphKernelNodeSetParams;
-        CUDA_KERNEL_NODE_PARAMS k;
-        std::memcpy(&k, &g.kernel, sizeof(k));
+        CUDA_KERNEL_NODE_PARAMS k = perTypeKernelParams(g);
         r = CU_CALL(cuGraphKernelNodeSetParams, node->node, &k);
         break;
       }
