@@ -117,16 +117,18 @@ function standInEnv(extra = {}) {
 
 /**
  * Compiles bench/c/<name>.c against the CUDA headers and libcuda (with gcc, in
- * a temporary directory) and returns the executable's path. Over the stand-in,
- * it links against the stand-in driver instead.
+ * a temporary directory) and returns the output's path: an executable, or with
+ * addon a Node-API module (a C baseline that runs in this process). Over the
+ * stand-in, it links against the stand-in driver instead.
  */
-function buildC(name) {
+function buildC(name, { addon = false } = {}) {
   const source = path.join(__dirname, 'c', `${name}.c`);
-  const out = path.join(os.tmpdir(), `cuda-driver-bench-${name}`);
+  const out = path.join(os.tmpdir(), `cuda-driver-bench-${name}${addon ? '.node' : ''}`);
   const link = standIn()
     ? [`-L${path.dirname(process.env.CUDA_DRIVER_LIBRARY)}`, `-Wl,-rpath,${path.dirname(process.env.CUDA_DRIVER_LIBRARY)}`]
     : [];
-  execFileSync('gcc', ['-O2', '-std=c11', '-o', out, source, `-I${cudaPath}/include`, ...link, '-lcuda', '-lm'], { stdio: 'inherit' });
+  const module = addon ? ['-shared', '-fPIC', `-I${path.join(path.dirname(require.resolve('node-api-headers/package.json')), 'include')}`] : [];
+  execFileSync('gcc', ['-O2', '-std=c11', ...module, '-o', out, source, `-I${cudaPath}/include`, ...link, '-lcuda', '-lm'], { stdio: 'inherit' });
   return out;
 }
 
@@ -135,6 +137,12 @@ const builtC = new Map();
 function runC(name, args = []) {
   if (!builtC.has(name)) builtC.set(name, buildC(name));
   return JSON.parse(execFileSync(builtC.get(name), args.map(String), { encoding: 'utf8' }));
+}
+
+/** Loads the C baseline that runs in this process, bench/c/inprocess.c (built once per process). */
+function inProcessC() {
+  if (!builtC.has('inprocess')) builtC.set('inprocess', require(buildC('inprocess', { addon: true })));
+  return builtC.get('inprocess');
 }
 
 let pythonState;
@@ -343,6 +351,7 @@ module.exports = {
   buildChain,
   cubinFile,
   describePython,
+  inProcessC,
   median,
   now,
   perCall,

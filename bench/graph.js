@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Graphs from JavaScript against the same work in C (bench/c/graph.c, built
 // here) and through NVIDIA's Python bindings (bench/python/graph.py), in one
-// run: a chain of N empty-kernel nodes, N = 1, 100, 1000. Host time per launch,
-// instantiate and whole-graph update times, the time to build the chain node
+// run: a chain of N empty-kernel nodes, N = 1, 100, 1000. Host time per launch
+// (also against C launching the same executable in this process,
+// bench/c/inprocess.c), instantiate and whole-graph update times, the time to build the chain node
 // by node and through the data-flow builder, and the host time of a
 // kernel-node parameter update on an executable, plain and prepared.
 // Usage: node bench/graph.js [passes=3]
 'use strict';
-const { buildChain, cubinFile, describePython, median, now, perCall, pick, runAlone, runC, runPython } = require('./common');
+const { buildChain, cubinFile, describePython, inProcessC, median, now, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 const sizes = [1, 100, 1000];
 
@@ -28,9 +29,36 @@ function buildTime(cuda, kernel, n, dataflow, buffer) {
   return median(times);
 }
 
-// Host time per launch of exec, a chain of n nodes.
-function launchTime(exec, stream, n) {
-  return perCall(() => exec.launch(stream), n >= 1000 ? 5 : 50, n >= 1000 ? 30 : 200, () => stream.synchronizeSync());
+// Host time per launch of exec, a chain of n nodes, from JavaScript and from C
+// in this process (bench/c/inprocess.c) on the same executable and stream,
+// batch by batch in turn (which goes first alternates): {js, c}. Each is the
+// median over rounds of a batch's time per launch, the stream drained after
+// every batch, as perCall and the C baselines take theirs; C's batches are
+// timed in C.
+function launchTimes(exec, stream, n) {
+  const inC = inProcessC();
+  const batch = n >= 1000 ? 5 : 50, rounds = n >= 1000 ? 30 : 200;
+  const execHandle = exec.handle, streamHandle = stream.handle;
+  const fromJs = () => {
+    const t0 = now();
+    for (let i = 0; i < batch; i++) exec.launch(stream);
+    return now() - t0;
+  };
+  const fromC = () => inC.graphLaunches(execHandle, streamHandle, batch);
+  for (let i = 0; i < 10; i++) {
+    fromJs();
+    fromC();
+  }
+  stream.synchronizeSync();
+  const js = new Array(rounds), c = new Array(rounds);
+  for (let r = 0; r < rounds; r++) {
+    for (const side of r % 2 ? ['c', 'js'] : ['js', 'c']) {
+      if (side === 'js') js[r] = fromJs() / batch;
+      else c[r] = fromC() / batch;
+      stream.synchronizeSync();
+    }
+  }
+  return { js: median(js), c: median(c) };
 }
 
 function measureChain(cuda, kernel, stream, buffer, n) {
@@ -44,9 +72,9 @@ function measureChain(cuda, kernel, stream, buffer, n) {
   t0 = now();
   exec.update(other);
   const update = now() - t0;
-  const launch = launchTime(exec, stream, n);
+  const launch = launchTimes(exec, stream, n);
   for (const h of [exec, graph, other]) h.dispose();
-  return { build, dataflowBuild, instantiate, update, launch };
+  return { build, dataflowBuild, instantiate, update, launch: launch.js, launchInProcessC: launch.c };
 }
 
 // exec.setParams on a one-node graph of empty4, a new last argument each time
@@ -81,10 +109,10 @@ function measureLaunches(cuda, kernel, stream) {
   return Object.fromEntries(sizes.map((n) => {
     const graph = buildChain(cuda, kernel, n, false);
     const exec = graph.instantiate();
-    const launch = launchTime(exec, stream, n);
+    const launch = launchTimes(exec, stream, n);
     exec.dispose();
     graph.dispose();
-    return [n, { launch }];
+    return [n, { launch: launch.js, launchInProcessC: launch.c }];
   }));
 }
 
@@ -130,9 +158,16 @@ async function measure({ passes = 3 } = {}) {
   const pyOf = (api, n, key) => pick(py, (r) => r?.[api][`chains.${n}.${key}`]);
   const rows = [];
   for (const n of sizes) {
+    const label = `graph launch, ${n} node${n === 1 ? '' : 's'}`;
+    const js = pick(launchesJs, (r) => r[n].launch);
     rows.push({
-      label: `graph launch, ${n} node${n === 1 ? '' : 's'}`, unit: 'ns', better: 'lower', perCall: true,
-      js: pick(launchesJs, (r) => r[n].launch), c: pick(launchesC, (r) => r.chains[n].launch), bindings: pyOf('bindings', n, 'launch'), core: pyOf('core', n, 'launch'),
+      label, unit: 'ns', better: 'lower', perCall: true,
+      js, c: pick(launchesC, (r) => r.chains[n].launch), bindings: pyOf('bindings', n, 'launch'), core: pyOf('core', n, 'launch'),
+      target: { maxRatio: 1.1 },
+    });
+    rows.push({
+      label: `${label}, C in this process`, unit: 'ns', better: 'lower',
+      js, c: pick(launchesJs, (r) => r[n].launchInProcessC),
       target: { maxRatio: 1.1 },
     });
   }
@@ -165,6 +200,8 @@ async function measure({ passes = 3 } = {}) {
         'builds the median of seven per pass, JavaScript\'s after 41 untimed builds; the first of a process: ' +
         'JavaScript\'s first, C\'s and Python\'s first of 1000 nodes, after their chains of 1 and 100); ' +
         `JavaScript and C launches: median of ${4 * passes} passes, taken in turn`,
+      '"C in this process": bench/c/inprocess.c, a Node-API module in C, launches the executable JavaScript launches, on its stream, ' +
+        'batch by batch in turn with JavaScript (the other launch rows\' C runs as a process of its own, at another moment of the host and the GPU).',
       'C builds with cuGraphAddNode as the JavaScript builder does; cuda.bindings with cuGraphAddKernelNode; ' +
         'cuda.core builds by stream capture (GraphBuilder), instantiates with complete() and has no per-node executable update.',
       'the data-flow row compares with the same node-by-node chain in C (the edges it infers are that chain).',
