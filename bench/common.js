@@ -40,6 +40,35 @@ function perCall(op, batch, rounds, drain) {
 }
 
 /**
+ * perCall against C in this process (bench/c/inprocess.c): op(i) from
+ * JavaScript and inC(count), which makes the same call count times in C and
+ * returns their nanoseconds (timed in C), batch by batch in turn, which side
+ * goes first alternating, drain after every batch. {js, c}: for each, the
+ * median over rounds of a batch's time per call.
+ */
+function pairedPerCall(op, inC, batch, rounds, drain) {
+  const fromJs = () => {
+    const t0 = now();
+    for (let i = 0; i < batch; i++) op(i);
+    return now() - t0;
+  };
+  for (let i = 0; i < 10; i++) {
+    fromJs();
+    inC(batch);
+  }
+  drain();
+  const js = new Array(rounds), c = new Array(rounds);
+  for (let r = 0; r < rounds; r++) {
+    for (const side of r % 2 ? ['c', 'js'] : ['js', 'c']) {
+      if (side === 'js') js[r] = fromJs() / batch;
+      else c[r] = inC(batch) / batch;
+      drain();
+    }
+  }
+  return { js: median(js), c: median(c) };
+}
+
+/**
  * True when the suite runs over the stand-in driver (bench/run.js --stand-in):
  * every part runs, including the C baselines, but no figure means anything.
  */
@@ -354,6 +383,7 @@ module.exports = {
   inProcessC,
   median,
   now,
+  pairedPerCall,
   perCall,
   pick,
   pythonBaselines,

@@ -8,7 +8,7 @@
 // kernel-node parameter update on an executable, plain and prepared.
 // Usage: node bench/graph.js [passes=3]
 'use strict';
-const { buildChain, cubinFile, describePython, inProcessC, median, now, perCall, pick, runAlone, runC, runPython } = require('./common');
+const { buildChain, cubinFile, describePython, inProcessC, median, now, pairedPerCall, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 const sizes = [1, 100, 1000];
 
@@ -30,35 +30,12 @@ function buildTime(cuda, kernel, n, dataflow, buffer) {
 }
 
 // Host time per launch of exec, a chain of n nodes, from JavaScript and from C
-// in this process (bench/c/inprocess.c) on the same executable and stream,
-// batch by batch in turn (which goes first alternates): {js, c}. Each is the
-// median over rounds of a batch's time per launch, the stream drained after
-// every batch, as perCall and the C baselines take theirs; C's batches are
-// timed in C.
+// in this process on the same executable and stream, in turn: {js, c}.
 function launchTimes(exec, stream, n) {
   const inC = inProcessC();
-  const batch = n >= 1000 ? 5 : 50, rounds = n >= 1000 ? 30 : 200;
   const execHandle = exec.handle, streamHandle = stream.handle;
-  const fromJs = () => {
-    const t0 = now();
-    for (let i = 0; i < batch; i++) exec.launch(stream);
-    return now() - t0;
-  };
-  const fromC = () => inC.graphLaunches(execHandle, streamHandle, batch);
-  for (let i = 0; i < 10; i++) {
-    fromJs();
-    fromC();
-  }
-  stream.synchronizeSync();
-  const js = new Array(rounds), c = new Array(rounds);
-  for (let r = 0; r < rounds; r++) {
-    for (const side of r % 2 ? ['c', 'js'] : ['js', 'c']) {
-      if (side === 'js') js[r] = fromJs() / batch;
-      else c[r] = fromC() / batch;
-      stream.synchronizeSync();
-    }
-  }
-  return { js: median(js), c: median(c) };
+  return pairedPerCall(() => exec.launch(stream), (count) => inC.graphLaunches(execHandle, streamHandle, count),
+    n >= 1000 ? 5 : 50, n >= 1000 ? 30 : 200, () => stream.synchronizeSync());
 }
 
 function measureChain(cuda, kernel, stream, buffer, n) {

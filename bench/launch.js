@@ -5,10 +5,12 @@
 // load the same CUBIN (common.cubinFile) as a library. Each figure is the
 // median over rounds of (host time of a batch of launches) / batch; the
 // stream is drained between batches, outside the timing. The sides take turns
-// for `passes` passes and the median pass is reported.
+// for `passes` passes and the median pass is reported. The prepared
+// 4-argument launch is also measured against C launching the same kernel in
+// this process (bench/c/inprocess.c), batch by batch in turn.
 // Usage: node bench/launch.js [batch=200] [rounds=300] [passes=3]
 'use strict';
-const { cubinFile, describePython, perCall, pick, runAlone, runC, runPython } = require('./common');
+const { cubinFile, describePython, inProcessC, pairedPerCall, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 function measureJs(cuda, lib, stream, buffer, batch, rounds) {
   const k0 = lib.kernel('empty0');
@@ -26,9 +28,15 @@ function measureJs(cuda, lib, stream, buffer, batch, rounds) {
   const typed16 = types16.map((t, i) => new cuda.KernelArg(t, args16[i]));
   const drain = () => stream.synchronizeSync();
   const per = (launch) => perCall(launch, batch, rounds, drain);
+  // The target row's launch, also against C launching the same kernel on the
+  // same stream in this process, in turn (bench/c/inprocess.c).
+  const inC = inProcessC();
+  const kernel4 = k4.handle, streamHandle = stream.handle, address = buffer.address;
+  const paired4 = pairedPerCall(() => p4.launch(), (count) => inC.kernelLaunches(kernel4, streamHandle, 4, address, count), batch, rounds, drain);
   const out = {
     prepared0: per(() => p0.launch()),
-    prepared4: per(() => p4.launch()),
+    prepared4: paired4.js,
+    prepared4InProcessC: paired4.c,
     prepared16: per(() => p16.launch()),
     updated4: per((i) => p4.set(3, i & 1023).launch()),
     plain0: per(() => k0.launch(shape)),
@@ -66,6 +74,10 @@ async function measure({ batch = 200, rounds = 300, passes = 3 } = {}) {
     rows: [
       row('launch, 0 arguments, prepared', 'prepared0', '0', 'prepared0'),
       row('launch, 4 arguments, prepared', 'prepared4', '4', 'prepared4', { target: { maxRatio: 1.15 } }),
+      {
+        label: 'launch, 4 arguments, prepared, C in this process', unit: 'ns', better: 'lower',
+        js: pick(js, 'prepared4'), c: pick(js, 'prepared4InProcessC'), target: { maxRatio: 1.15 },
+      },
       row('launch, 16 arguments, prepared', 'prepared16', '16', 'prepared16'),
       row('launch, 4 arguments, prepared, one set() each', 'updated4', '4', 'prepared4'),
       row('launch, 0 arguments, kernel.launch()', 'plain0', '0', '0'),
@@ -74,6 +86,8 @@ async function measure({ batch = 200, rounds = 300, passes = 3 } = {}) {
     ],
     notes: [
       `batch ${batch}, ${rounds} rounds, median of ${passes} passes`,
+      '"C in this process": bench/c/inprocess.c, a Node-API module in C, launches the kernel JavaScript launches, on its stream, ' +
+        'batch by batch in turn with JavaScript (the other rows\' C runs as a process of its own, at another moment of the host and the GPU).',
       'C: cuLaunchKernel with a kernelParams array made once. cuda.bindings: prepared rows pass a void** array made once; ' +
         'kernel.launch() rows pass (values, ctypes types), packed at every launch. cuda.core: launch(stream, config, kernel, *args).',
       'the "one set() each" row changes the last argument before every launch, but its C, cuda.bindings and cuda.core figures ' +

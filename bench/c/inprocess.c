@@ -1,17 +1,24 @@
-/* C in the JavaScript process: a Node-API module, in C, that launches the very
- * executable graph the JavaScript side launches, on the same stream, in the
- * same process, between its batches (bench/graph.js). A separate C process
- * (bench/c/graph.c) meets another moment of the host and the GPU: on the GPU
- * host its own per-launch figure for a 1000-node graph moved from 2.1 to 5.3
- * us between runs a second apart, ten times what the binding adds; taken in
- * turn on one executable, the two sides see the same state.
+/* C in the JavaScript process: a Node-API module, in C, that makes the calls
+ * the JavaScript side times (bench/graph.js, bench/launch.js) on the very
+ * handles it uses: the same executable graph or kernel, on the same stream,
+ * in the same process, between its batches (common.js pairedPerCall). A
+ * separate C process (bench/c/graph.c, launch.c) meets another moment of the
+ * host and the GPU: on the GPU host its own per-launch figure for a
+ * 1000-node graph moved from 2.1 to 5.3 us between runs a second apart, ten
+ * times what the binding adds; taken in turn on one handle, the two sides
+ * see the same state.
  *
- * graphLaunches(exec, stream, count) -> ns: count cuGraphLaunch calls of the
- * CUgraphExec and CUstream handles (bigints, as GraphExec.handle and
- * Stream.handle give them), timed here with the clock the C baselines use.
- * The caller keeps both alive and their context current (any JavaScript call
- * on them has made it so). */
+ * graphLaunches(exec, stream, count) -> ns: count cuGraphLaunch calls.
+ * kernelLaunches(kernel, stream, arity, buffer, count) -> ns: count
+ * cuLaunchKernel calls of empty0, empty4 or empty16 (arity 0, 4 or 16; one
+ * block of 32 threads) with a kernelParams array made once, as
+ * bench/c/launch.c makes them, its pointers into the device buffer.
+ * Handles are bigints (GraphExec.handle, Kernel.handle of a library kernel,
+ * Stream.handle, DeviceBuffer.address); each call is timed here with the
+ * clock the C baselines use. The caller keeps the handles alive and their
+ * context current (any JavaScript call on them has made it so). */
 #include "timing.h"
+#include "empty_args.h"
 #include <node_api.h>
 #include <stdbool.h>
 
@@ -25,6 +32,18 @@ static bool handleArg(napi_env env, napi_value value, uint64_t *out) {
   return napi_get_value_bigint_uint64(env, value, out, &lossless) == napi_ok && lossless && *out != 0;
 }
 
+static napi_value number(napi_env env, double value) {
+  napi_value result;
+  napi_create_double(env, value, &result);
+  return result;
+}
+
+static napi_value driverError(napi_env env, const char *call, CUresult r) {
+  char message[64];
+  snprintf(message, sizeof message, "%s failed: %d", call, (int)r);
+  return fail(env, message);
+}
+
 static napi_value graphLaunches(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
@@ -36,23 +55,45 @@ static napi_value graphLaunches(napi_env env, napi_callback_info info) {
   double t0 = nanoseconds();
   for (uint32_t i = 0; i < count; i++) {
     CUresult r = cuGraphLaunch((CUgraphExec)(uintptr_t)exec, (CUstream)(uintptr_t)stream);
-    if (r != CUDA_SUCCESS) {
-      char message[64];
-      snprintf(message, sizeof message, "cuGraphLaunch failed: %d", (int)r);
-      return fail(env, message);
-    }
+    if (r != CUDA_SUCCESS) return driverError(env, "cuGraphLaunch", r);
   }
-  double ns = nanoseconds() - t0;
-  napi_value result;
-  napi_create_double(env, ns, &result);
-  return result;
+  return number(env, nanoseconds() - t0);
+}
+
+static napi_value kernelLaunches(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  uint64_t kernel, stream, buffer;
+  uint32_t arity, count;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 5) {
+    return fail(env, "kernelLaunches(kernel, stream, arity, buffer, count)");
+  }
+  if (!handleArg(env, argv[0], &kernel) || !handleArg(env, argv[1], &stream) || !handleArg(env, argv[3], &buffer)) {
+    return fail(env, "kernel, stream and buffer must be handles (bigint)");
+  }
+  if (napi_get_value_uint32(env, argv[2], &arity) != napi_ok || (arity != 0 && arity != 4 && arity != 16)) {
+    return fail(env, "arity must be 0, 4 or 16");
+  }
+  if (napi_get_value_uint32(env, argv[4], &count) != napi_ok) return fail(env, "count must be a number");
+  struct emptyArgs args;
+  void **params = emptyArgsFor(&args, buffer, (int)arity);
+  CUfunction function = (CUfunction)(uintptr_t)kernel;
+  CUstream s = (CUstream)(uintptr_t)stream;
+  double t0 = nanoseconds();
+  for (uint32_t i = 0; i < count; i++) {
+    CUresult r = cuLaunchKernel(function, 1, 1, 1, 32, 1, 1, 0, s, params, NULL);
+    if (r != CUDA_SUCCESS) return driverError(env, "cuLaunchKernel", r);
+  }
+  return number(env, nanoseconds() - t0);
+}
+
+static bool define(napi_env env, napi_value exports, const char *name, napi_callback callback) {
+  napi_value fn;
+  return napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, NULL, &fn) == napi_ok &&
+         napi_set_named_property(env, exports, name, fn) == napi_ok;
 }
 
 NAPI_MODULE_INIT() {
-  napi_value fn;
-  if (napi_create_function(env, "graphLaunches", NAPI_AUTO_LENGTH, graphLaunches, NULL, &fn) != napi_ok ||
-      napi_set_named_property(env, exports, "graphLaunches", fn) != napi_ok) {
-    return NULL;
-  }
+  if (!define(env, exports, "graphLaunches", graphLaunches) || !define(env, exports, "kernelLaunches", kernelLaunches)) return NULL;
   return exports;
 }

@@ -7,6 +7,7 @@
  * Prints {"0": ns, "4": ns, "16": ns}: the median over rounds of a batch's
  * host time divided by the batch size (the stream is drained between batches). */
 #include "timing.h"
+#include "empty_args.h"
 
 /* One launch: a block of 32 threads of f on stream with params. */
 struct launch {
@@ -43,23 +44,12 @@ int main(int argc, char **argv) {
   CUdeviceptr buffer;
   CHECK(cuMemAlloc(&buffer, 1024));
 
-  /* empty4(float* a, const float* b, float c, unsigned n) */
-  CUdeviceptr a = buffer, b = buffer + 256;
-  float c = 2.0f;
-  unsigned n = 1000;
-  void *params4[] = {&a, &b, &c, &n};
-  /* empty16(4 pointers, 4 floats, 4 ints, 2 unsigned long longs, 2 doubles) */
-  CUdeviceptr p[4] = {buffer, buffer + 64, buffer + 128, buffer + 192};
-  float f[4] = {1, 2, 3, 4};
-  int i[4] = {5, 6, 7, 8};
-  unsigned long long u[2] = {9, 10};
-  double d[2] = {11, 12};
-  void *params16[] = {&p[0], &p[1], &p[2], &p[3], &f[0], &f[1], &f[2], &f[3],
-                      &i[0], &i[1], &i[2], &i[3], &u[0], &u[1], &d[0], &d[1]};
+  struct emptyArgs args;
+  emptyArgsFor(&args, buffer, 0);
 
   double t0 = perLaunch((CUfunction)k0, stream, NULL, batch, rounds);
-  double t4 = perLaunch((CUfunction)k4, stream, params4, batch, rounds);
-  double t16 = perLaunch((CUfunction)k16, stream, params16, batch, rounds);
+  double t4 = perLaunch((CUfunction)k4, stream, args.params4, batch, rounds);
+  double t16 = perLaunch((CUfunction)k16, stream, args.params16, batch, rounds);
   printf("{\"0\": %.1f, \"4\": %.1f, \"16\": %.1f}\n", t0, t4, t16);
   CHECK(cuMemFree(buffer));
   CHECK(cuLibraryUnload(lib));
