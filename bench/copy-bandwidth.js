@@ -76,8 +76,8 @@ async function measure({ repetitions = 20, largest = 256 << 20 } = {}) {
         kind === 'pinned' ? 'JavaScript: HostBuffer.alloc (cuMemAllocHost); C and cuda.bindings: cuMemAllocHost'
           : 'JavaScript: a Uint8Array; C: malloc; cuda.bindings: a ctypes buffer',
         ...(kind === 'pinned' ? [] : ['host to device: from pageable memory cuMemcpyHtoD returns once the bytes are staged, before the DMA has run; '
-          + 'copy() without a stream returns once they have landed (it synchronizes the legacy stream), and so does C here (cuStreamSynchronize '
-          + 'after each copy, timed); cuda.bindings makes the bare call']),
+          + 'copy() without a stream returns once they have landed (it synchronizes the legacy stream), and so do C and cuda.bindings here '
+          + '(cuStreamSynchronize after each copy, timed: a figure of bytes staged but not landed is no bandwidth)']),
         describePython(py),
       ],
     });
