@@ -3,9 +3,9 @@
 // here) and through NVIDIA's Python bindings (bench/python/graph.py), in one
 // run: a chain of N empty-kernel nodes, N = 1, 100, 1000. Host time per launch
 // (also against C launching the same executable in this process,
-// bench/c/inprocess.c), instantiate and whole-graph update times, the time to build the chain node
-// by node and through the data-flow builder, and the host time of a
-// kernel-node parameter update on an executable, plain and prepared.
+// bench/c/inprocess.c), instantiate and whole-graph update times, the time to
+// build the chain node by node and through the data-flow builder, and the host
+// time of a kernel-node parameter update on an executable, plain and prepared.
 // Usage: node bench/graph.js [passes=3]
 'use strict';
 const { buildChain, cubinFile, describePython, inProcessC, median, now, pairedPerCall, perCall, pick, runAlone, runC, runPython } = require('./common');
