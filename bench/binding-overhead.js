@@ -63,6 +63,15 @@ function callsOf(cuda) {
     ['copy(device, pinned, { stream })', () => cuda.copy(buffer, pinned, { stream })],
     ['copy(device, pinned)', () => cuda.copy(buffer, pinned)],
     ['stream.synchronizeSync()', () => stream.synchronizeSync()],
+    // A launch after a wait: the stream stamps what the launch uses anew.
+    ['graph launch + synchronizeSync()', () => {
+      exec.launch(stream);
+      stream.synchronizeSync();
+    }],
+    ['kernel.launch(4 args) + synchronizeSync', () => {
+      k4.launch(shape, typed4);
+      stream.synchronizeSync();
+    }],
     // One call builds a 1000-node chain; figures are per node.
     ['graph build, per node (node by node)', build(false), 1000],
     ['graph build, per node (data-flow)', build(true), 1000],

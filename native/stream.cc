@@ -16,7 +16,7 @@ namespace cudrv {
 StreamBox::~StreamBox() {
   if (processExiting()) return;  // releases are skipped from here on; the driver reclaims everything
   endAbandonedCapture();
-  if (!pending.empty()) handOffPending();
+  if (pendingCount() != 0) handOffPending();
   if (owned && stream) {
     CUstream s = stream;
     releaseWhenSafe([s] { CU_CALL(cuStreamDestroy, s); });
@@ -36,7 +36,7 @@ void StreamBox::endAbandonedCapture() {
 void Stream::disposing(StreamBox& box) {
   if (processExiting()) return;
   box.endAbandonedCapture();
-  if (!box.pending.empty()) box.handOffPending();
+  if (box.pendingCount() != 0) box.handOffPending();
 }
 
 // The stream is going away with work in flight: record an event behind that
@@ -384,7 +384,7 @@ Napi::Value Stream::BatchMemoryOps(const Napi::CallbackInfo& info) {
 
 // How many resources the stream keeps alive for work in flight (for tests and diagnostics).
 Napi::Value Stream::PendingResources(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().pending.size()));
+  return Napi::Number::New(info.Env(), static_cast<double>(live().pendingCount()));
 }
 
 }  // namespace cudrv

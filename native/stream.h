@@ -68,11 +68,29 @@ struct StreamBox {
   }
   // Starts a wait: work queued before this point is what the wait covers.
   uint64_t markWait() { return epoch++; }
-  // Work queued up to `covered` (a markWait() result) has completed.
+  // Work queued up to `covered` (a markWait() result) has completed: what it
+  // used is let go. The entry stays, empty, through one more wait, so that a
+  // loop of launch and wait stamps the same resources again without an
+  // allocation (a map node per resource per launch); an entry still empty at
+  // the next wait goes.
   void completedThrough(uint64_t covered) {
     for (auto it = pending.begin(); it != pending.end();) {
-      it = it->second.epoch <= covered ? pending.erase(it) : std::next(it);
+      Pending& entry = it->second;
+      if (entry.epoch > covered) {
+        ++it;
+      } else if (entry.resource) {
+        entry.resource.reset();
+        ++it;
+      } else {
+        it = pending.erase(it);
+      }
     }
+  }
+  // How many resources work in flight keeps alive (empty entries aside).
+  size_t pendingCount() const {
+    size_t n = 0;
+    for (const auto& [key, entry] : pending) n += entry.resource != nullptr;
+    return n;
   }
 
   struct Pending {

@@ -360,6 +360,30 @@ describe('leaks the reliability work found, fixed', () => {
     expect(r).toEqual({ first: 2, afterSync: 0, again: 2, freedWhileQueued: 0, freed: 1 });
   });
 
+  test('what a wait let go is freed at its dispose, though the stream keeps its place for the next launch', () => {
+    const r = run(`
+      const stream = cuda.Stream.create();
+      const library = cuda.Library.load(image);
+      const kernel = library.kernel('k');
+      const frees = () => log().filter((l) => l.startsWith('free ')).length;
+      const launchWith = (b) => kernel.launch({ grid: 1, block: 1, stream }, [cuda.arg.ptr(b), cuda.arg.i32(1), cuda.arg.f64(1)]);
+      const b = cuda.DeviceBuffer.alloc(64);
+      launchWith(b);
+      stream.synchronizeSync();
+      b.dispose();
+      const freedAtDispose = frees();
+      stream.synchronizeSync();
+      stream.synchronizeSync();
+      const b2 = cuda.DeviceBuffer.alloc(64);
+      launchWith(b2);
+      const kept = stream.pendingResources;
+      b2.dispose();
+      const freedWhileQueued = frees();
+      stream.synchronizeSync();
+      report({ freedAtDispose, kept, freedWhileQueued, freed: frees(), pendingAfter: stream.pendingResources });`);
+    expect(r).toEqual({ freedAtDispose: 1, kept: 2, freedWhileQueued: 1, freed: 2, pendingAfter: 0 });
+  });
+
   test('graph nodes nobody disposes are collected (a finalizer entry kept each one, and its native object, for good)', () => {
     const r = run(`
       const phase = async () => {
