@@ -68,7 +68,7 @@ function callsOf(cuda) {
       exec.launch(stream);
       stream.synchronizeSync();
     }],
-    ['kernel.launch(4 args) + synchronizeSync', () => {
+    ['kernel.launch(4 args) + synchronizeSync()', () => {
       k4.launch(shape, typed4);
       stream.synchronizeSync();
     }],

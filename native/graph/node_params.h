@@ -60,7 +60,7 @@ using KernelNodeFields = std::array<Napi::Value, 2>;
 // asked), its launch attributes applied, the kernel and the memory its
 // arguments name kept by the graph. The new node's box.
 NodeRef addKernelNodeFromFields(Napi::Env env, const SlotTable& table, const GraphRef& graph, const Dependencies& deps,
-                      const KernelNodeFields& fields, bool perType);
+                                const KernelNodeFields& fields, bool perType);
 
 // Attributes a launch configuration carries (cluster shape, cooperation,
 // priority) become kernel node attributes.
