@@ -6,8 +6,9 @@
 // median over rounds of (host time of a batch of launches) / batch; the
 // stream is drained between batches, outside the timing. The sides take turns
 // for `passes` passes and the median pass is reported. The prepared
-// 4-argument launch is also measured against C launching the same kernel in
-// this process (bench/c/inprocess.c), batch by batch in turn.
+// and plain (kernel.launch()) 4-argument launches are also measured against C
+// launching the same kernel in this process (bench/c/inprocess.c), batch by
+// batch in turn.
 // Usage: node bench/launch.js [batch=200] [rounds=300] [passes=3]
 'use strict';
 const { cubinFile, describePython, inProcessC, pairedPerCall, perCall, pick, runAlone, runC, runPython } = require('./common');
@@ -28,11 +29,13 @@ function measureJs(cuda, lib, stream, buffer, batch, rounds) {
   const typed16 = types16.map((t, i) => new cuda.KernelArg(t, args16[i]));
   const drain = () => stream.synchronizeSync();
   const per = (launch) => perCall(launch, batch, rounds, drain);
-  // The target row's launch, also against C launching the same kernel on the
-  // same stream in this process, in turn (bench/c/inprocess.c).
+  // The 4-argument launches, prepared and plain, also against C launching the
+  // same kernel on the same stream in this process, in turn (bench/c/inprocess.c).
   const inC = inProcessC();
   const kernel4 = k4.handle, streamHandle = stream.handle, address = buffer.address;
-  const paired4 = pairedPerCall(() => p4.launch(), (count) => inC.kernelLaunches(kernel4, streamHandle, 4, address, count), batch, rounds, drain);
+  const launch4InC = (count) => inC.kernelLaunches(kernel4, streamHandle, 4, address, count);
+  const paired4 = pairedPerCall(() => p4.launch(), launch4InC, batch, rounds, drain);
+  const pairedPlain4 = pairedPerCall(() => k4.launch(shape, typed4), launch4InC, batch, rounds, drain);
   const out = {
     prepared0: per(() => p0.launch()),
     prepared4: paired4.js,
@@ -40,7 +43,8 @@ function measureJs(cuda, lib, stream, buffer, batch, rounds) {
     prepared16: per(() => p16.launch()),
     updated4: per((i) => p4.set(3, i & 1023).launch()),
     plain0: per(() => k0.launch(shape)),
-    plain4: per(() => k4.launch(shape, typed4)),
+    plain4: pairedPlain4.js,
+    plain4InProcessC: pairedPlain4.c,
     plain16: per(() => k16.launch(shape, typed16)),
   };
   for (const handle of [p0, p4, p16, k0, k4, k16]) handle.dispose();
@@ -82,6 +86,10 @@ async function measure({ batch = 200, rounds = 300, passes = 3 } = {}) {
       row('launch, 4 arguments, prepared, one set() each', 'updated4', '4', 'prepared4'),
       row('launch, 0 arguments, kernel.launch()', 'plain0', '0', '0'),
       row('launch, 4 arguments, kernel.launch()', 'plain4', '4', '4'),
+      {
+        label: 'launch, 4 arguments, kernel.launch(), C in this process', unit: 'ns', better: 'lower',
+        js: pick(js, 'plain4'), c: pick(js, 'plain4InProcessC'), target: { maxRatio: 1.15 },
+      },
       row('launch, 16 arguments, kernel.launch()', 'plain16', '16', '16'),
     ],
     notes: [
