@@ -3,6 +3,7 @@
 // conflicting pair, then only the pairs no other path implies).
 import { DataflowTracker, ResourceRange, type DataflowDependency, type DataflowEdge, type DependencyReason, type HazardKind, type NodeAccesses } from '../../lib/graph/dataflow';
 import { transitiveReduction } from '../../lib/graph/analysis';
+import { seededRandom } from '../helpers/random';
 
 class FakeBuffer {}
 const noAccesses: readonly never[] = [];
@@ -10,18 +11,6 @@ const noAccesses: readonly never[] = [];
 const dependencyIndices = (tracker: DataflowTracker<string>, node: string, accesses: NodeAccesses<string>): number[] =>
   tracker.add(node, accesses).map((d) => d.index);
 const edgePairs = (edges: readonly DataflowEdge[]): string[] => edges.map((e) => `${e.from}>${e.to}`);
-
-// mulberry32: a small seeded generator, so failures reproduce.
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('hazards', () => {
   test('read after write', () => {
@@ -235,7 +224,7 @@ interface Access {
 }
 
 function randomProgram(nodes: number, buffers: number, seed: number): Access[][] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: nodes }, () => {
     const accesses: Access[] = [];
     const count = 1 + Math.floor(next() * 3);
@@ -433,7 +422,7 @@ describe('random programs against a byte-by-byte model', () => {
   // A seeded random program's generator and its 1 to 4 buffers.
   const programOf = (seed: number) => {
     const bufferCount = 1 + (seed % 4);
-    return { next: random(seed), bufferCount, buffers: Array.from({ length: bufferCount }, () => new FakeBuffer()) };
+    return { next: seededRandom(seed), bufferCount, buffers: Array.from({ length: bufferCount }, () => new FakeBuffer()) };
   };
 
   test('dependencies, reasons, names, edges, and refused adds that change nothing', () => {

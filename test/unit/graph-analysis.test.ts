@@ -9,22 +9,11 @@ import {
   transitiveReduction,
   type GraphEdge,
 } from '../../lib/graph/analysis';
+import { seededRandom } from '../helpers/random';
 
 const edge = (from: number, to: number): GraphEdge => ({ from, to });
 const edgesOf = (...pairs: Array<[number, number]>): GraphEdge[] => pairs.map(([a, b]) => edge(a, b));
 const pairs = (edges: readonly GraphEdge[]): Array<[number, number]> => edges.map((e) => [e.from, e.to]);
-
-// mulberry32: a small seeded generator, so failures reproduce.
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffled(n: number, next: () => number): number[] {
   const ids = Array.from({ length: n }, (_, i) => i);
@@ -38,7 +27,7 @@ function shuffled(n: number, next: () => number): number[] {
 // A random DAG whose hidden order is a random permutation of the ids (so the
 // ids are not already in dependency order); no duplicate edges.
 function randomDag(n: number, density: number, seed: number): GraphEdge[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const hidden = shuffled(n, next);
   const edges: GraphEdge[] = [];
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (next() < density) edges.push(edge(hidden[i], hidden[j]));
@@ -174,7 +163,7 @@ describe('transitive reduction', () => {
 
   test('long chains with skips reduce to the chain, in any id order', () => {
     const n = 50;
-    const hidden = shuffled(n, random(7));
+    const hidden = shuffled(n, seededRandom(7));
     const edges: GraphEdge[] = [];
     for (let i = 0; i + 1 < n; i++) for (let k = 1; k <= 4 && i + k < n; k++) edges.push(edge(hidden[i], hidden[i + k]));
     const reduced = transitiveReduction(n, edges);
@@ -200,7 +189,7 @@ describe('transitive reduction', () => {
 
   test('a dense 1200-node DAG (all 719,400 pairs) reduces to its chain', () => {
     const n = 1200;
-    const hidden = shuffled(n, random(11));
+    const hidden = shuffled(n, seededRandom(11));
     const edges: GraphEdge[] = [];
     for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) edges.push(edge(hidden[i], hidden[j]));
     const reduced = transitiveReduction(n, edges);
@@ -212,7 +201,7 @@ describe('transitive reduction', () => {
     // Edges reach at most 6 steps ahead in a hidden order, so "implied by
     // another path" can be searched for within that window.
     const n = 20000;
-    const next = random(5);
+    const next = seededRandom(5);
     const hidden = shuffled(n, next);
     const position = new Int32Array(n);
     hidden.forEach((v, p) => (position[v] = p));
@@ -277,7 +266,7 @@ describe('critical path', () => {
     for (let seed = 1; seed <= 25; seed++) {
       const n = 3 + (seed % 10);
       const edges = randomDag(n, 0.35, seed);
-      const next = random(seed * 31);
+      const next = seededRandom(seed * 31);
       const weights = Array.from({ length: n }, () => Math.floor(next() * 10));
       const lists = successorLists(n, edges);
       let best = 0;
