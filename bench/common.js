@@ -31,12 +31,17 @@ function perCall(op, batch, rounds, drain) {
   if (drain) drain();
   const times = new Array(rounds);
   for (let r = 0; r < rounds; r++) {
-    const t0 = now();
-    for (let i = 0; i < batch; i++) op(i);
-    times[r] = (now() - t0) / batch;
+    times[r] = batchTime(op, batch) / batch;
     if (drain) drain();
   }
   return median(times);
+}
+
+/** Nanoseconds of one batch: op(0) to op(batch - 1). */
+function batchTime(op, batch) {
+  const t0 = now();
+  for (let i = 0; i < batch; i++) op(i);
+  return now() - t0;
 }
 
 /**
@@ -47,25 +52,28 @@ function perCall(op, batch, rounds, drain) {
  * median over rounds of a batch's time per call.
  */
 function pairedPerCall(op, inC, batch, rounds, drain) {
-  const fromJs = () => {
-    const t0 = now();
-    for (let i = 0; i < batch; i++) op(i);
-    return now() - t0;
-  };
   for (let i = 0; i < 10; i++) {
-    fromJs();
+    batchTime(op, batch);
     inC(batch);
   }
   drain();
   const js = new Array(rounds), c = new Array(rounds);
   for (let r = 0; r < rounds; r++) {
     for (const side of r % 2 ? ['c', 'js'] : ['js', 'c']) {
-      if (side === 'js') js[r] = fromJs() / batch;
+      if (side === 'js') js[r] = batchTime(op, batch) / batch;
       else c[r] = inC(batch) / batch;
       drain();
     }
   }
   return { js: median(js), c: median(c) };
+}
+
+/**
+ * A row of JavaScript's figure against C's in this process (pairedPerCall's
+ * {js, c}, as picked over the passes), with a JS/C target.
+ */
+function inProcessRow(label, js, c, maxRatio) {
+  return { label: `${label}, C in this process`, unit: 'ns', better: 'lower', js, c, target: { maxRatio } };
 }
 
 /**
@@ -389,6 +397,7 @@ module.exports = {
   cubinFile,
   describePython,
   inProcessC,
+  inProcessRow,
   median,
   now,
   pairedPerCall,

@@ -8,7 +8,7 @@
 // time of a kernel-node parameter update on an executable, plain and prepared.
 // Usage: node bench/graph.js [passes=3]
 'use strict';
-const { buildChain, cubinFile, describePython, inProcessC, median, now, pairedPerCall, perCall, pick, runAlone, runC, runPython } = require('./common');
+const { buildChain, cubinFile, describePython, inProcessC, inProcessRow, median, now, pairedPerCall, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 const sizes = [1, 100, 1000];
 
@@ -142,11 +142,7 @@ async function measure({ passes = 3 } = {}) {
       js, c: pick(launchesC, (r) => r.chains[n].launch), bindings: pyOf('bindings', n, 'launch'), core: pyOf('core', n, 'launch'),
       target: { maxRatio: 1.1 },
     });
-    rows.push({
-      label: `${label}, C in this process`, unit: 'ns', better: 'lower',
-      js, c: pick(launchesJs, (r) => r[n].launchInProcessC),
-      target: { maxRatio: 1.1 },
-    });
+    rows.push(inProcessRow(label, js, pick(launchesJs, (r) => r[n].launchInProcessC), 1.1));
   }
   const once = (label, jsKey, key, extra = {}) => ({
     label, unit: 'us', better: 'lower',

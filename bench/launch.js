@@ -11,7 +11,7 @@
 // batch in turn.
 // Usage: node bench/launch.js [batch=200] [rounds=300] [passes=3]
 'use strict';
-const { cubinFile, describePython, inProcessC, pairedPerCall, perCall, pick, runAlone, runC, runPython } = require('./common');
+const { cubinFile, describePython, inProcessC, inProcessRow, pairedPerCall, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 function measureJs(cuda, lib, stream, buffer, batch, rounds) {
   const k0 = lib.kernel('empty0');
@@ -78,18 +78,12 @@ async function measure({ batch = 200, rounds = 300, passes = 3 } = {}) {
     rows: [
       row('launch, 0 arguments, prepared', 'prepared0', '0', 'prepared0'),
       row('launch, 4 arguments, prepared', 'prepared4', '4', 'prepared4', { target: { maxRatio: 1.15 } }),
-      {
-        label: 'launch, 4 arguments, prepared, C in this process', unit: 'ns', better: 'lower',
-        js: pick(js, 'prepared4'), c: pick(js, 'prepared4InProcessC'), target: { maxRatio: 1.15 },
-      },
+      inProcessRow('launch, 4 arguments, prepared', pick(js, 'prepared4'), pick(js, 'prepared4InProcessC'), 1.15),
       row('launch, 16 arguments, prepared', 'prepared16', '16', 'prepared16'),
       row('launch, 4 arguments, prepared, one set() each', 'updated4', '4', 'prepared4'),
       row('launch, 0 arguments, kernel.launch()', 'plain0', '0', '0'),
       row('launch, 4 arguments, kernel.launch()', 'plain4', '4', '4'),
-      {
-        label: 'launch, 4 arguments, kernel.launch(), C in this process', unit: 'ns', better: 'lower',
-        js: pick(js, 'plain4'), c: pick(js, 'plain4InProcessC'), target: { maxRatio: 1.15 },
-      },
+      inProcessRow('launch, 4 arguments, kernel.launch()', pick(js, 'plain4'), pick(js, 'plain4InProcessC'), 1.15),
       row('launch, 16 arguments, kernel.launch()', 'plain16', '16', '16'),
     ],
     notes: [

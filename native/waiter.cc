@@ -29,7 +29,7 @@ struct Task {
 // loop that awaits the GPU submits its next wait a few microseconds after the
 // last one ended; found by a thread still looking, the wait starts without a
 // futex wake-up (2 to 15 microseconds of the await on the GPU host's VMs:
-// bench/RESULTS.md).
+// bench/HISTORY.md).
 constexpr std::chrono::microseconds kLookBeforeSleep{100};
 
 // A spin-wait step: lets the core's other hardware thread run.
