@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Generates lib/generated/enums.ts: the driver's enums as typed constant maps
-// (camelCase names, the header's own values and doc comments), so TypeScript
-// takes names where C takes numbers and the two cannot drift.
+// (camelCase names, the header's own values), so TypeScript takes names where
+// C takes numbers and the two cannot drift.
+//
+// The header's comments are read only to judge entries (deprecated, sentinel);
+// none of their text is emitted: NVIDIA's prose may not ship in this package.
+// Names and values are facts, so each doc comment is made from those alone.
 //
 // Usage: node scripts/gen-enums.js [cuda include dir]
 'use strict';
@@ -59,15 +63,13 @@ function parseEnum(typedefName) {
   const m = header.match(re);
   if (!m) throw new Error(`enum ${typedefName} not found in cuda.h`);
   // Preprocessor lines go (the entries under them are kept). Comments are taken out first (so that no word inside one is read as an
-  // entry) and left as markers: a doc comment before an entry documents it, a
-  // trailing one (/**< ... */) documents the entry before it.
+  // entry) and left as markers: a doc comment before an entry belongs to it, a
+  // trailing one (/**< ... */) to the entry before it. Their text is only tested, never copied out.
   const comments = [];
   const body = m[1].replace(/^\s*#.*$/gm, '').replace(/\/\*([\s\S]*?)\*\/|\/\/[^\n]*/g, (text, inner) => {
     comments.push({ trailing: inner !== undefined && inner.startsWith('*<'), doc: inner !== undefined && inner.startsWith('*'), text: inner ?? '' });
     return ` @${comments.length - 1}@ `;
   });
-  const clean = (text) => text.replace(/^\*<?/, '').replace(/\s*\n\s*\*?\s*/g, ' ').replace(/\\(?:deprecated|p|ref)\b/g, '')
-    .replace(/::/g, '').trim();
   const entries = [];
   const known = new Map();
   let next = 0;
@@ -113,7 +115,9 @@ function parseEnum(typedefName) {
     // Deprecation and sentinels are judged by the trailing comment, as the header marks them there.
     const deprecated = /deprecated/i.test(trailing);
     const sentinel = /_MAX$|_FORCE_INT$|_MASK$/.test(name) && !trailing;
-    if (!deprecated && !sentinel) out.push({ name, value, comment: clean(trailing || before), deprecated: /\\deprecated/.test(before) });
+    // Values the header writes in hex (flags, masks) are shown in hex too.
+    const hex = rawValue !== undefined && /0x|<</i.test(rawValue);
+    if (!deprecated && !sentinel) out.push({ name, value, hex, deprecated: /\\deprecated/.test(before) });
   }
   return out;
 }
@@ -125,17 +129,17 @@ const lines = [
 ];
 for (const [typedefName, exportName, prefix, style] of ENUMS) {
   const entries = parseEnum(typedefName);
-  lines.push(`/** The driver's ${typedefName} values by name. */`);
+  lines.push(`/** Values of the driver's \`${typedefName}\`, by name. */`);
   lines.push(`export const ${exportName} = {`);
   const seen = new Set();
-  for (const { name, value, comment, deprecated } of entries) {
+  for (const { name, value, hex, deprecated } of entries) {
     if (!name.startsWith(prefix)) continue;
     const key = style === 'camel' ? camel(name.slice(prefix.length)) : name;
     if (seen.has(key)) continue;
     seen.add(key);
     // Every entry names its C constant, so a reader of the driver's documentation finds it.
-    const doc = [key === name ? '' : `\`${name}\``, comment.replace(/\*\//g, '* /')].filter(Boolean).join(': ') || `\`${name}\``;
-    lines.push(`  /** ${doc}${deprecated ? ' @deprecated' : ''} */`);
+    const shown = hex && value >= 0 ? `0x${value.toString(16)}` : String(value);
+    lines.push(`  /** \`${name}\` = ${shown}.${deprecated ? ' @deprecated' : ''} */`);
     lines.push(`  ${/^[a-zA-Z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${value},`);
   }
   lines.push('} as const;');
