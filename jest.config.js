@@ -1,6 +1,8 @@
 // Three tiers (see README): unit runs anywhere; gpu needs a GPU and is skipped,
-// with the reason printed, where there is none; nodevice checks behaviour with
-// the devices hidden, on a machine that has a driver.
+// with the reason printed, where there is none (REQUIRE_GPU=1 fails the run
+// instead); nodevice checks behaviour with the devices hidden, on a machine that
+// has a driver. A fourth, package, packs and installs the package as its users
+// do; `npm test` leaves it to `npm run test:package`.
 const project = (name, extra = {}) => ({
   displayName: name,
   testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
@@ -14,6 +16,7 @@ module.exports = {
     project('unit'),
     project('gpu', { setupFilesAfterEnv: ['<rootDir>/test/helpers/gpu-counters.ts'] }),
     project('nodevice'),
+    project('package', { testTimeout: 15 * 60 * 1000 }),
   ],
   globalSetup: '<rootDir>/test/helpers/global-setup.js',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.js',

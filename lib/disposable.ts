@@ -49,7 +49,8 @@ const collected = new FinalizationRegistry<number | SlotGroup>((held) => {
 });
 
 /**
- * @internal Slots freed together when their owner's object is collected: a
+ * Slots freed together when their owner's object is collected (not exported
+ * from the package; its constructor is internal): a
  * graph's and its nodes'. The native layer owns a member's slot from the
  * start (graph nodes: native/graph/graph.h NodeBox), so its object neither
  * adopts it nor is registered, which was most of a node's cost; members keep

@@ -27,8 +27,12 @@ export function cudaVersion(raw: number): CudaVersion {
 export interface DriverStatus {
   /** True when driver calls can be made. */
   readonly available: boolean;
-  /** How far loading got. */
-  readonly stage: 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready';
+  /**
+   * How far loading got. 'addon-missing': the package's own native addon did not
+   * load (no binary for this platform, or one the system refused); `detail` says
+   * what was searched and what to do, and `headerVersion` is 0.0.
+   */
+  readonly stage: 'addon-missing' | 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready';
   /** The library that was (or would have been) opened; CUDA_DRIVER_LIBRARY overrides it. */
   readonly libraryPath: string;
   /** Why loading stopped, in the system's words, or ''. */

@@ -1,6 +1,6 @@
 // The typed view of the C++ addon. Only lib/ imports this; users see the
 // classes built on it.
-import bindings from 'bindings';
+import { addonStandIn, loadAddon } from './addon';
 import { isMainThread } from 'worker_threads';
 
 /** What every native handle object (a "view", native/handle.h) has. */
@@ -300,7 +300,7 @@ export interface NativePreparedLaunch extends NativeHandle {
 }
 
 export interface NativeDriverStatus {
-  stage: 'not-loaded' | 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready';
+  stage: 'addon-missing' | 'not-loaded' | 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready';
   libraryPath: string;
   detail: string;
   initResult: number;
@@ -521,5 +521,8 @@ export interface NativeAddon {
 // V8's generic load IC on every call, about 130 instructions (three per
 // allocation made and disposed). From this copy optimized code reads each
 // function as a constant.
-export const native: NativeAddon = Object.fromEntries(Object.entries(bindings('cuda_driver'))) as unknown as NativeAddon;
+const addon = loadAddon();
+export const native: NativeAddon = ('exports' in addon
+  ? Object.fromEntries(Object.entries(addon.exports))
+  : addonStandIn(addon.failure)) as unknown as NativeAddon;
 if (isMainThread) native.markMainThread();
