@@ -175,9 +175,28 @@ export class SystemError extends Error {
   }
 }
 
+/**
+ * A wait given up because its AbortSignal was aborted (the `signal` option).
+ * Shaped as Node's own APIs reject (fs, timers/promises, events.once): name
+ * 'AbortError', code 'ABORT_ERR', cause the signal's reason. What was waited
+ * for is not undone: GPU work runs to its end.
+ */
+export class AbortError extends Error {
+  /** 'ABORT_ERR', as Node's own abort errors. */
+  readonly code = 'ABORT_ERR';
+  /** What was given up, e.g. `Stream.synchronize`. */
+  readonly operation: string;
+
+  constructor(operation: string, reason: unknown) {
+    super(`${operation} was aborted`, { cause: reason });
+    this.name = 'AbortError';
+    this.operation = operation;
+  }
+}
+
 /** A wait ran out of time. */
 export class TimeoutError extends Error {
-  /** What timed out, e.g. `accept`, `receive`. */
+  /** What timed out, e.g. `accept`, `receive`, `Stream.synchronize`. */
   readonly operation: string;
   /** The time it was given, in milliseconds. */
   readonly timeoutMs: number;

@@ -5,7 +5,8 @@ import { CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
 import { Disposable } from '../disposable';
 import { PreparedLaunch } from '../kernel/prepared-launch';
 import { native, NativeGraph, NativeGraphExec, Slot } from '../native';
-import { checkStream, Stream, streamSlot } from '../stream';
+import { checkStream, Stream, streamSlot, synchronizeStream } from '../stream';
+import type { WaitOptions } from '../wait-options';
 import { checkBoolean, checkFlag, checkObject, nameOfValue, noOptions } from '../validate';
 import type { Graph } from './graph';
 import { checkGraphNode, GraphNode } from './node';
@@ -96,10 +97,15 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     native.graphLaunch(this.slot, checkStream(stream).slot);
   }
 
-  /** Launches on stream and resolves when it completes, without blocking the event loop. */
-  async run(stream: Stream): Promise<void> {
+  /**
+   * Launches on stream and resolves when it completes, without blocking the
+   * event loop (stream.synchronize(options): options.signal and
+   * options.timeoutMs give up the wait, not the launch).
+   */
+  async run(stream: Stream, options?: WaitOptions): Promise<void> {
     this.launch(stream);
-    await stream.synchronize();
+    if (options === undefined) await stream.synchronize();
+    else await synchronizeStream(stream, options, 'GraphExec.run');
   }
 
   /** Uploads the executable ahead of its first launch (cuGraphUpload). */
