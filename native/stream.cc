@@ -75,8 +75,9 @@ void Stream::disposing(StreamBox& box) {
 // work, and let go of what it uses only once the event has completed: seen by
 // a wait thread, which hands the release back to the JavaScript thread, or,
 // when that thread is not this one or is being torn down (a worker ending), by
-// the reaper (unless it has completed already). If anything fails, the resources are leaked rather than freed
-// under the GPU (a HandedOff whose work is not known to be over).
+// the reaper (unless it has completed already). If anything fails, the
+// resources are leaked rather than freed under the GPU (a HandedOff whose work
+// is not known to be over).
 void StreamBox::handOffPending() {
   auto held = std::make_shared<HandedOff>(std::move(pending), home);
   pending.clear();
@@ -97,8 +98,12 @@ void StreamBox::handOffPending() {
     handOff.keepAlive = false;
     try {
       runOffThread(
-          Napi::Env(env), [marker, held] { held->workOver = CU_CALL(cuEventSynchronize, marker) == CUDA_SUCCESS; },
-          [marker, held](Napi::Env) { CU_CALL(cuEventDestroy, marker); }, handOff);
+          Napi::Env(env),
+          [marker, held] {
+            held->workOver = CU_CALL(cuEventSynchronize, marker) == CUDA_SUCCESS;
+            CU_CALL(cuEventDestroy, marker);
+          },
+          [held](Napi::Env) {}, handOff);  // held is let go with the functions, on this thread
       return;
     } catch (const Napi::Error&) {
       // No channel back to this thread could be made: the reaper watches instead.
