@@ -26,7 +26,7 @@ import {
   StreamAttributes,
 } from './launch-attributes';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, nameOfValue, noOptions } from './validate';
-import { abandonableWait, checkWaitOptions, WaitOptions } from './wait-options';
+import { abandonableWait, CheckedWait, checkWaitOptions, WaitOptions } from './wait-options';
 
 /** Options of {@link Stream.create}. */
 export interface StreamOptions {
@@ -139,7 +139,7 @@ export class Stream extends Disposable<NativeStream> {
    */
   synchronize(options?: WaitOptions): Promise<void> {
     if (options === undefined) return this.native.synchronizeAsync();
-    return synchronizeStream(this, options, 'Stream.synchronize');
+    return synchronizeStream(this, checkWaitOptions(options), 'Stream.synchronize');
   }
 
   /** Blocks the JavaScript thread until all work queued so far has completed. */
@@ -266,8 +266,7 @@ class SpecialStream extends Stream {
 }
 
 /** @internal stream.synchronize(options), as operation (the name its AbortError and TimeoutError give). */
-export function synchronizeStream(stream: Stream, options: WaitOptions, operation: string): Promise<void> {
-  const wait = checkWaitOptions(options);
+export function synchronizeStream(stream: Stream, wait: CheckedWait, operation: string): Promise<void> {
   return abandonableWait(wait, operation, () => stream.native.synchronizeAbandonable());
 }
 

@@ -1,12 +1,12 @@
 // Executable graphs: instantiated once, launched many times. Whole-graph
 // update says why it was refused (the driver's reason and the node); per-node
 // updates change one node of the executable; nodes can be disabled and re-enabled.
-import { CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
+import { AbortError, CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
 import { Disposable } from '../disposable';
 import { PreparedLaunch } from '../kernel/prepared-launch';
 import { native, NativeGraph, NativeGraphExec, Slot } from '../native';
 import { checkStream, Stream, streamSlot, synchronizeStream } from '../stream';
-import type { WaitOptions } from '../wait-options';
+import { checkWaitOptions, WaitOptions } from '../wait-options';
 import { checkBoolean, checkFlag, checkObject, nameOfValue, noOptions } from '../validate';
 import type { Graph } from './graph';
 import { checkGraphNode, GraphNode } from './node';
@@ -100,12 +100,19 @@ export class GraphExec extends Disposable<NativeGraphExec> {
   /**
    * Launches on stream and resolves when it completes, without blocking the
    * event loop (stream.synchronize(options): options.signal and
-   * options.timeoutMs give up the wait, not the launch).
+   * options.timeoutMs give up the wait, not the launch; a signal aborted
+   * already rejects before the launch).
    */
   async run(stream: Stream, options?: WaitOptions): Promise<void> {
+    if (options === undefined) {
+      this.launch(stream);
+      await stream.synchronize();
+      return;
+    }
+    const wait = checkWaitOptions(options);
+    if (wait.signal?.aborted) throw new AbortError('GraphExec.run', wait.signal.reason);
     this.launch(stream);
-    if (options === undefined) await stream.synchronize();
-    else await synchronizeStream(stream, options, 'GraphExec.run');
+    await synchronizeStream(stream, wait, 'GraphExec.run');
   }
 
   /** Uploads the executable ahead of its first launch (cuGraphUpload). */

@@ -69,9 +69,16 @@ describe('giving up a wait for work that never ends', () => {
       const event = cuda.Event.create().record(stream);
       const already = await outcome(event.synchronize({ signal: AbortSignal.abort() }));
       const compiled = await outcome(cuda.compileAsync('__global__ void k() {}', { signal: AbortSignal.abort('late') }));
+      // Nothing starts: not even the launch of a run.
+      const idle = cuda.Stream.create();
+      const graph = cuda.Graph.create();
+      graph.addEmpty();
+      const run = await outcome(graph.instantiate().run(idle, { signal: AbortSignal.abort() }));
+      const launched = !idle.query();
       // Node's own timeout signal: its reason is a DOMException named TimeoutError.
       const byTimeoutSignal = await outcome(stream.synchronize({ signal: AbortSignal.timeout(10) }));
-      report({ aborted, abortedMs, causeIsReason, already, compiled, byTimeoutSignal: { type: byTimeoutSignal.type, cause: byTimeoutSignal.cause?.name } });`,
+      report({ aborted, abortedMs, causeIsReason, already, compiled, run, launched,
+        byTimeoutSignal: { type: byTimeoutSignal.type, cause: byTimeoutSignal.cause?.name } });`,
     { ...never, NVRTC_LIBRARY: fakeNvrtc() });
     expect(report.aborted).toEqual({ type: 'AbortError', name: 'AbortError', code: 'ABORT_ERR', message: 'Stream.synchronize was aborted',
       operation: 'Stream.synchronize', cause: {}, isError: true, isCuda: false });
@@ -79,6 +86,8 @@ describe('giving up a wait for work that never ends', () => {
     expect(report.causeIsReason).toBe(true);
     expect(report.already).toMatchObject({ type: 'AbortError', operation: 'Event.synchronize' });
     expect(report.compiled).toMatchObject({ type: 'AbortError', operation: 'compileAsync', cause: 'late' });
+    expect(report.run).toMatchObject({ type: 'AbortError', operation: 'GraphExec.run' });
+    expect(report.launched).toBe(false);
     expect(report.byTimeoutSignal).toEqual({ type: 'AbortError', cause: 'TimeoutError' });
   });
 
