@@ -421,11 +421,15 @@ describe('broken peers', () => {
     raw.destroy();
   });
 
+  // A peer running test/fixtures/fd-flood.c with these arguments.
+  function flood(server: FdChannelServer, announced: number, pieces: number, perPiece: number): Promise<number | null> {
+    const sender = spawn(fdFlood(), [abstractName(server), String(announced), String(pieces), String(perPiece)], { stdio: 'ignore' });
+    return new Promise((resolve) => sender.on('close', resolve));
+  }
+
   test('more descriptors than a message may carry: those that arrived are closed, none leak', async () => {
-    const flood = fdFlood();
     using server = FdChannelServer.listen();
-    const sender = spawn(flood, [abstractName(server), '100'], { stdio: 'ignore' });
-    const exited = new Promise<number | null>((resolve) => sender.on('close', resolve));
+    const exited = flood(server, 100, 1, 100);
     using channel = await server.accept({ timeoutMs: 10000 });
     const before = openFds();
     const error = await channel.receive({ timeoutMs: 10000 }).catch((e) => e);
@@ -434,6 +438,23 @@ describe('broken peers', () => {
     expect(openFds()).toBe(before);
     expect(await exited).toBe(0); // the channel was shut down, so the sender saw its end
   });
+
+  test('descriptors beyond the announced count are refused at once, not held while the rest of the message is awaited', async () => {
+    using server = FdChannelServer.listen();
+    // One descriptor announced, then 64 with each of 200 one-byte pieces, and a message that never ends.
+    const exited = flood(server, 1, 200, 64);
+    using channel = await server.accept({ timeoutMs: 10000 });
+    const before = openFds();
+    const start = Date.now();
+    const error = await channel.receive({ timeoutMs: 8000 }).catch((e) => e);
+    expect(error).toBeInstanceOf(ChannelProtocolError);
+    expect(error.message).toBe('receive: the peer sent more descriptors than its message announced (64 > 1); those that arrived were closed');
+    expect(Date.now() - start).toBeLessThan(4000);
+    expect(openFds()).toBe(before);
+    expect(await exited).toBe(0);
+    await expect(channel.receive({ timeoutMs: 1000 })).rejects.toThrow(/shut down after a message was cut off/);
+  });
+
 });
 
 describe('arguments and limits', () => {
