@@ -12,9 +12,9 @@
 // dispose, a peer that died) leaves the stream unframeable, so the channel is
 // then shut down. A receiver holds no more descriptors than the message
 // announced (at most kMaxFds before its header is in): one more fails the
-// message at once and closes them all. Every socket and received descriptor is close-on-exec; every
-// socket is non-blocking and all waiting happens in poll() on a wait thread
-// (wait_thread.h), with a deadline. A received descriptor belongs to a
+// message at once and closes them all. Every socket and received descriptor
+// is close-on-exec; every socket is non-blocking and all waiting happens in
+// poll() on a wait thread (wait_thread.h), with a deadline. A received descriptor belongs to a
 // ReceivedFd handle, which closes it unless take() hands it over.
 #pragma once
 
