@@ -10,7 +10,7 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
-import { ChannelClosedError, ChannelProtocolError, DisposedError, SystemError, TimeoutError } from '../../lib/errors';
+import { ChannelClosedError, ChannelPeerError, ChannelProtocolError, DisposedError, SystemError, TimeoutError } from '../../lib/errors';
 import { FdChannel, FdChannelServer, FdMessage, ReceivedFd } from '../../lib/ipc/fd-channel';
 import { native } from '../../lib/native';
 import { distPath, fdFlood, startScript, StartedScript } from '../helpers/subprocess';
@@ -230,6 +230,72 @@ describe('between processes', () => {
     })();`, {}, ['--expose-gc']));
     expect(r.held).toBe(r.before + 60);
     expect(r.after).toBe(r.before);
+  });
+});
+
+// A process of another user: only a process that may change its user (root) can start one.
+const nobody = 65534;
+const asOtherUser = process.geteuid?.() === 0 ? test : test.skip;
+
+// Resolves once a started script has printed its report (the child's "ready").
+function reported(started: StartedScript): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    started.child.stdout!.on('data', (d: Buffer | string) => {
+      out += d.toString();
+      if (out.includes('\n@@')) resolve();
+    });
+    started.child.once('close', () => reject(new Error('the script exited before it reported')));
+  });
+}
+
+describe('peers of other users', () => {
+  asOtherUser('a listener of another user at the address is refused on connect, before anything moves (needs root: skipped otherwise)', async () => {
+    const name = `cuda-driver-squatter-${process.pid}-${process.hrtime.bigint()}`;
+    // The squatter listens where this process means to connect, as nobody, and answers
+    // every connection with a message: what a forged memory descriptor would ride on.
+    const squatter = startScript(`(async () => {
+      process.setgid(${nobody}); process.setuid(${nobody});
+      const server = cuda.FdChannelServer.listen({ abstract: process.env.NAME });
+      report('listening');
+      for (;;) {
+        const channel = await server.accept({ peerUid: null });
+        await channel.send({ forged: true }, [require('fs').openSync('/dev/zero', 'r')]).catch(() => {});
+      }
+    })();`, { NAME: name });
+    children.push(squatter);
+    await reported(squatter);
+
+    const before = openFds();
+    const refused = await FdChannel.connect({ abstract: name }, { timeoutMs: 5000 }).catch((e) => e);
+    expect(refused).toBeInstanceOf(ChannelPeerError);
+    expect(refused).toMatchObject({
+      operation: 'connect', expectedUid: process.geteuid!(), peer: { pid: squatter.child.pid, uid: nobody, gid: nobody },
+      message: `connect: the peer (pid ${squatter.child.pid}) runs as user ${nobody}, not ${process.geteuid!()}; the connection was closed`,
+    });
+    expect(openFds()).toBe(before);
+    // Named, the squatter's user is accepted: the same holds for null (any user).
+    for (const peerUid of [nobody, null]) {
+      using channel = await FdChannel.connect({ abstract: name }, { timeoutMs: 5000, peerUid });
+      expect(channel.peer).toEqual({ pid: squatter.child.pid, uid: nobody, gid: nobody });
+      using message = await channel.receive({ timeoutMs: 5000 });
+      expect(message.payload).toEqual({ forged: true });
+      expect(message.fds[0].peer).toEqual(channel.peer);
+    }
+    expect(() => FdChannel.connect({ abstract: name }, { peerUid: -1 })).toThrow(/options.peerUid/);
+  });
+
+  asOtherUser('a client of another user is closed by accept, which waits on (needs root: skipped otherwise)', async () => {
+    using server = FdChannelServer.listen();
+    const client = startScript(`(async () => {
+      process.setgid(${nobody}); process.setuid(${nobody});
+      const channel = await cuda.FdChannel.connect({ abstract: process.env.NAME }, { timeoutMs: 5000, peerUid: 0 });
+      const closed = await channel.receive({ timeoutMs: 5000 }).then(() => 'received', (e) => e.name);
+      report({ closed });
+    })();`, { NAME: abstractName(server) });
+    children.push(client);
+    await expect(server.accept({ timeoutMs: 1500 })).rejects.toThrow(TimeoutError);
+    expect((await client.result).report).toEqual({ closed: 'ChannelClosedError' });
   });
 });
 
