@@ -56,9 +56,13 @@ export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleTyp
 /**
  * Imports a pool another process exported (cuMemPoolImportFromShareableHandle):
  * handle is the descriptor it sent (a number or an OwnedFd, which stays the
- * caller's to close) or its fabric handle's bytes. identity names the
- * exporter's pool: importing it again under the same identity while this
- * process still holds it returns the same pool. Imported pools cannot allocate.
+ * caller's to close; one that cannot be a driver export is refused with a
+ * TypeError before the driver sees it) or its fabric handle's bytes. identity
+ * names the exporter's pool: importing it again under the same identity while
+ * this process still holds it returns the same pool, without looking at
+ * handle. So make it something this process knows of the sender (as
+ * openSharedMemory does: the peer's credentials), never a name the sender
+ * chose alone. Imported pools cannot allocate.
  */
 export function importPool(handle: number | OwnedFd | Uint8Array, options: { identity: string; device?: DeviceLike }): MemoryPool {
   checkObject(options, 'options');
@@ -80,8 +84,9 @@ export function exportPoolPointer(buffer: DeviceBuffer): Uint8Array {
 
 /**
  * Imports an allocation of an imported pool (cuMemPoolImportPointer), once per
- * export data: a second import returns a view of the same mapping. bytes (from
- * offset) must lie within the allocation.
+ * export data: a second import returns a view of the same mapping, and one
+ * through another pool is refused (TypeError). bytes (from offset) must lie
+ * within the allocation.
  */
 export function importPoolPointer(pool: MemoryPool, data: Uint8Array, options: { offset?: number; bytes: number }): SharedMemory {
   checkInstance(pool, MemoryPool, 'pool');
@@ -106,11 +111,14 @@ export function exportPoolMemory(buffer: DeviceBuffer, poolId: bigint, offset: n
   }
 }
 
-/** @internal Opens a pool descriptor on a device, given its descriptors (if any). */
-export function openPoolMemory(descriptor: PoolMemoryDescriptor, device: Device, fds: readonly OwnedFd[]): Slot<NativeImportedMemory> {
+/**
+ * @internal Opens a pool descriptor on a device, given its descriptors (if any)
+ * and the identity its pool is imported under (see share.ts poolIdentity).
+ */
+export function openPoolMemory(descriptor: PoolMemoryDescriptor, device: Device, fds: readonly OwnedFd[], identity: string): Slot<NativeImportedMemory> {
   if (descriptor.handleType === 'fabric') requireFabric(device);
   const handle = descriptor.poolHandle !== undefined ? decodeBytes(descriptor.poolHandle) : fds[0];
-  const pool = importPool(handle, { identity: `${descriptor.exporter.token}:${descriptor.pool}`, device });
+  const pool = importPool(handle, { identity, device });
   try {
     // Grant the device access unless it has it already (the owning device does,
     // and cuMemPoolSetAccess rejects a batch naming it), as NVIDIA's IPC sample does.

@@ -27,7 +27,7 @@ import {
   validateMemoryDescriptor,
 } from './descriptor';
 import { InvalidDescriptorError, SharingUnsupportedError } from './errors';
-import { FdChannel, FdChannelWaitOptions, OwnedFd } from './fd-channel';
+import { FdChannel, FdChannelWaitOptions, OwnedFd, PeerCredentials, ReceivedFd } from './fd-channel';
 import { exportLegacy, openLegacy } from './legacy-memory';
 import { exportablePoolRemedy, exportPoolMemory, openPoolMemory, ShareableHandleType } from './pool-sharing';
 import { MemoryExport, SharedMemory } from './shared-memory';
@@ -55,6 +55,15 @@ export interface OpenSharedOptions extends FdChannelWaitOptions {
   fds?: readonly OwnedFd[];
   /** The device to use the memory from; default the exporter's device (found by UUID). */
   device?: DeviceLike;
+  /**
+   * A descriptor that came from a peer (over options.channel, or with
+   * options.fds received from one) must name that peer as its exporter
+   * (exporter.pid is the peer's pid), so a process cannot pass off another's
+   * export as its own (default true). false accepts descriptors a peer relays
+   * from elsewhere, and peers in another PID namespace, whose pids read
+   * differently here.
+   */
+  exporterIsPeer?: boolean;
 }
 
 // Exports of this process, by id, for opening them here as aliases.
@@ -147,6 +156,39 @@ function exporterDevice(descriptor: SharedMemoryDescriptor): Device | undefined 
   }
 }
 
+// The process a descriptor and its file descriptors came from: the channel's
+// peer, the peer that sent options.fds (ReceivedFd), 'here' for descriptors
+// this process exported itself (OwnedFd), undefined when nothing says.
+type Source = PeerCredentials | 'here' | undefined;
+
+function sourceOf(options: OpenSharedOptions): Source {
+  if (options.channel !== undefined) return options.channel.peer;
+  if (options.fds === undefined || options.fds.length === 0) return undefined;
+  const peers = new Set(options.fds.map((fd) => (fd instanceof ReceivedFd ? `${fd.peer.pid}/${fd.peer.uid}` : 'here')));
+  if (peers.size > 1) throw new TypeError('options.fds must all come from one process (one peer, or exports of this process)');
+  const first = options.fds[0];
+  return first instanceof ReceivedFd ? first.peer : 'here';
+}
+
+// The name an imported pool is registered under, so that each exporter's pool is
+// imported once: the importer's own record of who sent it (the peer as the
+// kernel recorded it) plus what that peer says of it. A peer can name only
+// pools of its own: claiming another exporter's pool names a different one.
+// Fabric handles name their pool themselves.
+function poolIdentity(descriptor: SharedMemoryDescriptor & { kind: 'pool' }, source: Source): string {
+  if (descriptor.poolHandle !== undefined) return `fabric:${descriptor.poolHandle}`;
+  const from = source === undefined || source === 'here' ? 'here' : `peer ${source.pid}/${source.uid}`;
+  return `${from}:${descriptor.exporter.token}:${descriptor.pool}`;
+}
+
+function checkExporter(descriptor: SharedMemoryDescriptor, source: Source, options: { exporterIsPeer?: boolean }): void {
+  if (source === undefined || source === 'here' || options.exporterIsPeer === false) return;
+  if (descriptor.exporter.pid !== source.pid) {
+    throw new InvalidDescriptorError('exporter.pid', `is ${descriptor.exporter.pid}, but the descriptor came from process ${source.pid}: ` +
+      'it is opened only from the process that exported it (exporterIsPeer: false accepts one relayed from elsewhere)');
+  }
+}
+
 // The descriptors a path needs: given, or received from the channel in a message
 // that must carry the same export.
 async function fdsFor(descriptor: SharedMemoryDescriptor, options: OpenSharedOptions): Promise<{ fds: readonly OwnedFd[]; received: OwnedFd[] }> {
@@ -165,7 +207,12 @@ async function fdsFor(descriptor: SharedMemoryDescriptor, options: OpenSharedOpt
   let ok = false;
   try {
     const sent = validateMemoryDescriptor(message.payload);
+    // The file descriptors go with the descriptor they came with: one given by
+    // other means must be that one, field for field.
     if (sent.id !== descriptor.id) throw new InvalidDescriptorError('id', `of the message received (${sent.id}) is not the descriptor's (${descriptor.id}): messages crossed`);
+    if (JSON.stringify(sent) !== JSON.stringify(descriptor)) {
+      throw new InvalidDescriptorError('', `differs from the one received with its file descriptors (export ${sent.id})`);
+    }
     if (message.fds.length !== count) throw new InvalidDescriptorError('', `arrived with ${message.fds.length} file descriptors instead of ${count}`);
     ok = true;
     return { fds: message.fds, received: [...message.fds] };
@@ -192,6 +239,9 @@ export async function openSharedMemory(descriptor: unknown, options: OpenSharedO
   if (options.fds !== undefined && (!Array.isArray(options.fds) || !options.fds.every((fd) => fd instanceof OwnedFd))) {
     throw new TypeError('options.fds must be an array of OwnedFd');
   }
+  if (options.exporterIsPeer !== undefined && typeof options.exporterIsPeer !== 'boolean') throw new TypeError('options.exporterIsPeer must be a boolean');
+  const source = sourceOf(options);
+  checkExporter(checked, source, options);
   if (exportedHere(checked.exporter)) return openAlias(checked);
   const owner = exporterDevice(checked);
   let device: Device;
@@ -211,7 +261,7 @@ export async function openSharedMemory(descriptor: unknown, options: OpenSharedO
         opened = openLegacy(checked, device.ordinal);
         break;
       case 'pool':
-        opened = openPoolMemory(checked, device, fds);
+        opened = openPoolMemory(checked, device, fds, poolIdentity(checked, source));
         break;
       case 'vmm':
         opened = openVmmMemory(checked, device, fds);
@@ -227,12 +277,16 @@ export async function openSharedMemory(descriptor: unknown, options: OpenSharedO
  * Receives the next message on channel (sent with MemoryExport.send) and opens
  * the memory it describes, closing the file descriptors that came with it.
  */
-export async function receiveSharedMemory(channel: FdChannel, options: FdChannelWaitOptions & { device?: DeviceLike } = noOptions): Promise<SharedMemory> {
+export async function receiveSharedMemory(
+  channel: FdChannel,
+  options: FdChannelWaitOptions & Pick<OpenSharedOptions, 'device' | 'exporterIsPeer'> = noOptions,
+): Promise<SharedMemory> {
   if (!(channel instanceof FdChannel)) throw new TypeError('channel must be an FdChannel');
   checkObject(options, 'options');
   const message = await channel.receive({ timeoutMs: options.timeoutMs });
   try {
-    return await openSharedMemory(message.payload, { fds: message.fds, device: options.device });
+    // The channel names the sender for every path (a legacy descriptor comes without file descriptors).
+    return await openSharedMemory(message.payload, { channel, fds: message.fds, device: options.device, exporterIsPeer: options.exporterIsPeer });
   } finally {
     message.dispose();
   }

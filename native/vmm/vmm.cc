@@ -4,6 +4,7 @@
 
 #include "args.h"
 #include "ipc/fd_channel.h"
+#include "ipc/shareable_fd.h"
 #include "release.h"
 
 namespace cudrv {
@@ -163,11 +164,11 @@ Napi::Value ImportAllocation(const Napi::CallbackInfo& info) {
   requireDriver(env, Fn::cuMemImportFromShareableHandle);
   auto type = static_cast<CUmemAllocationHandleType>(uintArg(info[1], "handleType"));
   uint64_t bytes = u64Arg(info[2], "bytes");
+  int fd = type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR ? shareableFdArg(info[0], "handle") : -1;
   ContextRef context = primaryContext(env, 0);  // held for the call
   makeCurrent(env, context);
   CUmemGenericAllocationHandle handle = 0;
   if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
-    int fd = static_cast<int>(integerArg(info[0], "handle", 0, 0x7fffffff));
     CU_CHECK(env, cuMemImportFromShareableHandle, &handle, reinterpret_cast<void*>(static_cast<uintptr_t>(fd)), type);
   } else if (type == CU_MEM_HANDLE_TYPE_FABRIC) {
     if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array ||

@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { fakeDriver, runScript, ScriptResult } from '../helpers/subprocess';
+import { distPath, fakeDriver, runScript, ScriptResult } from '../helpers/subprocess';
 
 const MiB = 1 << 20;
 const hex = (n: number | bigint) => n.toString(16);
@@ -176,7 +176,8 @@ describe('virtual memory against the stand-in driver', () => {
 });
 
 describe('sharing against the stand-in driver', () => {
-  const foreign = `const foreign = (d, token = 'ab') => ({ ...d, exporter: { pid: 1, token: token.repeat(16) } });`;
+  // A descriptor as another exporter would have made it: another token, and by default another pid.
+  const foreign = `const foreign = (d, token = 'ab', pid = 1) => ({ ...d, exporter: { pid, token: token.repeat(16) } });`;
 
   test('virtual memory: export, import elsewhere, alias here; no descriptor leaks', () => {
     const { r, log } = run(`${foreign}
@@ -244,24 +245,186 @@ describe('sharing against the stand-in driver', () => {
       const [a, b] = await Promise.all([server.accept(), cuda.FdChannel.connect(server.address)]);
       const m = cuda.Mapping.alloc(2 * M, { handleTypes: ['posixFileDescriptor'] });
       const exp = cuda.shareMemory(m);
+      // Both ends are this process: a descriptor of "another" exporter names this pid, as its peer.
+      const fromPeer = foreign(exp.descriptor, 'cd', process.pid);
       const before = openFds();
-      await a.send(foreign(exp.descriptor, 'cd'), exp.fds);
+      await a.send(fromPeer, exp.fds);
       const received = await cuda.receiveSharedMemory(b);
       const afterReceive = openFds() - before;
-      await a.send(foreign(exp.descriptor, 'cd'), exp.fds);
-      const viaChannel = await cuda.openSharedMemory(foreign(exp.descriptor, 'cd'), { channel: b });
-      await a.send({ ...foreign(exp.descriptor, 'cd'), id: '1'.repeat(32) }, exp.fds);
-      let crossed; try { await cuda.openSharedMemory(foreign(exp.descriptor, 'cd'), { channel: b }); } catch (x) { crossed = { type: x.constructor.name, field: x.field }; }
+      await a.send(fromPeer, exp.fds);
+      const viaChannel = await cuda.openSharedMemory(fromPeer, { channel: b });
+      await a.send({ ...fromPeer, id: '1'.repeat(32) }, exp.fds);
+      let crossed; try { await cuda.openSharedMemory(fromPeer, { channel: b }); } catch (x) { crossed = { type: x.constructor.name, field: x.field }; }
+      await a.send({ ...fromPeer, size: M }, exp.fds);
+      let altered; try { await cuda.openSharedMemory(fromPeer, { channel: b }); } catch (x) { altered = { type: x.constructor.name, message: x.message }; }
       await exp.send(a);
       const here = await cuda.receiveSharedMemory(b);
-      const out = { received: received.path, viaChannel: viaChannel.path, here: here.path, crossed, afterReceive, leaked: openFds() - before };
+      const out = { received: received.path, viaChannel: viaChannel.path, here: here.path, crossed, altered, afterReceive, leaked: openFds() - before };
       [received, viaChannel, here, exp, m, a, b, server].forEach((x) => x.dispose());
       report(out);`);
     expect(r.report).toEqual({
       received: 'vmm', viaChannel: 'vmm', here: 'alias',
       crossed: { type: 'InvalidDescriptorError', field: 'id' },
+      altered: { type: 'InvalidDescriptorError', message: expect.stringMatching(/differs from the one received with its file descriptors/) },
       afterReceive: 0, leaked: 0,
     });
+  });
+
+  test('a descriptor is opened only from the peer that exported it, unless the importer accepts relays', () => {
+    const { r, log } = run(`${foreign}
+      const server = cuda.FdChannelServer.listen();
+      const [a, b] = await Promise.all([server.accept(), cuda.FdChannel.connect(server.address)]);
+      const m = cuda.Mapping.alloc(2 * M, { handleTypes: ['posixFileDescriptor'] });
+      const exp = cuda.shareMemory(m);
+      const someoneElse = foreign(exp.descriptor, 'cd', 1);   // exported by pid 1, sent by this process
+      const before = openFds();
+      const refused = [];
+      await a.send(someoneElse, exp.fds);
+      try { await cuda.receiveSharedMemory(b); } catch (x) { refused.push({ type: x.constructor.name, field: x.field, message: x.message }); }
+      await a.send(someoneElse, exp.fds);
+      try { await cuda.openSharedMemory(someoneElse, { channel: b }); } catch (x) { refused.push({ type: x.constructor.name, field: x.field }); }
+      await a.send(someoneElse, exp.fds);
+      const message = await b.receive();
+      try { await cuda.openSharedMemory(someoneElse, { fds: message.fds }); } catch (x) { refused.push({ type: x.constructor.name, field: x.field }); }
+      // A descriptor that names this process as exporter is opened here only as the alias it is.
+      const back = { ...exp.descriptor, exporter: { pid: 1, token: exp.descriptor.exporter.token } };
+      try { await cuda.openSharedMemory(back, { fds: message.fds }); } catch (x) { refused.push({ type: x.constructor.name, field: x.field }); }
+      const relayed = await cuda.openSharedMemory(someoneElse, { fds: message.fds, exporterIsPeer: false });
+      message.dispose();
+      await a.send(someoneElse, exp.fds);
+      const relayedToo = await cuda.receiveSharedMemory(b, { exporterIsPeer: false });
+      let badOption; try { await cuda.openSharedMemory(someoneElse, { fds: [], exporterIsPeer: 'no' }); } catch (x) { badOption = x.constructor.name; }
+      const out = { refused, relayed: relayed.path, relayedToo: relayedToo.path, badOption, leaked: 0 };
+      [relayed, relayedToo].forEach((x) => x.dispose());
+      out.leaked = openFds() - before;
+      [exp, m, a, b, server].forEach((x) => x.dispose());
+      report(out);`);
+    const field = { type: 'InvalidDescriptorError', field: 'exporter.pid' };
+    expect(r.report.refused[0]).toEqual({ ...field, message: expect.stringMatching(/^invalid shared-memory descriptor: exporter.pid is 1, but the descriptor came from process \d+: it is opened only from the process that exported it/) });
+    expect(r.report.refused.slice(1)).toEqual([field, field, field]);
+    expect(r.report).toMatchObject({ relayed: 'vmm', relayedToo: 'vmm', badOption: 'TypeError', leaked: 0 });
+    // Only the two accepted openings reached the driver.
+    expect(log.filter((line) => line.startsWith('import'))).toHaveLength(2);
+  });
+
+  test('file descriptors that cannot be driver exports are refused before the driver sees them', () => {
+    const { r, log } = run(`
+      const os = require('os'), path = require('path'), net = require('net'), { execFileSync } = require('child_process');
+      const m = cuda.Mapping.alloc(2 * M, { handleTypes: ['posixFileDescriptor'] });
+      const exp = cuda.shareMemory(m);
+      const file = path.join(os.tmpdir(), 'not-an-export-' + process.pid);
+      fs.writeFileSync(file, 'x');
+      const fifo = file + '.fifo';
+      execFileSync('mkfifo', [fifo]);
+      const socketPath = file + '.sock';
+      const listener = net.createServer().listen(socketPath);
+      await new Promise((resolve) => listener.once('listening', resolve));
+      const socket = net.connect(socketPath);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const candidates = {
+        'a regular file': fs.openSync(file, 'r+'),
+        'a character device 1:5': fs.openSync('/dev/zero', 'r+'),
+        'an open of the control device that is not read-write': fs.openSync('/dev/null', 'r'),
+        'a directory': fs.openSync(os.tmpdir(), 'r'),
+        'a pipe': fs.openSync(fifo, 'r+'),
+        'a socket': socket._handle.fd,
+      };
+      const out = { refused: {} };
+      for (const [what, fd] of Object.entries(candidates)) {
+        const errors = [];
+        for (const attempt of [() => cuda.PhysicalAllocation.import(fd, { bytes: 2 * M }), () => cuda.importPool(fd, { identity: 'x' })]) {
+          try { attempt(); errors.push('accepted'); } catch (x) { errors.push({ type: x.constructor.name, message: x.message }); }
+        }
+        out.refused[what] = { fd, errors };
+      }
+      const closed = fs.openSync(file, 'r');
+      fs.closeSync(closed);
+      try { cuda.PhysicalAllocation.import(closed, { bytes: 2 * M }); } catch (x) { out.closed = { type: x.constructor.name, code: x.code, syscall: x.syscall }; }
+      const genuine = cuda.PhysicalAllocation.import(exp.fds[0], { bytes: 2 * M });
+      out.genuine = genuine.size;
+      genuine.dispose(); exp.dispose(); m.dispose();
+      for (const fd of Object.values(candidates).slice(0, 5)) fs.closeSync(fd);
+      socket.destroy(); listener.close();
+      [file, fifo].forEach((f) => fs.rmSync(f));
+      report(out);`);
+    for (const [what, { fd, errors }] of Object.entries(r.report.refused as Record<string, { fd: number; errors: unknown[] }>)) {
+      const refusal = { type: 'TypeError', message: `handle=${fd}: this file descriptor is not a CUDA shareable handle (it is ${what}; the driver exports read-write opens of its control device, 1:3)` };
+      expect(errors).toEqual([refusal, refusal]);
+    }
+    expect(Object.keys(r.report.refused)).toHaveLength(6);
+    expect(r.report.closed).toEqual({ type: 'SystemError', code: 'EBADF', syscall: 'fstat' });
+    expect(r.report.genuine).toBe(2 * MiB);
+    // None of the refused reached the driver: the one import is the genuine one.
+    expect(log.filter((line) => line.startsWith('import') || line.startsWith('pool import'))).toEqual(['import 2 0']);
+  });
+
+  test('a forged descriptor whose file descriptor is /dev/zero, from a peer: refused, nothing imported, nothing leaked', () => {
+    const { r, log } = run(`${foreign}
+      const server = cuda.FdChannelServer.listen();
+      const [a, b] = await Promise.all([server.accept(), cuda.FdChannel.connect(server.address)]);
+      const m = cuda.Mapping.alloc(2 * M, { handleTypes: ['posixFileDescriptor'] });
+      const forged = foreign(cuda.shareMemory(m).descriptor, 'ee', process.pid);
+      const zero = fs.openSync('/dev/zero', 'r+');
+      const before = openFds();
+      await a.send(forged, [zero]);
+      let refused; try { await cuda.receiveSharedMemory(b); } catch (x) { refused = { type: x.constructor.name, message: x.message }; }
+      const leaked = openFds() - before;
+      fs.closeSync(zero);
+      [m, a, b, server].forEach((x) => x.dispose());
+      report({ refused, leaked });`);
+    expect(r.report).toEqual({
+      refused: { type: 'TypeError', message: expect.stringMatching(/this file descriptor is not a CUDA shareable handle \(it is a character device 1:5;/) },
+      leaked: 0,
+    });
+    expect(log.filter((line) => line.startsWith('import'))).toEqual([]);
+  });
+
+  test('an imported pool is known by the peer that sent it: another peer cannot claim it, nor reach its allocations', () => {
+    // Two exporters in processes of their own: each sends, when asked, the descriptor it is
+    // given under its own pid with a fresh export descriptor (a read-write /dev/null: the
+    // stand-in's exports). The second claims the first's pool (its token and pool id).
+    const { r, log } = run(`
+      const { spawn } = require('child_process');
+      const server = cuda.FdChannelServer.listen();
+      const exporter = () => spawn(process.execPath, ['-e', \`
+        const cuda = require(process.env.DIST), fs = require('fs');
+        (async () => {
+          const ch = await cuda.FdChannel.connect({ abstract: process.env.ADDRESS }, { timeoutMs: 10000 });
+          for (;;) {
+            const { payload } = await ch.receive({ timeoutMs: 10000 });
+            if (payload === 'done') break;
+            const fd = fs.openSync('/dev/null', 'r+');
+            await ch.send({ ...payload, exporter: { ...payload.exporter, pid: process.pid } }, [fd]);
+            fs.closeSync(fd);
+          }
+          ch.dispose();
+        })();\`], { env: { ...process.env, ADDRESS: server.address.abstract }, stdio: 'inherit' });
+      const first = exporter();
+      const a = await server.accept({ timeoutMs: 10000 });
+      const second = exporter();
+      const h = await server.accept({ timeoutMs: 10000 });
+      let n = 0;
+      const pointer = (address) => { const b = Buffer.alloc(64); b.writeBigUInt64LE(address); return b.toString('base64'); };
+      const descriptor = (address) => ({ format: 'cuda-driver/shared-memory', version: 1, id: (++n).toString(16).padStart(32, '0'),
+        exporter: { pid: 1, token: 'a1'.repeat(16) }, device: { uuid: cuda.Device.get(0).uuid, ordinal: 0 }, size: 4096,
+        kind: 'pool', handleType: 'posixFileDescriptor', pool: 'a1', pointer: pointer(address), offset: 0 });
+      const open = async (ch, d) => { await ch.send(d); return cuda.receiveSharedMemory(ch, { timeoutMs: 10000 }); };
+      const fromFirst = await open(a, descriptor(0x1000n));
+      const claimed = await open(h, descriptor(0x2000n));
+      let reached; try { await open(h, descriptor(0x1000n)); } catch (x) { reached = { type: x.constructor.name, message: x.message }; }
+      const again = await open(a, descriptor(0x1000n));
+      const out = { first: fromFirst.address === again.address, claimedApart: claimed.address !== fromFirst.address, reached };
+      [fromFirst, claimed, again].forEach((x) => x.dispose());
+      await a.send('done'); await h.send('done');
+      await Promise.all([first, second].map((c) => new Promise((resolve) => c.on('close', resolve))));
+      [a, h, server].forEach((x) => x.dispose());
+      report(out);`, { DIST: distPath });
+    expect(r.report).toEqual({
+      first: true, claimedApart: true,
+      reached: { type: 'TypeError', message: 'data names an allocation this process imported through another pool; an allocation is imported once, through the pool it was exported from' },
+    });
+    // Each peer's pool imported once, and each allocation once through its own pool.
+    expect(log.filter((line) => line.startsWith('pool import'))).toEqual(['pool import 1', 'pool import-pointer 1 1000', 'pool import 2', 'pool import-pointer 2 2000']);
   });
 
   test('legacy IPC: one opening per handle, shared by its views, closed once with the last view; claims are checked', () => {
