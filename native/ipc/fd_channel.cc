@@ -444,9 +444,6 @@ class ReceivedFd : public Handle<ReceivedFd, FdBox> {
 Napi::Value newOwnedFdSlot(Napi::Env env, int fd) {
   auto box = std::make_shared<FdBox>();
   box->fd.reset(fd);
-  // Not inherited by child processes (an exported allocation's descriptor keeps its memory alive).
-  int flags = fcntl(fd, F_GETFD);
-  if (flags >= 0) fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
   return ReceivedFd::newSlot(env, std::move(box));
 }
 

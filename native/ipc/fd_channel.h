@@ -26,8 +26,8 @@ namespace cudrv {
 // FdChannelServer, FdChannel and ReceivedFd to exports.
 void initFdChannel(Napi::Env env, Napi::Object exports);
 
-// A ReceivedFd handle owning fd, a descriptor this process made (a driver export):
-// closed when disposed unless taken, and marked close-on-exec.
+// A ReceivedFd handle owning fd, a descriptor this process made (a driver
+// export, made close-on-exec by makeDriverFd): closed when disposed unless taken.
 Napi::Value newOwnedFdSlot(Napi::Env env, int fd);
 
 }  // namespace cudrv

@@ -3,6 +3,7 @@
 // from it are then shared as 64-byte export data naming one allocation.
 
 #include "args.h"
+#include "ipc/driver_fd.h"
 #include "ipc/fd_channel.h"
 #include "ipc/imported_memory.h"
 #include "ipc/shareable_fd.h"
@@ -40,7 +41,8 @@ Napi::Value ExportPool(const Napi::CallbackInfo& info) {
   }
   if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
     int fd = -1;
-    CU_CHECK(env, cuMemPoolExportToShareableHandle, &fd, pool, type, 0);
+    CUresult result = makeDriverFd(&fd, [&] { return CU_CALL(cuMemPoolExportToShareableHandle, &fd, pool, type, 0); });
+    if (result != CUDA_SUCCESS) throwCudaError(env, result, Fn::cuMemPoolExportToShareableHandle);
     return newOwnedFdSlot(env, fd);
   }
   CUmemFabricHandle fabric;

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "args.h"
+#include "ipc/driver_fd.h"
 #include "ipc/fd_channel.h"
 #include "ipc/shareable_fd.h"
 #include "release.h"
@@ -301,7 +302,10 @@ Napi::Value DmaBufOf(const Napi::CallbackInfo& info) {
   unsigned long long flags = u64Arg(info[3], "flags");
   makeCurrent(env, span.owner->context);
   int fd = -1;
-  CU_CHECK(env, cuMemGetHandleForAddressRange, &fd, span.device, span.bytes, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, flags);
+  CUresult result = makeDriverFd(&fd, [&] {
+    return CU_CALL(cuMemGetHandleForAddressRange, &fd, span.device, span.bytes, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, flags);
+  });
+  if (result != CUDA_SUCCESS) throwCudaError(env, result, Fn::cuMemGetHandleForAddressRange);
   return newOwnedFdSlot(env, fd);
 }
 
@@ -341,7 +345,8 @@ Napi::Value PhysicalAllocation::Export(const Napi::CallbackInfo& info) {
   auto type = static_cast<CUmemAllocationHandleType>(uintArg(info[0], "handleType"));
   if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
     int fd = -1;
-    CU_CHECK(env, cuMemExportToShareableHandle, &fd, box.handle, type, 0);
+    CUresult result = makeDriverFd(&fd, [&] { return CU_CALL(cuMemExportToShareableHandle, &fd, box.handle, type, 0); });
+    if (result != CUDA_SUCCESS) throwCudaError(env, result, Fn::cuMemExportToShareableHandle);
     return newOwnedFdSlot(env, fd);
   }
   if (type == CU_MEM_HANDLE_TYPE_FABRIC) {

@@ -427,6 +427,40 @@ describe('sharing against the stand-in driver', () => {
     expect(log.filter((line) => line.startsWith('pool import'))).toEqual(['pool import 1', 'pool import-pointer 1 1000', 'pool import 2', 'pool import-pointer 2 2000']);
   });
 
+  test('a process forked in another thread while an export is made does not inherit its descriptor', () => {
+    // The stand-in holds each export open, not yet close-on-exec, for 400 ms; a worker
+    // thread spawns a child 100 ms into it. The child lists the descriptors it has.
+    const { r } = run(`
+      const { Worker } = require('worker_threads');
+      const exports = {
+        allocation: () => cuda.PhysicalAllocation.create(2 * M, { handleTypes: ['posixFileDescriptor'] }).exportFd(),
+        pool: () => cuda.exportPool(cuda.MemoryPool.create({ handleTypes: ['posixFileDescriptor'] })),
+      };
+      const out = {};
+      for (const [name, exportOne] of Object.entries(exports)) {
+        const go = new Int32Array(new SharedArrayBuffer(4));
+        const worker = new Worker(\`
+          const { workerData: go, parentPort } = require('worker_threads');
+          const { spawnSync } = require('child_process');
+          parentPort.postMessage('ready');
+          Atomics.wait(go, 0, 0);
+          Atomics.wait(go, 0, 1, 100);
+          parentPort.postMessage(spawnSync('ls', ['-l', '/proc/self/fd'], { encoding: 'utf8' }).stdout);\`, { eval: true, workerData: go });
+        const next = () => new Promise((resolve) => worker.once('message', resolve));
+        await next();
+        const listed = next();
+        Atomics.store(go, 0, 1);
+        Atomics.notify(go, 0);
+        const fd = exportOne();
+        const listing = await listed;
+        out[name] = { listed: listing.includes(' -> '), inherited: listing.split('\\n').some((line) => line.includes(' ' + fd.fd + ' -> ')) };
+        fd.dispose();
+        await worker.terminate();
+      }
+      report(out);`, { FAKE_EXPORT_DELAY_MS: '400' });
+    expect(r.report).toEqual({ allocation: { listed: true, inherited: false }, pool: { listed: true, inherited: false } });
+  });
+
   test('legacy IPC: one opening per handle, shared by its views, closed once with the last view; claims are checked', () => {
     const { r, log } = run(`
       const handle = (first) => { const h = Buffer.alloc(64); h[0] = first; return h.toString('base64'); };
