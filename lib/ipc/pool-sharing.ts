@@ -11,6 +11,7 @@ import { CudaResult, MemoryAccess, MemoryHandleType, MemoryLocationType } from '
 import type { DeviceBuffer } from '../memory/device-buffer';
 import { MemoryPool } from '../memory/pool';
 import { memorySlot } from '../memory/bytes';
+import { addressRange } from '../memory/info';
 import { native, NativeImportedMemory, NativeReceivedFd, Slot } from '../native';
 import { checkEnum, checkInstance, checkObject, checkSize, checkString, noOptions } from '../validate';
 import { decodeBytes, encodeBytes, PoolMemoryDescriptor } from './descriptor';
@@ -96,15 +97,20 @@ export function importPoolPointer(pool: MemoryPool, data: Uint8Array, options: {
   return new SharedMemory(imported, undefined);
 }
 
-/** @internal The pool path's part of a descriptor, and the descriptor that travels with it. */
+/**
+ * @internal The pool path's part of a descriptor, the descriptor that travels
+ * with it, and the bytes an importer reaches: the whole allocation (the export
+ * data names it, and cuMemPoolImportPointer maps all of it).
+ */
 export function exportPoolMemory(buffer: DeviceBuffer, poolId: bigint, offset: number, handleType: ShareableHandleType):
-  { fields: Pick<PoolMemoryDescriptor, 'kind' | 'handleType' | 'pool' | 'poolHandle' | 'pointer' | 'offset'>; fds: OwnedFd[] } {
+  { fields: Pick<PoolMemoryDescriptor, 'kind' | 'handleType' | 'pool' | 'poolHandle' | 'pointer' | 'offset'>; fds: OwnedFd[]; reachableBytes: number } {
   const poolHandle = exportPool(buffer, { handleType });
   try {
     const pointer = encodeBytes(exportPoolPointer(buffer));
     const pool = poolId.toString(16);
-    if (poolHandle instanceof OwnedFd) return { fields: { kind: 'pool', handleType, pool, pointer, offset }, fds: [poolHandle] };
-    return { fields: { kind: 'pool', handleType, pool, poolHandle: encodeBytes(poolHandle), pointer, offset }, fds: [] };
+    const reachableBytes = addressRange(buffer).size;
+    if (poolHandle instanceof OwnedFd) return { fields: { kind: 'pool', handleType, pool, pointer, offset }, fds: [poolHandle], reachableBytes };
+    return { fields: { kind: 'pool', handleType, pool, poolHandle: encodeBytes(poolHandle), pointer, offset }, fds: [], reachableBytes };
   } catch (error) {
     if (poolHandle instanceof OwnedFd) poolHandle.dispose();
     throw error;

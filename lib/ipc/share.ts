@@ -33,12 +33,20 @@ import { exportablePoolRemedy, exportPoolMemory, openPoolMemory, ShareableHandle
 import { MemoryExport, SharedMemory } from './shared-memory';
 import { exportVmmMemory, openVmmMemory } from './vmm-sharing';
 
-/** Options of {@link shareMemory}. */
+/**
+ * Options of {@link shareMemory}. viewOffset and viewBytes shape what the
+ * importer's SharedMemory shows; they are not a boundary. A handle names whole
+ * allocations, so an importer that rewrites the descriptor reaches every byte
+ * of the allocations under the view: the cuMemAlloc allocation (legacy), the
+ * pool allocation (pool), or each physical allocation the view touches (vmm;
+ * the others do not travel). {@link MemoryExport.reachableBytes} says how many.
+ * To share only part of a buffer, make that part its own allocation.
+ */
 export interface ShareOptions {
-  /** Where the shared bytes start in the buffer (default 0). */
-  offset?: number;
-  /** How many bytes to share (default: the rest of the buffer). */
-  bytes?: number;
+  /** Where the importer's view starts in the memory (default 0). */
+  viewOffset?: number;
+  /** How many bytes the importer's view shows (default: the rest of the memory). */
+  viewBytes?: number;
   /**
    * For pool and virtual memory: 'posixFileDescriptor' (default; processes of
    * one host, the descriptors travel over an FdChannel) or 'fabric' (needs
@@ -85,8 +93,9 @@ function notShareable(memory: MemoryHandle): SharingUnsupportedError | undefined
 }
 
 /**
- * Makes [offset, offset + bytes) of device memory shareable with other
- * processes, by the path its pointer attributes call for:
+ * Makes device memory shareable with other processes, the importer's view
+ * being [viewOffset, viewOffset + viewBytes) of it (the importer can reach
+ * more: see ShareOptions), by the path its pointer attributes call for:
  * - cuMemAlloc memory (DeviceBuffer.alloc, allocPitched): legacy IPC, no file descriptors;
  * - stream-ordered memory from a pool created with handleTypes: ['posixFileDescriptor']: pool export;
  * - virtual memory (Mapping, GrowableBuffer) created with handleTypes: virtual memory export.
@@ -102,10 +111,16 @@ export function shareMemory(memory: MemoryHandle, options: ShareOptions = noOpti
   if (!isVirtual && !(memory instanceof DeviceBuffer)) {
     throw new TypeError('memory must be a DeviceBuffer, Mapping or GrowableBuffer');
   }
-  const offset = checkSize(options.offset ?? 0, 'options.offset');
-  const bytes = options.bytes === undefined ? memory.size - offset : checkSize(options.bytes, 'options.bytes');
+  for (const renamed of ['offset', 'bytes'] as const) {
+    if ((options as Record<string, unknown>)[renamed] !== undefined) {
+      throw new TypeError(`options.${renamed} is not an option of shareMemory: the range is the importer's view, not a boundary ` +
+        `(the importer can reach whole allocations); pass options.view${renamed === 'offset' ? 'Offset' : 'Bytes'}`);
+    }
+  }
+  const offset = checkSize(options.viewOffset ?? 0, 'options.viewOffset');
+  const bytes = options.viewBytes === undefined ? memory.size - offset : checkSize(options.viewBytes, 'options.viewBytes');
   if (bytes < 1 || offset + bytes > memory.size) {
-    throw new RangeError(`the shared range [${offset}, ${offset}+${bytes}) must hold at least 1 byte and lie within the memory's ${memory.size} bytes`);
+    throw new RangeError(`the view [${offset}, ${offset}+${bytes}) must hold at least 1 byte and lie within the memory's ${memory.size} bytes`);
   }
   const handleType = options.handleType ?? 'posixFileDescriptor';
   if (typeof handleType !== 'string') throw new TypeError("options.handleType must be 'posixFileDescriptor' or 'fabric'");
@@ -113,7 +128,7 @@ export function shareMemory(memory: MemoryHandle, options: ShareOptions = noOpti
   const attributes = pointerAttributes(memory, ['isManaged', 'isLegacyCudaIpcCapable', 'mempoolHandle'], offset);
   const device = memory.device;
 
-  let path: { fields: Record<string, unknown>; fds: OwnedFd[] };
+  let path: { fields: Record<string, unknown>; fds: OwnedFd[]; reachableBytes: number };
   if (attributes.isManaged) {
     throw new SharingUnsupportedError('managed-memory', 'managed memory cannot be shared between processes',
       'Copy it into memory from DeviceBuffer.alloc (legacy IPC) or Mapping.alloc(bytes, { handleTypes: [\'posixFileDescriptor\'] }) and share that');
@@ -122,7 +137,8 @@ export function shareMemory(memory: MemoryHandle, options: ShareOptions = noOpti
   } else if (attributes.mempoolHandle !== 0n) {
     path = exportPoolMemory(memory as DeviceBuffer, attributes.mempoolHandle, offset, handleType);
   } else if (attributes.isLegacyCudaIpcCapable) {
-    path = { fields: { kind: 'legacy', ...exportLegacy(memory.slot, offset) }, fds: [] };
+    const { handle, offset: allocationOffset, allocationSize } = exportLegacy(memory.slot, offset);
+    path = { fields: { kind: 'legacy', handle, offset: allocationOffset }, fds: [], reachableBytes: allocationSize };
   } else {
     throw new SharingUnsupportedError('not-ipc-capable', 'the driver reports this memory as not shareable through legacy IPC',
       `Allocate with DeviceBuffer.alloc, or as virtual memory with Mapping.alloc(bytes, { handleTypes: ['posixFileDescriptor'] }); for pools: ${exportablePoolRemedy}`);
@@ -145,7 +161,7 @@ export function shareMemory(memory: MemoryHandle, options: ShareOptions = noOpti
   }
   exportedMemory.set(id, { source: new WeakRef(memory), offset });
   forgetExport.register(memory, id);
-  return new MemoryExport(descriptor, path.fds, memory);
+  return new MemoryExport(descriptor, path.fds, memory, path.reachableBytes);
 }
 
 function exporterDevice(descriptor: SharedMemoryDescriptor): Device | undefined {

@@ -185,7 +185,7 @@ describe('sharing against the stand-in driver', () => {
       const plain = cuda.Mapping.alloc(2 * M);
       let refused; try { cuda.shareMemory(plain); } catch (x) { refused = { type: x.constructor.name, reason: x.reason }; }
       const m = cuda.Mapping.alloc(4 * M, { handleTypes: ['posixFileDescriptor'] });
-      const exp = cuda.shareMemory(m, { offset: M, bytes: 2 * M });
+      const exp = cuda.shareMemory(m, { viewOffset: M, viewBytes: 2 * M });
       const d = exp.descriptor;
       const held = openFds() - before;
       const opened = await cuda.openSharedMemory(JSON.parse(JSON.stringify(foreign(d))), { fds: exp.fds });
@@ -214,6 +214,34 @@ describe('sharing against the stand-in driver', () => {
     // The importer's mapping is undone like any other: unmap, release, free.
     const i = log.indexOf(`unmap ${hex(imported)} ${hex(4 * MiB)}`);
     expect(log.slice(i, i + 3)).toEqual([`unmap ${hex(imported)} ${hex(4 * MiB)}`, 'memrelease 3 0', `free ${hex(imported)} ${hex(4 * MiB)}`]);
+  });
+
+  test('what an importer reaches: every physical allocation under the view, whatever view the descriptor gives, and no other', () => {
+    const { r } = run(`${foreign}
+      // Two pieces of 2 MiB; the view is 1 MiB inside the second.
+      const g = cuda.GrowableBuffer.create({ maxSize: 16 * M, size: 2 * M, handleTypes: ['posixFileDescriptor'] });
+      g.resize(4 * M);
+      const piece = cuda.shareMemory(g, { viewOffset: 2 * M + 4096, viewBytes: M });
+      // One 8 MiB allocation; the view is 2 MiB of it.
+      const m = cuda.Mapping.alloc(8 * M, { handleTypes: ['posixFileDescriptor'] });
+      const part = cuda.shareMemory(m, { viewOffset: 2 * M, viewBytes: 2 * M });
+      const out = {
+        piece: { segments: piece.descriptor.segments, offset: piece.descriptor.offset, fds: piece.fds.length, reachable: piece.reachableBytes },
+        part: { reachable: part.reachableBytes },
+      };
+      const attempt = async (d, fds) => { try { const s = await cuda.openSharedMemory(foreign(d), { fds }); const size = s.size; s.dispose(); return size; } catch (x) { return x.constructor.name; } };
+      // Rewritten views: the whole piece opens; past it, or another piece, does not.
+      out.piece.whole = await attempt({ ...piece.descriptor, offset: 0, size: 2 * M }, piece.fds);
+      out.piece.past = await attempt({ ...piece.descriptor, offset: 0, size: 2 * M + 1 }, piece.fds);
+      out.piece.another = await attempt({ ...piece.descriptor, segments: [...piece.descriptor.segments, ...piece.descriptor.segments] }, piece.fds);
+      out.part.whole = await attempt({ ...part.descriptor, offset: 0, size: 8 * M }, part.fds);
+      [piece, part, g, m].forEach((x) => x.dispose());
+      report(out);`);
+    expect(r.report).toEqual({
+      piece: { segments: [{ allocationSize: 2 * MiB, allocationOffset: 0, bytes: 2 * MiB }], offset: 4096, fds: 1, reachable: 2 * MiB,
+        whole: 2 * MiB, past: 'InvalidDescriptorError', another: 'TypeError' },
+      part: { reachable: 8 * MiB, whole: 8 * MiB },
+    });
   });
 
   test('an import that fails part-way unmaps what it mapped and releases what it imported', () => {
@@ -490,8 +518,10 @@ describe('sharing against the stand-in driver', () => {
       const m = cuda.Mapping.alloc(2 * M, { handleTypes: ['posixFileDescriptor'] });
       for (const [name, f] of Object.entries({
         notMemory: () => cuda.shareMemory({}),
-        pastEnd: () => cuda.shareMemory(m, { offset: 2 * M }),
-        empty: () => cuda.shareMemory(m, { bytes: 0 }),
+        pastEnd: () => cuda.shareMemory(m, { viewOffset: 2 * M }),
+        empty: () => cuda.shareMemory(m, { viewBytes: 0 }),
+        offset: () => cuda.shareMemory(m, { offset: M }),
+        bytes: () => cuda.shareMemory(m, { bytes: M }),
         badType: () => cuda.shareMemory(m, { handleType: 'win32' }),
         fabric: () => cuda.shareMemory(m, { handleType: 'fabric' }),
       })) {
@@ -502,6 +532,9 @@ describe('sharing against the stand-in driver', () => {
     expect(r.report.notMemory.type).toBe('TypeError');
     expect(r.report.pastEnd.type).toBe('RangeError');
     expect(r.report.empty.type).toBe('RangeError');
+    // The old names read as a boundary, which the range is not: refused, naming the new ones.
+    expect(r.report.offset.type).toBe('TypeError');
+    expect(r.report.bytes.type).toBe('TypeError');
     expect(r.report.badType.type).toBe('RangeError');
     // The stand-in claims every capability (attributes are non-zero) but this machine has no IMEX channel,
     // or its allocation was not created for fabric export: either way the error names the remedy.
