@@ -433,7 +433,12 @@ describe('waits', () => {
   });
 });
 
-describe('broken peers', () => {
+// What a hostile or broken peer can send: frames cut short or too large, descriptor
+// counts other than announced, floods, a hang-up midway. Each fails the receive with
+// a clean error and leaves no descriptor behind. (Listeners and clients of other users:
+// 'peers of other users' above; descriptors of the wrong kind for an import:
+// vmm-stand-in.test.ts.)
+describe('hostile peers', () => {
   // Raw bytes from a plain socket, as a misbehaving peer would send them.
   async function fromRawPeer(server: FdChannelServer, bytes: Buffer, end: boolean): Promise<{ channel: FdChannel; raw: net.Socket }> {
     const raw = net.connect({ path: server.address as string });
@@ -454,6 +459,19 @@ describe('broken peers', () => {
   // Node's net cannot reach abstract names: these servers listen at a path.
   const rawServer = () => FdChannelServer.listen(path.join(scratch, `raw-${process.hrtime.bigint()}.sock`));
 
+  test('a header cut short gives ChannelClosedError, and waits on a header that stops coming end in a shut-down channel', async () => {
+    using server = rawServer();
+    const short = await fromRawPeer(server, header(2, 0).subarray(0, 5), true);
+    await expect(short.channel.receive({ timeoutMs: 5000 })).rejects.toThrow(/closed the connection in the middle of a message/);
+    short.channel.dispose();
+    short.raw.destroy();
+    const stalled = await fromRawPeer(server, header(2, 0).subarray(0, 7), false);
+    await expect(stalled.channel.receive({ timeoutMs: 300 })).rejects.toThrow(TimeoutError);
+    await expect(stalled.channel.receive({ timeoutMs: 300 })).rejects.toThrow(/shut down after a message was cut off/);
+    stalled.channel.dispose();
+    stalled.raw.destroy();
+  });
+
   test('a message cut off midway gives ChannelClosedError and shuts the channel down', async () => {
     using server = rawServer();
     const { channel, raw } = await fromRawPeer(server, Buffer.concat([header(10, 0), Buffer.from('{"a":')]), true);
@@ -469,6 +487,7 @@ describe('broken peers', () => {
     for (const [bytes, message] of [
       [header(2, 0, 0x12345678), /not a message of this channel/],
       [header(1 << 20, 0), /announced 1048576 payload bytes/],
+      [header(2, 65), /announced 2 payload bytes and 65 descriptors; the limits are 65536 and 64/],
       [Buffer.concat([header(2, 2), Buffer.from('{}')]), /announced 2 descriptors but 0 arrived/],
       [header(0, 0), /the payload is not JSON/],
     ] as const) {
@@ -487,9 +506,9 @@ describe('broken peers', () => {
     raw.destroy();
   });
 
-  // A peer running test/fixtures/fd-flood.c with these arguments.
-  function flood(server: FdChannelServer, announced: number, pieces: number, perPiece: number): Promise<number | null> {
-    const sender = spawn(fdFlood(), [abstractName(server), String(announced), String(pieces), String(perPiece)], { stdio: 'ignore' });
+  // A peer running test/fixtures/fd-flood.c with these arguments; resolves to its exit code.
+  function flood(server: FdChannelServer, announced: number, pieces: number, perPiece: number, end = 'stall'): Promise<number | null> {
+    const sender = spawn(fdFlood(), [abstractName(server), String(announced), String(pieces), String(perPiece), end], { stdio: 'ignore' });
     return new Promise((resolve) => sender.on('close', resolve));
   }
 
@@ -519,6 +538,46 @@ describe('broken peers', () => {
     expect(openFds()).toBe(before);
     expect(await exited).toBe(0);
     await expect(channel.receive({ timeoutMs: 1000 })).rejects.toThrow(/shut down after a message was cut off/);
+  });
+
+  test('descriptor counts that differ from the announced one, in whole messages: refused, all closed', async () => {
+    for (const [announced, perPiece, pieces, message] of [
+      [0, 1, 1, 'receive: the peer sent more descriptors than its message announced (1 > 0); those that arrived were closed'],
+      [2, 1, 3, 'receive: the peer sent more descriptors than its message announced (3 > 2); those that arrived were closed'],
+      [3, 1, 1, 'receive: the message announced 3 descriptors but 1 arrived; they were closed'],
+    ] as const) {
+      using server = FdChannelServer.listen();
+      const exited = flood(server, announced, pieces, perPiece, 'complete');
+      using channel = await server.accept({ timeoutMs: 10000 });
+      const before = openFds();
+      const error = await channel.receive({ timeoutMs: 8000 }).catch((e) => e);
+      expect(error).toBeInstanceOf(ChannelProtocolError);
+      expect(error.message).toBe(message);
+      expect(openFds()).toBe(before);
+      channel.dispose();
+      expect(await exited).toBe(0);
+    }
+    // As many as announced: the message arrives.
+    using server = FdChannelServer.listen();
+    const exited = flood(server, 3, 3, 1, 'complete');
+    using channel = await server.accept({ timeoutMs: 10000 });
+    using message = await channel.receive({ timeoutMs: 8000 });
+    expect(message.payload).toBe('xx');
+    expect(message.fds.map((fd) => fs.fstatSync(fd.fd).rdev)).toEqual(Array(3).fill(fs.statSync('/dev/null').rdev));
+    channel.dispose();
+    expect(await exited).toBe(0);
+  });
+
+  test('a peer that hangs up in the middle of a message that brought descriptors: ChannelClosedError, none kept', async () => {
+    using server = FdChannelServer.listen();
+    const exited = flood(server, 4, 2, 2, 'hangup');
+    using channel = await server.accept({ timeoutMs: 10000 });
+    expect(await exited).toBe(0);
+    const before = openFds();
+    const error = await channel.receive({ timeoutMs: 8000 }).catch((e) => e);
+    expect(error).toBeInstanceOf(ChannelClosedError);
+    expect(error.message).toBe('receive: the peer closed the connection in the middle of a message');
+    expect(openFds()).toBe(before);
   });
 
 });
