@@ -5,7 +5,10 @@
 // and it makes them itself, so no flag can be passed. Instead fork() is held
 // off in every thread (a pthread_atfork handler waits on a lock) from before
 // the driver call until close-on-exec is set. Node's child_process forks
-// through libuv on Linux, in whatever thread spawns, so it waits too. What
+// through libuv on Linux, in whatever thread spawns, so it waits too. The
+// handler is registered at the first export, after the driver has loaded, so
+// it runs before any fork handler the driver registered: a fork waits before
+// it takes any lock the driver call might need. What
 // starts a process without fork() (posix_spawn, vfork or clone called
 // directly, as some native code does) is not held off, and a child it starts
 // during the call may inherit the descriptor.
