@@ -64,8 +64,9 @@ export interface OpenSharedOptions extends FdChannelWaitOptions {
   /** The device to use the memory from; default the exporter's device (found by UUID). */
   device?: DeviceLike;
   /**
-   * A descriptor that came from a peer (over options.channel, or with
-   * options.fds received from one) must name that peer as its exporter
+   * A descriptor whose file descriptors came from a peer (over
+   * options.channel, or as options.fds received from one), or that
+   * receiveSharedMemory received, must name that peer as its exporter
    * (exporter.pid is the peer's pid), so a process cannot pass off another's
    * export as its own (default true). false accepts descriptors a peer relays
    * from elsewhere, and peers in another PID namespace, whose pids read
@@ -177,9 +178,9 @@ function exporterDevice(descriptor: SharedMemoryDescriptor): Device | undefined 
 // this process exported itself (OwnedFd), undefined when nothing says.
 type Source = PeerCredentials | 'here' | undefined;
 
-function sourceOf(options: OpenSharedOptions): Source {
-  if (options.channel !== undefined) return options.channel.peer;
-  if (options.fds === undefined || options.fds.length === 0) return undefined;
+function sourceOf(descriptor: SharedMemoryDescriptor, options: OpenSharedOptions): Source {
+  if (options.fds === undefined) return options.channel !== undefined && descriptorFdCount(descriptor) > 0 ? options.channel.peer : undefined;
+  if (options.fds.length === 0) return undefined;
   const peers = new Set(options.fds.map((fd) => (fd instanceof ReceivedFd ? `${fd.peer.pid}/${fd.peer.uid}` : 'here')));
   if (peers.size > 1) throw new TypeError('options.fds must all come from one process (one peer, or exports of this process)');
   const first = options.fds[0];
@@ -256,7 +257,7 @@ export async function openSharedMemory(descriptor: unknown, options: OpenSharedO
     throw new TypeError('options.fds must be an array of OwnedFd');
   }
   if (options.exporterIsPeer !== undefined && typeof options.exporterIsPeer !== 'boolean') throw new TypeError('options.exporterIsPeer must be a boolean');
-  const source = sourceOf(options);
+  const source = sourceOf(checked, options);
   checkExporter(checked, source, options);
   if (exportedHere(checked.exporter)) return openAlias(checked);
   const owner = exporterDevice(checked);
@@ -301,8 +302,10 @@ export async function receiveSharedMemory(
   checkObject(options, 'options');
   const message = await channel.receive({ timeoutMs: options.timeoutMs });
   try {
-    // The channel names the sender for every path (a legacy descriptor comes without file descriptors).
-    return await openSharedMemory(message.payload, { channel, fds: message.fds, device: options.device, exporterIsPeer: options.exporterIsPeer });
+    // The peer sent the descriptor itself, whatever its path (legacy descriptors come without file descriptors).
+    const checked = validateMemoryDescriptor(message.payload);
+    checkExporter(checked, message.peer, options);
+    return await openSharedMemory(checked, { fds: message.fds, device: options.device, exporterIsPeer: options.exporterIsPeer });
   } finally {
     message.dispose();
   }

@@ -322,6 +322,10 @@ describe('sharing against the stand-in driver', () => {
       await a.send(someoneElse, exp.fds);
       const relayedToo = await cuda.receiveSharedMemory(b, { exporterIsPeer: false });
       let badOption; try { await cuda.openSharedMemory(someoneElse, { fds: [], exporterIsPeer: 'no' }); } catch (x) { badOption = x.constructor.name; }
+      // A legacy descriptor brings no file descriptors: the channel it came over names its sender.
+      const handle = Buffer.alloc(64, 7).toString('base64');
+      await a.send({ ...someoneElse, kind: 'legacy', handle, offset: 0, size: 4096, handleType: undefined, segments: undefined });
+      try { await cuda.receiveSharedMemory(b); } catch (x) { refused.push({ type: x.constructor.name, field: x.field }); }
       const out = { refused, relayed: relayed.path, relayedToo: relayedToo.path, badOption, leaked: 0 };
       [relayed, relayedToo].forEach((x) => x.dispose());
       out.leaked = openFds() - before;
@@ -329,7 +333,7 @@ describe('sharing against the stand-in driver', () => {
       report(out);`);
     const field = { type: 'InvalidDescriptorError', field: 'exporter.pid' };
     expect(r.report.refused[0]).toEqual({ ...field, message: expect.stringMatching(/^invalid shared-memory descriptor: exporter.pid is 1, but the descriptor came from process \d+: it is opened only from the process that exported it/) });
-    expect(r.report.refused.slice(1)).toEqual([field, field, field]);
+    expect(r.report.refused.slice(1)).toEqual([field, field, field, field]);
     expect(r.report).toMatchObject({ relayed: 'vmm', relayedToo: 'vmm', badOption: 'TypeError', leaked: 0 });
     // Only the two accepted openings reached the driver.
     expect(log.filter((line) => line.startsWith('import'))).toHaveLength(2);
