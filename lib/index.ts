@@ -26,6 +26,7 @@ export {
   CaptureWrongThreadError,
   CapturedEventError,
   ChannelClosedError,
+  ChannelPeerError,
   ChannelProtocolError,
   CudaError,
   CudaNotSupportedError,
@@ -47,7 +48,9 @@ export {
   ReceivedFd,
   type FdChannelAcceptOptions,
   type FdChannelAddress,
+  type FdChannelConnectOptions,
   type FdChannelListenOptions,
+  type FdChannelPeerOptions,
   type FdChannelWaitOptions,
   type PeerCredentials,
 } from './ipc/fd-channel';

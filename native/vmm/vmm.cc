@@ -3,7 +3,9 @@
 #include <cstring>
 
 #include "args.h"
+#include "ipc/driver_fd.h"
 #include "ipc/fd_channel.h"
+#include "ipc/shareable_fd.h"
 #include "release.h"
 
 namespace cudrv {
@@ -163,11 +165,11 @@ Napi::Value ImportAllocation(const Napi::CallbackInfo& info) {
   requireDriver(env, Fn::cuMemImportFromShareableHandle);
   auto type = static_cast<CUmemAllocationHandleType>(uintArg(info[1], "handleType"));
   uint64_t bytes = u64Arg(info[2], "bytes");
+  int fd = type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR ? shareableFdArg(info[0], "handle") : -1;
   ContextRef context = primaryContext(env, 0);  // held for the call
   makeCurrent(env, context);
   CUmemGenericAllocationHandle handle = 0;
   if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
-    int fd = static_cast<int>(integerArg(info[0], "handle", 0, 0x7fffffff));
     CU_CHECK(env, cuMemImportFromShareableHandle, &handle, reinterpret_cast<void*>(static_cast<uintptr_t>(fd)), type);
   } else if (type == CU_MEM_HANDLE_TYPE_FABRIC) {
     if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array ||
@@ -300,7 +302,10 @@ Napi::Value DmaBufOf(const Napi::CallbackInfo& info) {
   unsigned long long flags = u64Arg(info[3], "flags");
   makeCurrent(env, span.owner->context);
   int fd = -1;
-  CU_CHECK(env, cuMemGetHandleForAddressRange, &fd, span.device, span.bytes, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, flags);
+  CUresult result = makeDriverFd(&fd, [&] {
+    return CU_CALL(cuMemGetHandleForAddressRange, &fd, span.device, span.bytes, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, flags);
+  });
+  if (result != CUDA_SUCCESS) throwCudaError(env, result, Fn::cuMemGetHandleForAddressRange);
   return newOwnedFdSlot(env, fd);
 }
 
@@ -340,7 +345,8 @@ Napi::Value PhysicalAllocation::Export(const Napi::CallbackInfo& info) {
   auto type = static_cast<CUmemAllocationHandleType>(uintArg(info[0], "handleType"));
   if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
     int fd = -1;
-    CU_CHECK(env, cuMemExportToShareableHandle, &fd, box.handle, type, 0);
+    CUresult result = makeDriverFd(&fd, [&] { return CU_CALL(cuMemExportToShareableHandle, &fd, box.handle, type, 0); });
+    if (result != CUDA_SUCCESS) throwCudaError(env, result, Fn::cuMemExportToShareableHandle);
     return newOwnedFdSlot(env, fd);
   }
   if (type == CU_MEM_HANDLE_TYPE_FABRIC) {

@@ -641,7 +641,7 @@ export function publicTargets(world: World): Target[] {
       call: (p, l, o) => c.memoryAccess(p, l, o) },
     { name: 'exportDmaBuf', params: [memory, options({ offset: size(1 << 20), bytes: size(1 << 20) })], call: (m, o) => c.exportDmaBuf(m, o), weight: 0.3 },
     // ---- sharing
-    { name: 'shareMemory', params: [memory, options({ offset: size(4096), bytes: size(4096), handleType: values(['posixFileDescriptor'], ['nope', 8, null]) })],
+    { name: 'shareMemory', params: [memory, options({ viewOffset: size(4096), viewBytes: size(4096), handleType: values(['posixFileDescriptor'], ['nope', 8, null]) })],
       call: (m, o) => c.shareMemory(m, o), weight: 0.5 },
     { name: 'openSharedMemory', params: [values(descriptor ? [descriptor] : [], [null, 5, {}, { ...(descriptor ?? {}), version: 99 }, { ...(descriptor ?? {}), size: -1 },
       { ...(descriptor ?? {}), id: 'x' }, 'descriptor']), options({ device, timeoutMs: values([0, 0.5, 10, Infinity], [-1, NaN, 'x', 2 ** 32]) })],
