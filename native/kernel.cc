@@ -231,8 +231,10 @@ size_t CUDA_CB sharedMemoryForBlockSize(int blockSize) {
 // (context, dynamicSharedMemoryBytes | (blockSize) => bytes, blockSizeLimit, flags) -> { minGridSize, blockSize }
 Napi::Value Kernel::MaxPotentialBlockSize(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  // Held for the call: the JavaScript callback could dispose this kernel and its library.
+  // Held for the call: the JavaScript callback could dispose this kernel, its
+  // library, or the context it is asked about.
   KernelRef keep = shared();
+  ContextRef context = keep->function ? nullptr : Context::from(info[0], "context");
   queryContext(info[0]);
   int limit = intArg(info[2], "blockSizeLimit");
   unsigned flags = uintArg(info[3], "flags");

@@ -236,10 +236,12 @@ Napi::Value GraphExec::Update(const Napi::CallbackInfo& info) {
 // setNodeParams(node, params, perTypeCall): the executable's copy of a node.
 Napi::Value GraphExec::SetNodeParams(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  const NodeFields fields = readNodeFields(env, info[1]);
+  const bool perType = boolArg(info[2], "perTypeCall");
   GraphExecBox& exec = live();
   const NodeRef& node = nodeArg(info[0], "node");
-  std::unique_ptr<NodeParams> p = buildNodeParams(env, info[1], nullptr);
-  setExecNodeParams(env, exec, node, *p, boolArg(info[2], "perTypeCall"));
+  std::unique_ptr<NodeParams> p = buildNodeParams(env, fields, nullptr);
+  setExecNodeParams(env, exec, node, *p, perType);
   return env.Undefined();
 }
 
