@@ -101,7 +101,9 @@ Napi::Value Kernel::IsLibraryKernel(const Napi::CallbackInfo& info) {
 // [[offset, size], ...], or null when the driver cannot say.
 Napi::Value Kernel::Params(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const ParamLayout& p = live().params;
+  // Held: setting the result's elements may run JavaScript (setters on Array.prototype) that disposes the kernel.
+  const KernelRef kernel = shared();
+  const ParamLayout& p = kernel->params;
   if (!p.known) return env.Null();
   Napi::Array out = Napi::Array::New(env, p.offsets.size());
   for (size_t i = 0; i < p.offsets.size(); ++i) {

@@ -220,8 +220,10 @@ Napi::Value Graph::NodeCount(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(count));
 }
 
+// The graph is held by the listing calls: setting the result's elements may run
+// setters JavaScript put on Array.prototype, which could dispose it.
 Napi::Value Graph::Nodes(const Napi::CallbackInfo& info) {
-  const GraphRef& graph = sharedGraph();
+  const GraphRef graph = sharedGraph();
   size_t count = 0;
   CU_CHECK(info.Env(), cuGraphGetNodes, graph->graph, nullptr, &count);
   std::vector<CUgraphNode> nodes(count);
@@ -231,7 +233,7 @@ Napi::Value Graph::Nodes(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value Graph::RootNodes(const Napi::CallbackInfo& info) {
-  const GraphRef& graph = sharedGraph();
+  const GraphRef graph = sharedGraph();
   size_t count = 0;
   CU_CHECK(info.Env(), cuGraphGetRootNodes, graph->graph, nullptr, &count);
   std::vector<CUgraphNode> nodes(count);
@@ -243,7 +245,7 @@ Napi::Value Graph::RootNodes(const Napi::CallbackInfo& info) {
 // edges() -> {from: GraphNode[], to: GraphNode[], data: [fromPort, toPort, type][]}
 Napi::Value Graph::Edges(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = sharedGraph();
+  const GraphRef graph = sharedGraph();
   size_t count = 0;
   CU_CHECK(env, cuGraphGetEdges, graph->graph, nullptr, nullptr, nullptr, &count);
   std::vector<CUgraphNode> from(count), to(count);

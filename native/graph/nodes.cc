@@ -213,9 +213,12 @@ Napi::Object memcpyObject(Napi::Env env, const CUDA_MEMCPY3D& c) {
   return out;
 }
 
-// nodeParams(node): what the driver holds for the node, per type.
+// nodeParams(node): what the driver holds for the node, per type. The node is
+// held: setting the result's properties may run setters JavaScript put on
+// Object.prototype, which could dispose it.
 Napi::Value NodeParamsOf(const Napi::CallbackInfo& info) {
-  return readNodeParams(info.Env(), nodeArg(info[0], "node"));
+  const NodeRef node = nodeArg(info[0], "node");
+  return readNodeParams(info.Env(), node);
 }
 
 }  // namespace

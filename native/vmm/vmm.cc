@@ -449,10 +449,12 @@ Napi::Value VirtualMemory::GetAccess(const Napi::CallbackInfo& info) {
 // on the same allocations (each one more holder, not one more driver reference).
 Napi::Value VirtualMemory::Segments(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  VirtualMemoryBox& box = live();
-  Napi::Array out = Napi::Array::New(env, box.segments.size());
-  for (size_t i = 0; i < box.segments.size(); ++i) {
-    const auto& s = box.segments[i];
+  // A copy: setting the result's elements may run JavaScript (setters on
+  // Array.prototype) that disposes or extends this mapping.
+  const std::vector<VirtualMemoryBox::Segment> segments = live().segments;
+  Napi::Array out = Napi::Array::New(env, segments.size());
+  for (size_t i = 0; i < segments.size(); ++i) {
+    const auto& s = segments[i];
     Napi::Array e = Napi::Array::New(env, 3);
     e.Set(0u, PhysicalAllocation::newSlot(env, s.allocation));
     e.Set(1u, Napi::Number::New(env, static_cast<double>(s.allocationOffset)));

@@ -136,6 +136,38 @@ describe('a getter that frees what the call already named', () => {
   });
 });
 
+describe('a setter JavaScript put on a prototype, run while a result is built', () => {
+  // Setting a property of a new object or array runs a setter of that name on
+  // Object.prototype or Array.prototype: calls hold what they still use while
+  // they build their result. Before, each of these crashed.
+  const onPrototype = (proto: string, key: string, action: string, call: string) => `
+    let disposed = false;
+    Object.defineProperty(${proto}.prototype, ${key}, { configurable: true, set(v) {
+      Object.defineProperty(this, ${key}, { value: v, writable: true, enumerable: true, configurable: true });
+      if (!disposed) { disposed = true; ${action}; global.gc(); }
+    } });
+    let result;
+    try { result = ${call}; } catch (e) { result = e.constructor.name + ': ' + e.message; } finally { delete ${proto}.prototype[${key}]; }
+    return result;`;
+
+  test('Graph#nodes: an element setter disposes the graph', () => {
+    expect(run(`
+      const graph = cuda.Graph.create();
+      graph.addEmpty(); graph.addEmpty(); graph.addEmpty();
+      const view = graph.native;
+      ${onPrototype('Array', '0', 'graph.dispose()', 'view.nodes().length')}`)).toBe(3);
+  });
+
+  test('nodeParams: a property setter disposes the node (the stand-in then lacks the query that reads it)', () => {
+    expect(run(`
+      const graph = cuda.Graph.create();
+      const a = cuda.DeviceBuffer.alloc(64), b = cuda.DeviceBuffer.alloc(64);
+      const node = graph.addCopy(a, b);
+      ${onPrototype('Object', "'type'", 'native.disposeHandle(node.slot)', 'native.nodeParams(node.native)')}`))
+      .toMatch(/^FunctionUnavailableError: cuGraphMemcpyNodeGetParams is not provided/);
+  });
+});
+
 describe('other hostile arguments', () => {
   test('a getter that calls into the same entry sees a consistent call, and so does the outer one', () => {
     expect(run(`
