@@ -134,9 +134,11 @@ napi_value takeArrayBuffer(Napi::Env env, napi_value buffer, size_t length) {
   Napi::Array transfer = Napi::Array::New(env);
   defineValue(transfer, Napi::String::New(env, "0"), Napi::Value(env, buffer));
   defineValue(options, Napi::String::New(env, "transfer"), transfer);
+  const Napi::FunctionReference& structuredClone = addonData(env).structuredClone;
+  if (structuredClone.IsEmpty()) throwTypeError(env, "buffer cannot be taken over: this Node.js has no structuredClone");
   napi_value taken = nullptr;
   try {
-    taken = addonData(env).structuredClone.Call({buffer, options});
+    taken = structuredClone.Call({buffer, options});
   } catch (const Napi::Error& e) {
     throwTypeError(env, "buffer cannot be taken over (" + e.Message() +
                             "); register an ArrayBuffer of its own, or use HostBuffer.alloc");
@@ -181,12 +183,11 @@ Napi::Value RegisterHost(const Napi::CallbackInfo& info) {
   box->context = primaryContext(env, ordinal);
   box->env = env;
   makeCurrent(env, box->context);
-  void* whole = nullptr;
-  size_t wholeLength = 0;
-  napi_get_arraybuffer_info(env, js.buffer, &whole, &wholeLength);
-  napi_value taken = takeArrayBuffer(env, js.buffer, wholeLength);
+  size_t length = 0;
+  napi_get_arraybuffer_info(env, js.buffer, nullptr, &length);
+  napi_value taken = takeArrayBuffer(env, js.buffer, length);
   void* data = nullptr;
-  napi_get_arraybuffer_info(env, taken, &data, &wholeLength);
+  napi_get_arraybuffer_info(env, taken, &data, nullptr);
   void* host = static_cast<char*>(data) + js.offset;
   CU_CHECK_DETAIL(env, "bytes=" + std::to_string(js.length), cuMemHostRegister, host, js.length, flags);
   box->host = host;
@@ -228,7 +229,10 @@ void HostBuffer::init(Napi::Env env, Napi::Object exports) {
   // Found once, when the addon loads: registration calls these, never what
   // JavaScript puts in their place later.
   AddonData& data = addonData(env);
-  if (data.structuredClone.IsEmpty()) data.structuredClone = Napi::Persistent(env.Global().Get("structuredClone").As<Napi::Function>());
+  if (data.structuredClone.IsEmpty()) {
+    Napi::Value structuredClone = env.Global().Get("structuredClone");
+    if (structuredClone.IsFunction()) data.structuredClone = Napi::Persistent(structuredClone.As<Napi::Function>());
+  }
   if (data.arrayBufferResizable.IsEmpty()) data.arrayBufferResizable = resizableGetter(env);
 }
 
