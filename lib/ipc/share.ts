@@ -84,7 +84,7 @@ const handleTypes = { posixFileDescriptor: 1, fabric: 8 };
 function notShareable(memory: MemoryHandle): SharingUnsupportedError | undefined {
   if (memory instanceof HostBuffer) {
     return new SharingUnsupportedError('host-memory', 'host memory cannot be shared through CUDA IPC',
-      'Share device memory instead, or put the bytes in OS shared memory and register it in each process (HostBuffer.register)');
+      'Share device memory instead, and copy between it and host memory in each process');
   }
   if (memory instanceof SharedMemory) {
     return new SharingUnsupportedError('imported-memory', 'memory opened from another process cannot be shared again from here',
