@@ -16,7 +16,7 @@ module.exports = {
     project('unit'),
     project('gpu', { setupFilesAfterEnv: ['<rootDir>/test/helpers/gpu-counters.ts'] }),
     project('nodevice'),
-    project('package', { testTimeout: 15 * 60 * 1000 }),
+    project('package'),
   ],
   globalSetup: '<rootDir>/test/helpers/global-setup.js',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.js',

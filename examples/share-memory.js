@@ -33,7 +33,7 @@ async function parent() {
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
   const channel = await server.accept({ timeoutMs: 30000 });
 
-  const exports = [cuda.shareMemory(plain), cuda.shareMemory(virtual, { bytes })];
+  const exports = [cuda.shareMemory(plain), cuda.shareMemory(virtual, { viewBytes: bytes })];
   for (const exported of exports) {
     console.log(`sharing ${exported.descriptor.size} bytes by the '${exported.descriptor.kind}' path (${exported.fds.length} file descriptor(s))`);
     await exported.send(channel);

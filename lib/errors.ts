@@ -238,6 +238,28 @@ export class ChannelProtocolError extends Error {
   }
 }
 
+/**
+ * The process at the other end of an FdChannel runs as a user this side does
+ * not accept (see the peerUid option): a listener squatting the address, or a
+ * client of another user. The connection was closed before anything moved.
+ */
+export class ChannelPeerError extends Error {
+  /** What found the peer unacceptable: `connect`. */
+  readonly operation: string;
+  /** The peer as the kernel recorded it. */
+  readonly peer: { readonly pid: number; readonly uid: number; readonly gid: number };
+  /** The user id the peer had to run as. */
+  readonly expectedUid: number;
+
+  constructor(operation: string, peer: { readonly pid: number; readonly uid: number; readonly gid: number }, expectedUid: number) {
+    super(`${operation}: the peer (pid ${peer.pid}) runs as user ${peer.uid}, not ${expectedUid}; the connection was closed`);
+    this.name = 'ChannelPeerError';
+    this.operation = operation;
+    this.peer = peer;
+    this.expectedUid = expectedUid;
+  }
+}
+
 type CudaErrorClass = new (code: number, name: string, message: string, call: string | null, detail?: string) => CudaError;
 
 const byCode = new Map<number, CudaErrorClass>([

@@ -27,6 +27,7 @@ export {
   CaptureWrongThreadError,
   CapturedEventError,
   ChannelClosedError,
+  ChannelPeerError,
   ChannelProtocolError,
   ContextLostError,
   CudaError,
@@ -49,7 +50,9 @@ export {
   ReceivedFd,
   type FdChannelAcceptOptions,
   type FdChannelAddress,
+  type FdChannelConnectOptions,
   type FdChannelListenOptions,
+  type FdChannelPeerOptions,
   type FdChannelWaitOptions,
   type PeerCredentials,
 } from './ipc/fd-channel';

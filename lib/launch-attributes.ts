@@ -2,7 +2,7 @@
 // decoded from the driver's 64-byte CUlaunchAttributeValue union (the native
 // layer moves the bytes only).
 import { AccessProperty, AccessPropertyName, LaunchAttribute, SynchronizationPolicy, SynchronizationPolicyName } from './generated/enums';
-import { checkEnum, checkInteger, checkNumber, checkSize, nameOfValue } from './validate';
+import { checkEnum, checkInteger, checkNumber, checkSize, describeValue, nameOfValue } from './validate';
 
 export const ATTRIBUTE_VALUE_BYTES = 64;
 
@@ -111,7 +111,7 @@ const nameOf = <M extends Record<string, number>>(map: M, value: number): keyof 
 
 function attributeId(name: unknown, allowed: readonly string[]): number {
   if (typeof name !== 'string' || !allowed.includes(name)) {
-    throw new RangeError(`attribute must be one of ${allowed.join(', ')}; got ${String(name)}`);
+    throw new RangeError(`attribute must be one of ${allowed.join(', ')}; got ${describeValue(name)}`);
   }
   return ids[name as LaunchAttributeName];
 }

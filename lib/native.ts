@@ -87,7 +87,7 @@ export interface NativeHostBuffer extends NativeHandle {
   readonly flags: number;
   readonly registered: boolean;
   devicePointer(): bigint;
-  view(): ArrayBuffer | ArrayBufferView;
+  view(): ArrayBuffer;
 }
 
 /** A CUmemGenericAllocationHandle this process holds a reference to (native/vmm). */

@@ -11,7 +11,7 @@ export const noItems: readonly never[] = Object.freeze([]);
 /** An integer in [min, max]. */
 export function checkInteger(value: unknown, name: string, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
+    throw new TypeError(`${name} must be an integer, got ${describeValue(value)}`);
   }
   if (value < min || value > max) throw new RangeError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
@@ -31,7 +31,7 @@ export function checkSize(value: unknown, name: string): number {
 /** A finite number in [min, max] (a weight, a duration). */
 export function checkNumber(value: unknown, name: string, min = -Number.MAX_VALUE, max = Number.MAX_VALUE): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new TypeError(`${name} must be a finite number, got ${describe(value)}`);
+    throw new TypeError(`${name} must be a finite number, got ${describeValue(value)}`);
   }
   if (value < min || value > max) throw new RangeError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
@@ -39,20 +39,20 @@ export function checkNumber(value: unknown, name: string, min = -Number.MAX_VALU
 
 /** An array (a list parameter); its elements are checked by the caller. */
 export function checkArray<T = unknown>(value: unknown, name: string): readonly T[] {
-  if (!Array.isArray(value)) throw new TypeError(`${name} must be an array, got ${describe(value)}`);
+  if (!Array.isArray(value)) throw new TypeError(`${name} must be an array, got ${describeValue(value)}`);
   return value as readonly T[];
 }
 
 /** A callback. */
 export function checkFunction<F extends (...args: never[]) => unknown>(value: unknown, name: string): F {
-  if (typeof value !== 'function') throw new TypeError(`${name} must be a function, got ${describe(value)}`);
+  if (typeof value !== 'function') throw new TypeError(`${name} must be a function, got ${describeValue(value)}`);
   return value as F;
 }
 
 /** An object (or function) used for its identity, e.g. a resource a node reads. */
 export function checkObject(value: unknown, name: string): object {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
-    throw new TypeError(`${name} must be an object, got ${describe(value)}`);
+    throw new TypeError(`${name} must be an object, got ${describeValue(value)}`);
   }
   return value;
 }
@@ -65,14 +65,14 @@ export function checkObject(value: unknown, name: string): object {
 export function checkTimeout(value: unknown, name: string): number {
   if (value === undefined || value === Infinity) return -1;
   if (typeof value !== 'number' || Number.isNaN(value)) {
-    throw new TypeError(`${name} must be a number of milliseconds or Infinity, got ${describe(value)}`);
+    throw new TypeError(`${name} must be a number of milliseconds or Infinity, got ${describeValue(value)}`);
   }
   if (value < 0 || value > 0x7fffffff) throw new RangeError(`${name} must be between 0 and ${0x7fffffff} ms or Infinity, got ${value}`);
   return Math.ceil(value);
 }
 
 export function checkString(value: unknown, name: string): string {
-  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describe(value)}`);
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describeValue(value)}`);
   return value;
 }
 
@@ -84,7 +84,7 @@ export function checkCString(value: unknown, name: string): string {
 }
 
 export function checkBoolean(value: unknown, name: string): boolean {
-  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean, got ${describe(value)}`);
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean, got ${describeValue(value)}`);
   return value;
 }
 
@@ -98,14 +98,14 @@ export function checkViewType(value: unknown, name: string): void {
   const views: unknown[] = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array,
     Float64Array, BigInt64Array, BigUint64Array, DataView];
   if (!views.some((v) => value === v || (typeof value === 'function' && value.prototype instanceof (v as typeof DataView)))) {
-    throw new TypeError(`${name} must be a typed array class (Uint8Array, Float32Array, ...) or DataView, got ${describe(value)}`);
+    throw new TypeError(`${name} must be a typed array class (Uint8Array, Float32Array, ...) or DataView, got ${describeValue(value)}`);
   }
 }
 
 /** An instance of a class (a handle parameter). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export function checkInstance<T>(value: unknown, type: Function & { prototype: T }, name: string): T {
-  if (!(value instanceof type)) throw new TypeError(`${name} must be a ${type.name}, got ${describe(value)}`);
+  if (!(value instanceof type)) throw new TypeError(`${name} must be a ${type.name}, got ${describeValue(value)}`);
   return value as T;
 }
 
@@ -116,7 +116,7 @@ export function checkEnum<M extends Record<string, number>>(value: unknown, map:
     throw new RangeError(`${name} must be one of ${Object.keys(map).join(', ')}; got '${value}'`);
   }
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0x7fffffff) return value;
-  throw new TypeError(`${name} must be a name of ${Object.keys(map).slice(0, 3).join(', ')}, ... or the driver's number, got ${describe(value)}`);
+  throw new TypeError(`${name} must be a name of ${Object.keys(map).slice(0, 3).join(', ')}, ... or the driver's number, got ${describeValue(value)}`);
 }
 
 /** Flags given as a list of names, a single name, or the driver's number. */
@@ -137,7 +137,8 @@ export function flagNames<M extends Record<string, number>>(value: number, map: 
   return names as Array<keyof M & string>;
 }
 
-function describe(value: unknown): string {
+/** A value as error messages show it, without converting it (no valueOf, toString or Symbol.toPrimitive runs). */
+export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return `'${value.length > 40 ? value.slice(0, 40) + '…' : value}'`;
   if (typeof value === 'object' || typeof value === 'function') return (value as object).constructor?.name ?? typeof value;

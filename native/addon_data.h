@@ -39,6 +39,9 @@ struct AddonData {
   SlotTableHold slots;
   Napi::FunctionReference setImmediate;
   Napi::FunctionReference sweepUnowned;
+  // What HostBuffer registration takes buffers with (native/memory/host_buffer.cc).
+  Napi::FunctionReference structuredClone;
+  Napi::FunctionReference arrayBufferResizable;
 };
 
 inline AddonData& addonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "errors.h"
 
@@ -102,6 +104,59 @@ inline Napi::Array arrayEntry(Napi::Array list, uint32_t i, const char* message,
   }
   return entry.As<Napi::Array>();
 }
+
+// Reading a property or an array element may run JavaScript (a getter, a Proxy
+// trap) that disposes a handle or detaches a buffer. So an entry reads every
+// one of them first, with the two classes below, and only then looks up
+// handles and takes pointers.
+
+// The named properties of a parameter object, each read once.
+class ObjectFields {
+ public:
+  ObjectFields(Napi::Object object, std::initializer_list<const char*> names) : env_(object.Env()) {
+    values_.reserve(names.size());
+    for (const char* name : names) values_.emplace_back(name, object.Get(name));
+  }
+  // A property read above (undefined for a name that was not).
+  Napi::Value operator[](const char* name) const {
+    for (const auto& [key, value] : values_) {
+      if (std::strcmp(key, name) == 0) return value;
+    }
+    return env_.Undefined();
+  }
+
+ private:
+  Napi::Env env_;
+  std::vector<std::pair<const char*, Napi::Value>> values_;
+};
+
+// The entries of a batch argument ([[...], ...]: copies, ranges, segments,
+// memory operations), each an array (of exactly `length` elements, where
+// length is not 0; a TypeError with the caller's message otherwise), whose
+// first `width` elements are read.
+class BatchValues {
+ public:
+  BatchValues(Napi::Array list, uint32_t width, const char* message, uint32_t length = 0)
+      : env_(list.Env()), width_(width), count_(list.Length()) {
+    values_.reserve(static_cast<size_t>(count_) * width);
+    for (uint32_t i = 0; i < count_; ++i) {
+      Napi::Array entry = arrayEntry(list, i, message, length);
+      for (uint32_t j = 0; j < width; ++j) {
+        Napi::Value element = entry[j];
+        values_.push_back(element);
+      }
+    }
+  }
+  uint32_t size() const { return count_; }
+  // Element j of entry i.
+  Napi::Value operator()(uint32_t i, uint32_t j) const { return Napi::Value(env_, values_[size_t{i} * width_ + j]); }
+
+ private:
+  Napi::Env env_;
+  uint32_t width_;
+  uint32_t count_;
+  std::vector<napi_value> values_;
+};
 
 // The elements of a typed array of one kind (napi_int32_array, ...) and their
 // count, with one N-API call (launches read their configuration this way).

@@ -1,6 +1,8 @@
 // Stream capture: the driver calls the capture scopes of lib/ are built on.
 // Every capture the library begins is bracketed for the release rules
 // (native/release.h), and is always ended, also when ending fails.
+#include <optional>
+
 #include "args.h"
 #include "graph/graph.h"
 #include "release.h"
@@ -15,19 +17,22 @@ namespace {
 // with cuStreamBeginCaptureToGraph.
 Napi::Value BeginCapture(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  StreamBox& stream = streamArg(info[0]);
   auto mode = static_cast<CUstreamCaptureMode>(uintArg(info[1], "mode"));
+  const bool intoGraph = !info[2].IsUndefined();
+  std::optional<Dependencies> after;
+  if (intoGraph) after.emplace(env, info[3], info[4]);
+  StreamBox& stream = streamArg(info[0]);
   if (stream.capturing) throw Napi::Error::New(env, "the stream is already capturing");
   if (!stream.owned && stream.stream == CU_STREAM_LEGACY) {
     throw Napi::Error::New(env, "the legacy default stream cannot be captured; capture a stream you created");
   }
   makeCurrent(env, stream.context);
-  if (info[2].IsUndefined()) {
+  if (!intoGraph) {
     CU_CHECK(env, cuStreamBeginCapture, stream.stream, mode);
   } else {
     const GraphRef& graph = graphArg(info[2], "graph");
-    Dependencies after = dependenciesArg(env, info[3], info[4], *graph);
-    CU_CHECK(env, cuStreamBeginCaptureToGraph, stream.stream, graph->graph, after.nodes(), after.edges(), after.count(), mode);
+    after->resolve(env, *graph);
+    CU_CHECK(env, cuStreamBeginCaptureToGraph, stream.stream, graph->graph, after->nodes(), after->edges(), after->count(), mode);
   }
   // The capture's id files what captured work uses (native/graph/graph.h): without it that would never be let go.
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
@@ -36,7 +41,7 @@ Napi::Value BeginCapture(const Napi::CallbackInfo& info) {
   if (r != CUDA_SUCCESS) {
     CUgraph graph = nullptr;
     CU_CALL(cuStreamEndCapture, stream.stream, &graph);
-    if (graph && info[2].IsUndefined()) CU_CALL(cuGraphDestroy, graph);
+    if (graph && !intoGraph) CU_CALL(cuGraphDestroy, graph);
     throwCudaError(env, r, Fn::cuStreamGetCaptureInfo);
   }
   stream.capturing = true;
@@ -100,12 +105,14 @@ Napi::Value CaptureInfo(const Napi::CallbackInfo& info) {
 // next captured work depends on (nodes of the graph captured into); flags add or set.
 Napi::Value UpdateCaptureDependencies(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  Dependencies deps(env, info[2], info[3]);
+  const unsigned int flags = uintArg(info[4], "flags");
   StreamBox& stream = streamArg(info[0]);
   const GraphRef& graph = graphArg(info[1], "graph");
-  Dependencies deps = dependenciesArg(env, info[2], info[3], *graph);
+  deps.resolve(env, *graph);
   // The driver takes the list as non-const but only reads it.
   CU_CHECK(env, cuStreamUpdateCaptureDependencies, stream.stream, const_cast<CUgraphNode*>(deps.nodes()), deps.edges(),
-           deps.count(), uintArg(info[4], "flags"));
+           deps.count(), flags);
   return env.Undefined();
 }
 

@@ -101,7 +101,9 @@ Napi::Value Kernel::IsLibraryKernel(const Napi::CallbackInfo& info) {
 // [[offset, size], ...], or null when the driver cannot say.
 Napi::Value Kernel::Params(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const ParamLayout& p = live().params;
+  // Held: setting the result's elements may run JavaScript (setters on Array.prototype) that disposes the kernel.
+  const KernelRef kernel = shared();
+  const ParamLayout& p = kernel->params;
   if (!p.known) return env.Null();
   Napi::Array out = Napi::Array::New(env, p.offsets.size());
   for (size_t i = 0; i < p.offsets.size(); ++i) {
@@ -231,8 +233,10 @@ size_t CUDA_CB sharedMemoryForBlockSize(int blockSize) {
 // (context, dynamicSharedMemoryBytes | (blockSize) => bytes, blockSizeLimit, flags) -> { minGridSize, blockSize }
 Napi::Value Kernel::MaxPotentialBlockSize(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  // Held for the call: the JavaScript callback could dispose this kernel and its library.
+  // Held for the call: the JavaScript callback could dispose this kernel, its
+  // library, or the context it is asked about.
   KernelRef keep = shared();
+  ContextRef context = keep->function ? nullptr : Context::from(info[0], "context");
   queryContext(info[0]);
   int limit = intArg(info[2], "blockSizeLimit");
   unsigned flags = uintArg(info[3], "flags");

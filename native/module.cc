@@ -25,9 +25,9 @@ namespace {
 // (context, code: Uint8Array, jit options) -> Module
 Napi::Value LoadModuleData(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const ContextRef& context = Context::from(info[0], "context");
-  std::vector<char> code = codeImage(info[1], "code");
   JitOptions jit(info[2]);
+  std::vector<char> code = codeImage(info[1], "code");
+  const ContextRef& context = Context::from(info[0], "context");
   makeCurrent(env, context);
   auto box = std::make_shared<ModuleBox>();
   CUresult r = CU_CALL(cuModuleLoadDataEx, &box->module, code.data(), jit.count(), jit.keys(), jit.values());

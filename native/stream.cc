@@ -393,27 +393,28 @@ Napi::Value Stream::memoryOperation(const Napi::CallbackInfo& info, bool wait) {
 // (target/offset/value unused for barriers and remote-write flushes).
 Napi::Value Stream::BatchMemoryOps(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  const BatchValues ops(arrayArg(info[0], "ops", 1, 256, "must hold 1 to 256 operations"), 5,
+                        "each operation must be an array");
+  const unsigned int batchFlags = uintArg(info[1], "flags");
   StreamBox& box = used();
-  Napi::Array ops = arrayArg(info[0], "ops", 1, 256, "must hold 1 to 256 operations");
-  std::vector<CUstreamBatchMemOpParams> params(ops.Length());
+  std::vector<CUstreamBatchMemOpParams> params(ops.size());
   std::vector<MemoryRef> owners;
-  for (uint32_t i = 0; i < ops.Length(); ++i) {
-    Napi::Array op = arrayEntry(ops, i, "each operation must be an array");
+  for (uint32_t i = 0; i < ops.size(); ++i) {
     CUstreamBatchMemOpParams& p = params[i];
     std::memset(&p, 0, sizeof(p));
-    p.operation = static_cast<CUstreamBatchMemOpType>(uintArg(op[0u], "operation"));
-    unsigned int flags = uintArg(op[4u], "flags");
+    p.operation = static_cast<CUstreamBatchMemOpType>(uintArg(ops(i, 0), "operation"));
+    unsigned int flags = uintArg(ops(i, 4), "flags");
     switch (p.operation) {
       case CU_STREAM_MEM_OP_WAIT_VALUE_32:
       case CU_STREAM_MEM_OP_WRITE_VALUE_32:
       case CU_STREAM_MEM_OP_WAIT_VALUE_64:
       case CU_STREAM_MEM_OP_WRITE_VALUE_64: {
         bool wide = p.operation == CU_STREAM_MEM_OP_WAIT_VALUE_64 || p.operation == CU_STREAM_MEM_OP_WRITE_VALUE_64;
-        Span word = wordOf(env, op[1u], op[2u], wide ? 8 : 4);
+        Span word = wordOf(env, ops(i, 1), ops(i, 2), wide ? 8 : 4);
         // waitValue and writeValue share their layout.
         p.waitValue.address = word.device;
-        if (wide) p.waitValue.value64 = u64Arg(op[3u], "value");
-        else p.waitValue.value = uintArg(op[3u], "value");
+        if (wide) p.waitValue.value64 = u64Arg(ops(i, 3), "value");
+        else p.waitValue.value = uintArg(ops(i, 3), "value");
         p.waitValue.flags = flags;
         owners.push_back(word.owner);
         break;
@@ -428,8 +429,7 @@ Napi::Value Stream::BatchMemoryOps(const Napi::CallbackInfo& info) {
         throwRangeError(env, "operation " + std::to_string(p.operation) + " is not a stream memory operation");
     }
   }
-  CU_CHECK(env, cuStreamBatchMemOp, box.stream, static_cast<unsigned int>(params.size()), params.data(),
-           uintArg(info[1], "flags"));
+  CU_CHECK(env, cuStreamBatchMemOp, box.stream, static_cast<unsigned int>(params.size()), params.data(), batchFlags);
   for (auto& owner : owners) box.keepUntilIdle(owner);
   return env.Undefined();
 }

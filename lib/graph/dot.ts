@@ -2,7 +2,7 @@
 // shape and colour say what kind of node it is, edges can say why they exist,
 // and nodes that may run together can be drawn side by side.
 import { levelSets } from './analysis';
-import { checkArray, checkBoolean, checkInteger, checkObject, checkString, noOptions } from '../validate';
+import { checkArray, checkBoolean, checkInteger, checkObject, checkString, describeValue, noOptions } from '../validate';
 
 /** The kinds of graph node, as the driver has them (CU_GRAPH_NODE_TYPE_*). */
 export type GraphNodeKind =
@@ -68,7 +68,7 @@ export function renderDot(graph: { readonly nodes: readonly DotNode[]; readonly 
   checkObject(options, 'options');
   const name = options.name === undefined ? 'graph' : checkString(options.name, 'options.name');
   const direction = options.direction ?? 'TB';
-  if (direction !== 'TB' && direction !== 'LR') throw new RangeError(`options.direction must be 'TB' or 'LR', got ${String(direction)}`);
+  if (direction !== 'TB' && direction !== 'LR') throw new RangeError(`options.direction must be 'TB' or 'LR', got ${describeValue(direction)}`);
   const levels = options.levels === undefined ? false : checkBoolean(options.levels, 'options.levels');
 
   // Dense positions for the analysis functions, which number nodes 0..n-1.
@@ -86,7 +86,7 @@ export function renderDot(graph: { readonly nodes: readonly DotNode[]; readonly 
     positionById.set(id, i);
     const kind = node.kind;
     const style = Object.prototype.hasOwnProperty.call(NODE_STYLES, kind) ? NODE_STYLES[kind] : undefined;
-    if (!style) throw new RangeError(`graph.nodes[${i}].kind must be one of ${Object.keys(NODE_STYLES).join(', ')}; got ${String(kind)}`);
+    if (!style) throw new RangeError(`graph.nodes[${i}].kind must be one of ${Object.keys(NODE_STYLES).join(', ')}; got ${describeValue(kind)}`);
     const label = node.label === undefined ? kind : `${checkString(node.label, `graph.nodes[${i}].label`)}\n${kind}`;
     const text = node.detail === undefined ? label : `${label}\n${checkString(node.detail, `graph.nodes[${i}].detail`)}`;
     lines.push(`  n${id} [label=${quote(text)}, shape=${style.shape}, fillcolor="${style.fill}"${style.extra ? `, ${style.extra}` : ''}];`);
@@ -101,7 +101,7 @@ export function renderDot(graph: { readonly nodes: readonly DotNode[]; readonly 
     const attributes: string[] = [];
     if (edge.label !== undefined) attributes.push(`label=${quote(checkString(edge.label, `graph.edges[${i}].label`))}`);
     if (edge.style !== undefined) {
-      if (!EDGE_STYLES.includes(edge.style)) throw new RangeError(`graph.edges[${i}].style must be one of ${EDGE_STYLES.join(', ')}; got ${String(edge.style)}`);
+      if (!EDGE_STYLES.includes(edge.style)) throw new RangeError(`graph.edges[${i}].style must be one of ${EDGE_STYLES.join(', ')}; got ${describeValue(edge.style)}`);
       if (edge.style !== 'solid') attributes.push(`style=${edge.style}`);
     }
     lines.push(`  n${edge.from} -> n${edge.to}${attributes.length > 0 ? ` [${attributes.join(', ')}]` : ''};`);

@@ -9,7 +9,7 @@ import type { LaunchShape } from '../kernel/launch-config';
 import { MemoryHandle, memorySlot } from '../memory/bytes';
 import type { NativeGraph } from '../native';
 import { encodeMemoryOps, StreamMemoryOp } from '../stream-memory-ops';
-import { checkArray, checkEnum, checkFlag, checkInteger, checkObject, checkSize, noItems } from '../validate';
+import { checkArray, checkEnum, checkFlag, checkInteger, checkObject, checkSize, describeValue, noItems } from '../validate';
 import type { ConditionalHandle } from './conditional';
 import type { Graph } from './graph';
 
@@ -235,7 +235,7 @@ export function encodeKernelNode(kernelValue: Kernel, args: readonly KernelArg[]
 
 /** @internal An external-semaphore node's kind: true for 'signal', false for 'wait'. */
 export function isSignal(kind: 'signal' | 'wait'): boolean {
-  if (kind !== 'signal' && kind !== 'wait') throw new TypeError(`kind must be 'signal' or 'wait', got ${String(kind)}`);
+  if (kind !== 'signal' && kind !== 'wait') throw new TypeError(`kind must be 'signal' or 'wait', got ${describeValue(kind)}`);
   return kind === 'signal';
 }
 

@@ -158,9 +158,24 @@ function fail(field: string, problem: string): never {
   throw new InvalidDescriptorError(field, problem);
 }
 
-function record(value: unknown, field: string): Fields {
+// The named properties of an untrusted object, each read exactly once, into a
+// plain object: a getter or a Proxy answers once, and what is checked is what
+// is used.
+function record(value: unknown, field: string, keys: readonly string[]): Fields {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be an object');
-  return value as Fields;
+  const copy: Fields = Object.create(null);
+  for (const key of keys) copy[key] = (value as Fields)[key];
+  return copy;
+}
+
+// The entries of an untrusted array, its length and each entry read once.
+function list(value: unknown, field: string, min: number, max: number): unknown[] {
+  if (!Array.isArray(value)) fail(field, 'must be an array');
+  const length: unknown = value.length;
+  if (typeof length !== 'number' || length < min || length > max) fail(field, `must hold ${min} to ${max} entries`);
+  const copy: unknown[] = [];
+  for (let i = 0; i < length; i++) copy.push(value[i]);
+  return copy;
 }
 
 function integer(value: unknown, field: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -189,14 +204,15 @@ function oneOf<T extends string>(value: unknown, field: string, allowed: readonl
   return value as T;
 }
 
-function header(value: unknown, format: string, what: string): { fields: Fields; id: string; exporter: ExporterIdentity; device: DeviceIdentity } {
-  const fields = record(value, '');
+function header(value: unknown, format: string, what: string, keys: readonly string[]):
+  { fields: Fields; id: string; exporter: ExporterIdentity; device: DeviceIdentity } {
+  const fields = record(value, '', ['format', 'version', 'id', 'exporter', 'device', ...keys]);
   if (fields.format !== format) fail('format', `must be '${format}' (this is not ${what})`);
   if (fields.version !== descriptorVersion) {
     fail('version', `must be ${descriptorVersion}: the exporter runs a version of this library that writes ${JSON.stringify(fields.version)}`);
   }
-  const exporter = record(fields.exporter, 'exporter');
-  const device = record(fields.device, 'device');
+  const exporter = record(fields.exporter, 'exporter', ['pid', 'token']);
+  const device = record(fields.device, 'device', ['uuid', 'ordinal']);
   return {
     fields,
     id: matching(fields.id, 'id', hex32, '32 hex digits'),
@@ -213,11 +229,13 @@ function header(value: unknown, format: string, what: string): { fields: Fields;
 
 /**
  * Checks a shared-memory descriptor received from elsewhere and returns a
- * normalized, frozen copy holding only the fields this version knows. Throws
- * InvalidDescriptorError naming the first bad field.
+ * normalized, frozen copy holding only the fields this version knows (each
+ * read from value once). Throws InvalidDescriptorError naming the first bad
+ * field.
  */
 export function validateMemoryDescriptor(value: unknown): SharedMemoryDescriptor {
-  const { fields, id, exporter, device } = header(value, memoryDescriptorFormat, 'a shared-memory descriptor');
+  const { fields, id, exporter, device } = header(value, memoryDescriptorFormat, 'a shared-memory descriptor',
+    ['kind', 'size', 'offset', 'handle', 'handleType', 'pool', 'poolHandle', 'pointer', 'segments']);
   const kind = oneOf(fields.kind, 'kind', ['legacy', 'pool', 'vmm'] as const);
   const size = integer(fields.size, 'size', 1);
   const offset = integer(fields.offset, 'offset', 0);
@@ -238,13 +256,10 @@ export function validateMemoryDescriptor(value: unknown): SharedMemoryDescriptor
     }
     case 'vmm': {
       const handleType = oneOf(fields.handleType, 'handleType', ['posixFileDescriptor', 'fabric'] as const);
-      if (!Array.isArray(fields.segments)) fail('segments', 'must be an array');
-      const list = fields.segments as unknown[];
-      if (list.length < 1 || list.length > maxDescriptorSegments) fail('segments', `must hold 1 to ${maxDescriptorSegments} entries`);
       let total = 0;
-      const segments = list.map((entry, i): VmmSegment => {
+      const segments = list(fields.segments, 'segments', 1, maxDescriptorSegments).map((entry, i): VmmSegment => {
         const field = `segments[${i}]`;
-        const s = record(entry, field);
+        const s = record(entry, field, ['allocationSize', 'allocationOffset', 'bytes', 'fabric']);
         const allocationSize = integer(s.allocationSize, `${field}.allocationSize`, 1);
         const allocationOffset = integer(s.allocationOffset, `${field}.allocationOffset`, 0);
         const bytes = integer(s.bytes, `${field}.bytes`, 1);
@@ -263,6 +278,6 @@ export function validateMemoryDescriptor(value: unknown): SharedMemoryDescriptor
 
 /** Checks an event descriptor received from elsewhere (see validateMemoryDescriptor). */
 export function validateEventDescriptor(value: unknown): SharedEventDescriptor {
-  const { fields, id, exporter, device } = header(value, eventDescriptorFormat, 'a shared-event descriptor');
+  const { fields, id, exporter, device } = header(value, eventDescriptorFormat, 'a shared-event descriptor', ['handle']);
   return Object.freeze({ format: eventDescriptorFormat, version: descriptorVersion, id, exporter, device, handle: handle(fields.handle, 'handle') });
 }

@@ -9,7 +9,7 @@
 import { randomBytes } from 'crypto';
 import * as path from 'path';
 import { Disposable } from '../disposable';
-import { AbortError, ChannelProtocolError, DisposedError } from '../errors';
+import { AbortError, ChannelPeerError, ChannelProtocolError, DisposedError } from '../errors';
 import { native, NativeFdChannel, NativeFdChannelServer, NativePeerCredentials, NativeReceivedFd, Slot } from '../native';
 import { checkInteger, checkObject, checkString, noOptions } from '../validate';
 import { CheckedWait, checkWaitOptions } from '../wait-options';
@@ -27,8 +27,10 @@ export type FdChannelAddress = string | {
 
 /**
  * The process at the other end of a channel, as the kernel recorded it when the
- * connection was made (SO_PEERCRED): check it before trusting what arrives,
- * since any process that can reach the address can connect.
+ * connection was made (SO_PEERCRED): for the connecting side, the process that
+ * made the listening socket; for the accepting side, the one that connected.
+ * Both ends check the peer's user ({@link FdChannelPeerOptions.peerUid}); check
+ * more (the pid) before trusting what arrives where more matters.
  */
 export interface PeerCredentials {
   /** The peer's process id. */
@@ -51,14 +53,23 @@ export interface FdChannelWaitOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Options of {@link FdChannelServer.accept}. */
-export interface FdChannelAcceptOptions extends FdChannelWaitOptions {
+/** Which peers a connection may have, for {@link FdChannel.connect} and {@link FdChannelServer.accept}. */
+export interface FdChannelPeerOptions {
   /**
-   * Accept only peers running as this user id; others are closed at once and the
-   * wait goes on. Defaults to this process's user; null accepts any user.
+   * The user id the process at the other end must run as (its effective uid
+   * when it made its socket). Defaults to this process's effective user; null
+   * accepts any user. Any process that can reach an address can connect to it,
+   * and any process can listen at an abstract name or a path it may create
+   * before the intended server does.
    */
   readonly peerUid?: number | null;
 }
+
+/** Options of {@link FdChannel.connect}. */
+export interface FdChannelConnectOptions extends FdChannelWaitOptions, FdChannelPeerOptions {}
+
+/** Options of {@link FdChannelServer.accept}. */
+export interface FdChannelAcceptOptions extends FdChannelWaitOptions, FdChannelPeerOptions {}
 
 /** Options of {@link FdChannelServer.listen}. */
 export interface FdChannelListenOptions {
@@ -67,6 +78,13 @@ export interface FdChannelListenOptions {
 }
 
 const limits = native.fdChannelLimits;
+
+// The user a peer must run as (-1: any), from options.peerUid.
+function expectedPeerUid(options: FdChannelPeerOptions): number {
+  if (options.peerUid === null) return -1;
+  if (options.peerUid === undefined) return process.geteuid?.() ?? -1;
+  return checkInteger(options.peerUid, 'options.peerUid', 0, 0xffffffff);
+}
 
 // A pending wait keeps its object reachable: collecting the object would run its
 // finalizer, which disposes the handle and so cancels the wait.
@@ -157,7 +175,16 @@ export class OwnedFd extends Disposable<NativeReceivedFd> {
 }
 
 /** A file descriptor received from a peer over an {@link FdChannel}. */
-export class ReceivedFd extends OwnedFd {}
+export class ReceivedFd extends OwnedFd {
+  /** The process that sent it (the channel's peer). */
+  readonly peer: PeerCredentials;
+
+  /** @internal */
+  constructor(handle: Slot<NativeReceivedFd>, peer: PeerCredentials) {
+    super(handle);
+    this.peer = peer;
+  }
+}
 
 /**
  * A message received on a channel. Disposing it disposes every descriptor that
@@ -216,15 +243,24 @@ export class FdChannel extends Disposable<NativeFdChannel> {
 
   /**
    * Connects to a server's address. Resolves once connected (a full backlog is
-   * waited out within timeoutMs); rejects with a SystemError (`ENOENT`: no such
-   * path; `ECONNREFUSED`: nobody listens there), a TimeoutError, or an
-   * AbortError.
+   * waited out within timeoutMs) to a listener of the user options.peerUid
+   * names (by default this process's); rejects with a ChannelPeerError (the
+   * connection is closed before anything is sent or received) when the
+   * listener runs as another user, a SystemError (`ENOENT`: no such path;
+   * `ECONNREFUSED`: nobody listens there), a TimeoutError or an AbortError.
    */
-  static connect(address: FdChannelAddress, options: FdChannelWaitOptions = noOptions): Promise<FdChannel> {
+  static connect(address: FdChannelAddress, options: FdChannelConnectOptions = noOptions): Promise<FdChannel> {
     const wait = checkWaitOptions(options);
     const target = checkAddress(address, 'address');
-    return cancellable(wait, 'connect', () => native.fdChannelConnect(target.name, target.abstract, wait.timeoutMs))
-      .then((handle) => new FdChannel(handle));
+    const peerUid = expectedPeerUid(options);
+    return cancellable(wait, 'connect', () => native.fdChannelConnect(target.name, target.abstract, wait.timeoutMs)).then((handle) => {
+      const channel = new FdChannel(handle);
+      if (peerUid >= 0 && channel.#peer.uid !== peerUid) {
+        channel.dispose();
+        throw new ChannelPeerError('connect', channel.#peer, peerUid);
+      }
+      return channel;
+    });
   }
 
   /** The process at the other end, as recorded when the connection was made. */
@@ -270,7 +306,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
   receive<T = unknown>(options: FdChannelWaitOptions = noOptions): Promise<FdMessage<T>> {
     const wait = checkWaitOptions(options);
     return holding(this, cancellable(wait, 'receive', () => this.native.receive(wait.timeoutMs))).then(({ payload, fds }) => {
-      const received = fds.map((handle) => new ReceivedFd(handle));
+      const received = fds.map((handle) => new ReceivedFd(handle, this.#peer));
       let value: T;
       try {
         value = JSON.parse(payload.toString('utf8')) as T;
@@ -318,14 +354,14 @@ export class FdChannelServer extends Disposable<NativeFdChannelServer> {
   }
 
   /**
-   * Waits for the next connection (from a process of this user, unless
-   * options.peerUid says otherwise). Rejects with a TimeoutError, an
-   * AbortError, or a DisposedError when the server is disposed meanwhile.
+   * Waits for the next connection from a process of the user options.peerUid
+   * names (by default this process's); connections of other users are closed
+   * at once and the wait goes on. Rejects with a TimeoutError, an AbortError,
+   * or a DisposedError when the server is disposed meanwhile.
    */
   accept(options: FdChannelAcceptOptions = noOptions): Promise<FdChannel> {
     const wait = checkWaitOptions(options);
-    const peerUid =
-      options.peerUid === null ? -1 : options.peerUid === undefined ? process.getuid?.() ?? -1 : checkInteger(options.peerUid, 'options.peerUid', 0, 0xffffffff);
+    const peerUid = expectedPeerUid(options);
     return holding(this, cancellable(wait, 'accept', () => this.native.accept(wait.timeoutMs, peerUid))).then((handle) => new FdChannel(handle));
   }
 

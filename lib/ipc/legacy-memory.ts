@@ -9,10 +9,10 @@ import { MemorySlot, native, NativeImportedMemory, Slot } from '../native';
 import { decodeBytes, encodeBytes, LegacyMemoryDescriptor } from './descriptor';
 import { SharingUnsupportedError } from './errors';
 
-/** @internal The handle and allocation offset of memory + offset. */
-export function exportLegacy(memory: MemorySlot, offset: number): { handle: string; offset: number } {
+/** @internal The handle of the allocation holding memory + offset, that point's offset in it, and the allocation's size. */
+export function exportLegacy(memory: MemorySlot, offset: number): { handle: string; offset: number; allocationSize: number } {
   const exported = native.ipcMemoryHandle(memory, offset);
-  return { handle: encodeBytes(exported.handle), offset: exported.offset };
+  return { handle: encodeBytes(exported.handle), offset: exported.offset, allocationSize: exported.allocationSize };
 }
 
 /** @internal Opens a legacy descriptor on a device. */

@@ -11,6 +11,7 @@ import { CudaResult, MemoryAccess, MemoryHandleType, MemoryLocationType } from '
 import type { DeviceBuffer } from '../memory/device-buffer';
 import { MemoryPool } from '../memory/pool';
 import { memorySlot } from '../memory/bytes';
+import { addressRange } from '../memory/info';
 import { native, NativeImportedMemory, NativeReceivedFd, Slot } from '../native';
 import { checkEnum, checkInstance, checkObject, checkSize, checkString, noOptions } from '../validate';
 import { decodeBytes, encodeBytes, PoolMemoryDescriptor } from './descriptor';
@@ -56,9 +57,13 @@ export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleTyp
 /**
  * Imports a pool another process exported (cuMemPoolImportFromShareableHandle):
  * handle is the descriptor it sent (a number or an OwnedFd, which stays the
- * caller's to close) or its fabric handle's bytes. identity names the
- * exporter's pool: importing it again under the same identity while this
- * process still holds it returns the same pool. Imported pools cannot allocate.
+ * caller's to close; one that cannot be a driver export is refused with a
+ * TypeError before the driver sees it) or its fabric handle's bytes. identity
+ * names the exporter's pool: importing it again under the same identity while
+ * this process still holds it returns the same pool, without looking at
+ * handle. So make it something this process knows of the sender (as
+ * openSharedMemory does: the peer's credentials), never a name the sender
+ * chose alone. Imported pools cannot allocate.
  */
 export function importPool(handle: number | OwnedFd | Uint8Array, options: { identity: string; device?: DeviceLike }): MemoryPool {
   checkObject(options, 'options');
@@ -80,8 +85,9 @@ export function exportPoolPointer(buffer: DeviceBuffer): Uint8Array {
 
 /**
  * Imports an allocation of an imported pool (cuMemPoolImportPointer), once per
- * export data: a second import returns a view of the same mapping. bytes (from
- * offset) must lie within the allocation.
+ * export data: a second import returns a view of the same mapping, and one
+ * through another pool is refused (TypeError). bytes (from offset) must lie
+ * within the allocation.
  */
 export function importPoolPointer(pool: MemoryPool, data: Uint8Array, options: { offset?: number; bytes: number }): SharedMemory {
   checkInstance(pool, MemoryPool, 'pool');
@@ -91,26 +97,34 @@ export function importPoolPointer(pool: MemoryPool, data: Uint8Array, options: {
   return new SharedMemory(imported, undefined);
 }
 
-/** @internal The pool path's part of a descriptor, and the descriptor that travels with it. */
+/**
+ * @internal The pool path's part of a descriptor, the descriptor that travels
+ * with it, and the bytes an importer reaches: the whole allocation (the export
+ * data names it, and cuMemPoolImportPointer maps all of it).
+ */
 export function exportPoolMemory(buffer: DeviceBuffer, poolId: bigint, offset: number, handleType: ShareableHandleType):
-  { fields: Pick<PoolMemoryDescriptor, 'kind' | 'handleType' | 'pool' | 'poolHandle' | 'pointer' | 'offset'>; fds: OwnedFd[] } {
+  { fields: Pick<PoolMemoryDescriptor, 'kind' | 'handleType' | 'pool' | 'poolHandle' | 'pointer' | 'offset'>; fds: OwnedFd[]; reachableBytes: number } {
   const poolHandle = exportPool(buffer, { handleType });
   try {
     const pointer = encodeBytes(exportPoolPointer(buffer));
     const pool = poolId.toString(16);
-    if (poolHandle instanceof OwnedFd) return { fields: { kind: 'pool', handleType, pool, pointer, offset }, fds: [poolHandle] };
-    return { fields: { kind: 'pool', handleType, pool, poolHandle: encodeBytes(poolHandle), pointer, offset }, fds: [] };
+    const reachableBytes = addressRange(buffer).size;
+    if (poolHandle instanceof OwnedFd) return { fields: { kind: 'pool', handleType, pool, pointer, offset }, fds: [poolHandle], reachableBytes };
+    return { fields: { kind: 'pool', handleType, pool, poolHandle: encodeBytes(poolHandle), pointer, offset }, fds: [], reachableBytes };
   } catch (error) {
     if (poolHandle instanceof OwnedFd) poolHandle.dispose();
     throw error;
   }
 }
 
-/** @internal Opens a pool descriptor on a device, given its descriptors (if any). */
-export function openPoolMemory(descriptor: PoolMemoryDescriptor, device: Device, fds: readonly OwnedFd[]): Slot<NativeImportedMemory> {
+/**
+ * @internal Opens a pool descriptor on a device, given its descriptors (if any)
+ * and the identity its pool is imported under (see share.ts poolIdentity).
+ */
+export function openPoolMemory(descriptor: PoolMemoryDescriptor, device: Device, fds: readonly OwnedFd[], identity: string): Slot<NativeImportedMemory> {
   if (descriptor.handleType === 'fabric') requireFabric(device);
   const handle = descriptor.poolHandle !== undefined ? decodeBytes(descriptor.poolHandle) : fds[0];
-  const pool = importPool(handle, { identity: `${descriptor.exporter.token}:${descriptor.pool}`, device });
+  const pool = importPool(handle, { identity, device });
   try {
     // Grant the device access unless it has it already (the owning device does,
     // and cuMemPoolSetAccess rejects a batch naming it), as NVIDIA's IPC sample does.

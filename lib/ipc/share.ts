@@ -27,18 +27,26 @@ import {
   validateMemoryDescriptor,
 } from './descriptor';
 import { InvalidDescriptorError, SharingUnsupportedError } from './errors';
-import { FdChannel, FdChannelWaitOptions, OwnedFd } from './fd-channel';
+import { FdChannel, FdChannelWaitOptions, OwnedFd, PeerCredentials, ReceivedFd } from './fd-channel';
 import { exportLegacy, openLegacy } from './legacy-memory';
 import { exportablePoolRemedy, exportPoolMemory, openPoolMemory, ShareableHandleType } from './pool-sharing';
 import { MemoryExport, SharedMemory } from './shared-memory';
 import { exportVmmMemory, openVmmMemory } from './vmm-sharing';
 
-/** Options of {@link shareMemory}. */
+/**
+ * Options of {@link shareMemory}. viewOffset and viewBytes shape what the
+ * importer's SharedMemory shows; they are not a boundary. A handle names whole
+ * allocations, so an importer that rewrites the descriptor reaches every byte
+ * of the allocations under the view: the cuMemAlloc allocation (legacy), the
+ * pool allocation (pool), or each physical allocation the view touches (vmm;
+ * the others do not travel). {@link MemoryExport.reachableBytes} says how many.
+ * To share only part of a buffer, make that part its own allocation.
+ */
 export interface ShareOptions {
-  /** Where the shared bytes start in the buffer (default 0). */
-  offset?: number;
-  /** How many bytes to share (default: the rest of the buffer). */
-  bytes?: number;
+  /** Where the importer's view starts in the memory (default 0). */
+  viewOffset?: number;
+  /** How many bytes the importer's view shows (default: the rest of the memory). */
+  viewBytes?: number;
   /**
    * For pool and virtual memory: 'posixFileDescriptor' (default; processes of
    * one host, the descriptors travel over an FdChannel) or 'fabric' (needs
@@ -55,6 +63,16 @@ export interface OpenSharedOptions extends FdChannelWaitOptions {
   fds?: readonly OwnedFd[];
   /** The device to use the memory from; default the exporter's device (found by UUID). */
   device?: DeviceLike;
+  /**
+   * A descriptor whose file descriptors came from a peer (over
+   * options.channel, or as options.fds received from one), or that
+   * receiveSharedMemory received, must name that peer as its exporter
+   * (exporter.pid is the peer's pid), so a process cannot pass off another's
+   * export as its own (default true). false accepts descriptors a peer relays
+   * from elsewhere, and peers in another PID namespace, whose pids read
+   * differently here.
+   */
+  exporterIsPeer?: boolean;
 }
 
 // Exports of this process, by id, for opening them here as aliases.
@@ -66,7 +84,7 @@ const handleTypes = { posixFileDescriptor: 1, fabric: 8 };
 function notShareable(memory: MemoryHandle): SharingUnsupportedError | undefined {
   if (memory instanceof HostBuffer) {
     return new SharingUnsupportedError('host-memory', 'host memory cannot be shared through CUDA IPC',
-      'Share device memory instead, or put the bytes in OS shared memory and register it in each process (HostBuffer.register)');
+      'Share device memory instead, and copy between it and host memory in each process');
   }
   if (memory instanceof SharedMemory) {
     return new SharingUnsupportedError('imported-memory', 'memory opened from another process cannot be shared again from here',
@@ -76,8 +94,9 @@ function notShareable(memory: MemoryHandle): SharingUnsupportedError | undefined
 }
 
 /**
- * Makes [offset, offset + bytes) of device memory shareable with other
- * processes, by the path its pointer attributes call for:
+ * Makes device memory shareable with other processes, the importer's view
+ * being [viewOffset, viewOffset + viewBytes) of it (the importer can reach
+ * more: see ShareOptions), by the path its pointer attributes call for:
  * - cuMemAlloc memory (DeviceBuffer.alloc, allocPitched): legacy IPC, no file descriptors;
  * - stream-ordered memory from a pool created with handleTypes: ['posixFileDescriptor']: pool export;
  * - virtual memory (Mapping, GrowableBuffer) created with handleTypes: virtual memory export.
@@ -93,10 +112,16 @@ export function shareMemory(memory: MemoryHandle, options: ShareOptions = noOpti
   if (!isVirtual && !(memory instanceof DeviceBuffer)) {
     throw new TypeError('memory must be a DeviceBuffer, Mapping or GrowableBuffer');
   }
-  const offset = checkSize(options.offset ?? 0, 'options.offset');
-  const bytes = options.bytes === undefined ? memory.size - offset : checkSize(options.bytes, 'options.bytes');
+  for (const renamed of ['offset', 'bytes'] as const) {
+    if ((options as Record<string, unknown>)[renamed] !== undefined) {
+      throw new TypeError(`options.${renamed} is not an option of shareMemory: the range is the importer's view, not a boundary ` +
+        `(the importer can reach whole allocations); pass options.view${renamed === 'offset' ? 'Offset' : 'Bytes'}`);
+    }
+  }
+  const offset = checkSize(options.viewOffset ?? 0, 'options.viewOffset');
+  const bytes = options.viewBytes === undefined ? memory.size - offset : checkSize(options.viewBytes, 'options.viewBytes');
   if (bytes < 1 || offset + bytes > memory.size) {
-    throw new RangeError(`the shared range [${offset}, ${offset}+${bytes}) must hold at least 1 byte and lie within the memory's ${memory.size} bytes`);
+    throw new RangeError(`the view [${offset}, ${offset}+${bytes}) must hold at least 1 byte and lie within the memory's ${memory.size} bytes`);
   }
   const handleType = options.handleType ?? 'posixFileDescriptor';
   if (typeof handleType !== 'string') throw new TypeError("options.handleType must be 'posixFileDescriptor' or 'fabric'");
@@ -104,7 +129,7 @@ export function shareMemory(memory: MemoryHandle, options: ShareOptions = noOpti
   const attributes = pointerAttributes(memory, ['isManaged', 'isLegacyCudaIpcCapable', 'mempoolHandle'], offset);
   const device = memory.device;
 
-  let path: { fields: Record<string, unknown>; fds: OwnedFd[] };
+  let path: { fields: Record<string, unknown>; fds: OwnedFd[]; reachableBytes: number };
   if (attributes.isManaged) {
     throw new SharingUnsupportedError('managed-memory', 'managed memory cannot be shared between processes',
       'Copy it into memory from DeviceBuffer.alloc (legacy IPC) or Mapping.alloc(bytes, { handleTypes: [\'posixFileDescriptor\'] }) and share that');
@@ -113,7 +138,8 @@ export function shareMemory(memory: MemoryHandle, options: ShareOptions = noOpti
   } else if (attributes.mempoolHandle !== 0n) {
     path = exportPoolMemory(memory as DeviceBuffer, attributes.mempoolHandle, offset, handleType);
   } else if (attributes.isLegacyCudaIpcCapable) {
-    path = { fields: { kind: 'legacy', ...exportLegacy(memory.slot, offset) }, fds: [] };
+    const { handle, offset: allocationOffset, allocationSize } = exportLegacy(memory.slot, offset);
+    path = { fields: { kind: 'legacy', handle, offset: allocationOffset }, fds: [], reachableBytes: allocationSize };
   } else {
     throw new SharingUnsupportedError('not-ipc-capable', 'the driver reports this memory as not shareable through legacy IPC',
       `Allocate with DeviceBuffer.alloc, or as virtual memory with Mapping.alloc(bytes, { handleTypes: ['posixFileDescriptor'] }); for pools: ${exportablePoolRemedy}`);
@@ -136,7 +162,7 @@ export function shareMemory(memory: MemoryHandle, options: ShareOptions = noOpti
   }
   exportedMemory.set(id, { source: new WeakRef(memory), offset });
   forgetExport.register(memory, id);
-  return new MemoryExport(descriptor, path.fds, memory);
+  return new MemoryExport(descriptor, path.fds, memory, path.reachableBytes);
 }
 
 function exporterDevice(descriptor: SharedMemoryDescriptor): Device | undefined {
@@ -144,6 +170,39 @@ function exporterDevice(descriptor: SharedMemoryDescriptor): Device | undefined 
     return Device.byUuid(descriptor.device.uuid);
   } catch {
     return undefined;
+  }
+}
+
+// The process a descriptor and its file descriptors came from: the channel's
+// peer, the peer that sent options.fds (ReceivedFd), 'here' for descriptors
+// this process exported itself (OwnedFd), undefined when nothing says.
+type Source = PeerCredentials | 'here' | undefined;
+
+function sourceOf(descriptor: SharedMemoryDescriptor, options: OpenSharedOptions): Source {
+  if (options.fds === undefined) return options.channel !== undefined && descriptorFdCount(descriptor) > 0 ? options.channel.peer : undefined;
+  if (options.fds.length === 0) return undefined;
+  const peers = new Set(options.fds.map((fd) => (fd instanceof ReceivedFd ? `${fd.peer.pid}/${fd.peer.uid}` : 'here')));
+  if (peers.size > 1) throw new TypeError('options.fds must all come from one process (one peer, or exports of this process)');
+  const first = options.fds[0];
+  return first instanceof ReceivedFd ? first.peer : 'here';
+}
+
+// The name an imported pool is registered under, so that each exporter's pool is
+// imported once: the importer's own record of who sent it (the peer as the
+// kernel recorded it) plus what that peer says of it. A peer can name only
+// pools of its own: claiming another exporter's pool names a different one.
+// Fabric handles name their pool themselves.
+function poolIdentity(descriptor: SharedMemoryDescriptor & { kind: 'pool' }, source: Source): string {
+  if (descriptor.poolHandle !== undefined) return `fabric:${descriptor.poolHandle}`;
+  const from = source === undefined || source === 'here' ? 'here' : `peer ${source.pid}/${source.uid}`;
+  return `${from}:${descriptor.exporter.token}:${descriptor.pool}`;
+}
+
+function checkExporter(descriptor: SharedMemoryDescriptor, source: Source, options: { exporterIsPeer?: boolean }): void {
+  if (source === undefined || source === 'here' || options.exporterIsPeer === false) return;
+  if (descriptor.exporter.pid !== source.pid) {
+    throw new InvalidDescriptorError('exporter.pid', `is ${descriptor.exporter.pid}, but the descriptor came from process ${source.pid}: ` +
+      'it is opened only from the process that exported it (exporterIsPeer: false accepts one relayed from elsewhere)');
   }
 }
 
@@ -165,7 +224,12 @@ async function fdsFor(descriptor: SharedMemoryDescriptor, options: OpenSharedOpt
   let ok = false;
   try {
     const sent = validateMemoryDescriptor(message.payload);
+    // The file descriptors go with the descriptor they came with: one given by
+    // other means must be that one, field for field.
     if (sent.id !== descriptor.id) throw new InvalidDescriptorError('id', `of the message received (${sent.id}) is not the descriptor's (${descriptor.id}): messages crossed`);
+    if (JSON.stringify(sent) !== JSON.stringify(descriptor)) {
+      throw new InvalidDescriptorError('', `differs from the one received with its file descriptors (export ${sent.id})`);
+    }
     if (message.fds.length !== count) throw new InvalidDescriptorError('', `arrived with ${message.fds.length} file descriptors instead of ${count}`);
     ok = true;
     return { fds: message.fds, received: [...message.fds] };
@@ -192,6 +256,9 @@ export async function openSharedMemory(descriptor: unknown, options: OpenSharedO
   if (options.fds !== undefined && (!Array.isArray(options.fds) || !options.fds.every((fd) => fd instanceof OwnedFd))) {
     throw new TypeError('options.fds must be an array of OwnedFd');
   }
+  if (options.exporterIsPeer !== undefined && typeof options.exporterIsPeer !== 'boolean') throw new TypeError('options.exporterIsPeer must be a boolean');
+  const source = sourceOf(checked, options);
+  checkExporter(checked, source, options);
   if (exportedHere(checked.exporter)) return openAlias(checked);
   const owner = exporterDevice(checked);
   let device: Device;
@@ -211,7 +278,7 @@ export async function openSharedMemory(descriptor: unknown, options: OpenSharedO
         opened = openLegacy(checked, device.ordinal);
         break;
       case 'pool':
-        opened = openPoolMemory(checked, device, fds);
+        opened = openPoolMemory(checked, device, fds, poolIdentity(checked, source));
         break;
       case 'vmm':
         opened = openVmmMemory(checked, device, fds);
@@ -227,12 +294,18 @@ export async function openSharedMemory(descriptor: unknown, options: OpenSharedO
  * Receives the next message on channel (sent with MemoryExport.send) and opens
  * the memory it describes, closing the file descriptors that came with it.
  */
-export async function receiveSharedMemory(channel: FdChannel, options: FdChannelWaitOptions & { device?: DeviceLike } = noOptions): Promise<SharedMemory> {
+export async function receiveSharedMemory(
+  channel: FdChannel,
+  options: FdChannelWaitOptions & Pick<OpenSharedOptions, 'device' | 'exporterIsPeer'> = noOptions,
+): Promise<SharedMemory> {
   if (!(channel instanceof FdChannel)) throw new TypeError('channel must be an FdChannel');
   checkObject(options, 'options');
   const message = await channel.receive({ timeoutMs: options.timeoutMs });
   try {
-    return await openSharedMemory(message.payload, { fds: message.fds, device: options.device });
+    // The peer sent the descriptor itself, whatever its path (legacy descriptors come without file descriptors).
+    const checked = validateMemoryDescriptor(message.payload);
+    checkExporter(checked, message.peer, options);
+    return await openSharedMemory(checked, { fds: message.fds, device: options.device, exporterIsPeer: options.exporterIsPeer });
   } finally {
     message.dispose();
   }

@@ -71,13 +71,21 @@ export class SharedMemory extends Disposable<NativeImportedMemory> {
 export class MemoryExport implements globalThis.Disposable {
   /** JSON-safe: send it any way (process.send, a socket, a file); see openSharedMemory. */
   readonly descriptor: SharedMemoryDescriptor;
+  /**
+   * How many bytes an importer can reach, whatever view the descriptor gives
+   * (an importer may rewrite it): the size of the whole allocation (legacy,
+   * pool), or of every physical allocation under the view (vmm). At least
+   * descriptor.size; more when the view covers part of an allocation.
+   */
+  readonly reachableBytes: number;
   readonly #fds: OwnedFd[];
   readonly #source: MemoryHandle;
   #disposed = false;
 
   /** @internal */
-  constructor(descriptor: SharedMemoryDescriptor, fds: OwnedFd[], source: MemoryHandle) {
+  constructor(descriptor: SharedMemoryDescriptor, fds: OwnedFd[], source: MemoryHandle, reachableBytes: number) {
     this.descriptor = descriptor;
+    this.reachableBytes = reachableBytes;
     this.#fds = fds;
     this.#source = source;
   }

@@ -18,9 +18,14 @@ import { requireFabric } from './fabric';
 import { OwnedFd } from './fd-channel';
 import type { ShareableHandleType } from './pool-sharing';
 
-/** @internal The VMM path's part of a descriptor for [offset, offset + bytes) of memory, and the descriptors that travel with it. */
+/**
+ * @internal The VMM path's part of a descriptor for a view [offset, offset +
+ * bytes) of memory, the descriptors that travel with it, and the bytes an
+ * importer reaches: every byte of the physical allocations the view touches
+ * (each handle names a whole allocation), none of the others.
+ */
 export function exportVmmMemory(memory: Mapping | GrowableBuffer, offset: number, bytes: number, handleType: ShareableHandleType):
-  { fields: Pick<VmmMemoryDescriptor, 'kind' | 'handleType' | 'segments' | 'offset'>; fds: OwnedFd[] } {
+  { fields: Pick<VmmMemoryDescriptor, 'kind' | 'handleType' | 'segments' | 'offset'>; fds: OwnedFd[]; reachableBytes: number } {
   const all = memory.segments();
   const fds: OwnedFd[] = [];
   try {
@@ -53,7 +58,8 @@ export function exportVmmMemory(memory: Mapping | GrowableBuffer, offset: number
       fds.push(segment.allocation.exportFd());
       return base;
     });
-    return { fields: { kind: 'vmm', handleType, segments, offset: offset - start }, fds };
+    const reachableBytes = used.reduce((sum, segment) => sum + segment.allocation.size, 0);
+    return { fields: { kind: 'vmm', handleType, segments, offset: offset - start }, fds, reachableBytes };
   } catch (error) {
     for (const fd of fds) fd.dispose();
     throw error;

@@ -1,5 +1,7 @@
 // The operands memory functions accept, and how they reach the native layer:
-// library memory by its slot number (native/slots.h), JavaScript bytes as they are.
+// library memory by its slot number (native/slots.h), JavaScript bytes as they
+// are, a SharedArrayBuffer as a view of it (the native layer reaches shared
+// memory only through a view).
 import { Disposable } from '../disposable';
 import type { MemorySlot, NativeBytes, NativeMemory } from '../native';
 
@@ -14,7 +16,7 @@ export interface MemoryHandle {
 }
 
 /** Anything a copy can read or write: library memory or JavaScript bytes. */
-export type Bytes = MemoryHandle | ArrayBuffer | ArrayBufferView;
+export type Bytes = MemoryHandle | ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
 
 /**
  * True for a library handle, which memory arguments pass by slot. Whether it
@@ -34,7 +36,8 @@ export function bytesOperand(value: Bytes, name: string): NativeBytes {
     }
     return value;
   }
-  throw new TypeError(`${name} must be a memory handle (DeviceBuffer, HostBuffer, Mapping, ...), ArrayBuffer, typed array, DataView or Buffer`);
+  if (typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer) return new Uint8Array(value);
+  throw new TypeError(`${name} must be a memory handle (DeviceBuffer, HostBuffer, Mapping, ...), ArrayBuffer, SharedArrayBuffer, typed array, DataView or Buffer`);
 }
 
 /** The slot of library memory, or a TypeError naming the parameter. */

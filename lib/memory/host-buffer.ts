@@ -1,7 +1,8 @@
 // Page-locked (pinned) host memory: fast, asynchronous copies to and from the
-// device, and (mapped) direct access by device code. Allocated memory is seen
-// from JavaScript through arrayBuffer, a zero-copy view that dispose() detaches,
-// so a view never outlives the memory.
+// device, and (mapped) direct access by device code. The memory is seen from
+// JavaScript through arrayBuffer, a zero-copy view that dispose() detaches, so
+// a view never outlives the memory; a registered buffer is taken over by the
+// registration, so JavaScript cannot free or move it while it is pinned.
 import { DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { native, NativeHostBuffer, Slot } from '../native';
@@ -36,9 +37,9 @@ function flag(value: unknown, name: string, bit: number): number {
 }
 
 /**
- * Page-locked (pinned) host memory: allocated (HostBuffer.alloc) or an existing
- * JavaScript buffer pinned in place (HostBuffer.register). Copies to and from it
- * can be asynchronous; mapped memory is reachable from device code.
+ * Page-locked (pinned) host memory: allocated (HostBuffer.alloc) or the memory
+ * of an existing ArrayBuffer pinned in place (HostBuffer.register). Copies to
+ * and from it can be asynchronous; mapped memory is reachable from device code.
  */
 export class HostBuffer extends Disposable<NativeHostBuffer> {
   /** @internal */
@@ -55,12 +56,19 @@ export class HostBuffer extends Disposable<NativeHostBuffer> {
   }
 
   /**
-   * Pins the memory of an existing buffer in place (cuMemHostRegister). The
-   * buffer stays referenced, and pinned, until dispose(); do not transfer it meanwhile.
+   * Pins the memory of an existing ArrayBuffer in place (cuMemHostRegister),
+   * without copying it, and takes the memory over: the ArrayBuffer is
+   * transferred to the registration, so `buffer` and every other view of that
+   * ArrayBuffer are detached (length 0) from then on, also when the driver
+   * refuses to register it. Use {@link view} and {@link arrayBuffer} instead.
+   * For a view, its range is what is registered. A SharedArrayBuffer, a
+   * resizable ArrayBuffer (or a view of either), a detached one and memory Node
+   * keeps for itself (a Buffer from its pool) are refused with a TypeError.
    */
   static register(buffer: ArrayBuffer | ArrayBufferView, options: HostRegisterOptions = noOptions): HostBuffer {
-    if (!(buffer instanceof ArrayBuffer) && !ArrayBuffer.isView(buffer)) throw new TypeError('buffer must be an ArrayBuffer or a view of one');
-    if (buffer instanceof ArrayBuffer && (buffer as { resizable?: boolean }).resizable) throw new TypeError('buffer must not be resizable');
+    if (!(buffer instanceof ArrayBuffer) && !ArrayBuffer.isView(buffer)) {
+      throw new TypeError('buffer must be an ArrayBuffer or a view of one (not a SharedArrayBuffer)');
+    }
     checkObject(options, 'options');
     const flags = flag(options.portable, 'options.portable', 0x1) | flag(options.mapped, 'options.mapped', 0x2) |
       flag(options.readOnly, 'options.readOnly', 0x8);
@@ -77,7 +85,7 @@ export class HostBuffer extends Disposable<NativeHostBuffer> {
     return this.native.size;
   }
 
-  /** True for memory registered from a JavaScript buffer. */
+  /** True for memory registered from a JavaScript ArrayBuffer. */
   get registered(): boolean {
     return this.native.registered;
   }
@@ -89,19 +97,17 @@ export class HostBuffer extends Disposable<NativeHostBuffer> {
 
   /**
    * The memory as an ArrayBuffer, without copying (for registered memory: the
-   * buffer that was registered). Detached (length 0) once this is disposed.
+   * registered range). Detached (length 0) once this is disposed.
    */
   get arrayBuffer(): ArrayBuffer {
-    const view = this.native.view();
-    return view instanceof ArrayBuffer ? view : (view.buffer as ArrayBuffer);
+    return this.native.view();
   }
 
   /** A typed view of the memory, e.g. hostBuffer.view(Float32Array). */
   view<T>(type: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT?: number } = Uint8Array as never): T {
     checkViewType(type, 'type');
-    const view = this.native.view();
-    const [buffer, offset, bytes] = view instanceof ArrayBuffer ? [view, 0, view.byteLength] : [view.buffer as ArrayBuffer, view.byteOffset, view.byteLength];
-    return new type(buffer, offset, Math.floor(bytes / (type.BYTES_PER_ELEMENT ?? 1)));
+    const buffer = this.native.view();
+    return new type(buffer, 0, Math.floor(buffer.byteLength / (type.BYTES_PER_ELEMENT ?? 1)));
   }
 
   override toString(): string {

@@ -43,16 +43,16 @@ Napi::Value CreateConditionalHandle(const Napi::CallbackInfo& info) {
 }  // namespace
 
 // {handle, kind: CUgraphConditionalNodeType, size}
-void buildConditional(Napi::Env env, Napi::Object p, NodeParams& out, GraphBox* graph) {
-  const auto& handle = ConditionalHandle::from(p.Get("handle"), "handle");
+void buildConditional(Napi::Env env, const ObjectFields& p, NodeParams& out, GraphBox* graph) {
+  CUDA_CONDITIONAL_NODE_PARAMS& c = out.params.conditional;
+  c.type = static_cast<CUgraphConditionalNodeType>(uintArg(p["kind"], "kind"));
+  c.size = uintArg(p["size"], "size");
+  if (c.size == 0 || c.size > 1024) throwRangeError(env, "size must be between 1 and 1024");
+  const auto& handle = ConditionalHandle::from(p["handle"], "handle");
   GraphRef owner = handle->graph.lock();
   if (!owner || !owner->root()) throwDisposed(env, "the graph of this conditional handle");
   if (graph && owner->root() != graph->root()) throwTypeError(env, "handle was created for another graph");
-  CUDA_CONDITIONAL_NODE_PARAMS& c = out.params.conditional;
   c.handle = handle->handle;
-  c.type = static_cast<CUgraphConditionalNodeType>(uintArg(p.Get("kind"), "kind"));
-  c.size = uintArg(p.Get("size"), "size");
-  if (c.size == 0 || c.size > 1024) throwRangeError(env, "size must be between 1 and 1024");
   c.ctx = handle->context->context;
   out.context = c.ctx;
   out.uses = {handle};

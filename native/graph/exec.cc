@@ -111,7 +111,9 @@ void setExecNodeParams(Napi::Env env, GraphExecBox& exec, const NodeRef& node, N
 // {error, result: CUgraphInstantiateResult, node?: GraphNode}.
 Napi::Value Instantiate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = graphArg(info[0], "graph");
+  // Held: the failure's properties are set (setters JavaScript put on
+  // Object.prototype may run) before the graph is used again.
+  const GraphRef graph = graphArg(info[0], "graph");
   uint64_t flags = u64Arg(info[1], "flags");
   StreamBox* upload = info[2].IsUndefined() ? nullptr : &streamArg(info[2], "uploadStream");
   bool detailed = boolArg(info[3], "detailed");
@@ -216,11 +218,13 @@ Napi::Value GraphExec::Upload(const Napi::CallbackInfo& info) {
 // On success the executable runs graph's nodes and keeps graph's resources.
 Napi::Value GraphExec::Update(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  GraphExecBox& exec = live();
-  const GraphRef& graph = graphArg(info[0], "graph");
+  // Held: the result's properties are set (setters JavaScript put on
+  // Object.prototype may run) before both are used again.
+  const ExecRef exec = shared();
+  const GraphRef graph = graphArg(info[0], "graph");
   CUgraphExecUpdateResultInfo result;
   std::memset(&result, 0, sizeof(result));
-  CUresult r = CU_CALL(cuGraphExecUpdate, exec.exec, graph->graph, &result);
+  CUresult r = CU_CALL(cuGraphExecUpdate, exec->exec, graph->graph, &result);
   Napi::Object out = Napi::Object::New(env);
   out.Set("result", static_cast<int>(result.result));
   if (r != CUDA_SUCCESS) {
@@ -229,17 +233,19 @@ Napi::Value GraphExec::Update(const Napi::CallbackInfo& info) {
     if (result.errorFromNode) out.Set("fromNode", handleValue(env, result.errorFromNode));
     return out;
   }
-  exec.extra.add(graph);
+  exec->extra.add(graph);
   return out;
 }
 
 // setNodeParams(node, params, perTypeCall): the executable's copy of a node.
 Napi::Value GraphExec::SetNodeParams(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  const NodeFields fields = readNodeFields(env, info[1]);
+  const bool perType = boolArg(info[2], "perTypeCall");
   GraphExecBox& exec = live();
   const NodeRef& node = nodeArg(info[0], "node");
-  std::unique_ptr<NodeParams> p = buildNodeParams(env, info[1], nullptr);
-  setExecNodeParams(env, exec, node, *p, boolArg(info[2], "perTypeCall"));
+  std::unique_ptr<NodeParams> p = buildNodeParams(env, fields, nullptr);
+  setExecNodeParams(env, exec, node, *p, perType);
   return env.Undefined();
 }
 

@@ -14,10 +14,12 @@ namespace {
 // addExternalSemaphoreNode(graph, dependencies, signal) -> GraphNode
 Napi::Value AddExternalSemaphoreNode(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  Dependencies deps(env, info[1], Napi::Value());
+  const bool signal = boolArg(info[2], "signal");
   GraphRef graph = graphArg(info[0], "graph");
-  Dependencies deps = dependenciesArg(env, info[1], Napi::Value(), *graph);
+  deps.resolve(env, *graph);
   CUgraphNode node = nullptr;
-  if (boolArg(info[2], "signal")) {
+  if (signal) {
     CUDA_EXT_SEM_SIGNAL_NODE_PARAMS p{nullptr, nullptr, 0};
     CU_CHECK(env, cuGraphAddExternalSemaphoresSignalNode, &node, graph->graph, deps.nodes(), deps.count(), &p);
   } else {

@@ -103,40 +103,49 @@ const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, c
   return node;
 }
 
-Dependencies dependenciesArg(Napi::Env env, Napi::Value nodes, Napi::Value edges, const GraphBox& graph) {
-  Dependencies deps;
-  const SlotTable& table = slotTable(env);
-  double one = -1;
-  if (napi_get_value_double(env, nodes, &one) == napi_ok) {
+Dependencies::Dependencies(Napi::Env env, Napi::Value nodes, Napi::Value edges) {
+  if (napi_get_value_double(env, nodes, &one_) == napi_ok) {
     // One dependency by its slot: a chain's, with no list to make and read.
-    deps.push(liveNode(env, GraphNode::fromSlot(env, table, one, "dependency"), "dependency", &graph)->node);
+    count_ = 1;
   } else {
+    one_ = -1;
     const napi_valuetype type = nodes.Type();
-    if (type == napi_undefined || type == napi_null) return deps;
-    if (!nodes.IsArray()) throwTypeError(env, "dependencies must be an array of GraphNodes");
-    Napi::Array list = nodes.As<Napi::Array>();
-    const uint32_t count = list.Length();
-    deps.reserve(count);
-    for (uint32_t i = 0; i < count; ++i) deps.push(nodeArg(table, list[i], "dependency", &graph)->node);
+    if (type != napi_undefined && type != napi_null) {
+      if (!nodes.IsArray()) throwTypeError(env, "dependencies must be an array of GraphNodes");
+      Napi::Array list = nodes.As<Napi::Array>();
+      count_ = list.Length();
+      if (count_ > kFew) moreValues_.resize(count_);
+      napi_value* values = count_ <= kFew ? fewValues_ : moreValues_.data();
+      for (uint32_t i = 0; i < count_; ++i) {
+        Napi::Value value = list[i];
+        values[i] = value;
+      }
+    }
   }
-  const size_t count = deps.count();
   const napi_valuetype edgesType = edges.Type();
-  if (edgesType == napi_undefined || edgesType == napi_null) return deps;
-  if (!edges.IsArray() || edges.As<Napi::Array>().Length() != count) {
+  if (edgesType == napi_undefined || edgesType == napi_null) return;
+  if (!edges.IsArray() || edges.As<Napi::Array>().Length() != count_) {
     throwTypeError(env, "edge data must be an array with one entry per dependency");
   }
-  Napi::Array data = edges.As<Napi::Array>();
-  for (uint32_t i = 0; i < data.Length(); ++i) {
-    Napi::Value entry = data[i];
-    if (!entry.IsArray()) throwTypeError(env, "each edge's data must be [fromPort, toPort, type]");
-    Napi::Array e = entry.As<Napi::Array>();
+  const BatchValues data(edges.As<Napi::Array>(), 3, "each edge's data must be [fromPort, toPort, type]");
+  for (uint32_t i = 0; i < data.size(); ++i) {
     CUgraphEdgeData edge{};
-    edge.from_port = static_cast<unsigned char>(integerArg(e[0u], "fromPort", 0, 255));
-    edge.to_port = static_cast<unsigned char>(integerArg(e[1u], "toPort", 0, 255));
-    edge.type = static_cast<unsigned char>(integerArg(e[2u], "type", 0, 255));
-    deps.edges_.push_back(edge);
+    edge.from_port = static_cast<unsigned char>(integerArg(data(i, 0), "fromPort", 0, 255));
+    edge.to_port = static_cast<unsigned char>(integerArg(data(i, 1), "toPort", 0, 255));
+    edge.type = static_cast<unsigned char>(integerArg(data(i, 2), "type", 0, 255));
+    edges_.push_back(edge);
   }
-  return deps;
+}
+
+void Dependencies::resolve(Napi::Env env, const GraphBox& graph) {
+  const SlotTable& table = slotTable(env);
+  if (count_ > kFew) more_.resize(count_);
+  CUgraphNode* nodes = count_ <= kFew ? few_ : more_.data();
+  for (size_t i = 0; i < count_; ++i) {
+    const NodeRef& node = one_ >= 0 ? GraphNode::fromSlot(env, table, one_, "dependency")
+                                    : GraphNode::fromSlotOrView(table, Napi::Value(env, valueAt(i)), "dependency");
+    nodes[i] = liveNode(env, node, "dependency", &graph)->node;
+  }
 }
 
 namespace {
@@ -174,10 +183,11 @@ struct EdgeList {
   Dependencies from, to;  // from's edge data is the edges'
 };
 
-EdgeList edgeListArg(const Napi::CallbackInfo& info, const GraphBox& graph) {
+// Read first (getters may run), then resolved against the graph.
+EdgeList edgeListArg(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  Dependencies from = dependenciesArg(env, info[0], info[2], graph);
-  Dependencies to = dependenciesArg(env, info[1], Napi::Value(), graph);
+  Dependencies from(env, info[0], info[2]);
+  Dependencies to(env, info[1], Napi::Value());
   if (from.count() != to.count()) throwRangeError(env, "from and to must have the same length");
   return {std::move(from), std::move(to)};
 }
@@ -210,8 +220,10 @@ Napi::Value Graph::NodeCount(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(count));
 }
 
+// The graph is held by the listing calls: setting the result's elements may run
+// setters JavaScript put on Array.prototype, which could dispose it.
 Napi::Value Graph::Nodes(const Napi::CallbackInfo& info) {
-  const GraphRef& graph = sharedGraph();
+  const GraphRef graph = sharedGraph();
   size_t count = 0;
   CU_CHECK(info.Env(), cuGraphGetNodes, graph->graph, nullptr, &count);
   std::vector<CUgraphNode> nodes(count);
@@ -221,7 +233,7 @@ Napi::Value Graph::Nodes(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value Graph::RootNodes(const Napi::CallbackInfo& info) {
-  const GraphRef& graph = sharedGraph();
+  const GraphRef graph = sharedGraph();
   size_t count = 0;
   CU_CHECK(info.Env(), cuGraphGetRootNodes, graph->graph, nullptr, &count);
   std::vector<CUgraphNode> nodes(count);
@@ -233,7 +245,7 @@ Napi::Value Graph::RootNodes(const Napi::CallbackInfo& info) {
 // edges() -> {from: GraphNode[], to: GraphNode[], data: [fromPort, toPort, type][]}
 Napi::Value Graph::Edges(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = sharedGraph();
+  const GraphRef graph = sharedGraph();
   size_t count = 0;
   CU_CHECK(env, cuGraphGetEdges, graph->graph, nullptr, nullptr, nullptr, &count);
   std::vector<CUgraphNode> from(count), to(count);
@@ -250,16 +262,20 @@ Napi::Value Graph::Edges(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value Graph::AddEdges(const Napi::CallbackInfo& info) {
+  EdgeList edges = edgeListArg(info);
   GraphBox& graph = liveGraph();
-  EdgeList edges = edgeListArg(info, graph);
+  edges.from.resolve(info.Env(), graph);
+  edges.to.resolve(info.Env(), graph);
   CU_CHECK(info.Env(), cuGraphAddDependencies, graph.graph, edges.from.nodes(), edges.to.nodes(), edges.from.edges(),
            edges.from.count());
   return info.Env().Undefined();
 }
 
 Napi::Value Graph::RemoveEdges(const Napi::CallbackInfo& info) {
+  EdgeList edges = edgeListArg(info);
   GraphBox& graph = liveGraph();
-  EdgeList edges = edgeListArg(info, graph);
+  edges.from.resolve(info.Env(), graph);
+  edges.to.resolve(info.Env(), graph);
   CU_CHECK(info.Env(), cuGraphRemoveDependencies, graph.graph, edges.from.nodes(), edges.to.nodes(), edges.from.edges(),
            edges.from.count());
   return info.Env().Undefined();

@@ -155,38 +155,34 @@ const NodeRef& nodeArg(const SlotTable& table, Napi::Value value, const char* pa
 // The same checks for a node found otherwise (by slot).
 const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, const GraphBox* graph = nullptr);
 
-// Reads [node, ...] (or one node's slot) and, when given, [[fromPort, toPort, type], ...] (edge data).
-// A few nodes are held in place: a list allocated per node added cost a
-// twentieth of a chain's native time.
+// [node, ...] (or one node's slot) and, when given, [[fromPort, toPort, type], ...]
+// (edge data), in two steps: the constructor reads every element (getters may
+// run), resolve() looks the nodes up once the call has read all its other
+// arguments too. A few nodes are held in place: a list allocated per node
+// added cost a twentieth of a chain's native time.
 class Dependencies {
  public:
-  // The nodes and the edge data as the driver takes them (null when none).
+  Dependencies(Napi::Env env, Napi::Value nodes, Napi::Value edges);
+  // The nodes read, which must be live nodes of graph.
+  void resolve(Napi::Env env, const GraphBox& graph);
+
+  // The nodes (once resolved) and the edge data as the driver takes them (null when none).
   const CUgraphNode* nodes() const { return count_ == 0 ? nullptr : count_ <= kFew ? few_ : more_.data(); }
   const CUgraphEdgeData* edges() const { return edges_.empty() ? nullptr : edges_.data(); }
   size_t count() const { return count_; }
   bool hasEdgeData() const { return !edges_.empty(); }
 
  private:
-  friend Dependencies dependenciesArg(Napi::Env env, Napi::Value nodes, Napi::Value edges, const GraphBox& graph);
   static constexpr size_t kFew = 8;
-  void reserve(size_t count) {
-    if (count > kFew) more_.reserve(count);
-  }
-  void push(CUgraphNode node) {
-    if (count_ < kFew) {
-      few_[count_] = node;
-    } else {
-      if (count_ == kFew) more_.assign(few_, few_ + kFew);
-      more_.push_back(node);
-    }
-    ++count_;
-  }
+  napi_value valueAt(size_t i) const { return count_ <= kFew ? fewValues_[i] : moreValues_[i]; }
+  double one_ = -1;  // one node given by its slot (count_ 1, no values)
+  napi_value fewValues_[kFew];
+  std::vector<napi_value> moreValues_;  // all of them, past kFew
   CUgraphNode few_[kFew];
-  std::vector<CUgraphNode> more_;  // all of them, past kFew
+  std::vector<CUgraphNode> more_;
   size_t count_ = 0;
   std::vector<CUgraphEdgeData> edges_;  // empty: no edge data
 };
-Dependencies dependenciesArg(Napi::Env env, Napi::Value nodes, Napi::Value edges, const GraphBox& graph);
 
 // The resources captured into a capture sequence (see StreamBox::keepUntilIdle).
 void keepForCapture(uint64_t captureId, std::shared_ptr<void> resource);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "args.h"
 #include "graph/graph.h"
 #include "launch.h"
 #include "memory/memory.h"
@@ -47,10 +48,21 @@ inline CUDA_KERNEL_NODE_PARAMS perTypeKernelParams(const CUgraphNodeParams& g) {
   return k;
 }
 
-// params.type is a CUgraphNodeType; the rest depends on it (lib/graph/node-params.ts).
+// A node's parameter object (lib/graph/node-params.ts) read in full: its type
+// (a CUgraphNodeType), the fields that type has, and the elements of its lists.
+// Reading may run JavaScript (getters): an entry reads the fields before it
+// looks up any handle, and builds the parameters from them after.
+struct NodeFields {
+  CUgraphNodeType type;
+  ObjectFields fields;
+  std::vector<Napi::Value> peers;  // an allocation node's
+  std::optional<BatchValues> ops;  // a batch memory operation node's
+};
+NodeFields readNodeFields(Napi::Env env, Napi::Value params);
+
 // graph is the graph the node is or will be in (for graph-owned pieces such as
 // conditional handles), or null when updating an executable.
-std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, Napi::Value params, GraphBox* graph);
+std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, const NodeFields& fields, GraphBox* graph);
 // A kernel node's parameters given one by one (the hot form: no object read by
 // property name): kernel slot and record, as lib/graph/node-params.ts
 // encodeKernelNode makes them.

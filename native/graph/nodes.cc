@@ -97,12 +97,16 @@ NodeRef addBuiltNode(Napi::Env env, const GraphRef& graph, const Dependencies& d
 //   -> {node, allocation?: GraphAllocation, bodies?: Graph[]}
 Napi::Value AddNode(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  // Held, not referenced: reading the dependencies and parameters may run
-  // JavaScript (getters) that disposes the graph object.
+  // Every argument is read before any handle is looked up: reading the
+  // dependencies and parameters may run JavaScript (getters) that disposes
+  // the graph, a dependency or what the node would use.
+  Dependencies deps(env, info[1], info[2]);
+  const NodeFields fields = readNodeFields(env, info[3]);
+  const bool perType = boolArg(info[4], "perTypeCall");
   GraphRef graph = graphArg(info[0], "graph");
-  Dependencies deps = dependenciesArg(env, info[1], info[2], *graph);
-  std::unique_ptr<NodeParams> p = buildNodeParams(env, info[3], graph.get());
-  NodeRef box = addBuiltNode(env, graph, deps, p.get(), boolArg(info[4], "perTypeCall"));
+  deps.resolve(env, *graph);
+  std::unique_ptr<NodeParams> p = buildNodeParams(env, fields, graph.get());
+  NodeRef box = addBuiltNode(env, graph, deps, p.get(), perType);
   Napi::Object out = Napi::Object::New(env);
   out.Set("node", nodeValue(env, box));
   if (p->params.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) {
@@ -129,9 +133,10 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
 // one (see KernelNodeFields); a plain Node-API callback (hot_call.h), as
 // launches are, the graph by slot.
 napi_value AddKernelNode(Napi::Env env, SlotTable& table, const HotArgs<6>& args) {
-  GraphRef graph = graphArg(table, Napi::Value(env, args[0]), "graph");
-  Dependencies deps = dependenciesArg(env, Napi::Value(env, args[1]), Napi::Value(env, args[2]), *graph);
+  Dependencies deps(env, Napi::Value(env, args[1]), Napi::Value(env, args[2]));
   const bool perType = boolArg(Napi::Value(env, args[5]), "perTypeCall");
+  GraphRef graph = graphArg(table, Napi::Value(env, args[0]), "graph");
+  deps.resolve(env, *graph);
   return nodeValue(env, table, addKernelNodeFromFields(env, table, graph, deps, {Napi::Value(env, args[3]), Napi::Value(env, args[4])}, perType));
 }
 
@@ -140,10 +145,11 @@ napi_value AddKernelNode(Napi::Env env, SlotTable& table, const HotArgs<6>& args
 // setter exists use it when asked; cuGraphNodeSetParams otherwise.
 Napi::Value SetNodeParams(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  const NodeFields fields = readNodeFields(env, info[1]);
+  const bool perType = boolArg(info[2], "perTypeCall");
   const NodeRef& node = nodeArg(info[0], "node");
   GraphRef graph = graphOf(env, *node);
-  std::unique_ptr<NodeParams> p = buildNodeParams(env, info[1], graph.get());
-  bool perType = boolArg(info[2], "perTypeCall");
+  std::unique_ptr<NodeParams> p = buildNodeParams(env, fields, graph.get());
   if (p->context) makeCurrent(env, p->context);
   CUgraphNodeParams& g = p->params;
   CUresult r;
@@ -207,9 +213,12 @@ Napi::Object memcpyObject(Napi::Env env, const CUDA_MEMCPY3D& c) {
   return out;
 }
 
-// nodeParams(node): what the driver holds for the node, per type.
+// nodeParams(node): what the driver holds for the node, per type. The node is
+// held: setting the result's properties may run setters JavaScript put on
+// Object.prototype, which could dispose it.
 Napi::Value NodeParamsOf(const Napi::CallbackInfo& info) {
-  return readNodeParams(info.Env(), nodeArg(info[0], "node"));
+  const NodeRef node = nodeArg(info[0], "node");
+  return readNodeParams(info.Env(), node);
 }
 
 }  // namespace

@@ -302,10 +302,36 @@ Outcome sendFrame(Socket& s, const std::vector<char>& frame, const std::vector<U
   return {};
 }
 
+Outcome tooManyFds(size_t arrived, size_t limit, const char* limitName) {
+  return Outcome::protocol("the peer sent more descriptors than " + std::string(limitName) + " (" +
+                           std::to_string(arrived) + " > " + std::to_string(limit) + "); those that arrived were closed");
+}
+
+// Takes ownership of the descriptors a recvmsg delivered, so that none leaks
+// whatever is judged of them. With MSG_CTRUNC the kernel installs only those
+// that fit the control buffer, and those are what it holds.
+void takeDescriptors(msghdr& msg, std::vector<UniqueFd>& fds) {
+  const char* end = static_cast<const char*>(msg.msg_control) + msg.msg_controllen;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS || c->cmsg_len < CMSG_LEN(0)) continue;
+    const char* data = reinterpret_cast<const char*>(CMSG_DATA(c));
+    size_t bytes = std::min<size_t>(c->cmsg_len - CMSG_LEN(0), static_cast<size_t>(end - data));
+    for (size_t i = 0; i < bytes / sizeof(int); ++i) {
+      int fd;
+      std::memcpy(&fd, data + i * sizeof(int), sizeof fd);
+      fds.emplace_back(fd);
+    }
+  }
+}
+
 // Reads exactly n bytes of the message being received into dst, keeping the
-// descriptors that arrive on the way; consumed counts the message's bytes so far.
-Outcome readExact(Socket& s, char* dst, size_t n, const Deadline& deadline, std::vector<UniqueFd>& fds,
-                  size_t& consumed) {
+// descriptors that arrive on the way; consumed counts the message's bytes so
+// far. More than fdLimit descriptors in all (the count the header announced,
+// or while the header is still coming, the most a message may carry; limitName
+// says which) fail the read at once: a peer must not make this process hold
+// descriptors it never announced while the rest of the message is awaited.
+Outcome readExact(Socket& s, char* dst, size_t n, const Deadline& deadline, size_t fdLimit, const char* limitName,
+                  std::vector<UniqueFd>& fds, size_t& consumed) {
   alignas(cmsghdr) char control[kControlBytes];
   size_t got = 0;
   while (got < n) {
@@ -329,20 +355,15 @@ Outcome readExact(Socket& s, char* dst, size_t n, const Deadline& deadline, std:
       if (e == ECONNRESET) return Outcome::closed("the peer closed the connection");
       return Outcome::failed("recvmsg", e);
     }
-    // Take ownership of whatever arrived before judging it, so nothing leaks.
-    for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
-      if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
-      size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-      for (size_t i = 0; i < count; ++i) {
-        int fd;
-        std::memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
-        fds.emplace_back(fd);
-      }
-    }
+    takeDescriptors(msg, fds);
     if (msg.msg_flags & MSG_CTRUNC) {
       s.breakOff();
       return Outcome::protocol("the peer sent more than " + std::to_string(kMaxFds) +
                                " descriptors with a message (MSG_CTRUNC); those that arrived were closed");
+    }
+    if (fds.size() > fdLimit) {
+      s.breakOff();
+      return tooManyFds(fds.size(), fdLimit, limitName);
     }
     if (r == 0) {
       if (consumed == 0) return Outcome::closed("the peer closed the connection");
@@ -364,7 +385,8 @@ Outcome receiveFrame(Socket& s, int64_t timeoutMs, Received* out) {
   Deadline deadline(timeoutMs);
   FrameHeader header{};
   size_t consumed = 0;
-  Outcome o = readExact(s, reinterpret_cast<char*>(&header), sizeof header, deadline, out->fds, consumed);
+  Outcome o = readExact(s, reinterpret_cast<char*>(&header), sizeof header, deadline, kMaxFds, "a message may carry",
+                        out->fds, consumed);
   if (!o.ok()) return o;
   if (header.magic != kMagic) {
     s.breakOff();
@@ -376,8 +398,13 @@ Outcome receiveFrame(Socket& s, int64_t timeoutMs, Received* out) {
                              std::to_string(header.fdCount) + " descriptors; the limits are " +
                              std::to_string(kMaxPayloadBytes) + " and " + std::to_string(kMaxFds));
   }
+  const char* announced = "its message announced";
+  if (out->fds.size() > header.fdCount) {
+    s.breakOff();
+    return tooManyFds(out->fds.size(), header.fdCount, announced);
+  }
   out->payload.resize(header.payloadBytes);
-  o = readExact(s, out->payload.data(), out->payload.size(), deadline, out->fds, consumed);
+  o = readExact(s, out->payload.data(), out->payload.size(), deadline, header.fdCount, announced, out->fds, consumed);
   if (!o.ok()) return o;
   if (out->fds.size() != header.fdCount) {
     s.breakOff();
@@ -417,9 +444,6 @@ class ReceivedFd : public Handle<ReceivedFd, FdBox> {
 Napi::Value newOwnedFdSlot(Napi::Env env, int fd) {
   auto box = std::make_shared<FdBox>();
   box->fd.reset(fd);
-  // Not inherited by child processes (an exported allocation's descriptor keeps its memory alive).
-  int flags = fcntl(fd, F_GETFD);
-  if (flags >= 0) fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
   return ReceivedFd::newSlot(env, std::move(box));
 }
 

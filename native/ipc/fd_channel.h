@@ -10,9 +10,11 @@
 // descriptors ride on the header. A stream may carry a message in pieces, so
 // both sides loop until it is whole; a message cut off midway (a timeout, a
 // dispose, a peer that died) leaves the stream unframeable, so the channel is
-// then shut down. Every socket and received descriptor is close-on-exec; every
-// socket is non-blocking and all waiting happens in poll() on a wait thread
-// (wait_thread.h), with a deadline. A received descriptor belongs to a
+// then shut down. A receiver holds no more descriptors than the message
+// announced (at most kMaxFds before its header is in): one more fails the
+// message at once and closes them all. Every socket and received descriptor
+// is close-on-exec; every socket is non-blocking and all waiting happens in
+// poll() on a wait thread (wait_thread.h), with a deadline. A received descriptor belongs to a
 // ReceivedFd handle, which closes it unless take() hands it over.
 #pragma once
 
@@ -24,8 +26,8 @@ namespace cudrv {
 // FdChannelServer, FdChannel and ReceivedFd to exports.
 void initFdChannel(Napi::Env env, Napi::Object exports);
 
-// A ReceivedFd handle owning fd, a descriptor this process made (a driver export):
-// closed when disposed unless taken, and marked close-on-exec.
+// A ReceivedFd handle owning fd, a descriptor this process made (a driver
+// export, made close-on-exec by makeDriverFd): closed when disposed unless taken.
 Napi::Value newOwnedFdSlot(Napi::Env env, int fd);
 
 }  // namespace cudrv

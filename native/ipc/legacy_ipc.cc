@@ -66,9 +66,10 @@ Napi::Value IpcEventHandle(const Napi::CallbackInfo& info) {
   const EventRef& event = Event::from(info[0], "event");
   CUipcEventHandle handle;
   CU_CHECK(env, cuIpcGetEventHandle, &handle, event->event);
+  const int ordinal = event->context->ordinal;  // read first: setting properties may run JavaScript
   Napi::Object out = Napi::Object::New(env);
   out.Set("handle", bytesValue(env, handle));
-  out.Set("ordinal", event->context->ordinal);
+  out.Set("ordinal", ordinal);
   return out;
 }
 

@@ -3,8 +3,10 @@
 // from it are then shared as 64-byte export data naming one allocation.
 
 #include "args.h"
+#include "ipc/driver_fd.h"
 #include "ipc/fd_channel.h"
 #include "ipc/imported_memory.h"
+#include "ipc/shareable_fd.h"
 #include "memory/device_buffer.h"
 #include "memory/pool.h"
 
@@ -39,7 +41,8 @@ Napi::Value ExportPool(const Napi::CallbackInfo& info) {
   }
   if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
     int fd = -1;
-    CU_CHECK(env, cuMemPoolExportToShareableHandle, &fd, pool, type, 0);
+    CUresult result = makeDriverFd(&fd, [&] { return CU_CALL(cuMemPoolExportToShareableHandle, &fd, pool, type, 0); });
+    if (result != CUDA_SUCCESS) throwCudaError(env, result, Fn::cuMemPoolExportToShareableHandle);
     return newOwnedFdSlot(env, fd);
   }
   CUmemFabricHandle fabric;
@@ -48,9 +51,10 @@ Napi::Value ExportPool(const Napi::CallbackInfo& info) {
 }
 
 // importPool(ordinal, handle, handleType, identity) -> MemoryPool: handle is a
-// descriptor number (the caller keeps and closes it) or a fabric handle's 64
-// bytes. identity names the exporter's pool: a pool this process already
-// imported under it (and still holds) is returned instead of importing it twice.
+// descriptor number (the caller keeps and closes it; refused before the driver
+// sees it unless it could be an export) or a fabric handle's 64 bytes.
+// identity names the exporter's pool: a pool this process already imported
+// under it (and still holds) is returned instead of importing it twice.
 // The pool is destroyed when its last holder (its imported pointers included) lets go.
 Napi::Value ImportPool(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -58,6 +62,13 @@ Napi::Value ImportPool(const Napi::CallbackInfo& info) {
   ContextRef context = primaryContext(env, intArg(info[0], "ordinal"));
   CUmemAllocationHandleType type = shareableTypeArg(info[2]);
   std::string identity = stringArg(info[3], "identity");
+  int fd = -1;
+  CUmemFabricHandle fabric;
+  if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
+    fd = shareableFdArg(info[1], "handle");
+  } else {
+    fabric = bytesArg<CUmemFabricHandle>(info[1], "handle");
+  }
   makeCurrent(env, context);
   auto pool = std::static_pointer_cast<PoolBox>(
       findOrMake(openingKey("pool", context, identity.data(), identity.size()), [&] {
@@ -65,11 +76,9 @@ Napi::Value ImportPool(const Napi::CallbackInfo& info) {
         box->context = context;
         CUmemoryPool imported = nullptr;
         if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
-          int fd = static_cast<int>(integerArg(info[1], "handle", 0, 0x7fffffff));
           CU_CHECK(env, cuMemPoolImportFromShareableHandle, &imported,
                    reinterpret_cast<void*>(static_cast<uintptr_t>(fd)), type, 0);
         } else {
-          CUmemFabricHandle fabric = bytesArg<CUmemFabricHandle>(info[1], "handle");
           CU_CHECK(env, cuMemPoolImportFromShareableHandle, &imported, &fabric, type, 0);
         }
         box->pool = imported;
@@ -96,7 +105,8 @@ Napi::Value ExportPoolPointer(const Napi::CallbackInfo& info) {
 }
 
 // importPoolPointer(pool, data, offset, bytes) -> ImportedMemory: a view of the
-// allocation data names, imported once per context and export data.
+// allocation data names, imported once per context and export data, through
+// the pool it was first imported through.
 Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const PoolRef& pool = MemoryPool::from(info[0], "pool");
@@ -117,6 +127,13 @@ Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info) {
     box->size = bytesToAllocationEnd(ptr);
     return box;
   }));
+  // Export data is 64 bytes anyone may write: data naming an allocation opened
+  // through another pool (another exporter's, as the importer keys pools) must
+  // not hand that opening out under this pool's name.
+  if (opened->pool.get() != static_cast<void*>(pool.get())) {
+    throwTypeError(env, "data names an allocation this process imported through another pool; "
+                        "an allocation is imported once, through the pool it was exported from");
+  }
   return ImportedMemory::newRangeSlot(env, opened, context, opened->base, opened->size, offset, bytes, "pool");
 }
 

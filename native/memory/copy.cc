@@ -79,7 +79,16 @@ Napi::Value Memcpy(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-uint64_t field(Napi::Object params, const char* name) { return u64Arg(params.Get(name), name); }
+uint64_t field(const ObjectFields& params, const char* name) { return u64Arg(params[name], name); }
+
+// The fields of a pitched copy's parameters, read before any operand is looked up.
+ObjectFields copy2DFields(Napi::Object params) {
+  return ObjectFields(params, {"dst", "dstOffset", "dstPitch", "src", "srcOffset", "srcPitch", "width", "height"});
+}
+ObjectFields copy3DFields(Napi::Object params) {
+  return ObjectFields(params, {"dst", "dstOffset", "dstPitch", "dstHeight", "src", "srcOffset", "srcPitch", "srcHeight",
+                               "width", "height", "depth"});
+}
 
 CUmemorytype memoryType(const Span& span) {
   switch (span.kind) {
@@ -125,12 +134,12 @@ Napi::Value Memcpy2D(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuMemcpy2D);
   if (!info[0].IsObject()) throwTypeError(env, "params must be an object");
-  Napi::Object params = info[0].As<Napi::Object>();
+  const ObjectFields params = copy2DFields(info[0].As<Napi::Object>());
   uint64_t width = field(params, "width"), height = field(params, "height");
   uint64_t dstPitch = field(params, "dstPitch"), srcPitch = field(params, "srcPitch");
-  Span dst = spanOf(params.Get("dst"), "dst", field(params, "dstOffset"),
+  Span dst = spanOf(params["dst"], "dst", field(params, "dstOffset"),
                     pitchedExtent(env, "dst", width, height, 1, dstPitch, height));
-  Span src = spanOf(params.Get("src"), "src", field(params, "srcOffset"),
+  Span src = spanOf(params["src"], "src", field(params, "srcOffset"),
                     pitchedExtent(env, "src", width, height, 1, srcPitch, height));
   StreamBox* stream = optionalStream(info[1]);
   bool unaligned = boolArg(info[2], "unaligned");
@@ -173,13 +182,13 @@ Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuMemcpy3D);
   if (!info[0].IsObject()) throwTypeError(env, "params must be an object");
-  Napi::Object params = info[0].As<Napi::Object>();
+  const ObjectFields params = copy3DFields(info[0].As<Napi::Object>());
   uint64_t width = field(params, "width"), height = field(params, "height"), depth = field(params, "depth");
   uint64_t dstPitch = field(params, "dstPitch"), srcPitch = field(params, "srcPitch");
   uint64_t dstRows = field(params, "dstHeight"), srcRows = field(params, "srcHeight");
-  Span dst = spanOf(params.Get("dst"), "dst", field(params, "dstOffset"),
+  Span dst = spanOf(params["dst"], "dst", field(params, "dstOffset"),
                     pitchedExtent(env, "dst", width, height, depth, dstPitch, dstRows));
-  Span src = spanOf(params.Get("src"), "src", field(params, "srcOffset"),
+  Span src = spanOf(params["src"], "src", field(params, "srcOffset"),
                     pitchedExtent(env, "src", width, height, depth, srcPitch, srcRows));
   StreamBox* stream = optionalStream(info[1]);
   if (width == 0 || height == 0 || depth == 0) return env.Undefined();
@@ -210,19 +219,18 @@ Napi::Array batchCopies(Napi::Value value) { return arrayArg(value, "copies", 1,
 // cuMemcpyBatchAsync, sources read in stream order. Library memory only.
 Napi::Value MemcpyBatch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  Napi::Array copies = batchCopies(info[0]);
+  const BatchValues copies(batchCopies(info[0]), 5, "each copy must be an array");
   StreamBox& stream = streamArg(info[1]);
-  size_t count = copies.Length();
+  size_t count = copies.size();
   std::vector<CUdeviceptr> dsts(count), srcs(count);
   std::vector<size_t> sizes(count);
   std::vector<Span> spans;
   spans.reserve(2 * count);
   for (uint32_t i = 0; i < count; ++i) {
-    Napi::Array c = arrayEntry(copies, i, "each copy must be an array");
-    uint64_t bytes = u64Arg(c[4u], "bytes");
+    uint64_t bytes = u64Arg(copies(i, 4), "bytes");
     if (bytes == 0) throwRangeError(env, "a batched copy must move at least one byte");
-    spans.push_back(deviceSpanOf(c[0u], "dst", u64Arg(c[1u], "dstOffset"), bytes));
-    spans.push_back(deviceSpanOf(c[2u], "src", u64Arg(c[3u], "srcOffset"), bytes));
+    spans.push_back(deviceSpanOf(copies(i, 0), "dst", u64Arg(copies(i, 1), "dstOffset"), bytes));
+    spans.push_back(deviceSpanOf(copies(i, 2), "src", u64Arg(copies(i, 3), "srcOffset"), bytes));
     refuseOverlap(env, spans[2 * i], spans[2 * i + 1]);
     dsts[i] = spans[2 * i].address();
     srcs[i] = spans[2 * i + 1].address();
@@ -243,23 +251,28 @@ Napi::Value MemcpyBatch(const Napi::CallbackInfo& info) {
 // through cuMemcpy3DBatchAsync. Pitches and extents in bytes. Library memory only.
 Napi::Value Memcpy3DBatch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  Napi::Array copies = batchCopies(info[0]);
+  Napi::Array list = batchCopies(info[0]);
+  std::vector<ObjectFields> copies;
+  copies.reserve(list.Length());
+  for (uint32_t i = 0; i < list.Length(); ++i) {
+    Napi::Value entry = list[i];
+    if (!entry.IsObject()) throwTypeError(env, "each copy must be an object");
+    copies.push_back(copy3DFields(entry.As<Napi::Object>()));
+  }
   StreamBox& stream = streamArg(info[1]);
-  size_t count = copies.Length();
+  size_t count = copies.size();
   std::vector<CUDA_MEMCPY3D_BATCH_OP> ops(count);
   std::vector<Span> spans;
   spans.reserve(2 * count);
   for (uint32_t i = 0; i < count; ++i) {
-    Napi::Value entry = copies[i];
-    if (!entry.IsObject()) throwTypeError(env, "each copy must be an object");
-    Napi::Object params = entry.As<Napi::Object>();
+    const ObjectFields& params = copies[i];
     uint64_t width = field(params, "width"), height = field(params, "height"), depth = field(params, "depth");
     if (width == 0 || height == 0 || depth == 0) throwRangeError(env, "width, height and depth must not be 0");
     uint64_t dstPitch = field(params, "dstPitch"), srcPitch = field(params, "srcPitch");
     uint64_t dstRows = field(params, "dstHeight"), srcRows = field(params, "srcHeight");
-    spans.push_back(deviceSpanOf(params.Get("dst"), "dst", field(params, "dstOffset"),
+    spans.push_back(deviceSpanOf(params["dst"], "dst", field(params, "dstOffset"),
                                  pitchedExtent(env, "dst", width, height, depth, dstPitch, dstRows)));
-    spans.push_back(deviceSpanOf(params.Get("src"), "src", field(params, "srcOffset"),
+    spans.push_back(deviceSpanOf(params["src"], "src", field(params, "srcOffset"),
                                  pitchedExtent(env, "src", width, height, depth, srcPitch, srcRows)));
     const Span& dst = spans[2 * i];
     const Span& src = spans[2 * i + 1];

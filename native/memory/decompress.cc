@@ -16,16 +16,16 @@ namespace {
 // -> undefined; on failure the error's detail names the failing entry.
 Napi::Value DecompressBatch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  Napi::Array list = arrayArg(info[0], "entries", 0, 65536, "must hold at most 65536 entries");
+  const BatchValues entries(arrayArg(info[0], "entries", 0, 65536, "must hold at most 65536 entries"), 9,
+                            "each entry must be an array");
   StreamBox& stream = streamArg(info[1]);
-  std::vector<CUmemDecompressParams> params(list.Length());
+  std::vector<CUmemDecompressParams> params(entries.size());
   std::vector<MemoryRef> owners;
-  for (uint32_t i = 0; i < list.Length(); ++i) {
-    Napi::Array e = arrayEntry(list, i, "each entry must be an array");
-    uint64_t srcBytes = u64Arg(e[2u], "srcBytes"), dstBytes = u64Arg(e[5u], "dstBytes");
-    Span src = deviceSpanOf(e[0u], "src", u64Arg(e[1u], "srcOffset"), srcBytes);
-    Span dst = deviceSpanOf(e[3u], "dst", u64Arg(e[4u], "dstOffset"), dstBytes);
-    Span actual = deviceSpanOf(e[6u], "actualBytes", u64Arg(e[7u], "actualBytesOffset"), 4);
+  for (uint32_t i = 0; i < entries.size(); ++i) {
+    uint64_t srcBytes = u64Arg(entries(i, 2), "srcBytes"), dstBytes = u64Arg(entries(i, 5), "dstBytes");
+    Span src = deviceSpanOf(entries(i, 0), "src", u64Arg(entries(i, 1), "srcOffset"), srcBytes);
+    Span dst = deviceSpanOf(entries(i, 3), "dst", u64Arg(entries(i, 4), "dstOffset"), dstBytes);
+    Span actual = deviceSpanOf(entries(i, 6), "actualBytes", u64Arg(entries(i, 7), "actualBytesOffset"), 4);
     CUmemDecompressParams& p = params[i];
     std::memset(&p, 0, sizeof(p));
     p.src = reinterpret_cast<const void*>(src.address());
@@ -33,7 +33,7 @@ Napi::Value DecompressBatch(const Napi::CallbackInfo& info) {
     p.dst = reinterpret_cast<void*>(dst.address());
     p.dstNumBytes = dstBytes;
     p.dstActBytes = reinterpret_cast<cuuint32_t*>(actual.address());
-    p.algo = static_cast<CUmemDecompressAlgorithm>(uintArg(e[8u], "algorithm"));
+    p.algo = static_cast<CUmemDecompressAlgorithm>(uintArg(entries(i, 8), "algorithm"));
     owners.insert(owners.end(), {src.owner, dst.owner, actual.owner});
   }
   makeCurrent(env, stream.context);

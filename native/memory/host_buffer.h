@@ -1,8 +1,8 @@
 // Page-locked host memory: allocated by the driver (cuMemHostAlloc,
-// cuMemAllocHost) or an existing JavaScript buffer registered with
-// cuMemHostRegister. Allocated memory is shown to JavaScript as an external
-// ArrayBuffer that keeps the memory alive while reachable and is detached by
-// dispose(), so a view never outlives the memory.
+// cuMemAllocHost) or the memory of a JavaScript ArrayBuffer registered with
+// cuMemHostRegister. Either is shown to JavaScript as external ArrayBuffers
+// (view()), each of which keeps the memory alive while its memory is reachable;
+// dispose() detaches the one it handed out, so a view never outlives the memory.
 #pragma once
 
 #include <napi.h>
@@ -14,7 +14,10 @@ namespace cudrv {
 
 struct HostMemoryBox;
 
-// What an ArrayBuffer view holds: the memory, until dispose() detaches the view.
+// What one view (an external ArrayBuffer) holds: the memory, until dispose()
+// detaches that view. One per ArrayBuffer made: a view moved to another
+// ArrayBuffer (ArrayBuffer.prototype.transfer, where Node has it) keeps its
+// hold, and with it the memory, until that ArrayBuffer is collected.
 struct ViewHold {
   std::shared_ptr<HostMemoryBox> box;
 };
@@ -23,9 +26,12 @@ struct HostMemoryBox : MemoryBox {
   bool registered = false;
   unsigned int flags = 0;
   napi_env env = nullptr;
-  napi_ref source = nullptr;  // registered: the JavaScript buffer, held strongly
-  // Allocated: the ArrayBuffer handed out (weak), and what it holds (owned by
-  // the ArrayBuffer's finalizer: a strong reference here would keep the box for good).
+  // Registered: the ArrayBuffer whose memory this is, held strongly. The
+  // registration took it from the caller (a transfer), so nothing else can
+  // detach or free it.
+  napi_ref source = nullptr;
+  // The view handed out last (weak), and its hold (owned by the view's
+  // finalizer: a strong reference here would keep the box for good).
   napi_ref arrayBuffer = nullptr;
   std::weak_ptr<ViewHold> hold;
 
@@ -47,5 +53,9 @@ class HostBuffer : public Handle<HostBuffer, HostMemoryBox> {
   Napi::Value DevicePointer(const Napi::CallbackInfo& info);
   Napi::Value View(const Napi::CallbackInfo& info);
 };
+
+// The live page-locked memory of env that holds [host, host + bytes), or null:
+// how a view of it passed as plain bytes is known to be that memory.
+MemoryRef pinnedMemoryAt(napi_env env, const void* host, size_t bytes);
 
 }  // namespace cudrv

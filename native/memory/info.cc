@@ -63,8 +63,6 @@ Napi::Value PointerAttribute(const Napi::CallbackInfo& info) {
 Napi::Value PointerAttributes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuPointerGetAttributes);
-  MemoryRef owner;
-  CUdeviceptr address = addressOf(info[0], info[1], &owner);
   Napi::Array list = arrayArg(info[2], "attributes", 1, 64, "must hold 1 to 64 entries");
   unsigned int n = list.Length();
   std::vector<CUpointer_attribute> attributes(n);
@@ -74,6 +72,8 @@ Napi::Value PointerAttributes(const Napi::CallbackInfo& info) {
     attributes[i] = static_cast<CUpointer_attribute>(uintArg(list[i], "attribute"));
     data[i] = values.data() + i * kAttributeBytes;
   }
+  MemoryRef owner;
+  CUdeviceptr address = addressOf(info[0], info[1], &owner);
   makeOwnerCurrent(env, owner);
   CU_CHECK(env, cuPointerGetAttributes, n, attributes.data(), data.data(), address);
   return Napi::Buffer<unsigned char>::Copy(env, values.data(), values.size());

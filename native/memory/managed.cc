@@ -65,7 +65,6 @@ Napi::Value RangeAttribute(const Napi::CallbackInfo& info) {
 // rangeAttributes(buffer, offset, bytes, attributes[]) -> numbers, one per (scalar) attribute.
 Napi::Value RangeAttributes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  Span span = managedSpan(env, info[0], info[1], info[2]);
   Napi::Array list = arrayArg(info[3], "attributes", 1, 64, "must hold 1 to 64 entries");
   size_t n = list.Length();
   std::vector<CUmem_range_attribute> attributes(n);
@@ -76,6 +75,7 @@ Napi::Value RangeAttributes(const Napi::CallbackInfo& info) {
     attributes[i] = static_cast<CUmem_range_attribute>(uintArg(list[i], "attribute"));
     data[i] = &values[i];
   }
+  Span span = managedSpan(env, info[0], info[1], info[2]);
   makeCurrent(env, span.owner->context);
   CU_CHECK(env, cuMemRangeGetAttributes, data.data(), sizes.data(), attributes.data(), n, span.device, span.bytes);
   Napi::Array out = Napi::Array::New(env, n);
@@ -91,11 +91,10 @@ struct Ranges {
 
 // [[buffer, offset, bytes], ...] of managed memory
 Ranges rangesArg(Napi::Env env, Napi::Value value) {
-  Napi::Array list = arrayArg(value, "ranges", 1, 65536, "must hold 1 to 65536 entries");
+  const BatchValues list(arrayArg(value, "ranges", 1, 65536, "must hold 1 to 65536 entries"), 3, "each range must be an array");
   Ranges ranges;
-  for (uint32_t i = 0; i < list.Length(); ++i) {
-    Napi::Array r = arrayEntry(list, i, "each range must be an array");
-    Span span = managedSpan(env, r[0u], r[1u], r[2u]);
+  for (uint32_t i = 0; i < list.size(); ++i) {
+    Span span = managedSpan(env, list(i, 0), list(i, 1), list(i, 2));
     ranges.pointers.push_back(span.device);
     ranges.sizes.push_back(span.bytes);
     ranges.owners.push_back(span.owner);

@@ -65,13 +65,12 @@ ContextRef locationContext(Napi::Env env, const CUmemLocation& location) {
 }
 
 std::vector<CUmemAccessDesc> accessListArg(Napi::Value value, const char* param) {
-  Napi::Array entries = arrayArg(value, param, 0, 1024, "has too many access entries");
-  std::vector<CUmemAccessDesc> list(entries.Length());
   const std::string entryMessage = std::string("each entry of ") + param + " must be an array";
-  for (uint32_t i = 0; i < entries.Length(); ++i) {
-    Napi::Array e = arrayEntry(entries, i, entryMessage.c_str());
-    list[i].location = locationArg(e[0u], e[1u]);
-    list[i].flags = static_cast<CUmemAccess_flags>(uintArg(e[2u], "flags"));
+  const BatchValues entries(arrayArg(value, param, 0, 1024, "has too many access entries"), 3, entryMessage.c_str());
+  std::vector<CUmemAccessDesc> list(entries.size());
+  for (uint32_t i = 0; i < entries.size(); ++i) {
+    list[i].location = locationArg(entries(i, 0), entries(i, 1));
+    list[i].flags = static_cast<CUmemAccess_flags>(uintArg(entries(i, 2), "flags"));
   }
   return list;
 }
@@ -98,32 +97,70 @@ Span deviceSpanOf(Napi::Value value, const char* param, uint64_t offset, uint64_
   return resolve(std::move(memory), value, param, offset, bytes);
 }
 
+namespace {
+
+size_t elementBytes(napi_typedarray_type type) {
+  switch (type) {
+    case napi_int16_array:
+    case napi_uint16_array: return 2;
+    case napi_int32_array:
+    case napi_uint32_array:
+    case napi_float32_array: return 4;
+    case napi_float64_array:
+    case napi_bigint64_array:
+    case napi_biguint64_array: return 8;
+    default: return 1;
+  }
+}
+
+}  // namespace
+
+bool jsBytesOf(Napi::Value value, JsBytes* out) {
+  napi_env env = value.Env();
+  bool is = false;
+  if (napi_is_arraybuffer(env, value, &is) == napi_ok && is) {
+    out->buffer = value;
+    out->offset = 0;
+    out->shared = false;
+    return napi_get_arraybuffer_info(env, value, &out->data, &out->length) == napi_ok;
+  }
+  // The views' own info gives their data, also over a SharedArrayBuffer, whose
+  // memory napi_get_arraybuffer_info does not give.
+  if (napi_is_typedarray(env, value, &is) == napi_ok && is) {
+    napi_typedarray_type type;
+    size_t count = 0;
+    if (napi_get_typedarray_info(env, value, &type, &count, &out->data, &out->buffer, &out->offset) != napi_ok) return false;
+    out->length = count * elementBytes(type);
+  } else if (napi_is_dataview(env, value, &is) == napi_ok && is) {
+    if (napi_get_dataview_info(env, value, &out->length, &out->data, &out->buffer, &out->offset) != napi_ok) return false;
+  } else {
+    return false;
+  }
+  bool plain = false;
+  out->shared = napi_is_arraybuffer(env, out->buffer, &plain) == napi_ok && !plain;
+  return true;
+}
+
 Span spanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t bytes) {
   if (MemoryRef memory = memoryOf(value)) return resolve(std::move(memory), value, param, offset, bytes);
-  void* data = nullptr;
-  size_t length = 0;
-  if (value.IsArrayBuffer()) {
-    Napi::ArrayBuffer buffer = value.As<Napi::ArrayBuffer>();
-    data = buffer.Data();
-    length = buffer.ByteLength();
-  } else if (value.IsTypedArray()) {
-    Napi::TypedArray view = value.As<Napi::TypedArray>();
-    data = static_cast<char*>(view.ArrayBuffer().Data()) + view.ByteOffset();
-    length = view.ByteLength();
-  } else if (value.IsDataView()) {
-    Napi::DataView view = value.As<Napi::DataView>();
-    data = static_cast<char*>(view.ArrayBuffer().Data()) + view.ByteOffset();
-    length = view.ByteLength();
-  } else {
+  JsBytes js;
+  if (!jsBytesOf(value, &js)) {
     throwTypeError(value.Env(), std::string(param) + " must be " + kMemoryHandleNames +
-                                    ", or an ArrayBuffer, typed array, DataView or Buffer");
+                                    ", or an ArrayBuffer, typed array, DataView or Buffer (a view, for a SharedArrayBuffer)");
   }
-  if (bytes == std::numeric_limits<uint64_t>::max()) bytes = offset <= length ? length - offset : 0;
-  checkRange(value.Env(), param, offset, bytes, length);
+  if (bytes == std::numeric_limits<uint64_t>::max()) bytes = offset <= js.length ? js.length - offset : 0;
+  checkRange(value.Env(), param, offset, bytes, js.length);
   Span span;
   span.kind = MemoryKind::Host;
-  span.host = data ? static_cast<char*>(data) + offset : nullptr;
+  span.host = js.data ? static_cast<char*>(js.data) + offset : nullptr;
   span.bytes = bytes;
+  if (span.host) {
+    if (MemoryRef pinned = pinnedMemoryAt(value.Env(), span.host, span.bytes)) {
+      const size_t at = static_cast<char*>(span.host) - static_cast<char*>(pinned->host);
+      span.device = pinned->device ? pinned->device + at : 0;
+      span.owner = std::move(pinned);
+    }
+  }
   return span;
 }
 

@@ -51,8 +51,25 @@ void checkRange(Napi::Env env, const char* param, uint64_t offset, uint64_t byte
 // ...), or null when value names none.
 MemoryRef memoryOf(Napi::Value value);
 
-// [offset, offset + bytes) of a memory handle or of a JavaScript ArrayBuffer,
-// typed array, DataView or Buffer. bytes == UINT64_MAX means "to the end".
+// The memory of a JavaScript ArrayBuffer, or of a typed array, DataView or
+// Buffer viewing an ArrayBuffer or a SharedArrayBuffer, as it is now: its
+// length is the current one (a view of a resizable buffer that shrank sees
+// less, or nothing). Valid until JavaScript runs.
+struct JsBytes {
+  void* data = nullptr;
+  size_t length = 0;
+  napi_value buffer = nullptr;  // the ArrayBuffer or SharedArrayBuffer
+  size_t offset = 0;            // where data lies in it
+  bool shared = false;          // buffer is a SharedArrayBuffer
+};
+// False when value is none of those (a bare SharedArrayBuffer among them:
+// Node-API reaches its memory only through a view).
+bool jsBytesOf(Napi::Value value, JsBytes* out);
+
+// [offset, offset + bytes) of a memory handle or of JavaScript bytes (jsBytesOf).
+// bytes == UINT64_MAX means "to the end". A view of page-locked memory the
+// library handed out (HostBuffer.view()) is that memory: the span holds it, as
+// it would the HostBuffer, so queued work keeps it alive.
 Span spanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t bytes);
 
 // A span of a memory handle only (device-reachable memory; JavaScript buffers refused).

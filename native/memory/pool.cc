@@ -175,8 +175,8 @@ Napi::Value MemoryPool::TrimTo(const Napi::CallbackInfo& info) {
 // setAccess([[locationType, locationId, flags], ...]) in one cuMemPoolSetAccess call.
 Napi::Value MemoryPool::SetAccess(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  PoolBox& box = live();
   std::vector<CUmemAccessDesc> map = accessListArg(info[0], "entries");
+  PoolBox& box = live();
   CU_CHECK(env, cuMemPoolSetAccess, box.pool, map.data(), map.size());
   return env.Undefined();
 }

@@ -3,7 +3,9 @@
 #include <cstring>
 
 #include "args.h"
+#include "ipc/driver_fd.h"
 #include "ipc/fd_channel.h"
+#include "ipc/shareable_fd.h"
 #include "release.h"
 
 namespace cudrv {
@@ -163,11 +165,11 @@ Napi::Value ImportAllocation(const Napi::CallbackInfo& info) {
   requireDriver(env, Fn::cuMemImportFromShareableHandle);
   auto type = static_cast<CUmemAllocationHandleType>(uintArg(info[1], "handleType"));
   uint64_t bytes = u64Arg(info[2], "bytes");
+  int fd = type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR ? shareableFdArg(info[0], "handle") : -1;
   ContextRef context = primaryContext(env, 0);  // held for the call
   makeCurrent(env, context);
   CUmemGenericAllocationHandle handle = 0;
   if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
-    int fd = static_cast<int>(integerArg(info[0], "handle", 0, 0x7fffffff));
     CU_CHECK(env, cuMemImportFromShareableHandle, &handle, reinterpret_cast<void*>(static_cast<uintptr_t>(fd)), type);
   } else if (type == CU_MEM_HANDLE_TYPE_FABRIC) {
     if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array ||
@@ -201,17 +203,20 @@ Napi::Value ReserveAddress(const Napi::CallbackInfo& info) {
   return AddressReservation::newSlot(env, box);
 }
 
-// Segments as JavaScript passes them: [[PhysicalAllocation, allocationOffset, bytes], ...].
-std::vector<VirtualMemoryBox::Segment> segmentsArg(Napi::Value value) {
-  Napi::Env env = value.Env();
-  Napi::Array list = arrayArg(value, "segments", 0, 1024, "must hold at most 1024 entries");
-  std::vector<VirtualMemoryBox::Segment> segments(list.Length());
-  for (uint32_t i = 0; i < list.Length(); ++i) {
-    Napi::Array e = arrayEntry(list, i, "each segment must be [allocation, allocationOffset, bytes]", 3);
+// Segments as JavaScript passes them: [[PhysicalAllocation, allocationOffset, bytes], ...],
+// read (segmentValues) before the call looks anything up, then resolved (segmentsOf).
+BatchValues segmentValues(Napi::Value value) {
+  return BatchValues(arrayArg(value, "segments", 0, 1024, "must hold at most 1024 entries"), 3,
+                     "each segment must be [allocation, allocationOffset, bytes]", 3);
+}
+
+std::vector<VirtualMemoryBox::Segment> segmentsOf(Napi::Env env, const BatchValues& list) {
+  std::vector<VirtualMemoryBox::Segment> segments(list.size());
+  for (uint32_t i = 0; i < list.size(); ++i) {
     VirtualMemoryBox::Segment& s = segments[i];
-    s.allocation = PhysicalAllocation::from(e[0u], "segment allocation");
-    s.allocationOffset = u64Arg(e[1u], "allocationOffset");
-    s.bytes = u64Arg(e[2u], "bytes");
+    s.allocation = PhysicalAllocation::from(list(i, 0), "segment allocation");
+    s.allocationOffset = u64Arg(list(i, 1), "allocationOffset");
+    s.bytes = u64Arg(list(i, 2), "bytes");
     if (s.bytes == 0) throwRangeError(env, "a segment must map at least one byte");
     checkRange(env, "segment", s.allocationOffset, s.bytes, s.allocation->size);
   }
@@ -262,11 +267,12 @@ void mapAndGrant(Napi::Env env, VirtualMemoryBox& box, std::vector<VirtualMemory
 // segments mapped one after another from reservation + offset, with access.
 Napi::Value MapMemory(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const ReservationRef& reservation = AddressReservation::from(info[0], "reservation");
-  uint64_t offset = u64Arg(info[1], "offset");
-  checkRange(env, "offset", offset, 0, reservation->size);
-  auto segments = segmentsArg(info[2]);
+  const BatchValues segmentList = segmentValues(info[2]);
   auto access = accessListArg(info[3], "access");
+  uint64_t offset = u64Arg(info[1], "offset");
+  const ReservationRef& reservation = AddressReservation::from(info[0], "reservation");
+  checkRange(env, "offset", offset, 0, reservation->size);
+  auto segments = segmentsOf(env, segmentList);
   auto box = std::make_shared<VirtualMemoryBox>();
   box->reservation = reservation;
   box->offset = offset;
@@ -300,7 +306,10 @@ Napi::Value DmaBufOf(const Napi::CallbackInfo& info) {
   unsigned long long flags = u64Arg(info[3], "flags");
   makeCurrent(env, span.owner->context);
   int fd = -1;
-  CU_CHECK(env, cuMemGetHandleForAddressRange, &fd, span.device, span.bytes, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, flags);
+  CUresult result = makeDriverFd(&fd, [&] {
+    return CU_CALL(cuMemGetHandleForAddressRange, &fd, span.device, span.bytes, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, flags);
+  });
+  if (result != CUDA_SUCCESS) throwCudaError(env, result, Fn::cuMemGetHandleForAddressRange);
   return newOwnedFdSlot(env, fd);
 }
 
@@ -340,7 +349,8 @@ Napi::Value PhysicalAllocation::Export(const Napi::CallbackInfo& info) {
   auto type = static_cast<CUmemAllocationHandleType>(uintArg(info[0], "handleType"));
   if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
     int fd = -1;
-    CU_CHECK(env, cuMemExportToShareableHandle, &fd, box.handle, type, 0);
+    CUresult result = makeDriverFd(&fd, [&] { return CU_CALL(cuMemExportToShareableHandle, &fd, box.handle, type, 0); });
+    if (result != CUDA_SUCCESS) throwCudaError(env, result, Fn::cuMemExportToShareableHandle);
     return newOwnedFdSlot(env, fd);
   }
   if (type == CU_MEM_HANDLE_TYPE_FABRIC) {
@@ -399,10 +409,10 @@ Napi::Value VirtualMemory::Ordinal(const Napi::CallbackInfo& info) {
 // extend(segments, access): maps more allocations after the end, all or nothing.
 // The address and what is already mapped stay as they are.
 Napi::Value VirtualMemory::Extend(const Napi::CallbackInfo& info) {
-  VirtualMemoryBox& box = live();
-  auto segments = segmentsArg(info[0]);
+  const BatchValues segmentList = segmentValues(info[0]);
   auto access = accessListArg(info[1], "access");
-  mapAndGrant(info.Env(), box, std::move(segments), access);
+  VirtualMemoryBox& box = live();
+  mapAndGrant(info.Env(), box, segmentsOf(info.Env(), segmentList), access);
   return info.Env().Undefined();
 }
 
@@ -419,8 +429,8 @@ Napi::Value VirtualMemory::Resize(const Napi::CallbackInfo& info) {
 // setAccess(access): cuMemSetAccess over the whole mapped range.
 Napi::Value VirtualMemory::SetAccess(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  VirtualMemoryBox& box = live();
   auto access = accessListArg(info[0], "access");
+  VirtualMemoryBox& box = live();
   if (box.mapped == 0) throwRangeError(env, "nothing is mapped yet");
   if (access.empty()) return env.Undefined();
   makeCurrent(env, box.context);
@@ -445,10 +455,12 @@ Napi::Value VirtualMemory::GetAccess(const Napi::CallbackInfo& info) {
 // on the same allocations (each one more holder, not one more driver reference).
 Napi::Value VirtualMemory::Segments(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  VirtualMemoryBox& box = live();
-  Napi::Array out = Napi::Array::New(env, box.segments.size());
-  for (size_t i = 0; i < box.segments.size(); ++i) {
-    const auto& s = box.segments[i];
+  // A copy: setting the result's elements may run JavaScript (setters on
+  // Array.prototype) that disposes or extends this mapping.
+  const std::vector<VirtualMemoryBox::Segment> segments = live().segments;
+  Napi::Array out = Napi::Array::New(env, segments.size());
+  for (size_t i = 0; i < segments.size(); ++i) {
+    const auto& s = segments[i];
     Napi::Array e = Napi::Array::New(env, 3);
     e.Set(0u, PhysicalAllocation::newSlot(env, s.allocation));
     e.Set(1u, Napi::Number::New(env, static_cast<double>(s.allocationOffset)));

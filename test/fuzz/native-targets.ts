@@ -1,13 +1,16 @@
 // The addon itself, called past the TypeScript layer: every exported function
 // and every method and accessor of every native class, with argument lists
 // drawn from a pool of edge values (huge and negative numbers and bigints,
-// detached buffers, other classes' handles, disposed handles, ...), and `this`
-// set to other classes' objects. The native layer must refuse what it cannot
+// detached buffers, shared and shrunk ones, other classes' handles, disposed
+// handles, ...) and of hostile ones made for each call (test/fuzz/hostile.ts:
+// getters that dispose or detach what the same call names), and `this` set to
+// other classes' objects and to the call's own victims. The native layer must refuse what it cannot
 // use (its own bounds and type checks), never crash, and throw only the
 // library's errors. Nothing is claimed about arguments beyond that, except that
 // a method called on an object of another class, or on a disposed one, throws.
 import fc from 'fast-check';
 import * as fs from 'fs';
+import { coercionTrap, detachedView, nativeHostileMakers, sharedBytes, shrunkView, victimSelves } from './hostile';
 import type { Target } from './targets';
 import type { Arg } from './values';
 import type { World } from './world';
@@ -34,14 +37,6 @@ const excluded: Record<string, string> = {
 const allocating = new Set(['allocate', 'allocatePitched', 'allocateManaged', 'allocateAsync', 'allocateHost', 'createAllocation',
   'reserveAddress', 'createPool']);
 
-/** A view whose buffer has been transferred away (length 0, no memory). */
-function detachedView(): Uint8Array {
-  const buffer = new ArrayBuffer(16);
-  const view = new Uint8Array(buffer);
-  structuredClone(buffer, { transfer: [buffer] });
-  return view;
-}
-
 function launchConfig(values: number[]): Int32Array {
   const config = new Int32Array(14);
   config.set(values);
@@ -62,7 +57,7 @@ function rawPool(world: World, nullFd: number): unknown[] {
     '', 'x', 'k', 'empty', 'a\0b', 'é', 'x'.repeat(10000), true, false, null, undefined, Symbol('raw'),
     {}, [], [0], [[0, 0, 3]], [[1, 0, 3]], [2n ** 64n - 8n], { type: 5 }, { type: 0 }, { dst: {}, width: 1 }, Object.create(null),
     new Uint8Array(0), new Uint8Array(8), new Uint8Array(64), new Uint8Array(65536), new Int32Array(3), new Float64Array(2), new ArrayBuffer(8),
-    new DataView(new ArrayBuffer(8)), detachedView(), detachedView().buffer, Buffer.alloc(64),
+    new DataView(new ArrayBuffer(8)), detachedView(), detachedView().buffer, Buffer.alloc(64), shrunkView(), ...sharedBytes(), coercionTrap(),
     launchConfig([1, 1, 1, 1, 1, 1]), launchConfig([1, 1, 1, 1, 1, 1, 2 ** 31 - 1]), launchConfig([1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1]),
     launchConfig([-1, 1, 1, 1, 1, 1]), launchConfig([1, 1, 1, 2048, 1, 1]), launchConfig([1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 5, 1]),
     () => undefined, () => 16, (n: number) => n * 4, () => 2 ** 60, () => 'x', nullFd,
@@ -77,7 +72,22 @@ export function nativeTargets(world: World): Target[] {
   const nullFd = fs.openSync('/dev/null', 'r');
   world.onDispose(() => fs.closeSync(nullFd));
   const pool = rawPool(world, nullFd);
-  const argLists = fc.array(fc.constantFrom(...pool), { maxLength: 7 });
+  // Mostly values of the pool; now and then hostile lists (test/fuzz/hostile.ts): one striker,
+  // in about half of the places or in all of them (an object the call reads both as a handle and
+  // as parameters strikes at what it already holds), the call's victims in the others.
+  const hostile = nativeHostileMakers(world);
+  const poolLists = fc.array(fc.constantFrom(...pool), { maxLength: 7 });
+  const striker = hostile.strikers.length ? fc.constantFrom(...hostile.strikers) : fc.constant(undefined);
+  const hostileLists = fc.tuple(fc.array(fc.tuple(fc.boolean(), fc.constantFrom(...hostile.victims)), { maxLength: 7 }), striker)
+    .map(([places, strike]) => {
+      const struck = strike?.(world.victims());
+      return places.map(([strikes, victim]) => (strikes && struck ? struck : victim(world.victims())));
+    });
+  const strikerLists = fc.tuple(striker, fc.integer({ min: 1, max: 4 })).map(([strike, n]) => {
+    const struck = strike?.(world.victims());
+    return new Array(struck ? n : 0).fill(struck);
+  });
+  const argLists = fc.oneof({ weight: 6, arbitrary: poolLists }, { weight: 1, arbitrary: hostileLists }, { weight: 1, arbitrary: strikerLists });
   const unknown = (value: unknown): Arg => ({ value, validity: 'unknown' });
   const targets: Target[] = [];
   // Calls whose effects on the fixtures or the thread later calls must not see.
@@ -94,7 +104,7 @@ export function nativeTargets(world: World): Target[] {
         call: (...args: unknown[]) => new (value as new (...a: unknown[]) => unknown)(...args),
         arbitrary: () => argLists.map((list) => list.map((v) => ({ value: v, validity: 'valid' as const }))),
       });
-      targets.push(...methodTargets(name, value as { prototype: object }, world, argLists));
+      targets.push(...methodTargets(name, value as { prototype: object }, world, argLists, poolLists));
       continue;
     }
     targets.push({
@@ -166,13 +176,22 @@ function adjust(name: string, args: unknown[], nullFd: number): unknown[] {
   return out;
 }
 
-function methodTargets(className: string, ctor: { prototype: object }, world: World, argLists: fc.Arbitrary<unknown[]>): Target[] {
+// Methods whose first argument is a timeout in milliseconds: one that waits for ever (-1) or for
+// long (a slot number) is replaced by 0, and they get no hostile lists (mostly slots).
+const waiting = new Set(['FdChannel#receive', 'FdChannelServer#accept']);
+const waitsLong = (t: unknown) => (typeof t === 'number' || typeof t === 'bigint') && (Number(t) === -1 || Number(t) > 100);
+
+function methodTargets(className: string, ctor: { prototype: object }, world: World, argLists: fc.Arbitrary<unknown[]>,
+  poolLists: fc.Arbitrary<unknown[]>): Target[] {
   const proto = ctor.prototype;
   const own = world.allLive().map((o) => (o as { native?: unknown }).native).filter((n) => n instanceof (ctor as never));
   const gone = world.allDisposed().map((o) => (o as { native?: unknown }).native).filter((n) => n instanceof (ctor as never));
   const others = [...new Set(world.allLive().map((o) => (o as { native?: unknown }).native)
     .filter((n) => n && typeof n === 'object' && !(n instanceof (ctor as never))))];
   const junk = [undefined, null, 0, {}, Object.create(proto)];
+  // The call's own victim of this class, as `this`: an argument's getter may dispose it.
+  const victim = victimSelves(world)[className];
+  const victimSelf = victim && fc.constant(victim).map((make): Arg => ({ value: make(world.victims()), validity: 'unknown' }));
   const targets: Target[] = [];
   for (const member of Object.getOwnPropertyNames(proto)) {
     if (member === 'constructor' || excluded[member] || excluded[`${className}#${member}`]) continue;
@@ -190,7 +209,9 @@ function methodTargets(className: string, ctor: { prototype: object }, world: Wo
       name: `native ${className}#${member}`, params: [], weight: own.length ? 0.5 : 0.1,
       after: ['setLimit', 'setFlags', 'pushCurrent'].includes(member) ? () => world.restoreNative() : undefined,
       call: (self: unknown, ...args: unknown[]) => invoke.apply(self, args),
-      arbitrary: () => fc.tuple(fc.constantFrom(...selves), argLists).map(([s, list]) => [s, ...list.map((value): Arg => ({ value, validity: 'unknown' }))]),
+      arbitrary: () => fc.tuple(victimSelf ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...selves) }, { weight: 1, arbitrary: victimSelf })
+        : fc.constantFrom(...selves), waiting.has(`${className}#${member}`) ? poolLists.map((list) => (waitsLong(list[0]) ? [0, ...list.slice(1)] : list)) : argLists)
+        .map(([s, list]) => [s, ...list.map((value): Arg => ({ value, validity: 'unknown' }))]),
     });
   }
   return targets;

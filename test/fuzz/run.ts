@@ -141,15 +141,20 @@ export async function runFuzz(cuda: CudaModule, options: FuzzOptions, addon?: ob
         report.calls++;
         let outcome: { value?: unknown; error?: unknown; hung?: boolean };
         try {
-          outcome = await settle(target.call(...values), 5000);
+          world.armed = true;
+          const result = target.call(...values);
+          world.armed = false;
+          outcome = await settle(result, 5000);
         } catch (error) {
           outcome = { error };
         } finally {
+          world.armed = false;
           try {
             target.after?.();
           } catch {
             // restoring is best effort
           }
+          world.releaseVictims();
         }
         if (outcome.hung) {
           failure = { target: target.name, kind: 'hang', detail: `${text()} did not settle in 5 s` };

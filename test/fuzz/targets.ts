@@ -5,9 +5,10 @@
 import type fc from 'fast-check';
 import type * as Cuda from '../../lib';
 import {
-  alloc, anything, array, bool, bytes, device, fn, handle, int, location, memory, memoryKinds, names, optional, options,
+  alloc, anything, array, bool, bytes, device, fn, handle, int, location, made, memory, memoryKinds, names, optional, options,
   Arg, Param, required, requiredOptions, self, selfOrDisposed, size, str, Validity, values,
 } from './values';
+import { detachedView, resizableBuffer, shrunkView } from './hostile';
 import type { World } from './world';
 
 export interface Target {
@@ -25,7 +26,7 @@ export interface Target {
 }
 
 const sizeOfBytes = (b: unknown): number | undefined => {
-  if (b instanceof ArrayBuffer) return b.byteLength;
+  if (b instanceof ArrayBuffer || b instanceof SharedArrayBuffer) return b.byteLength;
   if (ArrayBuffer.isView(b)) return b.byteLength;
   const s = (b as { size?: unknown } | null)?.size;
   return typeof s === 'number' ? s : undefined;
@@ -334,7 +335,11 @@ export function publicTargets(world: World): Target[] {
     { name: 'DeviceBuffer#rangeAttributes', params: [self(...buffers.slice(0, 5)), options({ offset: size(4096), bytes: size(4096) })],
       call: (b, o) => c.DeviceBuffer.prototype.rangeAttributes.call(b, o), relation: (b, o) => rangeRelation(b, o) },
     { name: 'HostBuffer.alloc', params: [alloc(), options({ device, portable: bool, mapped: bool, writeCombined: bool })], call: (b, o) => c.HostBuffer.alloc(b, o) },
-    { name: 'HostBuffer.register', params: [values([new ArrayBuffer(4096), new Uint8Array(100), Buffer.alloc(10)], [new ArrayBuffer(0), 5, null, 'x', [1]]),
+    // register takes its buffer over: each call gets buffers of its own.
+    { name: 'HostBuffer.register', params: [made([() => new ArrayBuffer(4096), () => new Uint8Array(100), () => Buffer.alloc(10)],
+      [() => new ArrayBuffer(0), () => 5, () => null, () => 'x', () => [1], () => new Uint8Array(new SharedArrayBuffer(64)), () => new SharedArrayBuffer(64),
+        () => new Uint8Array(resizableBuffer(64, 128)), () => resizableBuffer(64, 128), shrunkView, detachedView,
+        () => Buffer.from('pooled')]),
       options({ device, portable: bool, mapped: bool, readOnly: bool })], call: (b, o) => c.HostBuffer.register(b, o) },
     ...['address', 'size', 'registered', 'devicePointer', 'arrayBuffer'].map((name): Target => ({ name: `HostBuffer#${name}`,
       params: [self('hostBuffer', 'registeredBuffer')], call: getter(c.HostBuffer.prototype, name) })),
@@ -589,7 +594,8 @@ export function publicTargets(world: World): Target[] {
       call: (p, v) => c.PreparedLaunch.prototype.setAll.call(p, v) },
     { name: 'PreparedLaunch#launch', params: [self('preparedLaunch')], call: (p) => c.PreparedLaunch.prototype.launch.call(p) },
     { name: 'arg.*', params: [str(Object.keys(c.arg)), anything([0, 1, -1, 0.5, 2 ** 40, 1n, -1n, 2n ** 64n, null, 'x', new Uint8Array(8), undefined])],
-      call: (type, v) => (c.arg as Record<string, (v: unknown) => unknown>)[type](v) },
+      // A name that is no string is looked up as none (indexing with it would convert it, here rather than in the library).
+      call: (type, v) => (c.arg as Record<string, (v: unknown) => unknown>)[typeof type === 'string' ? type : ''](v) },
     { name: 'fromFloat16Bits', params: [int(0, 65535)], call: (b) => c.fromFloat16Bits(b) },
     { name: 'toFloat16Bits', params: [{ kind: 'number' }], call: (v) => c.toFloat16Bits(v) },
     { name: 'fromBFloat16Bits', params: [int(0, 65535)], call: (b) => c.fromBFloat16Bits(b) },
@@ -641,7 +647,7 @@ export function publicTargets(world: World): Target[] {
       call: (p, l, o) => c.memoryAccess(p, l, o) },
     { name: 'exportDmaBuf', params: [memory, options({ offset: size(1 << 20), bytes: size(1 << 20) })], call: (m, o) => c.exportDmaBuf(m, o), weight: 0.3 },
     // ---- sharing
-    { name: 'shareMemory', params: [memory, options({ offset: size(4096), bytes: size(4096), handleType: values(['posixFileDescriptor'], ['nope', 8, null]) })],
+    { name: 'shareMemory', params: [memory, options({ viewOffset: size(4096), viewBytes: size(4096), handleType: values(['posixFileDescriptor'], ['nope', 8, null]) })],
       call: (m, o) => c.shareMemory(m, o), weight: 0.5 },
     { name: 'openSharedMemory', params: [values(descriptor ? [descriptor] : [], [null, 5, {}, { ...(descriptor ?? {}), version: 99 }, { ...(descriptor ?? {}), size: -1 },
       { ...(descriptor ?? {}), id: 'x' }, 'descriptor']), options({ device, timeoutMs: values([0, 0.5, 10, Infinity], [-1, NaN, 'x', 2 ** 32]) })],

@@ -2,6 +2,7 @@
 // pass and values the library must refuse. A call with any refused value must
 // throw; one with only accepted values may succeed or throw a driver error.
 import fc from 'fast-check';
+import { coercionTrap, detachedView, hostileLabel, HostileMaker, publicHostileBytes, sharedBytes, shrunkView } from './hostile';
 import type { World } from './world';
 
 /** valid: the library must accept it; invalid: it must refuse it; unknown: no claim (lying duck types). */
@@ -52,6 +53,8 @@ export type Param =
   | { kind: 'required'; of: Param }
   /** Explicit lists. */
   | { kind: 'values'; valid: readonly unknown[]; invalid?: readonly unknown[] }
+  /** Explicit lists of values made anew for each call (a call may consume its argument). */
+  | { kind: 'made'; valid: ReadonlyArray<() => unknown>; invalid?: ReadonlyArray<() => unknown> }
   /** Values about which nothing is claimed (the call may do anything but crash). */
   | { kind: 'any'; values: readonly unknown[] };
 
@@ -76,6 +79,7 @@ export const array = (of: Param, maxLength = 3, minLength = 0): Param => ({ kind
 export const optional = (of: Param): Param => ({ kind: 'optional', of });
 export const required = (of: Param): Param => ({ kind: 'required', of });
 export const values = (valid: readonly unknown[], invalid: readonly unknown[] = []): Param => ({ kind: 'values', valid, invalid });
+export const made = (valid: ReadonlyArray<() => unknown>, invalid: ReadonlyArray<() => unknown> = []): Param => ({ kind: 'made', valid, invalid });
 export const anything = (list: readonly unknown[]): Param => ({ kind: 'any', values: list });
 
 /**
@@ -96,10 +100,20 @@ const badNumbers = [-1, -4096, -0.5, 0.5, 1.5, 4095.5, NaN, Infinity, -Infinity,
 const badBigints = [-1n, -(2n ** 63n), 2n ** 53n, 2n ** 64n, 2n ** 64n - 8n];
 // Things that are not numbers, strings, booleans or handles.
 const junk = (): unknown[] => [undefined, null, '', '7', 'x', '0x10', true, false, Symbol('s'), {}, [], [1], { valueOf: () => 1 },
-  () => 7, new Date(0), /re/];
+  () => 7, new Date(0), /re/, coercionTrap()];
 
 function pick(list: readonly unknown[]): Maybe {
   return list.length === 0 ? NONE : fc.constantFrom(...list);
+}
+
+// A value made when drawn: a new one for each call.
+function pickMade(makers: ReadonlyArray<() => unknown>): Maybe {
+  return makers.length === 0 ? NONE : fc.constantFrom(...makers).map((make) => make());
+}
+
+// Hostile values made around the call's victims (test/fuzz/hostile.ts).
+function pickHostile(makers: HostileMaker[], world: World): Maybe {
+  return makers.length === 0 ? NONE : fc.constantFrom(...makers).map((make) => make(world.victims()));
 }
 
 function oneof(...arbs: Maybe[]): Maybe {
@@ -139,7 +153,8 @@ export function validValues(p: Param, world: World): Maybe {
     case 'bytes':
       return oneof(pick(memoryKinds.flatMap((k) => world.live(k))),
         fc.integer({ min: 0, max: 64 }).map((n) => new Uint8Array(n)), fc.constantFrom(new ArrayBuffer(16), new Float64Array(4),
-          new DataView(new ArrayBuffer(8)), Buffer.alloc(32), new Uint8Array(new ArrayBuffer(64), 8, 16)));
+          new DataView(new ArrayBuffer(8)), Buffer.alloc(32), new Uint8Array(new ArrayBuffer(64), 8, 16)),
+        pickMade([shrunkView, ...sharedBytes().map((b) => () => b)]));
     case 'fn':
       return fc.constant(() => undefined);
     case 'device':
@@ -175,6 +190,8 @@ export function validValues(p: Param, world: World): Maybe {
       return validValues(p.of, world);
     case 'values':
       return pick(p.valid);
+    case 'made':
+      return pickMade(p.valid);
     case 'any':
       return NONE;
   }
@@ -249,6 +266,8 @@ export function invalidValues(p: Param, world: World): Maybe {
       return oneof(pick([undefined]), invalidValues(p.of, world));
     case 'values':
       return p.invalid ? pick(p.invalid) : NONE;
+    case 'made':
+      return p.invalid ? pickMade(p.invalid) : NONE;
     case 'any':
       return NONE;
   }
@@ -264,7 +283,8 @@ export function unknownValues(p: Param, world: World): Maybe {
     const of = p.kind === 'bytes' ? memoryKinds : p.of;
     const real = of.flatMap((k) => world.live(k)) as Array<{ native?: unknown }>;
     const lies = real.filter((r) => r.native).map((r) => ({ native: r.native, size: 1 << 20 }));
-    return pick(lies);
+    // A detached view's length is 0: a copy of nothing from it is fine, one into it is out of range.
+    return oneof(pick(lies), p.kind === 'bytes' ? oneof(pickMade([detachedView]), pickHostile(publicHostileBytes(world), world)) : NONE);
   }
   return NONE;
 }
@@ -286,6 +306,8 @@ export function argument(p: Param, world: World): fc.Arbitrary<Arg> {
 
 /** A short description of a value for reports. */
 export function describe(value: unknown, depth = 0): string {
+  const label = hostileLabel(value);
+  if (label) return `hostile(${label})`;
   if (value === null || value === undefined) return String(value);
   if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'string') return JSON.stringify(value.length > 30 ? value.slice(0, 30) + '…' : value);
@@ -293,6 +315,7 @@ export function describe(value: unknown, depth = 0): string {
   if (typeof value === 'function') return 'function';
   if (ArrayBuffer.isView(value)) return `${value.constructor.name}(${value.byteLength} bytes)`;
   if (value instanceof ArrayBuffer) return `ArrayBuffer(${value.byteLength})`;
+  if (value instanceof SharedArrayBuffer) return `SharedArrayBuffer(${value.byteLength})`;
   const name = (value as object).constructor?.name;
   if (name && name !== 'Object' && name !== 'Array') {
     const disposed = (value as { disposed?: unknown }).disposed;

@@ -2,6 +2,7 @@
 // every kind the environment can make (a stand-in driver makes fewer, no driver
 // none), made once per run and disposed at its end.
 import type * as Cuda from '../../lib';
+import { Victims } from './hostile';
 
 export type CudaModule = typeof Cuda;
 export type Environment = 'none' | 'stand-in' | 'gpu';
@@ -31,6 +32,9 @@ export class World {
   /** The native addon, for the targets that call it directly. */
   readonly addon: Record<string, any> | undefined;
   readonly #limits = new Map<string, number>();
+  /** True while a call is being made: hostile values act only then (test/fuzz/hostile.ts). */
+  armed = false;
+  #victims: Victims | undefined;
 
   constructor(cuda: CudaModule, env: Environment, addon?: object) {
     this.cuda = cuda;
@@ -44,6 +48,17 @@ export class World {
 
   allDisposed(): unknown[] {
     return [...this.#disposed.values()].flat();
+  }
+
+  /** The current call's victims, made for it. */
+  victims(): Victims {
+    return (this.#victims ??= new Victims(this));
+  }
+
+  /** Releases the current call's victims; the next call gets new ones. */
+  releaseVictims(): void {
+    this.#victims?.release();
+    this.#victims = undefined;
   }
 
   /** Runs fn when the world is disposed. */
@@ -265,6 +280,7 @@ export class World {
 
   /** Disposes every fixture and everything made for the run. */
   dispose(): void {
+    this.releaseVictims();
     // The legacy stream lives on: like any user, wait for it, or what its work used is kept.
     try {
       if (this.deviceCount > 0) this.cuda.Stream.legacy().synchronizeSync();

@@ -11,6 +11,8 @@
 // legacy IPC memory and pool memory the driver requires the exporter to keep the
 // memory alive while importers use it, so no test relies on more.
 import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import {
   allocationGranularity,
   copy,
@@ -23,10 +25,13 @@ import {
   FdChannelServer,
   FdMessage,
   fill,
+  GrowableBuffer,
   HostBuffer,
+  importPool,
   Mapping,
   MemoryPool,
   openSharedEvent,
+  OwnedFd,
   openSharedMemory,
   PhysicalAllocation,
   receiveSharedMemory,
@@ -119,7 +124,7 @@ describeGpu('sharing memory between processes', () => {
     using buffer = DeviceBuffer.alloc(1 << 20);
     const data = pattern(1 << 20, 1);
     copy(buffer, data);
-    using exported = shareMemory(buffer, { offset: 4096, bytes: 65536 });
+    using exported = shareMemory(buffer, { viewOffset: 4096, viewBytes: 65536 });
     expect(exported.descriptor).toMatchObject({ kind: 'legacy', offset: 4096, size: 65536, version: 1 });
     expect(exported.fds).toHaveLength(0);
     // In the exporting process the descriptor opens as an alias, not as CUDA_ERROR_INVALID_CONTEXT.
@@ -136,7 +141,7 @@ describeGpu('sharing memory between processes', () => {
       cuda.copy(a, pattern(65536, 2));
       const own = cuda.DeviceBuffer.alloc(8192);
       cuda.copy(own, pattern(8192, 3));
-      const mine = cuda.shareMemory(own, { offset: 1024, bytes: 4096 });
+      const mine = cuda.shareMemory(own, { viewOffset: 1024, viewBytes: 4096 });
       await ch.send({ step: 'read', ok, path: a.path, size: a.size, deduplicated: a.address === b.address, descriptor: mine.descriptor });
       await next();  // done: the parent has closed its view of our memory
       a.dispose(); b.dispose(); mine.dispose(); own.dispose();`,
@@ -316,7 +321,7 @@ describeGpu('sharing memory between processes', () => {
         fill(second, 0x77, { stream: s });
         await s.synchronize();
         {
-          using exported = shareMemory(buffer, { offset: 4096, bytes: 65536 });
+          using exported = shareMemory(buffer, { viewOffset: 4096, viewBytes: 65536 });
           expect(exported.descriptor).toMatchObject({ kind: 'pool', handleType: 'posixFileDescriptor', offset: 4096, size: 65536 });
           expect(exported.fds).toHaveLength(1);
           using exportedSecond = shareMemory(second);
@@ -367,6 +372,124 @@ describeGpu('sharing memory between processes', () => {
     } finally {
       theirs!.dispose();
     }
+  });
+});
+
+describeGpu('what an importer can reach', () => {
+  test('a view is not a boundary: a rewritten descriptor opens whole allocations (reachableBytes), and nothing past them', async () => {
+    const g = allocationGranularity();
+    // Sizes the driver does not round (2 MiB), so that what the exporter reports is what the importer maps.
+    const n = 2 << 20;
+    using buffer = DeviceBuffer.alloc(n);
+    copy(buffer, pattern(n, 20));
+    using pool = MemoryPool.create({ handleTypes: ['posixFileDescriptor'] });
+    using s = Stream.create();
+    using pooled = DeviceBuffer.allocAsync(n, s, { pool });
+    copy(pooled, pattern(n, 21), { stream: s });
+    await s.synchronize();
+    // Two physical allocations of g bytes; the view lies inside the second.
+    using growable = GrowableBuffer.create({ maxSize: 4 * g, size: g, handleTypes: ['posixFileDescriptor'] });
+    growable.resize(2 * g);
+    copy(growable, pattern(2 * g, 22));
+    using legacy = shareMemory(buffer, { viewOffset: 4096, viewBytes: 65536 });
+    using fromPool = shareMemory(pooled, { viewOffset: 4096, viewBytes: 65536 });
+    using virtual = shareMemory(growable, { viewOffset: g + 4096, viewBytes: 4096 });
+    expect(legacy.reachableBytes).toBe(n);
+    expect(fromPool.reachableBytes).toBe(n);
+    expect(virtual.reachableBytes).toBe(g);
+    expect(virtual.descriptor.kind === 'vmm' && virtual.descriptor.segments).toEqual([{ allocationSize: g, allocationOffset: 0, bytes: g }]);
+    expect(virtual.fds).toHaveLength(1);
+    expect(() => shareMemory(buffer, { offset: 4096 } as never)).toThrow(/options.offset is not an option of shareMemory.*viewOffset/);
+
+    const r = await withChild(`
+      const results = {};
+      for (;;) {
+        const message = await next();
+        if (message.payload.step === 'done') break;
+        const { name, descriptor: d, reach, expected } = message.payload;
+        const fds = message.fds;
+        const whole = await cuda.openSharedMemory({ ...d, offset: 0, size: reach }, { fds });
+        const got = readBytes(whole, 0, expected.n - expected.from);
+        const result = { size: whole.size, wholeOk: equal(got, pattern(expected.n, expected.seed).subarray(expected.from)) };
+        const attempt = async (rewritten) => {
+          try { (await cuda.openSharedMemory(rewritten, { fds })).dispose(); return 'opened'; } catch (e) { return e instanceof cuda.CudaError ? 'CudaError' : e.constructor.name; }
+        };
+        result.beyond = await attempt({ ...d, offset: 0, size: reach + 1 });
+        if (name === 'vmm') {
+          // A bigger allocation than the one sent, and an allocation that was not sent.
+          result.bigger = await attempt({ ...d, offset: 0, size: 2 * reach, segments: [{ allocationSize: 2 * reach, allocationOffset: 0, bytes: 2 * reach }] });
+          result.another = await attempt({ ...d, segments: [d.segments[0], d.segments[0]] });
+        }
+        results[name] = result;
+        whole.dispose();
+        message.dispose();
+        await ch.send({ step: 'opened' });
+      }
+      await ch.send({ step: 'reached', results });`,
+    async (ch, started) => {
+      for (const [name, exported, expected] of [
+        ['legacy', legacy, { n, seed: 20, from: 0 }],
+        ['pool', fromPool, { n, seed: 21, from: 0 }],
+        ['vmm', virtual, { n: 2 * g, seed: 22, from: g }],
+      ] as const) {
+        await ch.send({ name, descriptor: exported.descriptor, reach: exported.reachableBytes, expected }, exported.fds);
+        await step(ch, 'opened', started);
+      }
+      await ch.send({ step: 'done' });
+      const { results } = await step<{ results: Record<string, unknown> }>(ch, 'reached', started);
+      expect(results).toEqual({
+        legacy: { size: n, wholeOk: true, beyond: 'RangeError' },
+        pool: { size: n, wholeOk: true, beyond: 'RangeError' },
+        vmm: { size: g, wholeOk: true, beyond: 'InvalidDescriptorError', bigger: 'CudaError', another: 'TypeError' },
+      });
+    });
+    succeeded(r);
+  });
+});
+
+describeGpu('what reaches the driver', () => {
+  test('exports are read-write, close-on-exec opens of the control device; other descriptors are refused before the driver', () => {
+    const g = allocationGranularity();
+    using m = Mapping.alloc(g, { handleTypes: ['posixFileDescriptor'] });
+    using exported = shareMemory(m);
+    using pool = MemoryPool.create({ handleTypes: ['posixFileDescriptor'] });
+    using poolFd = exportPool(pool) as OwnedFd;
+    const control = fs.statSync('/dev/nvidiactl');
+    for (const fd of [exported.fds[0], poolFd]) {
+      const st = fs.fstatSync(fd.fd);
+      expect(st.isCharacterDevice()).toBe(true);
+      expect(st.rdev).toBe(control.rdev);
+      const flags = parseInt(/^flags:\s+([0-7]+)/m.exec(fs.readFileSync(`/proc/self/fdinfo/${fd.fd}`, 'utf8'))![1], 8);
+      expect(flags & 3).toBe(fs.constants.O_RDWR); // O_ACCMODE
+      expect(flags & 0o2000000).toBe(0o2000000); // O_CLOEXEC: not inherited by child processes
+    }
+    const file = path.join(os.tmpdir(), `not-an-export-${process.pid}`);
+    const notExports = [fs.openSync(file, 'w+'), fs.openSync('/dev/zero', 'r+')];
+    fs.rmSync(file);
+    try {
+      for (const fd of notExports) {
+        let refused: unknown;
+        try {
+          PhysicalAllocation.import(fd, { bytes: g });
+        } catch (error) {
+          refused = error;
+        }
+        expect((refused as Error).name).toBe('TypeError');
+        expect((refused as Error).message).toMatch(/^handle=\d+: this file descriptor is not a CUDA shareable handle \(it is (a regular file|a character device 1:5);/);
+        expect(() => importPool(fd, { identity: `not-an-export-${fd}` })).toThrow(/this file descriptor is not a CUDA shareable handle/);
+      }
+    } finally {
+      notExports.forEach((fd) => fs.closeSync(fd));
+    }
+    // An open of the control device that carries no export passes the check; the driver refuses it.
+    const bare = fs.openSync('/dev/nvidiactl', 'r+');
+    try {
+      expect(() => PhysicalAllocation.import(bare, { bytes: g })).toThrow(CudaError);
+    } finally {
+      fs.closeSync(bare);
+    }
+    using imported = PhysicalAllocation.import(exported.fds[0], { bytes: g });
+    expect(imported.size).toBe(g);
   });
 });
 

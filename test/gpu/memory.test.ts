@@ -252,18 +252,22 @@ describeGpu('pinned host memory', () => {
     expect(() => host.arrayBuffer).toThrow(DisposedError);
   });
 
-  test('registering an existing buffer; device-visible through its pointer', async () => {
+  test('registering an existing buffer takes it over; device-visible through its pointer', async () => {
     using s = Stream.create();
     const bytes = new Uint8Array(1 << 16);
+    bytes[1] = 9;
     using reg = HostBuffer.register(bytes, { mapped: true });
     expect(reg.registered).toBe(true);
-    expect(reg.arrayBuffer).toBe(bytes.buffer);
+    expect(bytes.length).toBe(0);
+    const view = reg.view(Uint8Array);
+    expect(view[1]).toBe(9);
+    expect(reg.arrayBuffer).toBe(reg.arrayBuffer);
     using dev = DeviceBuffer.alloc(1 << 16);
     dev.fill(0x3c);
     copy(reg, dev, { stream: s });
     await s.synchronize();
-    expect(bytes[0]).toBe(0x3c);
-    expect(bytes[(1 << 16) - 1]).toBe(0x3c);
+    expect(view[0]).toBe(0x3c);
+    expect(view[(1 << 16) - 1]).toBe(0x3c);
     expect(reg.devicePointer).not.toBe(0n);
   });
 });

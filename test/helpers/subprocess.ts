@@ -6,6 +6,9 @@ import * as os from 'os';
 import * as path from 'path';
 
 export const distPath = path.resolve(__dirname, '../../dist');
+/** The addon binary the package loads here (node-gyp-build's choice, which CUDA_DRIVER_PREBUILD can move). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const addonPath: string = require('node-gyp-build').path(path.resolve(__dirname, '../..'));
 
 export interface ScriptResult {
   status: number | null;

@@ -28,6 +28,9 @@ const binaryOf = (arch: string) => `prebuilds/linux-${arch}/cuda-driver.napi.gli
 const promisedGlibc = '2.28';
 const noDriver = { CUDA_DRIVER_LIBRARY: '/nonexistent/libcuda.so.1' };
 
+// Packing builds both binaries and each install reaches the registry: minutes, not seconds.
+jest.setTimeout(15 * 60 * 1000);
+
 let work: string;
 let tarball: string;
 let packed: { size: number; unpackedSize: number; files: Array<{ path: string }> };

@@ -21,7 +21,9 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(pkg, { recursive: true, force: true }));
 
 function probe(source: string): any {
-  const r = spawnSync(process.execPath, ['-e', source], { cwd: pkg, encoding: 'utf8' });
+  // Without the override that points node-gyp-build at another build (scripts/asan.sh sets it).
+  const env = { ...process.env, CUDA_DRIVER_PREBUILD: undefined };
+  const r = spawnSync(process.execPath, ['-e', source], { cwd: pkg, encoding: 'utf8', env });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout);

@@ -1,7 +1,7 @@
 // Copies and fills over the stand-in driver, which really moves the bytes: the
 // byte count a copy or fill defaults to comes from its operands in the native
 // layer, which also checks every range; library memory travels by slot.
-import { fakeDriver, runScript } from '../helpers/subprocess';
+import { distPath, fakeDriver, runScript } from '../helpers/subprocess';
 
 const env = () => ({ CUDA_DRIVER_LIBRARY: fakeDriver() });
 const capture = `const t = (f) => { try { f(); return 'no error'; } catch (e) { return e.constructor.name + ': ' + e.message; } };`;
@@ -87,6 +87,64 @@ describe('copy and fill with a stand-in driver', () => {
       disposedTarget: 'DisposedError: DeviceBuffer has been disposed',
       disposedStream: 'DisposedError: Stream has been disposed',
       streamAsStream: expect.stringMatching(/^TypeError: options.stream must be a Stream/),
+    });
+  });
+
+  test('views of SharedArrayBuffers are copied to and from; a bare one is taken as a view of all of it', () => {
+    // Before, a view of shared memory got node-addon-api's bare "Error: Invalid argument".
+    const r = runScript(`${capture}
+      const shared = new SharedArrayBuffer(16);
+      const growable = new SharedArrayBuffer(8, { maxByteLength: 64 });
+      const dev = cuda.DeviceBuffer.alloc(16);
+      cuda.copy(dev, new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]));
+      const fromDevice = t(() => cuda.copy(new Uint8Array(shared), dev));
+      const ints = new Int32Array(shared, 4, 2);
+      const partial = t(() => cuda.copy(dev, ints));
+      const back = new Uint8Array(16);
+      cuda.copy(back, dev);
+      growable.grow(16);
+      const bare = t(() => cuda.copy(growable, dev));
+      const dataView = t(() => cuda.copy(new DataView(shared, 8), dev, { srcOffset: 8 }));
+      const { native } = require(${JSON.stringify(distPath + '/native.js')});
+      report({
+        fromDevice, partial, bare, dataView, shared: Array.from(new Uint8Array(shared)), back: Array.from(back),
+        growable: Array.from(new Uint8Array(growable)),
+        nativeBare: t(() => native.memcpy(dev.slot, 0, shared, 0, undefined, undefined)),
+        tooLong: t(() => cuda.copy(new Uint8Array(shared, 8), dev)),
+      });`, env());
+    expect(r.stderr).toBe('');
+    const back = [5, 6, 7, 8, 9, 10, 11, 12, 9, 10, 11, 12, 13, 14, 15, 16];
+    expect(r.report).toEqual({
+      fromDevice: 'no error', partial: 'no error', bare: 'no error', dataView: 'no error', back, growable: back,
+      shared: Array.from({ length: 16 }, (_, i) => i + 1),
+      nativeBare: expect.stringMatching(/^TypeError: src must be a memory handle .*\(a view, for a SharedArrayBuffer\)$/),
+      tooLong: 'RangeError: dst: range [0, 0+16) exceeds its 8 bytes',
+    });
+  });
+
+  test('a view of a resizable ArrayBuffer is copied with its length at the time of the call', () => {
+    const r = runScript(`${capture}
+      const resizable = new ArrayBuffer(16, { maxByteLength: 1 << 20 });
+      const tracking = new Uint8Array(resizable);
+      const fixed = new Uint8Array(resizable, 8, 8);
+      const dev = cuda.DeviceBuffer.alloc(16);
+      dev.fill(3);
+      resizable.resize(8);
+      const lengths = [tracking.length, fixed.length];
+      report({
+        lengths,
+        whole: t(() => cuda.copy(tracking, dev)),
+        fits: t(() => cuda.copy(tracking, dev, { bytes: 8 })),
+        outOfBounds: t(() => cuda.copy(fixed, dev, { bytes: 1 })),
+        contents: Array.from(tracking),
+      });`, env());
+    expect(r.stderr).toBe('');
+    expect(r.report).toEqual({
+      lengths: [8, 0],
+      whole: 'RangeError: dst: range [0, 0+16) exceeds its 8 bytes',
+      fits: 'no error',
+      outOfBounds: 'RangeError: dst: range [0, 0+1) exceeds its 0 bytes',
+      contents: [3, 3, 3, 3, 3, 3, 3, 3],
     });
   });
 });

@@ -10,7 +10,7 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
-import { AbortError, ChannelClosedError, ChannelProtocolError, DisposedError, SystemError, TimeoutError } from '../../lib/errors';
+import { AbortError, ChannelClosedError, ChannelPeerError, ChannelProtocolError, DisposedError, SystemError, TimeoutError } from '../../lib/errors';
 import { FdChannel, FdChannelServer, FdMessage, ReceivedFd } from '../../lib/ipc/fd-channel';
 import { native } from '../../lib/native';
 import { distPath, fdFlood, startScript, StartedScript } from '../helpers/subprocess';
@@ -233,6 +233,72 @@ describe('between processes', () => {
   });
 });
 
+// A process of another user: only a process that may change its user (root) can start one.
+const nobody = 65534;
+const asOtherUser = process.geteuid?.() === 0 ? test : test.skip;
+
+// Resolves once a started script has printed its report (the child's "ready").
+function reported(started: StartedScript): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    started.child.stdout!.on('data', (d: Buffer | string) => {
+      out += d.toString();
+      if (out.includes('\n@@')) resolve();
+    });
+    started.child.once('close', () => reject(new Error('the script exited before it reported')));
+  });
+}
+
+describe('peers of other users', () => {
+  asOtherUser('a listener of another user at the address is refused on connect, before anything moves (needs root: skipped otherwise)', async () => {
+    const name = `cuda-driver-squatter-${process.pid}-${process.hrtime.bigint()}`;
+    // The squatter listens where this process means to connect, as nobody, and answers
+    // every connection with a message: what a forged memory descriptor would ride on.
+    const squatter = startScript(`(async () => {
+      process.setgid(${nobody}); process.setuid(${nobody});
+      const server = cuda.FdChannelServer.listen({ abstract: process.env.NAME });
+      report('listening');
+      for (;;) {
+        const channel = await server.accept({ peerUid: null });
+        await channel.send({ forged: true }, [require('fs').openSync('/dev/zero', 'r')]).catch(() => {});
+      }
+    })();`, { NAME: name });
+    children.push(squatter);
+    await reported(squatter);
+
+    const before = openFds();
+    const refused = await FdChannel.connect({ abstract: name }, { timeoutMs: 5000 }).catch((e) => e);
+    expect(refused).toBeInstanceOf(ChannelPeerError);
+    expect(refused).toMatchObject({
+      operation: 'connect', expectedUid: process.geteuid!(), peer: { pid: squatter.child.pid, uid: nobody, gid: nobody },
+      message: `connect: the peer (pid ${squatter.child.pid}) runs as user ${nobody}, not ${process.geteuid!()}; the connection was closed`,
+    });
+    expect(openFds()).toBe(before);
+    // Named, the squatter's user is accepted: the same holds for null (any user).
+    for (const peerUid of [nobody, null]) {
+      using channel = await FdChannel.connect({ abstract: name }, { timeoutMs: 5000, peerUid });
+      expect(channel.peer).toEqual({ pid: squatter.child.pid, uid: nobody, gid: nobody });
+      using message = await channel.receive({ timeoutMs: 5000 });
+      expect(message.payload).toEqual({ forged: true });
+      expect(message.fds[0].peer).toEqual(channel.peer);
+    }
+    expect(() => FdChannel.connect({ abstract: name }, { peerUid: -1 })).toThrow(/options.peerUid/);
+  });
+
+  asOtherUser('a client of another user is closed by accept, which waits on (needs root: skipped otherwise)', async () => {
+    using server = FdChannelServer.listen();
+    const client = startScript(`(async () => {
+      process.setgid(${nobody}); process.setuid(${nobody});
+      const channel = await cuda.FdChannel.connect({ abstract: process.env.NAME }, { timeoutMs: 5000, peerUid: 0 });
+      const closed = await channel.receive({ timeoutMs: 5000 }).then(() => 'received', (e) => e.name);
+      report({ closed });
+    })();`, { NAME: abstractName(server) });
+    children.push(client);
+    await expect(server.accept({ timeoutMs: 1500 })).rejects.toThrow(TimeoutError);
+    expect((await client.result).report).toEqual({ closed: 'ChannelClosedError' });
+  });
+});
+
 describe('waits', () => {
   test('accept and receive time out in time, while the event loop keeps running', async () => {
     using server = FdChannelServer.listen();
@@ -416,7 +482,12 @@ describe('waits', () => {
   });
 });
 
-describe('broken peers', () => {
+// What a hostile or broken peer can send: frames cut short or too large, descriptor
+// counts other than announced, floods, a hang-up midway. Each fails the receive with
+// a clean error and leaves no descriptor behind. (Listeners and clients of other users:
+// 'peers of other users' above; descriptors of the wrong kind for an import:
+// vmm-stand-in.test.ts.)
+describe('hostile peers', () => {
   // Raw bytes from a plain socket, as a misbehaving peer would send them.
   async function fromRawPeer(server: FdChannelServer, bytes: Buffer, end: boolean): Promise<{ channel: FdChannel; raw: net.Socket }> {
     const raw = net.connect({ path: server.address as string });
@@ -437,6 +508,19 @@ describe('broken peers', () => {
   // Node's net cannot reach abstract names: these servers listen at a path.
   const rawServer = () => FdChannelServer.listen(path.join(scratch, `raw-${process.hrtime.bigint()}.sock`));
 
+  test('a header cut short gives ChannelClosedError, and waits on a header that stops coming end in a shut-down channel', async () => {
+    using server = rawServer();
+    const short = await fromRawPeer(server, header(2, 0).subarray(0, 5), true);
+    await expect(short.channel.receive({ timeoutMs: 5000 })).rejects.toThrow(/closed the connection in the middle of a message/);
+    short.channel.dispose();
+    short.raw.destroy();
+    const stalled = await fromRawPeer(server, header(2, 0).subarray(0, 7), false);
+    await expect(stalled.channel.receive({ timeoutMs: 300 })).rejects.toThrow(TimeoutError);
+    await expect(stalled.channel.receive({ timeoutMs: 300 })).rejects.toThrow(/shut down after a message was cut off/);
+    stalled.channel.dispose();
+    stalled.raw.destroy();
+  });
+
   test('a message cut off midway gives ChannelClosedError and shuts the channel down', async () => {
     using server = rawServer();
     const { channel, raw } = await fromRawPeer(server, Buffer.concat([header(10, 0), Buffer.from('{"a":')]), true);
@@ -452,6 +536,7 @@ describe('broken peers', () => {
     for (const [bytes, message] of [
       [header(2, 0, 0x12345678), /not a message of this channel/],
       [header(1 << 20, 0), /announced 1048576 payload bytes/],
+      [header(2, 65), /announced 2 payload bytes and 65 descriptors; the limits are 65536 and 64/],
       [Buffer.concat([header(2, 2), Buffer.from('{}')]), /announced 2 descriptors but 0 arrived/],
       [header(0, 0), /the payload is not JSON/],
     ] as const) {
@@ -470,11 +555,15 @@ describe('broken peers', () => {
     raw.destroy();
   });
 
+  // A peer running test/fixtures/fd-flood.c with these arguments; resolves to its exit code.
+  function flood(server: FdChannelServer, announced: number, pieces: number, perPiece: number, end = 'stall'): Promise<number | null> {
+    const sender = spawn(fdFlood(), [abstractName(server), String(announced), String(pieces), String(perPiece), end], { stdio: 'ignore' });
+    return new Promise((resolve) => sender.on('close', resolve));
+  }
+
   test('more descriptors than a message may carry: those that arrived are closed, none leak', async () => {
-    const flood = fdFlood();
     using server = FdChannelServer.listen();
-    const sender = spawn(flood, [abstractName(server), '100'], { stdio: 'ignore' });
-    const exited = new Promise<number | null>((resolve) => sender.on('close', resolve));
+    const exited = flood(server, 100, 1, 100);
     using channel = await server.accept({ timeoutMs: 10000 });
     const before = openFds();
     const error = await channel.receive({ timeoutMs: 10000 }).catch((e) => e);
@@ -483,6 +572,63 @@ describe('broken peers', () => {
     expect(openFds()).toBe(before);
     expect(await exited).toBe(0); // the channel was shut down, so the sender saw its end
   });
+
+  test('descriptors beyond the announced count are refused at once, not held while the rest of the message is awaited', async () => {
+    using server = FdChannelServer.listen();
+    // One descriptor announced, then 64 with each of 200 one-byte pieces, and a message that never ends.
+    const exited = flood(server, 1, 200, 64);
+    using channel = await server.accept({ timeoutMs: 10000 });
+    const before = openFds();
+    const start = Date.now();
+    const error = await channel.receive({ timeoutMs: 8000 }).catch((e) => e);
+    expect(error).toBeInstanceOf(ChannelProtocolError);
+    expect(error.message).toBe('receive: the peer sent more descriptors than its message announced (64 > 1); those that arrived were closed');
+    expect(Date.now() - start).toBeLessThan(4000);
+    expect(openFds()).toBe(before);
+    expect(await exited).toBe(0);
+    await expect(channel.receive({ timeoutMs: 1000 })).rejects.toThrow(/shut down after a message was cut off/);
+  });
+
+  test('descriptor counts that differ from the announced one, in whole messages: refused, all closed', async () => {
+    for (const [announced, perPiece, pieces, message] of [
+      [0, 1, 1, 'receive: the peer sent more descriptors than its message announced (1 > 0); those that arrived were closed'],
+      [2, 1, 3, 'receive: the peer sent more descriptors than its message announced (3 > 2); those that arrived were closed'],
+      [3, 1, 1, 'receive: the message announced 3 descriptors but 1 arrived; they were closed'],
+    ] as const) {
+      using server = FdChannelServer.listen();
+      const exited = flood(server, announced, pieces, perPiece, 'complete');
+      using channel = await server.accept({ timeoutMs: 10000 });
+      const before = openFds();
+      const error = await channel.receive({ timeoutMs: 8000 }).catch((e) => e);
+      expect(error).toBeInstanceOf(ChannelProtocolError);
+      expect(error.message).toBe(message);
+      expect(openFds()).toBe(before);
+      channel.dispose();
+      expect(await exited).toBe(0);
+    }
+    // As many as announced: the message arrives.
+    using server = FdChannelServer.listen();
+    const exited = flood(server, 3, 3, 1, 'complete');
+    using channel = await server.accept({ timeoutMs: 10000 });
+    using message = await channel.receive({ timeoutMs: 8000 });
+    expect(message.payload).toBe('xx');
+    expect(message.fds.map((fd) => fs.fstatSync(fd.fd).rdev)).toEqual(Array(3).fill(fs.statSync('/dev/null').rdev));
+    channel.dispose();
+    expect(await exited).toBe(0);
+  });
+
+  test('a peer that hangs up in the middle of a message that brought descriptors: ChannelClosedError, none kept', async () => {
+    using server = FdChannelServer.listen();
+    const exited = flood(server, 4, 2, 2, 'hangup');
+    using channel = await server.accept({ timeoutMs: 10000 });
+    expect(await exited).toBe(0);
+    const before = openFds();
+    const error = await channel.receive({ timeoutMs: 8000 }).catch((e) => e);
+    expect(error).toBeInstanceOf(ChannelClosedError);
+    expect(error.message).toBe('receive: the peer closed the connection in the middle of a message');
+    expect(openFds()).toBe(before);
+  });
+
 });
 
 describe('arguments and limits', () => {

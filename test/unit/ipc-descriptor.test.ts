@@ -7,6 +7,7 @@ import {
   roundToGranularity,
   validateEventDescriptor,
   validateMemoryDescriptor,
+  type VmmMemoryDescriptor,
 } from '../../lib';
 
 const handle = Buffer.alloc(64, 7).toString('base64');
@@ -116,6 +117,37 @@ describe('untrusted input is refused field by field', () => {
   test('the message names the field and the problem', () => {
     expect(() => validateMemoryDescriptor({ ...legacy, version: 9 })).toThrow(/version must be 1: the exporter runs a version of this library that writes 9/);
     expect(() => validateMemoryDescriptor({ ...legacy, size: -5 })).toThrow(/size must be between 1 and/);
+  });
+
+  test('each field is read once: a Proxy that answers differently the second time cannot slip a forged segment through', () => {
+    // Valid segments when looked at, a forged one (4 GiB mapped from a 2 MiB allocation) when used.
+    const forged = [{ allocationSize: 2 << 20, allocationOffset: 0, bytes: 4 << 30 }];
+    const reads = new Map<PropertyKey, number>();
+    const twoFaced = new Proxy(vmm, {
+      get(target, key, receiver) {
+        reads.set(key, (reads.get(key) ?? 0) + 1);
+        if (key === 'segments' && reads.get(key)! > 1) return { length: 1, map: (f: (s: unknown, i: number) => unknown) => (vmm.segments.forEach(f), forged) };
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    expect((validateMemoryDescriptor(twoFaced) as VmmMemoryDescriptor).segments).toEqual(vmm.segments);
+    expect([...reads.values()].every((n) => n === 1)).toBe(true);
+    // Nested objects and the list itself are read once each too.
+    let lengthReads = 0;
+    const entryReads: number[] = [0, 0];
+    const segments = new Proxy(vmm.segments, {
+      get(target, key, receiver) {
+        if (key === 'length') lengthReads++;
+        if (key === '0' || key === '1') entryReads[Number(key)]++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    expect((validateMemoryDescriptor({ ...vmm, segments }) as VmmMemoryDescriptor).segments).toEqual(vmm.segments);
+    expect([lengthReads, ...entryReads]).toEqual([1, 1, 1]);
+    let pidReads = 0;
+    const exporter = { token: base.exporter.token, get pid() { return ++pidReads === 1 ? 4242 : -1; } };
+    expect(validateMemoryDescriptor({ ...legacy, exporter }).exporter).toEqual(base.exporter);
+    expect(pidReads).toBe(1);
   });
 
   test('prototype tricks do not smuggle fields in', () => {

@@ -2,7 +2,7 @@
 // before the driver is called; the raw addon refuses them too, without crashing.
 import { checkArray, checkEnum, checkFlags, checkInteger, checkNumber, checkObject, checkSize, flagNames } from '../../lib/validate';
 import { ContextFlag, DeviceAttribute } from '../../lib/generated/enums';
-import { fakeDriver, runScript } from '../helpers/subprocess';
+import { addonPath, fakeDriver, runScript } from '../helpers/subprocess';
 
 describe('argument checks', () => {
   test('integers', () => {
@@ -97,7 +97,7 @@ describe('handles and devices with a stand-in driver', () => {
   });
 
   test('the raw addon refuses bad arguments and foreign handles with errors, not crashes', () => {
-    const r = runScript(`${capture} const native = require(${JSON.stringify(require.resolve('../../build/Release/cuda_driver.node'))});
+    const r = runScript(`${capture} const native = require(${JSON.stringify(addonPath)});
       const ctx = cuda.Device.get(0).createContext();
       report({
         construct: t(() => new native.Context()), constructFake: t(() => new native.Context({})),
