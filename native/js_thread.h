@@ -39,7 +39,7 @@ class JsThreadTicket {
   // any more. Idempotent; a delivery that still comes runs without the hold.
   void cancel(Napi::Env env);
 
-  struct State;
+  struct State;  // the hold, shared by the ticket's copies and its delivery
 
  private:
   explicit JsThreadTicket(std::shared_ptr<State> state) : state_(std::move(state)) {}
