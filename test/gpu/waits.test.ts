@@ -28,8 +28,13 @@ describeGpu('waits on the GPU', () => {
       // An address no allocation holds (the first page is never mapped).
       library.kernel('scribble').launch({ grid: 1, block: 1, stream }, [cuda.arg.u64(0x10n)]);
       const awaited = await outcome(stream.synchronize());
-      const event = cuda.Event.create();
-      let later; try { event.record(stream); event.synchronizeSync(); later = 'no error'; } catch (e) { later = d(e); }
+      let later;
+      try {
+        cuda.Event.create().record(stream).synchronizeSync();
+        later = 'no error';
+      } catch (e) {
+        later = d(e);
+      }
       report({ awaited, later });`);
     expect(report.awaited).toMatchObject({ type: 'ContextLostError', code: 700, name: 'CUDA_ERROR_ILLEGAL_ADDRESS', isLost: true, isCuda: true });
     expect(report.awaited.message).toMatch(/^cuStreamSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS: .*\(the CUDA context is lost: .*restart the process to use the GPU again\)$/);
