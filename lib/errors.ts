@@ -65,6 +65,23 @@ export class CudaOutOfMemoryError extends CudaError {}
 /** 801: the device, driver or system does not support what was asked (CUDA_ERROR_NOT_SUPPORTED). */
 export class CudaNotSupportedError extends CudaError {}
 
+/**
+ * The GPU faulted and the CUDA context can no longer be used: an illegal
+ * address, instruction or alignment in a kernel, a stack error, a kernel that
+ * ran past its time limit, a device-side assert, an uncorrectable fault the
+ * driver contained (codes 226, 700, 702, 710, 714-719, 721), or the MPS server
+ * dropping this client (810). Every later call that uses the context fails the
+ * same way, and the GPU work queued with it is lost; only a new process can use
+ * the GPU again.
+ */
+export class ContextLostError extends CudaError {
+  constructor(code: number, name: string, driverMessage: string, call: string | null, detail = '') {
+    super(code, name, driverMessage, call, detail);
+    this.message = `${this.message} (the CUDA context is lost: every later call that uses it fails the same way; ` +
+      'restart the process to use the GPU again)';
+  }
+}
+
 /** A stream capture failed (codes 900-908). */
 export class CaptureError extends CudaError {}
 /** 900: the operation is not permitted while the stream is capturing. */
@@ -158,9 +175,28 @@ export class SystemError extends Error {
   }
 }
 
+/**
+ * A wait given up because its AbortSignal was aborted (the `signal` option).
+ * Shaped as Node's own APIs reject (fs, timers/promises, events.once): name
+ * 'AbortError', code 'ABORT_ERR', cause the signal's reason. What was waited
+ * for is not undone: GPU work runs to its end.
+ */
+export class AbortError extends Error {
+  /** 'ABORT_ERR', as Node's own abort errors. */
+  readonly code = 'ABORT_ERR';
+  /** What was given up, e.g. `Stream.synchronize`. */
+  readonly operation: string;
+
+  constructor(operation: string, reason: unknown) {
+    super(`${operation} was aborted`, { cause: reason });
+    this.name = 'AbortError';
+    this.operation = operation;
+  }
+}
+
 /** A wait ran out of time. */
 export class TimeoutError extends Error {
-  /** What timed out, e.g. `accept`, `receive`. */
+  /** What timed out, e.g. `accept`, `receive`, `Stream.synchronize`. */
   readonly operation: string;
   /** The time it was given, in milliseconds. */
   readonly timeoutMs: number;
@@ -239,6 +275,20 @@ const byCode = new Map<number, CudaErrorClass>([
   [CudaResult.CUDA_ERROR_CAPTURED_EVENT, CapturedEventError],
   [CudaResult.CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD, CaptureWrongThreadError],
   [CudaResult.CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, GraphUpdateError],
+  ...[
+    CudaResult.CUDA_ERROR_CONTAINED,
+    CudaResult.CUDA_ERROR_ILLEGAL_ADDRESS,
+    CudaResult.CUDA_ERROR_LAUNCH_TIMEOUT,
+    CudaResult.CUDA_ERROR_ASSERT,
+    CudaResult.CUDA_ERROR_HARDWARE_STACK_ERROR,
+    CudaResult.CUDA_ERROR_ILLEGAL_INSTRUCTION,
+    CudaResult.CUDA_ERROR_MISALIGNED_ADDRESS,
+    CudaResult.CUDA_ERROR_INVALID_ADDRESS_SPACE,
+    CudaResult.CUDA_ERROR_INVALID_PC,
+    CudaResult.CUDA_ERROR_LAUNCH_FAILED,
+    CudaResult.CUDA_ERROR_TENSOR_MEMORY_LEAK,
+    CudaResult.CUDA_ERROR_MPS_CLIENT_TERMINATED,
+  ].map((code): [number, CudaErrorClass] => [code, ContextLostError]),
 ]);
 
 // The last error that broke a stream capture (codes 900, 902-908), so that the

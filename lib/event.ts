@@ -7,6 +7,7 @@ import { EventFlag } from './generated/enums';
 import { native, NativeEvent, Slot } from './native';
 import { checkStream, Stream } from './stream';
 import { checkBoolean, checkObject, noOptions } from './validate';
+import { abandonableWait, checkWaitOptions, WaitOptions } from './wait-options';
 
 /** Options of {@link Event.create}. */
 export interface EventOptions {
@@ -75,9 +76,16 @@ export class Event extends Disposable<NativeEvent> {
     return native.eventQuery(this.slot);
   }
 
-  /** Resolves once the recorded work has completed, without blocking the event loop. */
-  synchronize(): Promise<void> {
-    return this.native.synchronizeAsync();
+  /**
+   * Resolves once the recorded work has completed, without blocking the event
+   * loop. Rejects as stream.synchronize() does: the driver's CudaError, an
+   * AbortError or TimeoutError when options give the wait up (the GPU work goes
+   * on), a DisposedError when this event is disposed meanwhile.
+   */
+  synchronize(options?: WaitOptions): Promise<void> {
+    if (options === undefined) return this.native.synchronizeAsync();
+    const wait = checkWaitOptions(options);
+    return abandonableWait(wait, 'Event.synchronize', () => this.native.synchronizeAbandonable());
   }
 
   /** Blocks the JavaScript thread until the recorded work has completed. */

@@ -15,6 +15,7 @@ export {
   type DriverStatus,
 } from './driver';
 export {
+  AbortError,
   CaptureError,
   CaptureImplicitError,
   CaptureInvalidatedError,
@@ -28,6 +29,7 @@ export {
   ChannelClosedError,
   ChannelPeerError,
   ChannelProtocolError,
+  ContextLostError,
   CudaError,
   CudaNotSupportedError,
   CudaOutOfMemoryError,
@@ -110,6 +112,7 @@ export {
 export { renderDot, type DotEdge, type DotNode, type DotOptions, type GraphNodeKind } from './graph/dot';
 export { Event, type EventOptions } from './event';
 export { Stream, type StreamMemoryOp, type StreamOptions, type WaitCondition } from './stream';
+export { type WaitOptions } from './wait-options';
 export type {
   AccessPolicyWindow,
   KernelNodeAttributeName,
@@ -173,6 +176,7 @@ export {
   CompileError,
   nvrtcStatus,
   NvrtcUnavailableError,
+  type CompileAsyncOptions,
   type CompileOptions,
   type CompileOutput,
   type NvrtcStatus,

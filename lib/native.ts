@@ -35,12 +35,19 @@ export interface NativeContext extends NativeHandle {
   disablePeerAccess(peer: NativeContext): void;
 }
 
+/** A wait abandonWait can settle early (native/waiter.h GpuWait). */
+export interface NativeWait {
+  promise: Promise<void>;
+  id: number;
+}
+
 export interface NativeStream extends NativeHandle {
   readonly handle: bigint;
   readonly ordinal: number;
   query(): boolean;
   synchronize(): void;
   synchronizeAsync(): Promise<void>;
+  synchronizeAbandonable(): NativeWait;
   waitEvent(event: NativeEvent, flags: number): void;
   flags(): number;
   priority(): number;
@@ -62,6 +69,7 @@ export interface NativeEvent extends NativeHandle {
   readonly flags: number;
   synchronize(): void;
   synchronizeAsync(): Promise<void>;
+  synchronizeAbandonable(): NativeWait;
   elapsedTime(end: NativeEvent): number;
 }
 
@@ -368,6 +376,17 @@ export interface NativeAddon {
   disposeHandle(slot: number): void;
   handleAlive(slot: number): boolean;
   markMainThread(): void;
+
+  /** Settles the wait numbered id (NativeWait) with reason, if it is still pending. */
+  abandonWait(id: number, reason: unknown): void;
+  /**
+   * A cancel signal for the next wait started on a wait thread of this
+   * environment (FdChannel's waits): cancelWait(id) ends that wait as its
+   * handle's dispose() would. disarmWaitCancel() after starting it (or failing to).
+   */
+  armWaitCancel(): number;
+  disarmWaitCancel(): void;
+  cancelWait(id: number): void;
 
   driverStatus(): NativeDriverStatus;
   driverFunctions(): Array<[name: string, version: number, available: boolean]>;

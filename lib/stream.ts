@@ -26,6 +26,7 @@ import {
   StreamAttributes,
 } from './launch-attributes';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, nameOfValue, noOptions } from './validate';
+import { abandonableWait, CheckedWait, checkWaitOptions, WaitOptions } from './wait-options';
 
 /** Options of {@link Stream.create}. */
 export interface StreamOptions {
@@ -129,10 +130,16 @@ export class Stream extends Disposable<NativeStream> {
   /**
    * Resolves when all work queued so far has completed, without blocking the
    * event loop: the wait runs on one of the library's own threads (not libuv's
-   * pool), in relaxed capture mode. Rejects with the CudaError the driver reports.
+   * pool), in relaxed capture mode. Rejects with the CudaError the driver
+   * reports (a ContextLostError after a GPU fault); with an AbortError or a
+   * TimeoutError when options.signal or options.timeoutMs gives the wait up,
+   * and with a DisposedError when this stream is disposed meanwhile. Giving up
+   * stops only the wait: the GPU work goes on. While pending, the wait keeps
+   * the process alive.
    */
-  synchronize(): Promise<void> {
-    return this.native.synchronizeAsync();
+  synchronize(options?: WaitOptions): Promise<void> {
+    if (options === undefined) return this.native.synchronizeAsync();
+    return synchronizeStream(this, checkWaitOptions(options), 'Stream.synchronize');
   }
 
   /** Blocks the JavaScript thread until all work queued so far has completed. */
@@ -256,6 +263,11 @@ class SpecialStream extends Stream {
   override dispose(): void {
     // Deliberately nothing: these streams belong to the driver.
   }
+}
+
+/** @internal stream.synchronize(options), as operation (the name its AbortError and TimeoutError give). */
+export function synchronizeStream(stream: Stream, wait: CheckedWait, operation: string): Promise<void> {
+  return abandonableWait(wait, operation, () => stream.native.synchronizeAbandonable());
 }
 
 /** The native handle of a Stream argument, or a TypeError naming the parameter. */

@@ -17,8 +17,11 @@
 #include "module.h"
 #include "nvrtc/program.h"
 #include "ipc/imported_memory.h"
+#include "reaper.h"
 #include "release.h"
 #include "stream.h"
+#include "wait_thread.h"
+#include "waiter.h"
 
 namespace cudrv {
 
@@ -41,14 +44,17 @@ namespace {
 void onMainEnvironmentExit(void*) { markProcessExiting(); }
 
 // Handles still live are released here, once no work can be handed back to
-// this thread: their releases leak what pending work holds (js_thread.h), and
-// run while the environment's state (AddonData) is whole; the instance data's
-// own finalizer runs last, with parts of it gone.
+// this thread, while the environment's state (AddonData) is whole; the
+// instance data's own finalizer runs last, with parts of it gone. What work
+// still in flight uses goes to the reaper (reaper.h), which lets go of it once
+// the work is over and this teardown is.
 void onEnvironmentTeardown(void* e) {
   Napi::Env env(static_cast<napi_env>(e));
   Napi::HandleScope scope(env);  // a hook has none of its own; releases may make values
   closeJsThreadChannel(env);
   slotTable(env).releaseAll();
+  finishJsThreadTeardown(env);
+  wakeReaper();
 }
 
 // Idempotent: the TypeScript layer may be loaded more than once over one addon
@@ -90,6 +96,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   initDecompress(env, exports);
   initCapture(env, exports);
   initFdChannel(env, exports);
+  initWaits(env, exports);
+  initWaitCancels(env, exports);
   initNvrtc(env, exports);
   Library::init(env, exports);
   Module::init(env, exports);

@@ -6,6 +6,7 @@
 #include <napi.h>
 
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "slots.h"
@@ -13,6 +14,7 @@
 namespace cudrv {
 
 class CancelSignal;
+class GpuWait;
 struct JsThreadChannel;
 
 struct AddonData {
@@ -22,8 +24,16 @@ struct AddonData {
   // Work handed back to this environment's thread (native/js_thread.cc).
   std::shared_ptr<JsThreadChannel> jsThread;
   int pendingDeliveries = 0;
+  // Waits lib/ may abandon (an abort or a timeout), by number (native/waiter.h).
+  std::unordered_map<double, std::shared_ptr<GpuWait>> abandonableWaits;
+  double lastWaitId = 0;
   // Fired when this environment is torn down, ending its wait threads (wait_thread.h).
   std::shared_ptr<CancelSignal> teardown;
+  // lib/'s cancel signals for single waits (wait_thread.h armWaitCancel): the
+  // one the next wait takes, and each by number while its wait holds it.
+  std::shared_ptr<CancelSignal> armedCancel;
+  std::unordered_map<double, std::weak_ptr<CancelSignal>> waitCancels;
+  double lastWaitCancel = 0;
   bool mainThreadMarked = false;
   // Handles by number (native/slots.h), and what frees the slots nobody adopted.
   SlotTableHold slots;

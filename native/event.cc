@@ -4,7 +4,6 @@
 #include "hot_call.h"
 #include "release.h"
 #include "stream.h"
-#include "waiter.h"
 
 namespace cudrv {
 
@@ -81,6 +80,7 @@ void Event::init(Napi::Env env, Napi::Object exports) {
       InstanceAccessor("flags", &Event::Flags, nullptr),
       InstanceMethod("synchronize", &Event::Synchronize),
       InstanceMethod("synchronizeAsync", &Event::SynchronizeAsync),
+      InstanceMethod("synchronizeAbandonable", &Event::SynchronizeAbandonable),
       InstanceMethod("elapsedTime", &Event::ElapsedTime),
   }));
   exports.Set("createEvent", Napi::Function::New(env, CreateEvent));
@@ -98,14 +98,27 @@ Napi::Value Event::Synchronize(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-Napi::Value Event::SynchronizeAsync(const Napi::CallbackInfo& info) {
+void Event::disposing(EventBox& box) { box.waits.abandonAll(kName); }
+
+// The wait thread holds the event until its driver call returns, however the
+// promise is settled: an event must not be destroyed under a wait on it.
+std::shared_ptr<GpuWait> Event::awaitRecorded(Napi::Env env) {
   EventRef box = shared();
   // What was recorded when the wait began is what its success covers.
   auto onSuccess = [stream = box->recordedOn, through = box->recordedThrough] {
     if (StreamRef s = stream.lock()) s->completedThrough(through);
   };
-  return waitPromise(info.Env(), [box] { return CU_CALL(cuEventSynchronize, box->event); }, Fn::cuEventSynchronize, "",
-                     onSuccess);
+  std::shared_ptr<GpuWait> wait =
+      GpuWait::start(env, [box] { return CU_CALL(cuEventSynchronize, box->event); }, Fn::cuEventSynchronize, onSuccess);
+  box->waits.add(env, wait);
+  return wait;
+}
+
+Napi::Value Event::SynchronizeAsync(const Napi::CallbackInfo& info) { return awaitRecorded(info.Env())->promise(); }
+
+// The same as { promise, id }, for lib/ to abandon (an abort, a timeout).
+Napi::Value Event::SynchronizeAbandonable(const Napi::CallbackInfo& info) {
+  return awaitRecorded(info.Env())->abandonable(info.Env());
 }
 
 // elapsedTime(end): milliseconds from this event to end. The driver's error

@@ -5,6 +5,7 @@
 
 #include "context.h"
 #include "handle.h"
+#include "waiter.h"
 
 namespace cudrv {
 
@@ -19,6 +20,7 @@ struct EventBox {
   // queued before the record can go (streams keep resources until seen idle).
   std::weak_ptr<StreamBox> recordedOn;
   uint64_t recordedThrough = 0;
+  WaitsInFlight waits;  // promises for it, rejected by dispose()
 
   EventBox() = default;
   EventBox(const EventBox&) = delete;
@@ -32,12 +34,17 @@ class Event : public Handle<Event, EventBox> {
   static constexpr const char* kName = "Event";
   using Base::Base;
   static void init(Napi::Env env, Napi::Object exports);
+  // dispose() rejects the promises for the event; their waits go on, holding
+  // the event until the driver returns.
+  static void disposing(EventBox& box);
 
  private:
   Napi::Value HandleValue(const Napi::CallbackInfo& info);
   Napi::Value Flags(const Napi::CallbackInfo& info);
   Napi::Value Synchronize(const Napi::CallbackInfo& info);
   Napi::Value SynchronizeAsync(const Napi::CallbackInfo& info);
+  Napi::Value SynchronizeAbandonable(const Napi::CallbackInfo& info);
+  std::shared_ptr<GpuWait> awaitRecorded(Napi::Env env);
   Napi::Value ElapsedTime(const Napi::CallbackInfo& info);
 };
 

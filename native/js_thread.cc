@@ -1,43 +1,67 @@
 #include "js_thread.h"
 
+#include <atomic>
 #include <mutex>
+#include <thread>
 
 #include "addon_data.h"
+#include "reaper.h"
 
 namespace cudrv {
 
 struct JsThreadChannel {
   std::mutex mutex;
   napi_threadsafe_function function = nullptr;
-  bool open = true;
+  bool open = true;  // changed only by the JavaScript thread, under the mutex
+  std::thread::id thread = std::this_thread::get_id();  // made on the JavaScript thread
+  std::atomic<bool> tornDown{false};
 
   // Queues a delivery unless the environment has closed the channel; the lock
   // keeps teardown from finishing while a call is under way.
-  void send(void* delivery) {
+  bool send(void* delivery) {
     std::lock_guard<std::mutex> lock(mutex);
-    if (open) napi_call_threadsafe_function(function, delivery, napi_tsfn_nonblocking);
+    return open && napi_call_threadsafe_function(function, delivery, napi_tsfn_nonblocking) == napi_ok;
   }
+};
+
+// A ticket's hold on the event loop; touched on the JavaScript thread only.
+struct JsThreadTicket::State {
+  std::shared_ptr<JsThreadChannel> channel;
+  bool counted = true;  // in pendingDeliveries
 };
 
 namespace {
 
 struct Delivery {
   std::function<void(Napi::Env)> work;
-  bool fromTicket;  // counted in pendingDeliveries (a port's posts are not)
+  std::shared_ptr<JsThreadTicket::State> ticket;  // null for a port's posts
+  bool reapable = false;                          // see deliverOrReap
 };
 
-void settled(Napi::Env env) {
+void reap(Delivery* delivery) {
+  reapAfter(JsThreadHome::of(delivery->ticket->channel), nullptr, nullptr, [work = std::move(delivery->work)](bool) {});
+  delete delivery;
+}
+
+void settled(Napi::Env env, JsThreadTicket::State& ticket) {
+  if (!ticket.counted) return;
+  ticket.counted = false;
   AddonData& addon = addonData(env);
-  if (--addon.pendingDeliveries == 0 && addon.jsThread) {
+  // A closed channel's function is being released: it is not touched again.
+  if (--addon.pendingDeliveries == 0 && addon.jsThread && addon.jsThread->open) {
     napi_unref_threadsafe_function(env, addon.jsThread->function);
   }
 }
 
 void runOnJsThread(napi_env rawEnv, napi_value, void*, void* data) {
   auto* delivery = static_cast<Delivery*>(data);
-  if (!rawEnv) return;  // finalizing: leak rather than destroy captures here
+  if (!rawEnv) {
+    // Finalizing: leak rather than destroy captures here, unless the reaper may.
+    if (delivery->reapable) reap(delivery);
+    return;
+  }
   Napi::Env env(rawEnv);
-  if (delivery->fromTicket) settled(env);
+  if (delivery->ticket) settled(env, *delivery->ticket);
   Napi::HandleScope scope(env);
   try {
     delivery->work(env);
@@ -63,30 +87,56 @@ const std::shared_ptr<JsThreadChannel>& channelOf(Napi::Env env) {
     napi_unref_threadsafe_function(env, channel->function);
     addon.jsThread = std::move(channel);
   }
-  if (!addon.jsThread->open) throw Napi::Error::New(env, "the environment is shutting down");
   return addon.jsThread;
+}
+
+const std::shared_ptr<JsThreadChannel>& openChannelOf(Napi::Env env) {
+  const std::shared_ptr<JsThreadChannel>& channel = channelOf(env);
+  if (!channel->open) throw Napi::Error::New(env, "the environment is shutting down");
+  return channel;
 }
 
 }  // namespace
 
 JsThreadTicket JsThreadTicket::take(Napi::Env env) {
-  const std::shared_ptr<JsThreadChannel>& channel = channelOf(env);
+  const std::shared_ptr<JsThreadChannel>& channel = openChannelOf(env);
   AddonData& addon = addonData(env);
   if (addon.pendingDeliveries++ == 0) napi_ref_threadsafe_function(env, channel->function);
-  return JsThreadTicket(channel);
+  return JsThreadTicket(std::make_shared<State>(State{channel}));
 }
 
 void JsThreadTicket::deliver(std::function<void(Napi::Env)> work) {
-  channel_->send(new Delivery{std::move(work), true});
+  // Not sent when the environment is gone: then leaked, with what it holds.
+  state_->channel->send(new Delivery{std::move(work), state_});
 }
 
-void JsThreadTicket::cancel(Napi::Env env) { settled(env); }
+void JsThreadTicket::deliverOrReap(std::function<void(Napi::Env)> work) {
+  auto* delivery = new Delivery{std::move(work), state_, true};
+  if (!state_->channel->send(delivery)) reap(delivery);
+}
+
+void JsThreadTicket::cancel(Napi::Env env) { settled(env, *state_); }
 
 std::shared_ptr<JsThreadPort> JsThreadPort::open(Napi::Env env) {
-  return std::shared_ptr<JsThreadPort>(new JsThreadPort(channelOf(env)));
+  return std::shared_ptr<JsThreadPort>(new JsThreadPort(openChannelOf(env)));
 }
 
-void JsThreadPort::post(std::function<void(Napi::Env)> work) { channel_->send(new Delivery{std::move(work), false}); }
+void JsThreadPort::post(std::function<void(Napi::Env)> work) { channel_->send(new Delivery{std::move(work), nullptr}); }
+
+JsThreadHome JsThreadHome::of(Napi::Env env) { return JsThreadHome(channelOf(env)); }
+
+JsThreadHome JsThreadHome::of(const std::shared_ptr<JsThreadChannel>& channel) { return JsThreadHome(channel); }
+
+// `open` is written only on the JavaScript thread: read here only there.
+bool JsThreadHome::isCurrent() const {
+  return channel_ && channel_->thread == std::this_thread::get_id() && channel_->open;
+}
+
+bool JsThreadHome::onItsThread() const {
+  return channel_ && channel_->thread == std::this_thread::get_id() && !tornDown();
+}
+
+bool JsThreadHome::tornDown() const { return !channel_ || channel_->tornDown.load(std::memory_order_acquire); }
 
 void closeJsThreadChannel(Napi::Env env) {
   AddonData& addon = addonData(env);
@@ -101,6 +151,11 @@ void closeJsThreadChannel(Napi::Env env) {
   std::lock_guard<std::mutex> lock(addon.jsThread->mutex);
   addon.jsThread->open = false;
   napi_release_threadsafe_function(addon.jsThread->function, napi_tsfn_abort);
+}
+
+void finishJsThreadTeardown(Napi::Env env) {
+  AddonData& addon = addonData(env);
+  if (addon.jsThread) addon.jsThread->tornDown.store(true, std::memory_order_release);
 }
 
 }  // namespace cudrv

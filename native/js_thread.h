@@ -6,7 +6,8 @@
 // Every environment has one channel. When the environment is torn down (a
 // worker ending, the process exiting) the channel closes under a lock, so no
 // other thread touches Node's structures after that: work sent later is
-// dropped, and deliberately leaked rather than destroyed off its thread.
+// dropped, and deliberately leaked rather than destroyed off its thread
+// (unless its sender hands it to the reaper, native/reaper.h).
 #pragma once
 
 #include <napi.h>
@@ -25,16 +26,24 @@ class JsThreadTicket {
   static JsThreadTicket take(Napi::Env env);
 
   // Runs work on the JavaScript thread later. Callable once, from any thread;
-  // never blocks.
+  // never blocks. Dropped (and leaked) when the environment is gone.
   void deliver(std::function<void(Napi::Env)> work);
+  // The same, but when the environment is gone (now, or before work gets its
+  // turn) work is handed to the reaper (native/reaper.h), which destroys it once
+  // the teardown is over: only for work whose captures need no JavaScript
+  // thread to be let go of.
+  void deliverOrReap(std::function<void(Napi::Env)> work);
 
-  // Gives the ticket back unused (JavaScript thread), when what would have
-  // delivered it could not be queued.
+  // Lets go of the ticket's hold on the event loop (JavaScript thread), when
+  // what would have delivered it could not be queued, or nobody waits for it
+  // any more. Idempotent; a delivery that still comes runs without the hold.
   void cancel(Napi::Env env);
 
+  struct State;  // the hold, shared by the ticket's copies and its delivery
+
  private:
-  explicit JsThreadTicket(std::shared_ptr<JsThreadChannel> channel) : channel_(std::move(channel)) {}
-  std::shared_ptr<JsThreadChannel> channel_;
+  explicit JsThreadTicket(std::shared_ptr<State> state) : state_(std::move(state)) {}
+  std::shared_ptr<State> state_;
 };
 
 // Repeated deliveries from other threads for as long as the port lives (a
@@ -54,7 +63,36 @@ class JsThreadPort {
   std::shared_ptr<JsThreadChannel> channel_;
 };
 
+// The environment a resource belongs to, as the resource remembers it: code
+// that may run on any thread, or after the environment is gone, asks it
+// whether it can still use the environment.
+class JsThreadHome {
+ public:
+  // On the JavaScript thread.
+  static JsThreadHome of(Napi::Env env);
+  // The environment of a channel, from any thread.
+  static JsThreadHome of(const std::shared_ptr<JsThreadChannel>& channel);
+  // No environment: never current, torn down already.
+  JsThreadHome() = default;
+
+  // This thread is the environment's JavaScript thread, and its channel is
+  // open (the environment is not being torn down).
+  bool isCurrent() const;
+  // This thread is the environment's JavaScript thread, and the environment
+  // is still there (open, or being torn down).
+  bool onItsThread() const;
+  // The environment's teardown is over: nothing of it runs any more, and what
+  // belonged to it may be let go on any thread (native/reaper.h).
+  bool tornDown() const;
+
+ private:
+  explicit JsThreadHome(std::shared_ptr<JsThreadChannel> channel) : channel_(std::move(channel)) {}
+  std::shared_ptr<JsThreadChannel> channel_;
+};
+
 // Closes this environment's channel (environment teardown).
 void closeJsThreadChannel(Napi::Env env);
+// Marks the environment's teardown over (the last thing it does).
+void finishJsThreadTeardown(Napi::Env env);
 
 }  // namespace cudrv

@@ -294,4 +294,7 @@ Napi::Value Kernel::MaxActiveClusters(const Napi::CallbackInfo& info) {
 
 Napi::Value Kernel::Prepare(const Napi::CallbackInfo& info) { return prepareLaunch(info, shared()); }
 
+// Its code and parameter layout only.
+bool holdsJavaScript(const KernelBox&) { return false; }
+
 }  // namespace cudrv

@@ -215,4 +215,14 @@ Napi::Value PreparedLaunch::SetPointer(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// Its kernel, its stream, and the memory its pointer arguments name. (Its
+// parameter buffer is shared with an ArrayBuffer through a shared_ptr that
+// either side may let go of anywhere.)
+bool holdsJavaScript(const PreparedLaunchBox& launch) {
+  for (const MemoryRef& owner : launch.owners) {
+    if (owner && holdsJavaScript(*owner)) return true;
+  }
+  return false;
+}
+
 }  // namespace cudrv

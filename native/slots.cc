@@ -11,10 +11,14 @@ namespace cudrv {
 SlotTable::~SlotTable() { releaseAll(); }
 
 // size_ is read anew each time: a release may make or free other handles.
+// Each handle is disposed as dispose() would, so that what it lets go of first
+// (a host buffer's views, a stream's work in flight) goes while the
+// environment is still there.
 void SlotTable::releaseAll() {
   for (uint64_t index = 0; index < size_; ++index) {
     Entry& entry = chunks_[index >> kChunkBits][index & (kChunkSpan - 1)];
     if (!entry.kind || !entry.hasBox) continue;
+    entry.kind->beforeDispose(entry.box);
     std::shared_ptr<void> box = entry.kind->take(entry.box);
     entry.hasBox = false;
   }

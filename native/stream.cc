@@ -1,5 +1,6 @@
 #include "stream.h"
 
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -8,10 +9,40 @@
 #include "graph/graph.h"
 #include "hot_call.h"
 #include "memory/memory.h"
+#include "reaper.h"
 #include "release.h"
-#include "waiter.h"
 
 namespace cudrv {
+
+namespace {
+
+// What work in flight on a stream still uses, once the stream has handed it
+// off: released when the last holder lets go, if the work is over by then (a
+// failed wait may leave it running: then everything is leaked). Off the
+// environment's thread (the reaper, after the environment is gone) what holds
+// a JavaScript value is leaked instead.
+struct HandedOff {
+  std::unordered_map<const void*, StreamBox::Pending> resources;
+  JsThreadHome home;
+  std::atomic<bool> workOver{false};
+
+  HandedOff(std::unordered_map<const void*, StreamBox::Pending> kept, JsThreadHome owner)
+      : resources(std::move(kept)), home(std::move(owner)) {}
+  HandedOff(const HandedOff&) = delete;
+  HandedOff& operator=(const HandedOff&) = delete;
+  ~HandedOff() {
+    if (!workOver.load(std::memory_order_acquire)) {
+      new auto(std::move(resources));
+      return;
+    }
+    if (home.onItsThread()) return;
+    for (auto& [key, entry] : resources) {
+      if (entry.resource && entry.holdsJavaScript(entry.resource.get())) new auto(std::move(entry.resource));
+    }
+  }
+};
+
+}  // namespace
 
 StreamBox::~StreamBox() {
   if (processExiting()) return;  // releases are skipped from here on; the driver reclaims everything
@@ -34,51 +65,56 @@ void StreamBox::endAbandonedCapture() {
 }
 
 void Stream::disposing(StreamBox& box) {
+  box.waits.abandonAll(kName);
   if (processExiting()) return;
   box.endAbandonedCapture();
   if (box.pendingCount() != 0) box.handOffPending();
 }
 
 // The stream is going away with work in flight: record an event behind that
-// work, and let go of what it uses only once a wait thread has seen the event.
-// If anything fails, the resources are leaked rather than freed under the GPU.
+// work, and let go of what it uses only once the event has completed: seen by
+// a wait thread, which hands the release back to the JavaScript thread, or,
+// when that thread is not this one or is being torn down (a worker ending), by
+// the reaper (unless it has completed already). If anything fails, the
+// resources are leaked rather than freed under the GPU (a HandedOff whose work
+// is not known to be over).
 void StreamBox::handOffPending() {
-  auto resources = std::make_shared<std::unordered_map<const void*, Pending>>(std::move(pending));
+  auto held = std::make_shared<HandedOff>(std::move(pending), home);
   pending.clear();
   ++epoch;  // what `recent` names went with the rest
   CUevent marker = nullptr;
   if (setCurrent(context->context) != CUDA_SUCCESS ||
       CU_CALL(cuEventCreate, &marker, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
-    new auto(resources);
     return;
   }
   if (CU_CALL(cuEventRecord, marker, stream) != CUDA_SUCCESS) {
     CU_CALL(cuEventDestroy, marker);
-    new auto(resources);
     return;
   }
-  try {
-    auto result = std::make_shared<CUresult>(CUDA_SUCCESS);
-    runOffThread(
-        Napi::Env(env), [marker, result] { *result = CU_CALL(cuEventSynchronize, marker); },
-        [marker, resources, result](Napi::Env) {
-          CU_CALL(cuEventDestroy, marker);
-          if (*result != CUDA_SUCCESS) {
-            new auto(resources);  // the work may not have finished: keep
-            return;
-          }
-          resources->clear();
-        });
-  } catch (const Napi::Error&) {
-    // The environment is closing (a worker ending): no wait thread can hand the
-    // resources back. Released now if the work is done, else leaked.
-    if (CU_CALL(cuEventQuery, marker) == CUDA_SUCCESS) {
-      resources->clear();
-    } else {
-      new auto(resources);
+  if (home.isCurrent()) {
+    // The process need not stay for these releases: at exit they are skipped anyway.
+    OffThreadOptions handOff;
+    handOff.reapable = true;
+    handOff.keepAlive = false;
+    try {
+      runOffThread(
+          Napi::Env(env),
+          [marker, held] {
+            held->workOver = CU_CALL(cuEventSynchronize, marker) == CUDA_SUCCESS;
+            CU_CALL(cuEventDestroy, marker);
+          },
+          [held](Napi::Env) {}, handOff);  // held is let go with the functions, on this thread
+      return;
+    } catch (const Napi::Error&) {
+      // No channel back to this thread could be made: the reaper watches instead.
     }
+  } else if (home.onItsThread() && CU_CALL(cuEventQuery, marker) == CUDA_SUCCESS) {
+    // The environment is being torn down, and the work is over: released here.
     CU_CALL(cuEventDestroy, marker);
+    held->workOver = true;
+    return;
   }
+  reapAfter(home, context->context, marker, [held](bool workOver) { held->workOver = workOver; });
 }
 
 // While the stream is part of an active capture (begun on it or on a stream
@@ -100,6 +136,7 @@ StreamRef newStreamBox(Napi::Env env, int ordinal) {
   auto box = std::make_shared<StreamBox>();
   box->context = primaryContext(env, ordinal);
   box->env = env;
+  box->home = JsThreadHome::of(env);
   return box;
 }
 
@@ -149,6 +186,7 @@ void Stream::init(Napi::Env env, Napi::Object exports) {
       InstanceMethod("query", &Stream::Query),
       InstanceMethod("synchronize", &Stream::Synchronize),
       InstanceMethod("synchronizeAsync", &Stream::SynchronizeAsync),
+      InstanceMethod("synchronizeAbandonable", &Stream::SynchronizeAbandonable),
       InstanceMethod("waitEvent", &Stream::WaitEvent),
       InstanceMethod("flags", &Stream::Flags),
       InstanceMethod("priority", &Stream::Priority),
@@ -199,32 +237,46 @@ Napi::Value Stream::Synchronize(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-// A promise for the completion of the work queued so far. Streams nobody owns
-// (legacy, per-thread) are waited through an event recorded here: the
-// per-thread stream is this thread's, and wait threads never touch the legacy stream.
-Napi::Value Stream::SynchronizeAsync(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
+// A promise for the completion of the work queued so far. The wait thread holds
+// the stream until its driver call returns, even if the promise is settled
+// earlier (abandoned, or the stream disposed): the stream must not be destroyed
+// under a call that waits on it. Streams nobody owns (legacy, per-thread) are
+// waited through an event recorded here: the per-thread stream is this
+// thread's, and wait threads never touch the legacy stream.
+std::shared_ptr<GpuWait> Stream::awaitQueued(Napi::Env env) {
   StreamRef box = shared();
   uint64_t covered = box->markWait();
   auto onSuccess = [box, covered] { box->completedThrough(covered); };
+  std::shared_ptr<GpuWait> wait;
   if (box->owned) {
-    CUstream s = box->stream;
-    return waitPromise(env, [s] { return CU_CALL(cuStreamSynchronize, s); }, Fn::cuStreamSynchronize, "",
-                       onSuccess);
+    wait = GpuWait::start(env, [box] { return CU_CALL(cuStreamSynchronize, box->stream); }, Fn::cuStreamSynchronize,
+                          onSuccess);
+  } else {
+    makeCurrent(env, box->context);
+    CUevent marker = nullptr;
+    CU_CHECK(env, cuEventCreate, &marker, CU_EVENT_DISABLE_TIMING);
+    CUresult recorded = CU_CALL(cuEventRecord, marker, box->stream);
+    if (recorded != CUDA_SUCCESS) {
+      CU_CALL(cuEventDestroy, marker);
+      throwCudaError(env, recorded, Fn::cuEventRecord);
+    }
+    wait = GpuWait::start(env,
+                          [marker] {
+                            CUresult r = CU_CALL(cuEventSynchronize, marker);
+                            CU_CALL(cuEventDestroy, marker);
+                            return r;
+                          },
+                          Fn::cuEventSynchronize, onSuccess);
   }
-  makeCurrent(env, box->context);
-  CUevent marker = nullptr;
-  CU_CHECK(env, cuEventCreate, &marker, CU_EVENT_DISABLE_TIMING);
-  CUresult recorded = CU_CALL(cuEventRecord, marker, box->stream);
-  if (recorded != CUDA_SUCCESS) {
-    CU_CALL(cuEventDestroy, marker);
-    throwCudaError(env, recorded, Fn::cuEventRecord);
-  }
-  return waitPromise(env, [marker] { return CU_CALL(cuEventSynchronize, marker); }, Fn::cuEventSynchronize, "",
-                     [marker, onSuccess] {
-                       CU_CALL(cuEventDestroy, marker);
-                       onSuccess();
-                     });
+  box->waits.add(env, wait);
+  return wait;
+}
+
+Napi::Value Stream::SynchronizeAsync(const Napi::CallbackInfo& info) { return awaitQueued(info.Env())->promise(); }
+
+// The same as { promise, id }, for lib/ to abandon (an abort, a timeout).
+Napi::Value Stream::SynchronizeAbandonable(const Napi::CallbackInfo& info) {
+  return awaitQueued(info.Env())->abandonable(info.Env());
 }
 
 // waitEvent(event, flags): later work on this stream waits for the event.

@@ -9,14 +9,32 @@
 #include <napi.h>
 
 #include <memory>
+#include <type_traits>
 #include <unordered_map>
 
 #include "context.h"
 #include "handle.h"
+#include "js_thread.h"
 #include "recent_keys.h"
 #include "release.h"
+#include "waiter.h"
 
 namespace cudrv {
+
+struct MemoryBox;
+struct KernelBox;
+struct PreparedLaunchBox;
+struct GraphExecBox;
+
+// Whether a resource that work in flight uses holds a JavaScript value (a
+// registered buffer, a view, a graph's host callback), which only its
+// environment's thread may let go of. Asked when the resource is let go on
+// another thread, after its environment is gone (native/reaper.h): one that
+// holds a JavaScript value is leaked instead. Every kind a stream keeps says.
+bool holdsJavaScript(const MemoryBox& memory);
+bool holdsJavaScript(const KernelBox& kernel);
+bool holdsJavaScript(const PreparedLaunchBox& launch);
+bool holdsJavaScript(const GraphExecBox& exec);
 
 struct StreamBox {
   CUstream stream = nullptr;
@@ -25,6 +43,8 @@ struct StreamBox {
   bool capturing = false; // a capture the library began is open on it
   uint64_t captureId = 0; // ... and its id
   napi_env env = nullptr; // the environment whose thread uses it
+  JsThreadHome home;      // ... as other threads may ask after it
+  WaitsInFlight waits;    // promises for its work, rejected by dispose()
 
   StreamBox() = default;
   StreamBox(const StreamBox&) = delete;
@@ -63,7 +83,11 @@ struct StreamBox {
     if (recent.has(key, epoch)) return;
     Pending& entry = pending[key];
     entry.epoch = epoch;
-    if (!entry.resource) entry.resource = own();
+    if (!entry.resource) {
+      using Kept = typename std::decay_t<decltype(own())>::element_type;
+      entry.resource = own();
+      entry.holdsJavaScript = [](const void* resource) { return cudrv::holdsJavaScript(*static_cast<const Kept*>(resource)); };
+    }
     recent.note(key, epoch);
   }
   // Starts a wait: work queued before this point is what the wait covers.
@@ -96,6 +120,7 @@ struct StreamBox {
   struct Pending {
     std::shared_ptr<void> resource;
     uint64_t epoch = 0;
+    bool (*holdsJavaScript)(const void* resource) = nullptr;  // holdsJavaScript above, for its kind
   };
   std::unordered_map<const void*, Pending> pending;
   uint64_t epoch = 0;
@@ -104,8 +129,10 @@ struct StreamBox {
   // earlier epochs: a wait takes them, and a hand-off moves to a new epoch).
   RecentKeys recent;
 
-  // Releases what pending holds once the work queued so far is done (a wait
-  // thread watches an event), and empties pending now.
+  // Releases what pending holds once the work queued so far is done, and
+  // empties pending now: a wait thread watches an event recorded behind the
+  // work, or the reaper (native/reaper.h) when the environment's thread is not
+  // this one or is being torn down.
   void handOffPending();
 
  private:
@@ -118,10 +145,11 @@ class Stream : public Handle<Stream, StreamBox> {
   static constexpr const char* kName = "Stream";
   using Base::Base;
   static void init(Napi::Env env, Napi::Object exports);
-  // dispose() ends a capture left open, and hands what queued work still uses
-  // to a wait for that work: other holders of the box (buffers freed on this
-  // stream, a prepared launch kept by its own launches, releases deferred by the
-  // capture) would otherwise keep both, and the stream, for good.
+  // dispose() ends a capture left open, rejects the promises for its work
+  // (their waits go on), and hands what queued work still uses to a wait for
+  // that work: other holders of the box (buffers freed on this stream, a
+  // prepared launch kept by its own launches, releases deferred by the capture,
+  // a wait in flight) would otherwise keep both, and the stream, for good.
   static void disposing(StreamBox& box);
   // The legacy and per-thread streams belong to the driver: lib's objects for
   // them ignore dispose(), and so does their slot, asked by any path.
@@ -136,6 +164,8 @@ class Stream : public Handle<Stream, StreamBox> {
   Napi::Value Query(const Napi::CallbackInfo& info);
   Napi::Value Synchronize(const Napi::CallbackInfo& info);
   Napi::Value SynchronizeAsync(const Napi::CallbackInfo& info);
+  Napi::Value SynchronizeAbandonable(const Napi::CallbackInfo& info);
+  std::shared_ptr<GpuWait> awaitQueued(Napi::Env env);
   Napi::Value WaitEvent(const Napi::CallbackInfo& info);
   Napi::Value Flags(const Napi::CallbackInfo& info);
   Napi::Value Priority(const Napi::CallbackInfo& info);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "addon_data.h"
+#include "args.h"
 #include "errors.h"
 #include "waiter.h"
 
@@ -35,6 +36,9 @@ void CancelSignal::fire() const {
 }
 
 namespace {
+
+// The cancel signal of the wait running on this thread, if it has one.
+thread_local const CancelSignal* waitCancel = nullptr;
 
 void fireOnTeardown(void* signal) {
   auto* held = static_cast<std::shared_ptr<CancelSignal>*>(signal);
@@ -74,14 +78,17 @@ int Deadline::remainingMs() const {
 WaitResult waitFor(int fd, short events, const Deadline& deadline, const CancelSignal* cancel,
                    const CancelSignal& teardown, int* err) {
   for (;;) {
-    pollfd fds[3] = {{fd, events, 0}, {teardown.fd(), POLLIN, 0}, {cancel ? cancel->fd() : -1, POLLIN, 0}};
-    int n = poll(fds, 3, deadline.remainingMs());
+    pollfd fds[4] = {{fd, events, 0},
+                     {teardown.fd(), POLLIN, 0},
+                     {cancel ? cancel->fd() : -1, POLLIN, 0},
+                     {waitCancel ? waitCancel->fd() : -1, POLLIN, 0}};
+    int n = poll(fds, 4, deadline.remainingMs());
     if (n < 0) {
       if (errno == EINTR) continue;
       *err = errno;
       return WaitResult::Failed;
     }
-    if (fds[1].revents || fds[2].revents) return WaitResult::Cancelled;
+    if (fds[1].revents || fds[2].revents || fds[3].revents) return WaitResult::Cancelled;
     if (fds[0].revents & POLLNVAL) {
       *err = EBADF;
       return WaitResult::Failed;
@@ -95,14 +102,17 @@ Napi::Promise runOnWaitThread(Napi::Env env, std::function<void()> work,
                               std::function<void(Napi::Env, Napi::Promise::Deferred&)> settle) {
   auto deferred = std::make_shared<Napi::Promise::Deferred>(env);
   auto failure = std::make_shared<std::string>();  // what work threw (std::bad_alloc, ...), if it threw
+  std::shared_ptr<CancelSignal> cancel = std::move(addonData(env).armedCancel);
   runOffThread(
       env,
-      [work, failure] {
+      [work, failure, cancel] {
+        waitCancel = cancel.get();
         try {
           work();
         } catch (const std::exception& e) {
           *failure = std::string("wait thread: ") + e.what();
         }
+        waitCancel = nullptr;
       },
       [deferred, settle, failure](Napi::Env env) {
         try {
@@ -115,6 +125,48 @@ Napi::Promise runOnWaitThread(Napi::Env env, std::function<void()> work,
         }
       });
   return deferred->Promise();
+}
+
+namespace {
+
+Napi::Value ArmWaitCancel(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  int err = 0;
+  std::shared_ptr<CancelSignal> signal = CancelSignal::create(&err);
+  if (!signal) throwSystemError(env, err, "eventfd");
+  AddonData& data = addonData(env);
+  // Signals whose waits have ended (held by nobody now) go first.
+  for (auto it = data.waitCancels.begin(); it != data.waitCancels.end();) {
+    it = it->second.expired() ? data.waitCancels.erase(it) : std::next(it);
+  }
+  const double id = ++data.lastWaitCancel;
+  data.waitCancels.emplace(id, signal);
+  data.armedCancel = std::move(signal);
+  return Napi::Number::New(env, id);
+}
+
+Napi::Value DisarmWaitCancel(const Napi::CallbackInfo& info) {
+  addonData(info.Env()).armedCancel.reset();
+  return info.Env().Undefined();
+}
+
+Napi::Value CancelWait(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  double id = static_cast<double>(integerArg(info[0], "id", 1, INT64_C(1) << 53));
+  AddonData& data = addonData(env);
+  auto found = data.waitCancels.find(id);
+  if (found != data.waitCancels.end()) {
+    if (std::shared_ptr<CancelSignal> signal = found->second.lock()) signal->fire();
+  }
+  return env.Undefined();
+}
+
+}  // namespace
+
+void initWaitCancels(Napi::Env env, Napi::Object exports) {
+  exports.Set("armWaitCancel", Napi::Function::New(env, ArmWaitCancel));
+  exports.Set("disarmWaitCancel", Napi::Function::New(env, DisarmWaitCancel));
+  exports.Set("cancelWait", Napi::Function::New(env, CancelWait));
 }
 
 }  // namespace cudrv

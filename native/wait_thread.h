@@ -4,7 +4,8 @@
 // hold up every fs, dns and crypto call, and every GPU-completion promise, queued
 // behind them. A wait polls its descriptor together with cancel signals, one
 // fired when the object it works on is disposed and one when its JavaScript
-// environment is torn down, so no wait outlives either.
+// environment is torn down, so no wait outlives either; and a third lib/ may
+// fire (an AbortSignal), which ends the wait as a dispose would.
 #pragma once
 
 #include <napi.h>
@@ -54,16 +55,23 @@ class Deadline {
 enum class WaitResult { Ready, TimedOut, Cancelled, Failed };
 
 // Waits until fd reports one of events (or an error or hang-up, which the next
-// call on fd reports), the deadline passes, or cancel (may be null) or teardown
-// fires. fd < 0 waits for the deadline or the signals only. Failed sets *err.
+// call on fd reports), the deadline passes, or cancel (may be null), teardown or
+// the wait's own cancel signal (armWaitCancel, below) fires. fd < 0 waits for
+// the deadline or the signals only. Failed sets *err.
 WaitResult waitFor(int fd, short events, const Deadline& deadline, const CancelSignal* cancel,
                    const CancelSignal& teardown, int* err);
 
 // Runs work on a new thread; when it is done, settle runs on the JavaScript
 // thread and resolves or rejects the promise returned here (a Napi::Error that
 // settle throws rejects it, and so does an exception work throws). If env is
-// torn down first, settle never runs.
+// torn down first, settle never runs. The wait takes the cancel signal armed
+// for it, if any.
 Napi::Promise runOnWaitThread(Napi::Env env, std::function<void()> work,
                               std::function<void(Napi::Env, Napi::Promise::Deferred&)> settle);
+
+// armWaitCancel, disarmWaitCancel and cancelWait: lib/'s AbortSignals for
+// these waits. armWaitCancel() makes a cancel signal for the next wait started
+// here and returns its number; cancelWait(number) fires it.
+void initWaitCancels(Napi::Env env, Napi::Object exports);
 
 }  // namespace cudrv

@@ -1,5 +1,6 @@
 #include "waiter.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -12,8 +13,9 @@
 #include <immintrin.h>
 #endif
 
+#include "addon_data.h"
+#include "args.h"
 #include "errors.h"
-#include "js_thread.h"
 
 namespace cudrv {
 
@@ -23,6 +25,7 @@ struct Task {
   std::function<void()> work;
   std::function<void(Napi::Env)> done;
   JsThreadTicket ticket;
+  bool reapable;
 };
 
 // How long one idle wait thread looks for the next wait before it sleeps. A
@@ -87,7 +90,14 @@ class WaitPool {
       task.work();
       // The functions travel back, so what they hold is released on the
       // JavaScript thread, never here.
-      task.ticket.deliver([work = std::move(task.work), done = std::move(task.done)](Napi::Env env) { done(env); });
+      std::function<void(Napi::Env)> back = [work = std::move(task.work), done = std::move(task.done)](Napi::Env env) {
+        done(env);
+      };
+      if (task.reapable) {
+        task.ticket.deliverOrReap(std::move(back));
+      } else {
+        task.ticket.deliver(std::move(back));
+      }
       lock.lock();
     }
   }
@@ -108,25 +118,111 @@ WaitPool& pool() {
 
 }  // namespace
 
-void runOffThread(Napi::Env env, std::function<void()> work, std::function<void(Napi::Env)> done) {
-  pool().submit({std::move(work), std::move(done), JsThreadTicket::take(env)});
+void runOffThread(Napi::Env env, std::function<void()> work, std::function<void(Napi::Env)> done,
+                  OffThreadOptions options) {
+  JsThreadTicket ticket = JsThreadTicket::take(env);
+  if (!options.keepAlive) ticket.cancel(env);
+  pool().submit({std::move(work), std::move(done), std::move(ticket), options.reapable});
 }
 
-Napi::Promise waitPromise(Napi::Env env, std::function<CUresult()> wait, Fn fn, std::string detail,
-                          std::function<void()> onSuccess) {
-  auto deferred = std::make_shared<Napi::Promise::Deferred>(env);
-  auto result = std::make_shared<CUresult>(CUDA_SUCCESS);
-  runOffThread(
-      env, [wait, result] { *result = wait(); },
-      [deferred, result, fn, detail, onSuccess](Napi::Env env) {
-        if (*result != CUDA_SUCCESS) {
-          deferred->Reject(makeCudaError(env, *result, fn, detail));
-          return;
-        }
-        if (onSuccess) onSuccess();
-        deferred->Resolve(env.Undefined());
-      });
-  return deferred->Promise();
+GpuWait::GpuWait(Napi::Env env, Fn fn, std::function<void()> onSuccess)
+    : deferred_(Napi::Promise::Deferred::New(env)),
+      ticket_(JsThreadTicket::take(env)),
+      fn_(fn),
+      onSuccess_(std::move(onSuccess)) {}
+
+std::shared_ptr<GpuWait> GpuWait::start(Napi::Env env, std::function<CUresult()> wait, Fn fn,
+                                        std::function<void()> onSuccess) {
+  auto gpuWait = std::make_shared<GpuWait>(env, fn, std::move(onSuccess));
+  // The wait's own ticket delivers; abandon() cancels the same hold. What the
+  // functions hold (boxes, this wait) needs no JavaScript thread to be let go.
+  pool().submit({[gpuWait, wait = std::move(wait)] { gpuWait->result_ = wait(); },
+                 [gpuWait](Napi::Env env) { gpuWait->finish(env); }, gpuWait->ticket_, true});
+  return gpuWait;
+}
+
+void GpuWait::finish(Napi::Env env) {
+  if (settled_) return;
+  forget(env);
+  if (result_ != CUDA_SUCCESS) {
+    onSuccess_ = nullptr;
+    deferred_.Reject(makeCudaError(env, result_, fn_));
+    return;
+  }
+  std::function<void()> onSuccess = std::move(onSuccess_);
+  if (onSuccess) onSuccess();
+  deferred_.Resolve(env.Undefined());
+}
+
+void GpuWait::abandon(Napi::Env env, Napi::Value reason) {
+  if (settled_) return;
+  forget(env);
+  ticket_.cancel(env);
+  onSuccess_ = nullptr;
+  if (!reason.IsEmpty()) deferred_.Reject(reason);
+}
+
+// Settled from now on: no longer abandonable by number.
+void GpuWait::forget(Napi::Env env) {
+  settled_ = true;
+  if (id_ != 0) addonData(env).abandonableWaits.erase(id_);
+}
+
+Napi::Object GpuWait::abandonable(Napi::Env env) {
+  AddonData& data = addonData(env);
+  id_ = ++data.lastWaitId;
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("promise", promise());
+  out.Set("id", id_);
+  // Registered last: the object made above may throw.
+  data.abandonableWaits.emplace(id_, shared_from_this());
+  return out;
+}
+
+void WaitsInFlight::add(Napi::Env env, const std::shared_ptr<GpuWait>& wait) {
+  if (!env_) {
+    env_ = env;
+    home_ = JsThreadHome::of(env);
+  }
+  waits_.erase(std::remove_if(waits_.begin(), waits_.end(),
+                              [](const std::weak_ptr<GpuWait>& w) {
+                                std::shared_ptr<GpuWait> live = w.lock();
+                                return !live || live->settled();
+                              }),
+               waits_.end());
+  waits_.push_back(wait);
+}
+
+void WaitsInFlight::abandonAll(const char* what) {
+  if (waits_.empty()) return;
+  std::vector<std::weak_ptr<GpuWait>> waits = std::move(waits_);
+  waits_.clear();
+  Napi::Env env(env_);
+  // While the environment is torn down no error can be made: the promises stay pending.
+  bool open = home_.isCurrent();
+  for (const std::weak_ptr<GpuWait>& w : waits) {
+    if (std::shared_ptr<GpuWait> wait = w.lock()) wait->abandon(env, open ? disposedError(env, what) : Napi::Value());
+  }
+}
+
+namespace {
+
+// abandonWait(id, reason): settles the wait numbered id with reason, if still pending.
+Napi::Value AbandonWait(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  double id = static_cast<double>(integerArg(info[0], "id", 1, INT64_C(1) << 53));
+  AddonData& data = addonData(env);
+  auto found = data.abandonableWaits.find(id);
+  if (found == data.abandonableWaits.end()) return env.Undefined();
+  std::shared_ptr<GpuWait> wait = found->second;  // abandon() takes it out of the map
+  wait->abandon(env, info[1]);
+  return env.Undefined();
+}
+
+}  // namespace
+
+void initWaits(Napi::Env env, Napi::Object exports) {
+  exports.Set("abandonWait", Napi::Function::New(env, AbandonWait));
 }
 
 }  // namespace cudrv

@@ -1,11 +1,12 @@
 // Executable graphs: instantiated once, launched many times. Whole-graph
 // update says why it was refused (the driver's reason and the node); per-node
 // updates change one node of the executable; nodes can be disabled and re-enabled.
-import { CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
+import { AbortError, CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
 import { Disposable } from '../disposable';
 import { PreparedLaunch } from '../kernel/prepared-launch';
 import { native, NativeGraph, NativeGraphExec, Slot } from '../native';
-import { checkStream, Stream, streamSlot } from '../stream';
+import { checkStream, Stream, streamSlot, synchronizeStream } from '../stream';
+import { checkWaitOptions, WaitOptions } from '../wait-options';
 import { checkBoolean, checkFlag, checkObject, nameOfValue, noOptions } from '../validate';
 import type { Graph } from './graph';
 import { checkGraphNode, GraphNode } from './node';
@@ -96,10 +97,22 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     native.graphLaunch(this.slot, checkStream(stream).slot);
   }
 
-  /** Launches on stream and resolves when it completes, without blocking the event loop. */
-  async run(stream: Stream): Promise<void> {
+  /**
+   * Launches on stream and resolves when it completes, without blocking the
+   * event loop (stream.synchronize(options): options.signal and
+   * options.timeoutMs give up the wait, not the launch; a signal aborted
+   * already rejects before the launch).
+   */
+  async run(stream: Stream, options?: WaitOptions): Promise<void> {
+    if (options === undefined) {
+      this.launch(stream);
+      await stream.synchronize();
+      return;
+    }
+    const wait = checkWaitOptions(options);
+    if (wait.signal?.aborted) throw new AbortError('GraphExec.run', wait.signal.reason);
     this.launch(stream);
-    await stream.synchronize();
+    await synchronizeStream(stream, wait, 'GraphExec.run');
   }
 
   /** Uploads the executable ahead of its first launch (cuGraphUpload). */

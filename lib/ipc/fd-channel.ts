@@ -3,14 +3,16 @@
 // are exported as, or any others) travel over a Unix domain socket of their own,
 // with SCM_RIGHTS: a message is a JSON payload plus up to FdChannel.maxFds
 // descriptors, delivered whole. Every wait (accept, connect, send, receive) runs
-// off the JavaScript thread with an optional timeout and returns a promise; every
-// object is disposable, and a received descriptor is closed unless taken.
+// off the JavaScript thread with an optional timeout and AbortSignal and returns
+// a promise; every object is disposable, and a received descriptor is closed
+// unless taken.
 import { randomBytes } from 'crypto';
 import * as path from 'path';
 import { Disposable } from '../disposable';
-import { ChannelPeerError, ChannelProtocolError, DisposedError } from '../errors';
+import { AbortError, ChannelPeerError, ChannelProtocolError, DisposedError } from '../errors';
 import { native, NativeFdChannel, NativeFdChannelServer, NativePeerCredentials, NativeReceivedFd, Slot } from '../native';
-import { checkInteger, checkObject, checkString, checkTimeout, noOptions } from '../validate';
+import { checkInteger, checkObject, checkString, noOptions } from '../validate';
+import { CheckedWait, checkWaitOptions } from '../wait-options';
 
 /**
  * Where a channel server listens: a filesystem path (made absolute; the server
@@ -43,6 +45,12 @@ export interface PeerCredentials {
 export interface FdChannelWaitOptions {
   /** How long to wait, in milliseconds; Infinity (the default) waits until done or disposed. */
   readonly timeoutMs?: number;
+  /**
+   * Gives up the wait when aborted: the promise rejects with an AbortError
+   * (cause: the signal's reason) and the wait's thread is let go. As with a
+   * timeout, a send or receive cut off midway shuts the channel down.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Which peers a connection may have, for {@link FdChannel.connect} and {@link FdChannelServer.accept}. */
@@ -82,6 +90,34 @@ function expectedPeerUid(options: FdChannelPeerOptions): number {
 // finalizer, which disposes the handle and so cancels the wait.
 function holding<R>(owner: object, wait: Promise<R>): Promise<R> {
   return wait.finally(() => void owner);
+}
+
+// Starts a native wait that the signal, when aborted, cancels on its thread
+// (native/wait_thread.h armWaitCancel): the wait then ends as its handle's
+// dispose() would end it, and that DisposedError becomes an AbortError.
+function cancellable<R>(wait: CheckedWait, operation: string, start: () => Promise<R>): Promise<R> {
+  const { signal } = wait;
+  if (signal === undefined) return start();
+  if (signal.aborted) return Promise.reject(new AbortError(operation, signal.reason));
+  const id = native.armWaitCancel();
+  let started: Promise<R>;
+  try {
+    started = start();
+  } finally {
+    native.disarmWaitCancel();
+  }
+  const onAbort = () => native.cancelWait(id);
+  signal.addEventListener('abort', onAbort, { once: true });
+  return started.then(
+    (value) => {
+      signal.removeEventListener('abort', onAbort);
+      return value;
+    },
+    (error: unknown) => {
+      signal.removeEventListener('abort', onAbort);
+      throw signal.aborted && error instanceof DisposedError ? new AbortError(operation, signal.reason) : error;
+    },
+  );
 }
 
 function checkAddress(address: unknown, name: string): { name: string; abstract: boolean; address: FdChannelAddress } {
@@ -211,14 +247,13 @@ export class FdChannel extends Disposable<NativeFdChannel> {
    * names (by default this process's); rejects with a ChannelPeerError (the
    * connection is closed before anything is sent or received) when the
    * listener runs as another user, a SystemError (`ENOENT`: no such path;
-   * `ECONNREFUSED`: nobody listens there) or a TimeoutError.
+   * `ECONNREFUSED`: nobody listens there), a TimeoutError or an AbortError.
    */
   static connect(address: FdChannelAddress, options: FdChannelConnectOptions = noOptions): Promise<FdChannel> {
-    checkObject(options, 'options');
+    const wait = checkWaitOptions(options);
     const target = checkAddress(address, 'address');
-    const timeoutMs = checkTimeout(options.timeoutMs, 'options.timeoutMs');
     const peerUid = expectedPeerUid(options);
-    return native.fdChannelConnect(target.name, target.abstract, timeoutMs).then((handle) => {
+    return cancellable(wait, 'connect', () => native.fdChannelConnect(target.name, target.abstract, wait.timeoutMs)).then((handle) => {
       const channel = new FdChannel(handle);
       if (peerUid >= 0 && channel.#peer.uid !== peerUid) {
         channel.dispose();
@@ -241,8 +276,9 @@ export class FdChannel extends Disposable<NativeFdChannel> {
    * so the caller may close its own at once; the peer receives new descriptors
    * for the same open files. Bad arguments throw (TypeError, RangeError, a
    * SystemError `EBADF` for a descriptor that is not open); the promise rejects
-   * with a TimeoutError when the peer does not make room in time, or a
-   * ChannelClosedError when it is gone.
+   * with a TimeoutError when the peer does not make room in time, an
+   * AbortError when options.signal is aborted first, or a ChannelClosedError
+   * when the peer is gone.
    */
   send(payload: unknown, fds: ReadonlyArray<number | OwnedFd> = [], options: FdChannelWaitOptions = noOptions): Promise<void> {
     const json = JSON.stringify(payload);
@@ -254,22 +290,22 @@ export class FdChannel extends Disposable<NativeFdChannel> {
     if (!Array.isArray(fds)) throw new TypeError('fds must be an array of descriptors');
     if (fds.length > limits.maxFds) throw new RangeError(`fds must hold at most ${limits.maxFds} descriptors, got ${fds.length}`);
     const numbers = fds.map((fd, i) => (fd instanceof OwnedFd ? fd.fd : checkInteger(fd, `fds[${i}]`, 0, 0x7fffffff)));
-    checkObject(options, 'options');
-    const timeoutMs = checkTimeout(options.timeoutMs, 'options.timeoutMs');
-    return holding(this, this.native.send(bytes, numbers, timeoutMs));
+    const wait = checkWaitOptions(options);
+    return holding(this, cancellable(wait, 'send', () => this.native.send(bytes, numbers, wait.timeoutMs)));
   }
 
   /**
    * Receives the next message. Rejects with a TimeoutError when none arrives in
    * time, a ChannelClosedError when the peer closed the connection (or died), a
    * ChannelProtocolError when what arrived is not a well-formed message (its
-   * descriptors are closed), or a DisposedError when this channel is disposed
-   * meanwhile.
+   * descriptors are closed), an AbortError when options.signal is aborted
+   * first, or a DisposedError when this channel is disposed meanwhile. A wait
+   * given up before a message began leaves the channel usable, and the next
+   * receive gets that message.
    */
   receive<T = unknown>(options: FdChannelWaitOptions = noOptions): Promise<FdMessage<T>> {
-    checkObject(options, 'options');
-    const timeoutMs = checkTimeout(options.timeoutMs, 'options.timeoutMs');
-    return holding(this, this.native.receive(timeoutMs)).then(({ payload, fds }) => {
+    const wait = checkWaitOptions(options);
+    return holding(this, cancellable(wait, 'receive', () => this.native.receive(wait.timeoutMs))).then(({ payload, fds }) => {
       const received = fds.map((handle) => new ReceivedFd(handle, this.#peer));
       let value: T;
       try {
@@ -320,14 +356,13 @@ export class FdChannelServer extends Disposable<NativeFdChannelServer> {
   /**
    * Waits for the next connection from a process of the user options.peerUid
    * names (by default this process's); connections of other users are closed
-   * at once and the wait goes on. Rejects with a TimeoutError, or a
-   * DisposedError when the server is disposed meanwhile.
+   * at once and the wait goes on. Rejects with a TimeoutError, an AbortError,
+   * or a DisposedError when the server is disposed meanwhile.
    */
   accept(options: FdChannelAcceptOptions = noOptions): Promise<FdChannel> {
-    checkObject(options, 'options');
-    const timeoutMs = checkTimeout(options.timeoutMs, 'options.timeoutMs');
+    const wait = checkWaitOptions(options);
     const peerUid = expectedPeerUid(options);
-    return holding(this, this.native.accept(timeoutMs, peerUid)).then((handle) => new FdChannel(handle));
+    return holding(this, cancellable(wait, 'accept', () => this.native.accept(wait.timeoutMs, peerUid))).then((handle) => new FdChannel(handle));
   }
 
   override toString(): string {

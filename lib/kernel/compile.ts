@@ -4,6 +4,7 @@
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { native, NativeCompileOutcome, NativeCompileRequest } from '../native';
 import { checkCString, checkInteger, checkObject, noOptions } from '../validate';
+import { checkWaitOptions, raceWait, WaitOptions } from '../wait-options';
 
 /** What NVRTC is installed, if any. */
 export interface NvrtcStatus {
@@ -171,10 +172,19 @@ export function compile(source: string, options: CompileOptions = noOptions): Co
   return finish(native.nvrtcCompile(prepared.request), prepared);
 }
 
-/** The same, compiled on a worker thread: the event loop keeps running meanwhile. */
-export async function compileAsync(source: string, options: CompileOptions = noOptions): Promise<CompiledProgram> {
+/** Options of {@link compileAsync}: those of {@link compile}, and a way to give up the wait. */
+export interface CompileAsyncOptions extends CompileOptions, WaitOptions {}
+
+/**
+ * The same, compiled on a worker thread: the event loop keeps running
+ * meanwhile. options.signal and options.timeoutMs give up the wait (AbortError,
+ * TimeoutError); the compile itself runs to its end on its thread, keeping the
+ * process alive until it does, and its result is dropped.
+ */
+export async function compileAsync(source: string, options: CompileAsyncOptions = noOptions): Promise<CompiledProgram> {
   const prepared = prepare(source, options);
-  return finish(await native.nvrtcCompileAsync(prepared.request), prepared);
+  const wait = checkWaitOptions(options);
+  return finish(await raceWait(wait, 'compileAsync', () => native.nvrtcCompileAsync(prepared.request)), prepared);
 }
 
 function finish(outcome: NativeCompileOutcome, prepared: PreparedCompile): CompiledProgram {

@@ -290,6 +290,10 @@ Napi::Value GraphExec::ClearExternalSemaphores(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+// A graph's resources are kept without their kinds (host nodes' callbacks,
+// registered buffers among them): assume the worst.
+bool holdsJavaScript(const GraphExecBox&) { return true; }
+
 void initGraphExec(Napi::Env env, Napi::Object exports) { GraphExec::init(env, exports); }
 
 }  // namespace cudrv

@@ -7,6 +7,7 @@
 #include "memory/device_buffer.h"
 #include "memory/host_buffer.h"
 #include "memory/pool.h"
+#include "stream.h"
 #include "ipc/imported_memory.h"
 #include "vmm/vmm.h"
 
@@ -161,6 +162,14 @@ Span spanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t byte
     }
   }
   return span;
+}
+
+// Host memory holds a JavaScript value while it is a registered buffer (the
+// buffer itself) or has a view that was not detached (dispose() detaches it).
+bool holdsJavaScript(const MemoryBox& memory) {
+  if (memory.kind != MemoryKind::Host) return false;
+  const auto* host = dynamic_cast<const HostMemoryBox*>(&memory);
+  return host && (host->source || host->arrayBuffer);
 }
 
 void initMemory(Napi::Env env, Napi::Object exports) {

@@ -41,6 +41,23 @@ export function resourceBalance(counts: readonly CallCountLike[], everything = f
   return out;
 }
 
+/**
+ * The balance once releases that come later (the reaper's, after GPU work that
+ * outlived its worker thread: native/reaper.h) have had their turn: read until
+ * it is `expected` (by default empty), or boundMs have passed (then the last one).
+ */
+export async function settledBalance(read: () => readonly CallCountLike[], boundMs: number,
+  expected: Record<string, number> = {}): Promise<Record<string, number>> {
+  const until = Date.now() + boundMs;
+  const text = (b: Record<string, number>) => JSON.stringify(Object.entries(b).sort());
+  for (;;) {
+    (globalThis as { gc?: () => void }).gc?.();
+    const balance = resourceBalance(read());
+    if (text(balance) === text(expected) || Date.now() >= until) return balance;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Successful calls of the functions that make resources, all kinds together. */
 export function resourcesMade(counts: readonly CallCountLike[]): number {
   const ok = new Map(counts.map((c) => [c.name, c.calls - c.errors]));

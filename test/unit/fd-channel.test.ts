@@ -10,7 +10,7 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
-import { ChannelClosedError, ChannelPeerError, ChannelProtocolError, DisposedError, SystemError, TimeoutError } from '../../lib/errors';
+import { AbortError, ChannelClosedError, ChannelPeerError, ChannelProtocolError, DisposedError, SystemError, TimeoutError } from '../../lib/errors';
 import { FdChannel, FdChannelServer, FdMessage, ReceivedFd } from '../../lib/ipc/fd-channel';
 import { native } from '../../lib/native';
 import { distPath, fdFlood, startScript, StartedScript } from '../helpers/subprocess';
@@ -372,6 +372,55 @@ describe('waits', () => {
     // The other end sees the connection close.
     await expect(p.b.receive({ timeoutMs: 5000 })).rejects.toThrow(ChannelClosedError);
     p.dispose();
+  });
+
+  test('an AbortSignal gives up accept, receive and send on their threads; a wait given up before anything moved leaves its object usable', async () => {
+    const abortSoon = (reason: unknown) => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(reason), 20);
+      return controller.signal;
+    };
+    const reason = new Error('shutting down');
+    using server = FdChannelServer.listen();
+    const accepting = server.accept({ signal: abortSoon(reason) });
+    await expect(accepting).rejects.toThrow(AbortError);
+    await expect(accepting).rejects.toMatchObject({ name: 'AbortError', code: 'ABORT_ERR', operation: 'accept', message: 'accept was aborted', cause: reason });
+    await expect(server.accept({ signal: AbortSignal.abort(reason) })).rejects.toMatchObject({ operation: 'accept', cause: reason });
+
+    const p = await pair();
+    try {
+      // The native receive has ended (not just its promise): another may start at once.
+      await expect(p.a.receive({ signal: abortSoon(reason) })).rejects.toMatchObject({ name: 'AbortError', operation: 'receive', cause: reason });
+      const next = p.a.receive({ timeoutMs: 5000 });
+      await p.b.send({ after: 'abort' });
+      expect((await next).payload).toEqual({ after: 'abort' });
+
+      // A send waits only while the peer's buffer is full: fill it first.
+      const big = 'x'.repeat(60000);
+      for (;;) {
+        try {
+          await p.b.send(big, [], { timeoutMs: 50 });
+        } catch (e) {
+          expect(e).toBeInstanceOf(TimeoutError);
+          break;
+        }
+      }
+      await expect(p.b.send(big, [], { signal: abortSoon(reason) })).rejects.toMatchObject({ name: 'AbortError', operation: 'send' });
+      // Nothing of that message had moved: the channel still carries whole messages.
+      let drained = 0;
+      while (await p.a.receive({ timeoutMs: 100 }).then((m) => m.payload === big, () => false)) drained++;
+      expect(drained).toBeGreaterThan(0);
+      await p.b.send('last');
+      expect((await p.a.receive({ timeoutMs: 5000 })).payload).toBe('last');
+    } finally {
+      p.dispose();
+    }
+    // Connecting with a signal that never aborts behaves as without.
+    const connecting = FdChannel.connect(server.address, { signal: new AbortController().signal, timeoutMs: 5000 });
+    using accepted = await server.accept({ timeoutMs: 5000 });
+    using connected = await connecting;
+    expect(connected.peer.pid).toBe(accepted.peer.pid);
+    await expect(FdChannel.connect(server.address, { signal: AbortSignal.abort(reason) })).rejects.toMatchObject({ operation: 'connect', cause: reason });
   });
 
   test('a server refuses peers of other users (by default, users other than its own) and keeps waiting', async () => {

@@ -130,12 +130,33 @@ describe('with a stand-in driver', () => {
     [908, 'CaptureWrongThreadError', 'CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD'],
     [910, 'GraphUpdateError', 'CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE'],
     [999, 'CudaError', 'CUDA_ERROR_UNKNOWN'],
+    // The sticky errors cuda.h documents as leaving the context unusable.
+    [226, 'ContextLostError', 'CUDA_ERROR_CONTAINED'],
+    [700, 'ContextLostError', 'CUDA_ERROR_ILLEGAL_ADDRESS'],
+    [702, 'ContextLostError', 'CUDA_ERROR_LAUNCH_TIMEOUT'],
+    [710, 'ContextLostError', 'CUDA_ERROR_ASSERT'],
+    [714, 'ContextLostError', 'CUDA_ERROR_HARDWARE_STACK_ERROR'],
+    [715, 'ContextLostError', 'CUDA_ERROR_ILLEGAL_INSTRUCTION'],
+    [716, 'ContextLostError', 'CUDA_ERROR_MISALIGNED_ADDRESS'],
+    [717, 'ContextLostError', 'CUDA_ERROR_INVALID_ADDRESS_SPACE'],
+    [718, 'ContextLostError', 'CUDA_ERROR_INVALID_PC'],
+    [719, 'ContextLostError', 'CUDA_ERROR_LAUNCH_FAILED'],
+    [721, 'ContextLostError', 'CUDA_ERROR_TENSOR_MEMORY_LEAK'],
+    [810, 'ContextLostError', 'CUDA_ERROR_MPS_CLIENT_TERMINATED'],
+    // Not sticky: the launch was refused, the context is fine.
+    [701, 'CudaError', 'CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES'],
   ])('code %i becomes %s', (code, type, name) => {
     const r = runScript(`${describeError} let e, isCapture; try { cuda.Device.get(0).name; } catch (x) { e = d(x); isCapture = x instanceof cuda.CaptureError; }
       report({ e, isCapture });`,
     { CUDA_DRIVER_LIBRARY: library, FAKE_CUDA_FAIL: `cuDeviceGetName=${code}` });
     expect(r.report.e).toMatchObject({ type, code, name, call: 'cuDeviceGetName', isCuda: true });
     expect(r.report.isCapture).toBe(type.startsWith('Capture'));
+    if (type === 'ContextLostError') {
+      expect(r.report.e.message).toBe(`cuDeviceGetName: ${name} (the CUDA context is lost: every later call that uses it fails ` +
+        'the same way; restart the process to use the GPU again)');
+    } else {
+      expect(r.report.e.message).not.toMatch(/context is lost/);
+    }
   });
 
   test('the primary context is retained once and kept; reset releases it, refused while handles live', () => {

@@ -5,7 +5,8 @@
 // each on its streams, write and read back their slices with kernels and copies
 // while making and disposing handles of many kinds, and the main thread does
 // the same meanwhile. One more worker queues a long kernel into its own slice
-// and ends its thread with everything live and pending. Afterwards the main
+// and ends its thread with everything live and pending (released by the
+// reaper once the kernel is over: native/reaper.h). Afterwards the main
 // thread reads the whole buffer back, and prints, as a JSON line after "@@",
 // what each worker saw, what the buffer holds, and the resources left.
 //   WORKERS_ENV     stand-in | gpu (default gpu)
@@ -18,7 +19,7 @@ import { Worker } from 'worker_threads';
 import type * as Cuda from '../../lib';
 import { deviceMemoryInUse } from '../helpers/device-memory';
 import { drain } from '../helpers/gc';
-import { resourceBalance } from '../helpers/resource-balance';
+import { settledBalance } from '../helpers/resource-balance';
 import { sliceValue, workerKernelSource, workerStandInImage } from './kernels';
 import type { WorkerData, WorkerResult } from './worker';
 
@@ -121,13 +122,14 @@ async function main(): Promise<void> {
   });
   shared.dispose();
   await drain();
+  const unreleased = await settledBalance(() => cuda.callCounters.read(), 10000);
   const report: WorkersReport = {
     workers: workers.map((w) => ({ exitCode: w.exitCode, result: w.messages[0] as WorkerResult | undefined, error: w.error })),
     abandoned: { exitCode: abandoned.exitCode, queued: (abandoned.messages[0] as { queued?: boolean } | undefined)?.queued === true, error: abandoned.error },
     sharedMismatches,
     launchesBySlice,
     mainThreadCycles,
-    unreleased: resourceBalance(cuda.callCounters.read()),
+    unreleased,
     deviceMemory: { before: memoryBefore, after: used() },
     elapsedMs: Date.now() - began,
   };
