@@ -3,6 +3,7 @@
 import { constants } from 'os';
 import { getSystemErrorMap } from 'util';
 import { CudaResult } from './generated/enums';
+import type { PeerCredentials } from './ipc/fd-channel';
 import { native } from './native';
 import { checkInteger } from './validate';
 
@@ -247,11 +248,11 @@ export class ChannelPeerError extends Error {
   /** What found the peer unacceptable: `connect`. */
   readonly operation: string;
   /** The peer as the kernel recorded it. */
-  readonly peer: { readonly pid: number; readonly uid: number; readonly gid: number };
+  readonly peer: PeerCredentials;
   /** The user id the peer had to run as. */
   readonly expectedUid: number;
 
-  constructor(operation: string, peer: { readonly pid: number; readonly uid: number; readonly gid: number }, expectedUid: number) {
+  constructor(operation: string, peer: PeerCredentials, expectedUid: number) {
     super(`${operation}: the peer (pid ${peer.pid}) runs as user ${peer.uid}, not ${expectedUid}; the connection was closed`);
     this.name = 'ChannelPeerError';
     this.operation = operation;
