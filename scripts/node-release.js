@@ -26,12 +26,7 @@ function nodePackage(arch = process.arch) {
   return `node-linux-${arch}`;
 }
 
-const parseVersion = (v) => v.split('.').map(Number);
-const compareVersions = (a, b) => {
-  const x = parseVersion(a);
-  const y = parseVersion(b);
-  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
-};
+const { compareVersions } = require('./prebuild/elf-needs');
 
 function cachedVersions(pkg) {
   if (!fs.existsSync(cacheRoot)) return [];
@@ -57,7 +52,7 @@ function releasedVersions(pkg) {
 /** The newest released version of a major ('newest': of all). */
 function newestOf(pkg, major) {
   const versions = releasedVersions(pkg);
-  const matching = major === 'newest' ? versions : versions.filter((v) => parseVersion(v)[0] === Number(major));
+  const matching = major === 'newest' ? versions : versions.filter((v) => Number(v.split('.')[0]) === Number(major));
   if (!matching.length) throw new Error(`${pkg} has no release of major ${major}`);
   return matching[matching.length - 1];
 }
@@ -92,4 +87,4 @@ function ensureNode(arch, spec) {
   return bin;
 }
 
-module.exports = { ensureNode, newestOf, nodePackage, releasedVersions, compareVersions };
+module.exports = { ensureNode, newestOf, nodePackage, releasedVersions };
