@@ -6,7 +6,7 @@
 // handles.cc (g++, node-addon-api and Node's headers) and times, per handle
 // made and disposed:
 //   native object      a Napi::ObjectWrap per handle, disposed through a
-//                      method (what native/handle.h does): the baseline;
+//                      method (what native/core/handle.h does): the baseline;
 //   slot + finalizer   a number naming a native table entry, held by a plain
 //                      JavaScript object that the native layer puts a
 //                      finalizer on (napi_add_finalizer);

@@ -1,5 +1,5 @@
 // The base of every handle class. A handle is a slot of the native slot table
-// (native/slots.h); this object adopts it, and once the object is collected
+// (native/core/slots.h); this object adopts it, and once the object is collected
 // its slot is freed: a handle garbage-collected undisposed is released then,
 // in a task of its own (never in the middle of a call). Calls name the handle
 // by its slot; the native object whose methods the other calls are (a "view")
@@ -8,7 +8,7 @@
 import { native as binding, NativeHandle, Slot } from './native';
 
 // Adoptions and collections go into the handle queue the native slot table
-// reads (native/slots.h) instead of being calls: a call cost more than the rest
+// reads (native/core/slots.h) instead of being calls: a call cost more than the rest
 // of making and adopting a handle. The table reads the queue before it acts on
 // ownership (a dispose, its sweep of unadopted slots); a full queue is drained
 // here, and collections are drained once their finalization task is done, so
@@ -84,7 +84,7 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   // released from the native side).
   private declare releasedFlag: boolean;
 
-  // The handle's slot number (native/slots.h).
+  // The handle's slot number (native/core/slots.h).
   private declare slotNumber: number;
 
   /**
@@ -108,7 +108,7 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
     return (this.nativeView ??= binding.handleView<H>(this.slotNumber));
   }
 
-  /** @internal The number calls name the handle by (native/slots.h). */
+  /** @internal The number calls name the handle by (native/core/slots.h). */
   get slot(): number {
     return this.slotNumber;
   }

@@ -3,11 +3,11 @@
 import { addonStandIn, loadAddon } from './addon';
 import { isMainThread } from 'worker_threads';
 
-/** What every native handle object (a "view", native/handle.h) has. */
+/** What every native handle object (a "view", native/core/handle.h) has. */
 export interface NativeHandle {
   dispose(): void;
   readonly alive: boolean;
-  /** The handle's number in the native slot table: calls name handles by it (native/slots.h). */
+  /** The handle's number in the native slot table: calls name handles by it (native/core/slots.h). */
   readonly slot: number;
 }
 
@@ -35,7 +35,7 @@ export interface NativeContext extends NativeHandle {
   disablePeerAccess(peer: NativeContext): void;
 }
 
-/** A wait abandonWait can settle early (native/waiter.h GpuWait). */
+/** A wait abandonWait can settle early (native/core/waiter.h GpuWait). */
 export interface NativeWait {
   promise: Promise<void>;
   id: number;
@@ -317,7 +317,7 @@ export interface NativeDriverStatus {
   headerVersion: number;
 }
 
-/** Builds the error the addon throws: see native/errors.cc. */
+/** Builds the error the addon throws: see native/core/errors.cc. */
 export type ErrorFactory = (
   kind: 'cuda' | 'unavailable' | 'missing' | 'disposed' | 'system' | 'timeout' | 'closed' | 'protocol' | 'type' | 'range',
   code: number,
@@ -364,7 +364,7 @@ export interface NativeAddon {
   setErrorFactory(factory: ErrorFactory): void;
 
   /**
-   * The handle queue (native/slots.h): [count, ...entries], each entry a slot an
+   * The handle queue (native/core/slots.h): [count, ...entries], each entry a slot an
    * object adopted, or -1 - a slot whose owner was collected. A new array over
    * the same storage each call.
    */

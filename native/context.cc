@@ -3,8 +3,8 @@
 #include <map>
 #include <mutex>
 
-#include "args.h"
-#include "release.h"
+#include "core/args.h"
+#include "core/release.h"
 
 namespace cudrv {
 

@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "handle.h"
+#include "core/handle.h"
 
 namespace cudrv {
 

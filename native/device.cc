@@ -2,7 +2,7 @@
 // JavaScript; nothing here needs a context.
 #include "device.h"
 
-#include "args.h"
+#include "core/args.h"
 #include "context.h"
 
 namespace cudrv {

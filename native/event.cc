@@ -1,8 +1,8 @@
 #include "event.h"
 
-#include "args.h"
-#include "hot_call.h"
-#include "release.h"
+#include "core/args.h"
+#include "core/hot_call.h"
+#include "core/release.h"
 #include "stream.h"
 
 namespace cudrv {
@@ -38,7 +38,7 @@ Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
   return Event::newSlot(env, box);
 }
 
-// Record and query take handles by slot (slots.h): both sit in polling and
+// Record and query take handles by slot (core/slots.h): both sit in polling and
 // timing loops.
 
 // eventRecord(eventSlot, streamSlot, flags | undefined): cuEventRecord, or

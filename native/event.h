@@ -4,8 +4,8 @@
 #include <napi.h>
 
 #include "context.h"
-#include "handle.h"
-#include "waiter.h"
+#include "core/handle.h"
+#include "core/waiter.h"
 
 namespace cudrv {
 

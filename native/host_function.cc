@@ -2,8 +2,8 @@
 // CUDA calls them on its own thread, where neither JavaScript nor CUDA calls may
 // run; they only hand the call to the JavaScript thread and return at once. So
 // the stream goes on without waiting for the JavaScript to run.
-#include "args.h"
-#include "js_thread.h"
+#include "core/args.h"
+#include "core/js_thread.h"
 #include "stream.h"
 
 namespace cudrv {

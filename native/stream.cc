@@ -4,13 +4,13 @@
 #include <cstring>
 #include <vector>
 
-#include "args.h"
+#include "core/args.h"
 #include "event.h"
 #include "graph/graph.h"
-#include "hot_call.h"
+#include "core/hot_call.h"
 #include "memory/memory.h"
-#include "reaper.h"
-#include "release.h"
+#include "core/reaper.h"
+#include "core/release.h"
 
 namespace cudrv {
 

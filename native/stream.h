@@ -13,11 +13,11 @@
 #include <unordered_map>
 
 #include "context.h"
-#include "handle.h"
-#include "js_thread.h"
-#include "recent_keys.h"
-#include "release.h"
-#include "waiter.h"
+#include "core/handle.h"
+#include "core/js_thread.h"
+#include "core/recent_keys.h"
+#include "core/release.h"
+#include "core/waiter.h"
 
 namespace cudrv {
 
@@ -29,7 +29,7 @@ struct GraphExecBox;
 // Whether a resource that work in flight uses holds a JavaScript value (a
 // registered buffer, a view, a graph's host callback), which only its
 // environment's thread may let go of. Asked when the resource is let go on
-// another thread, after its environment is gone (native/reaper.h): one that
+// another thread, after its environment is gone (native/core/reaper.h): one that
 // holds a JavaScript value is leaked instead. Every kind a stream keeps says.
 bool holdsJavaScript(const MemoryBox& memory);
 bool holdsJavaScript(const KernelBox& kernel);
@@ -131,7 +131,7 @@ struct StreamBox {
 
   // Releases what pending holds once the work queued so far is done, and
   // empties pending now: a wait thread watches an event recorded behind the
-  // work, or the reaper (native/reaper.h) when the environment's thread is not
+  // work, or the reaper (native/core/reaper.h) when the environment's thread is not
   // this one or is being torn down.
   void handOffPending();
 

@@ -250,7 +250,7 @@ function scanNative(driverNames) {
     for (const m of code.matchAll(/exports\.Set\(\s*"(\w+)"\s*,\s*Napi::Function::New\(\s*\w+\s*,\s*&?([\w:]+)\s*\)/g)) {
       moduleFunctions.push({ js: m[1], cpp: m[2], file: rel });
     }
-    // The hot calls (native/hot_call.h): hotFunction<N, Fn>(env, "name").
+    // The hot calls (native/core/hot_call.h): hotFunction<N, Fn>(env, "name").
     for (const m of code.matchAll(/exports\.Set\(\s*"(\w+)"\s*,\s*hotFunction<\s*\d+\s*,\s*([\w:]+)\s*>/g)) {
       moduleFunctions.push({ js: m[1], cpp: m[2], file: rel });
     }

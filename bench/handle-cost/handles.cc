@@ -1,7 +1,7 @@
 // Three ways a binding can give JavaScript a handle, with nothing behind it
 // (no driver call), to measure what the handle itself costs to make and release
 // (bench/handle-cost.js):
-//  - Wrapped: a native object per handle (Napi::ObjectWrap, as native/handle.h
+//  - Wrapped: a native object per handle (Napi::ObjectWrap, as native/core/handle.h
 //    does today): a construction through a function template, a wrap (a
 //    private property and a reference with a finalizer), an unwrap per method;
 //  - makeSlot/releaseSlot: the handle is a number naming a table entry; no

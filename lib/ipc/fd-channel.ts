@@ -93,7 +93,7 @@ function holding<R>(owner: object, wait: Promise<R>): Promise<R> {
 }
 
 // Starts a native wait that the signal, when aborted, cancels on its thread
-// (native/wait_thread.h armWaitCancel): the wait then ends as its handle's
+// (native/core/wait_thread.h armWaitCancel): the wait then ends as its handle's
 // dispose() would end it, and that DisposedError becomes an AbortError.
 function cancellable<R>(wait: CheckedWait, operation: string, start: () => Promise<R>): Promise<R> {
   const { signal } = wait;

@@ -41,7 +41,7 @@ export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedM
 /**
  * @internal A kernel call packed for the native layer (Kernel.packCall): one
  * record that a launch or a kernel node reads with one N-API call
- * (native/launch.h, KernelCall): a header of kernelCallConfigBytes (the
+ * (native/kernel/launch.h, KernelCall): a header of kernelCallConfigBytes (the
  * encoded launch configuration, the fields, and a plain launch's kernel and
  * stream), the parameter bytes, then
  * from the next multiple of 8 an [offset, memory slot] pair of each memory
@@ -64,11 +64,11 @@ export interface PackedArgs {
   launch: Float64Array;
 }
 
-/** Bytes of a packed record before the parameter bytes (native/launch.h, kKernelCallConfigBytes). */
+/** Bytes of a packed record before the parameter bytes (native/kernel/launch.h, kKernelCallConfigBytes). */
 const kernelCallConfigBytes = 96;
-/** The header's int32 slot of the parameter byte count, then the pointer count's and a kernel node's device ordinal (native/launch.h, kArgBytesSlot). */
+/** The header's int32 slot of the parameter byte count, then the pointer count's and a kernel node's device ordinal (native/kernel/launch.h, kArgBytesSlot). */
 const argBytesSlot = 14;
-/** The header's byte offset of a plain launch's [kernel slot, stream slot] (native/launch.h, kLaunchSlotsByte). */
+/** The header's byte offset of a plain launch's [kernel slot, stream slot] (native/kernel/launch.h, kLaunchSlotsByte). */
 const launchSlotsByte = 72;
 
 /** @internal A packed record for parameters of `bytes` and up to `pointerSlots` memory arguments. */

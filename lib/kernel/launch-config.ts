@@ -1,6 +1,6 @@
 // Launch configurations: grid, block, dynamic shared memory and the launch
 // attributes, checked here and encoded into one Int32Array that the native
-// layer reads without property lookups (native/launch_config.h mirrors the slots).
+// layer reads without property lookups (native/kernel/launch_config.h mirrors the slots).
 import { checkStream, Stream } from '../stream';
 import { checkBoolean, checkInteger } from '../validate';
 
@@ -38,7 +38,7 @@ export interface LaunchConfig extends LaunchShape {
   stream: Stream;
 }
 
-/** Slots of the encoded configuration (native/launch_config.h, LaunchConfigSlot). */
+/** Slots of the encoded configuration (native/kernel/launch_config.h, LaunchConfigSlot). */
 export const LaunchConfigSlot = {
   gridX: 0, gridY: 1, gridZ: 2,
   blockX: 3, blockY: 4, blockZ: 5,

@@ -1,5 +1,5 @@
 // The operands memory functions accept, and how they reach the native layer:
-// library memory by its slot number (native/slots.h), JavaScript bytes as they
+// library memory by its slot number (native/core/slots.h), JavaScript bytes as they
 // are, a SharedArrayBuffer as a view of it (the native layer reaches shared
 // memory only through a view).
 import { Disposable } from '../disposable';

@@ -1,7 +1,7 @@
 // Conditional nodes (if/else, while, switch) and the handles that steer them:
 // a handle belongs to one graph, starts each launch at its default value (when
 // asked) and is set from device code with cudaGraphSetConditional.
-#include "args.h"
+#include "core/args.h"
 #include "graph/node_params.h"
 
 namespace cudrv {

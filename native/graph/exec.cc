@@ -5,11 +5,11 @@
 // stream, so nothing it uses is released while a launch may still run.
 #include <cstring>
 
-#include "args.h"
+#include "core/args.h"
 #include "graph/node_params.h"
-#include "hot_call.h"
-#include "launch.h"
-#include "release.h"
+#include "core/hot_call.h"
+#include "kernel/launch.h"
+#include "core/release.h"
 #include "stream.h"
 
 namespace cudrv {

@@ -4,7 +4,7 @@
 // what it accepts.
 #include <cstring>
 
-#include "args.h"
+#include "core/args.h"
 #include "graph/graph.h"
 
 namespace cudrv {

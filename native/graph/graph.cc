@@ -4,8 +4,8 @@
 #include <mutex>
 #include <string>
 
-#include "args.h"
-#include "release.h"
+#include "core/args.h"
+#include "core/release.h"
 
 namespace cudrv {
 

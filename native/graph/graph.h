@@ -21,8 +21,8 @@
 
 #include "context.h"
 #include "graph/node_boxes.h"
-#include "handle.h"
-#include "recent_keys.h"
+#include "core/handle.h"
+#include "core/recent_keys.h"
 
 namespace cudrv {
 

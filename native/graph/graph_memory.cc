@@ -1,5 +1,5 @@
 // The memory graphs allocate (memory nodes): per-device usage and trimming.
-#include "args.h"
+#include "core/args.h"
 #include "context.h"
 
 namespace cudrv {

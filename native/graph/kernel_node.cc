@@ -4,11 +4,11 @@
 // addresses are written here from their boxes, as for launches.
 #include <cstring>
 
-#include "args.h"
+#include "core/args.h"
 #include "graph/node_params.h"
-#include "kernel.h"
-#include "launch.h"
-#include "launch_config.h"
+#include "kernel/kernel.h"
+#include "kernel/launch.h"
+#include "kernel/launch_config.h"
 
 namespace cudrv {
 
@@ -78,7 +78,7 @@ void withKernelNode(Napi::Env env, const SlotTable& table, const KernelNodeField
 
 }  // namespace
 
-// fields: kernel (slot), record (native/launch.h KernelCall, as kernel
+// fields: kernel (slot), record (native/kernel/launch.h KernelCall, as kernel
 // launches take it, the node's device ordinal in its header).
 void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& out) {
   const SlotTable& table = slotTable(env);

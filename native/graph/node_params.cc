@@ -2,9 +2,9 @@
 
 #include <cstring>
 
-#include "args.h"
+#include "core/args.h"
 #include "event.h"
-#include "js_thread.h"
+#include "core/js_thread.h"
 #include "memory/device_buffer.h"
 
 namespace cudrv {

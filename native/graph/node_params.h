@@ -12,9 +12,9 @@
 #include <optional>
 #include <vector>
 
-#include "args.h"
+#include "core/args.h"
 #include "graph/graph.h"
-#include "launch.h"
+#include "kernel/launch.h"
 #include "memory/memory.h"
 
 namespace cudrv {

@@ -3,9 +3,9 @@
 // per-type calls of drivers before CUDA 12.3 (cuGraphAddKernelNode, ...).
 #include <cstring>
 
-#include "args.h"
+#include "core/args.h"
 #include "event.h"
-#include "hot_call.h"
+#include "core/hot_call.h"
 #include "graph/node_params.h"
 
 namespace cudrv {
@@ -130,7 +130,7 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
 
 // addKernelNode(graph, dependencies, edgeData | undefined, kernel, record,
 // perTypeCall) -> node: addNode for a kernel node, its parameters given one by
-// one (see KernelNodeFields); a plain Node-API callback (hot_call.h), as
+// one (see KernelNodeFields); a plain Node-API callback (core/hot_call.h), as
 // launches are, the graph by slot.
 napi_value AddKernelNode(Napi::Env env, SlotTable& table, const HotArgs<6>& args) {
   Dependencies deps(env, Napi::Value(env, args[1]), Napi::Value(env, args[2]));

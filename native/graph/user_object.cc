@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <unordered_map>
 
-#include "args.h"
+#include "core/args.h"
 #include "graph/graph.h"
-#include "js_thread.h"
-#include "release.h"
+#include "core/js_thread.h"
+#include "core/release.h"
 
 namespace cudrv {
 

@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "args.h"
-#include "errors.h"
-#include "handle.h"
-#include "wait_thread.h"
+#include "core/args.h"
+#include "core/errors.h"
+#include "core/handle.h"
+#include "core/wait_thread.h"
 
 namespace cudrv {
 

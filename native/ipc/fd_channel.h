@@ -14,7 +14,7 @@
 // announced (at most kMaxFds before its header is in): one more fails the
 // message at once and closes them all. Every socket and received descriptor
 // is close-on-exec; every socket is non-blocking and all waiting happens in
-// poll() on a wait thread (wait_thread.h), with a deadline. A received descriptor belongs to a
+// poll() on a wait thread (core/wait_thread.h), with a deadline. A received descriptor belongs to a
 // ReceivedFd handle, which closes it unless take() hands it over.
 #pragma once
 

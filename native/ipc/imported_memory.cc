@@ -3,8 +3,8 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "args.h"
-#include "release.h"
+#include "core/args.h"
+#include "core/release.h"
 
 namespace cudrv {
 

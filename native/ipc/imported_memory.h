@@ -15,7 +15,7 @@
 #include <string>
 
 #include "context.h"
-#include "handle.h"
+#include "core/handle.h"
 #include "memory/memory.h"
 
 namespace cudrv {

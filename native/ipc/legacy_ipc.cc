@@ -2,7 +2,7 @@
 // handles. The handle names a whole allocation, so an interior pointer is
 // shared as its allocation's handle plus an offset.
 
-#include "args.h"
+#include "core/args.h"
 #include "event.h"
 #include "ipc/imported_memory.h"
 

@@ -2,7 +2,7 @@
 // descriptor (or a fabric handle) and imported on the other side; allocations
 // from it are then shared as 64-byte export data naming one allocation.
 
-#include "args.h"
+#include "core/args.h"
 #include "ipc/driver_fd.h"
 #include "ipc/fd_channel.h"
 #include "ipc/imported_memory.h"

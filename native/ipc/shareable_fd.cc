@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "args.h"
-#include "errors.h"
+#include "core/args.h"
+#include "core/errors.h"
 
 namespace cudrv {
 

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <vector>
 
-#include "args.h"
+#include "core/args.h"
 #include "memory/memory.h"
 #include "stream.h"
 

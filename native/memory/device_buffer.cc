@@ -1,9 +1,9 @@
 #include "memory/device_buffer.h"
 
-#include "args.h"
-#include "hot_call.h"
+#include "core/args.h"
+#include "core/hot_call.h"
 #include "memory/pool.h"
-#include "release.h"
+#include "core/release.h"
 
 namespace cudrv {
 

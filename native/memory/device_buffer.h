@@ -3,7 +3,7 @@
 
 #include <napi.h>
 
-#include "handle.h"
+#include "core/handle.h"
 #include "memory/memory.h"
 #include "stream.h"
 

@@ -3,9 +3,9 @@
 #include <map>
 #include <mutex>
 
-#include "addon_data.h"
-#include "args.h"
-#include "release.h"
+#include "core/addon_data.h"
+#include "core/args.h"
+#include "core/release.h"
 
 namespace cudrv {
 

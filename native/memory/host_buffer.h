@@ -7,7 +7,7 @@
 
 #include <napi.h>
 
-#include "handle.h"
+#include "core/handle.h"
 #include "memory/memory.h"
 
 namespace cudrv {

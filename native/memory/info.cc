@@ -3,7 +3,7 @@
 #include <cstring>
 #include <vector>
 
-#include "args.h"
+#include "core/args.h"
 #include "memory/memory.h"
 
 namespace cudrv {

@@ -2,7 +2,7 @@
 // or a batch at a time.
 #include <vector>
 
-#include "args.h"
+#include "core/args.h"
 #include "memory/memory.h"
 #include "stream.h"
 

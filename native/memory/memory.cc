@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "args.h"
+#include "core/args.h"
 #include "graph/node_params.h"
 #include "memory/device_buffer.h"
 #include "memory/host_buffer.h"

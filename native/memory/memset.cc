@@ -1,6 +1,6 @@
 // Filling device-reachable memory with 8-, 16- or 32-bit values, in 1D or 2D
 // (pitched), synchronously or on a stream.
-#include "args.h"
+#include "core/args.h"
 #include "memory/memory.h"
 #include "stream.h"
 

@@ -3,9 +3,9 @@
 #include <cstring>
 #include <vector>
 
-#include "args.h"
+#include "core/args.h"
 #include "memory/memory.h"
-#include "release.h"
+#include "core/release.h"
 
 namespace cudrv {
 

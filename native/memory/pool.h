@@ -5,7 +5,7 @@
 #include <napi.h>
 
 #include "context.h"
-#include "handle.h"
+#include "core/handle.h"
 
 namespace cudrv {
 

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "args.h"
+#include "core/args.h"
 #include "nvrtc/loader.h"
 
 namespace cudrv {

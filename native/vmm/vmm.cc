@@ -2,11 +2,11 @@
 
 #include <cstring>
 
-#include "args.h"
+#include "core/args.h"
 #include "ipc/driver_fd.h"
 #include "ipc/fd_channel.h"
 #include "ipc/shareable_fd.h"
-#include "release.h"
+#include "core/release.h"
 
 namespace cudrv {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "context.h"
-#include "handle.h"
+#include "core/handle.h"
 #include "memory/memory.h"
 
 namespace cudrv {

@@ -128,7 +128,7 @@ function pointerPlacement(world: World): Target[] {
   const prepared = (world.live('preparedLaunch')[0] as { native?: Record<string, (...a: unknown[]) => unknown> } | undefined)?.native;
   const memory = (world.live('deviceBuffer')[0] as { native?: { slot: number } } | undefined)?.native;
   if (!addon || !kernel || !stream || !memory) return [];
-  // The record a launch takes (native/launch.h KernelCall), packed by the library the fuzzer
+  // The record a launch takes (native/kernel/launch.h KernelCall), packed by the library the fuzzer
   // loaded (dist/): 24 bytes of parameters, one [offset, memory slot] pair (counts [24, 1]), the kernel and stream.
   const { packedRecord } = require('../../dist/kernel/kernel') as typeof import('../../lib/kernel/kernel');
   const launchRecord = (offset: number | bigint): ArrayBuffer => {

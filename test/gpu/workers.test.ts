@@ -10,7 +10,7 @@
 //   WORKERS_COUNT, WORKERS_ROUNDS, WORKERS_CHURN widen the run.
 // Then fifty workers, a pool's day in small, each end with a kernel still
 // running over its memory: once the kernels are over, every driver resource
-// they made is released (by the reaper, native/reaper.h) and the device memory
+// they made is released (by the reaper, native/core/reaper.h) and the device memory
 // this process holds is back where it started.
 import * as path from 'path';
 import { runChild } from '../helpers/child';

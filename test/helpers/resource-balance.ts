@@ -43,7 +43,7 @@ export function resourceBalance(counts: readonly CallCountLike[], everything = f
 
 /**
  * The balance once releases that come later (the reaper's, after GPU work that
- * outlived its worker thread: native/reaper.h) have had their turn: read until
+ * outlived its worker thread: native/core/reaper.h) have had their turn: read until
  * it is `expected` (by default empty), or boundMs have passed (then the last one).
  */
 export async function settledBalance(read: () => readonly CallCountLike[], boundMs: number,

@@ -417,7 +417,7 @@ describe('launches', () => {
       const buffer = cuda.DeviceBuffer.alloc(64);
       const { encodeLaunchShape } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/kernel/launch-config'))});
       const { packedRecord } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/kernel/kernel'))});
-      // The record a launch takes (native/launch.h KernelCall): saxpy's 28 bytes of
+      // The record a launch takes (native/kernel/launch.h KernelCall): saxpy's 28 bytes of
       // parameters and room for the [offset, memory slot] pairs given; its header's
       // counts [argBytes, pointerCount] as given (default: what the record holds),
       // and its [kernel, stream] slots (default: saxpy's and the stream's).

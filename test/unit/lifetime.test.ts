@@ -430,7 +430,7 @@ describe('leaks the reliability work found, fixed', () => {
       const b = cuda.DeviceBuffer.alloc(64);
       const { packedRecord } = require(${JSON.stringify(path.resolve(__dirname, '../../dist/kernel/kernel'))});
       const p = kernel.prepare({ grid: 1, block: 1, stream }, ['ptr', 'i32', 'f64']);
-      // The record a launch takes (native/launch.h KernelCall): 24 bytes of parameters, one [offset, memory slot] pair (counts [24, 1]), the kernel and stream.
+      // The record a launch takes (native/kernel/launch.h KernelCall): 24 bytes of parameters, one [offset, memory slot] pair (counts [24, 1]), the kernel and stream.
       const launch = (offset) => {
         const packed = packedRecord(24, 1);
         packed.config.set([1, 1, 1, 1, 1, 1]);

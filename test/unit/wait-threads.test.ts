@@ -1,4 +1,4 @@
-// The library's wait threads (native/waiter.cc) against the stand-in driver,
+// The library's wait threads (native/core/waiter.cc) against the stand-in driver,
 // whose waits return at once. An idle wait thread looks for the next wait for
 // a moment before it sleeps, and a wait submitted while it looks wakes no
 // other thread: a wake-up lost between the two would leave a promise pending

@@ -8,7 +8,7 @@
 // handles live and its work queued. Nothing may crash, every worker must end
 // cleanly, and once all is over every driver resource made has been released.
 // Workers that end with work still in flight (FAKE_CUDA_WORK_MS) leave what it
-// uses to the reaper (native/reaper.h), which releases it once the work is over.
+// uses to the reaper (native/core/reaper.h), which releases it once the work is over.
 // The GPU tier (test/gpu/workers.test.ts) checks the values the kernels wrote.
 import * as fs from 'fs';
 import * as os from 'os';

@@ -6,7 +6,7 @@
 // while making and disposing handles of many kinds, and the main thread does
 // the same meanwhile. One more worker queues a long kernel into its own slice
 // and ends its thread with everything live and pending (released by the
-// reaper once the kernel is over: native/reaper.h). Afterwards the main
+// reaper once the kernel is over: native/core/reaper.h). Afterwards the main
 // thread reads the whole buffer back, and prints, as a JSON line after "@@",
 // what each worker saw, what the buffer holds, and the resources left.
 //   WORKERS_ENV     stand-in | gpu (default gpu)

@@ -1,5 +1,5 @@
 // The base of every handle class. A handle is a slot of the slot table
-// (slots.h) holding a shared "box": the driver handle and whatever its release
+// (core/slots.h) holding a shared "box": the driver handle and whatever its release
 // needs (its context, its pool, ...). dispose() drops the slot's reference; the
 // box releases the driver handle when its last holder lets go, so no
 // garbage-collection order can release a parent before a child, and dispose is
@@ -16,9 +16,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "addon_data.h"
-#include "errors.h"
-#include "slots.h"
+#include "core/addon_data.h"
+#include "core/errors.h"
+#include "core/slots.h"
 
 namespace cudrv {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "handle.h"
-#include "library.h"
-#include "module.h"
+#include "core/handle.h"
+#include "kernel/library.h"
+#include "kernel/module.h"
 
 namespace cudrv {
 

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "slots.h"
+#include "core/slots.h"
 
 namespace cudrv {
 
@@ -21,21 +21,21 @@ struct AddonData {
   Napi::FunctionReference errorFactory;
   // Indexed by a class's number (Handle::classNumber): no hashing of type names per object.
   std::vector<Napi::FunctionReference> constructors;
-  // Work handed back to this environment's thread (native/js_thread.cc).
+  // Work handed back to this environment's thread (native/core/js_thread.cc).
   std::shared_ptr<JsThreadChannel> jsThread;
   int pendingDeliveries = 0;
-  // Waits lib/ may abandon (an abort or a timeout), by number (native/waiter.h).
+  // Waits lib/ may abandon (an abort or a timeout), by number (native/core/waiter.h).
   std::unordered_map<double, std::shared_ptr<GpuWait>> abandonableWaits;
   double lastWaitId = 0;
-  // Fired when this environment is torn down, ending its wait threads (wait_thread.h).
+  // Fired when this environment is torn down, ending its wait threads (core/wait_thread.h).
   std::shared_ptr<CancelSignal> teardown;
-  // lib/'s cancel signals for single waits (wait_thread.h armWaitCancel): the
+  // lib/'s cancel signals for single waits (core/wait_thread.h armWaitCancel): the
   // one the next wait takes, and each by number while its wait holds it.
   std::shared_ptr<CancelSignal> armedCancel;
   std::unordered_map<double, std::weak_ptr<CancelSignal>> waitCancels;
   double lastWaitCancel = 0;
   bool mainThreadMarked = false;
-  // Handles by number (native/slots.h), and what frees the slots nobody adopted.
+  // Handles by number (native/core/slots.h), and what frees the slots nobody adopted.
   SlotTableHold slots;
   Napi::FunctionReference setImmediate;
   Napi::FunctionReference sweepUnowned;

@@ -1,11 +1,11 @@
-#include "module.h"
+#include "kernel/module.h"
 
 #include <vector>
 
-#include "args.h"
-#include "code_load.h"
-#include "kernel.h"
-#include "release.h"
+#include "core/args.h"
+#include "kernel/code_load.h"
+#include "kernel/kernel.h"
+#include "core/release.h"
 
 namespace cudrv {
 

@@ -1,8 +1,8 @@
-#include "launch_config.h"
+#include "kernel/launch_config.h"
 
 #include <cstring>
 
-#include "args.h"
+#include "core/args.h"
 
 namespace cudrv {
 

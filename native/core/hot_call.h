@@ -11,7 +11,7 @@
 
 #include <cstddef>
 
-#include "slots.h"
+#include "core/slots.h"
 
 namespace cudrv {
 

@@ -1,11 +1,11 @@
-#include "js_thread.h"
+#include "core/js_thread.h"
 
 #include <atomic>
 #include <mutex>
 #include <thread>
 
-#include "addon_data.h"
-#include "reaper.h"
+#include "core/addon_data.h"
+#include "core/reaper.h"
 
 namespace cudrv {
 

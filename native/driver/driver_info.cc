@@ -1,11 +1,11 @@
-#include "driver_info.h"
+#include "driver/driver_info.h"
 
 #include <cstdlib>
 #include <cstring>
 
-#include "args.h"
+#include "core/args.h"
 #include "driver/call.h"
-#include "errors.h"
+#include "core/errors.h"
 
 namespace cudrv {
 

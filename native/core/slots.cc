@@ -1,10 +1,10 @@
-#include "slots.h"
+#include "core/slots.h"
 
 #include <algorithm>
 
-#include "addon_data.h"
-#include "errors.h"
-#include "hot_call.h"
+#include "core/addon_data.h"
+#include "core/errors.h"
+#include "core/hot_call.h"
 
 namespace cudrv {
 

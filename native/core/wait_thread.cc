@@ -1,4 +1,4 @@
-#include "wait_thread.h"
+#include "core/wait_thread.h"
 
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -7,10 +7,10 @@
 #include <cerrno>
 #include <string>
 
-#include "addon_data.h"
-#include "args.h"
-#include "errors.h"
-#include "waiter.h"
+#include "core/addon_data.h"
+#include "core/args.h"
+#include "core/errors.h"
+#include "core/waiter.h"
 
 namespace cudrv {
 

@@ -1,9 +1,9 @@
-#include "launch.h"
+#include "kernel/launch.h"
 
 #include <cstring>
 
-#include "args.h"
-#include "hot_call.h"
+#include "core/args.h"
+#include "core/hot_call.h"
 
 namespace cudrv {
 

@@ -2,26 +2,26 @@
 // and each worker_thread that loads the addon).
 #include <napi.h>
 
-#include "addon_data.h"
+#include "core/addon_data.h"
 #include "context.h"
 #include "device.h"
-#include "driver_info.h"
+#include "driver/driver_info.h"
 #include "event.h"
 #include "graph/graph.h"
-#include "js_thread.h"
+#include "core/js_thread.h"
 #include "memory/memory.h"
 #include "ipc/fd_channel.h"
-#include "kernel.h"
-#include "launch.h"
-#include "library.h"
-#include "module.h"
+#include "kernel/kernel.h"
+#include "kernel/launch.h"
+#include "kernel/library.h"
+#include "kernel/module.h"
 #include "nvrtc/program.h"
 #include "ipc/imported_memory.h"
-#include "reaper.h"
-#include "release.h"
+#include "core/reaper.h"
+#include "core/release.h"
 #include "stream.h"
-#include "wait_thread.h"
-#include "waiter.h"
+#include "core/wait_thread.h"
+#include "core/waiter.h"
 
 namespace cudrv {
 
@@ -46,7 +46,7 @@ void onMainEnvironmentExit(void*) { markProcessExiting(); }
 // Handles still live are released here, once no work can be handed back to
 // this thread, while the environment's state (AddonData) is whole; the
 // instance data's own finalizer runs last, with parts of it gone. What work
-// still in flight uses goes to the reaper (reaper.h), which lets go of it once
+// still in flight uses goes to the reaper (core/reaper.h), which lets go of it once
 // the work is over and this teardown is.
 void onEnvironmentTeardown(void* e) {
   Napi::Env env(static_cast<napi_env>(e));

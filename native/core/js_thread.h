@@ -7,7 +7,7 @@
 // worker ending, the process exiting) the channel closes under a lock, so no
 // other thread touches Node's structures after that: work sent later is
 // dropped, and deliberately leaked rather than destroyed off its thread
-// (unless its sender hands it to the reaper, native/reaper.h).
+// (unless its sender hands it to the reaper, native/core/reaper.h).
 #pragma once
 
 #include <napi.h>
@@ -29,7 +29,7 @@ class JsThreadTicket {
   // never blocks. Dropped (and leaked) when the environment is gone.
   void deliver(std::function<void(Napi::Env)> work);
   // The same, but when the environment is gone (now, or before work gets its
-  // turn) work is handed to the reaper (native/reaper.h), which destroys it once
+  // turn) work is handed to the reaper (native/core/reaper.h), which destroys it once
   // the teardown is over: only for work whose captures need no JavaScript
   // thread to be let go of.
   void deliverOrReap(std::function<void(Napi::Env)> work);
@@ -82,7 +82,7 @@ class JsThreadHome {
   // is still there (open, or being torn down).
   bool onItsThread() const;
   // The environment's teardown is over: nothing of it runs any more, and what
-  // belonged to it may be let go on any thread (native/reaper.h).
+  // belonged to it may be let go on any thread (native/core/reaper.h).
   bool tornDown() const;
 
  private:

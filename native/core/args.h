@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "errors.h"
+#include "core/errors.h"
 
 namespace cudrv {
 

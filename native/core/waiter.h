@@ -14,13 +14,13 @@
 #include <vector>
 
 #include "driver/call.h"
-#include "js_thread.h"
+#include "core/js_thread.h"
 
 namespace cudrv {
 
 struct OffThreadOptions {
   // Nothing the functions hold needs the JavaScript thread to be let go of: if
-  // the environment is torn down first, the reaper (native/reaper.h) lets go of
+  // the environment is torn down first, the reaper (native/core/reaper.h) lets go of
   // it once the teardown is over, instead of leaking it.
   bool reapable = false;
   // Until done has run, the event loop stays alive (as for pending I/O).

@@ -12,7 +12,7 @@
 #include <functional>
 
 #include "driver/call.h"
-#include "js_thread.h"
+#include "core/js_thread.h"
 
 namespace cudrv {
 

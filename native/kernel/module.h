@@ -11,8 +11,8 @@
 #include <string>
 
 #include "context.h"
-#include "handle.h"
-#include "library.h"
+#include "core/handle.h"
+#include "kernel/library.h"
 
 namespace cudrv {
 

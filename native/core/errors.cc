@@ -1,6 +1,6 @@
-#include "errors.h"
+#include "core/errors.h"
 
-#include "addon_data.h"
+#include "core/addon_data.h"
 
 namespace cudrv {
 

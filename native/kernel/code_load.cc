@@ -1,6 +1,6 @@
-#include "code_load.h"
+#include "kernel/code_load.h"
 
-#include "args.h"
+#include "core/args.h"
 
 namespace cudrv {
 

@@ -1,11 +1,11 @@
 // Stream capture: the driver calls the capture scopes of lib/ are built on.
 // Every capture the library begins is bracketed for the release rules
-// (native/release.h), and is always ended, also when ending fails.
+// (native/core/release.h), and is always ended, also when ending fails.
 #include <optional>
 
-#include "args.h"
+#include "core/args.h"
 #include "graph/graph.h"
-#include "release.h"
+#include "core/release.h"
 #include "stream.h"
 
 namespace cudrv {

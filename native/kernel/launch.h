@@ -20,10 +20,10 @@
 #include <memory>
 #include <vector>
 
-#include "args.h"
-#include "handle.h"
-#include "kernel.h"
-#include "launch_config.h"
+#include "core/args.h"
+#include "core/handle.h"
+#include "kernel/kernel.h"
+#include "kernel/launch_config.h"
 #include "memory/memory.h"
 #include "stream.h"
 
@@ -134,7 +134,7 @@ class KernelParams {
 };
 
 // Kernel.prepare(stream, config, bytes). Launches are the module-level
-// kernelLaunch and preparedLaunch, which take handles by slot (slots.h).
+// kernelLaunch and preparedLaunch, which take handles by slot (core/slots.h).
 Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kernel);
 
 }  // namespace cudrv

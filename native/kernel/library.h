@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "handle.h"
+#include "core/handle.h"
 
 namespace cudrv {
 

@@ -11,7 +11,7 @@
 // cost four times a plain object with a finalizer (bench/handle-cost.js):
 // more than the driver call that makes a stream. A Node-API finalizer on the
 // object cost a third more than the registry, collections included. Native objects ("views",
-// native/handle.h) are made on demand, for the calls that are methods; they
+// native/core/handle.h) are made on demand, for the calls that are methods; they
 // reach their box through the slot, so dispose() and the slot's end reach them.
 //
 // Graph nodes' slots are owned from the start and freed with their graph's
@@ -49,7 +49,7 @@ class SlotTable {
  public:
   struct Entry {
     // The class's std::shared_ptr<Box>, made in place while hasBox (every
-    // shared_ptr has this size and alignment; handle.h checks).
+    // shared_ptr has this size and alignment; core/handle.h checks).
     alignas(std::shared_ptr<void>) unsigned char box[sizeof(std::shared_ptr<void>)];
     const SlotClass* kind = nullptr;  // null: the slot is free
     uint32_t generation = 0;
@@ -87,7 +87,7 @@ class SlotTable {
   void expectOwner(Napi::Env env, double id);
   void sweepUnowned();
   // Releases every handle still held: the environment is being torn down, and
-  // its objects' collection will not come (addon.cc calls it while the rest of
+  // its objects' collection will not come (core/addon.cc calls it while the rest of
   // the environment's state is still there).
   void releaseAll();
 

@@ -1,4 +1,4 @@
-#include "waiter.h"
+#include "core/waiter.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,9 +13,9 @@
 #include <immintrin.h>
 #endif
 
-#include "addon_data.h"
-#include "args.h"
-#include "errors.h"
+#include "core/addon_data.h"
+#include "core/args.h"
+#include "core/errors.h"
 
 namespace cudrv {
 

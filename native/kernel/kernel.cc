@@ -1,10 +1,10 @@
-#include "kernel.h"
+#include "kernel/kernel.h"
 
 #include <exception>
 
-#include "args.h"
-#include "launch.h"
-#include "launch_config.h"
+#include "core/args.h"
+#include "kernel/launch.h"
+#include "kernel/launch_config.h"
 
 namespace cudrv {
 

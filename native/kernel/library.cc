@@ -1,13 +1,13 @@
-#include "library.h"
+#include "kernel/library.h"
 
 #include <vector>
 
-#include "args.h"
+#include "core/args.h"
 #include "context.h"
-#include "code_load.h"
-#include "kernel.h"
-#include "module.h"
-#include "release.h"
+#include "kernel/code_load.h"
+#include "kernel/kernel.h"
+#include "kernel/module.h"
+#include "core/release.h"
 
 namespace cudrv {
 

@@ -1,4 +1,4 @@
-#include "reaper.h"
+#include "core/reaper.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "context.h"
-#include "release.h"
+#include "core/release.h"
 
 namespace cudrv {
 

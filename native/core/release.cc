@@ -1,4 +1,4 @@
-#include "release.h"
+#include "core/release.h"
 
 #include <atomic>
 #include <mutex>
