@@ -5,7 +5,8 @@
 // by its slot; the native object whose methods the other calls are (a "view")
 // is made on first use. Use after dispose throws DisposedError from the native
 // layer, before the driver is reached.
-import { native as binding, NativeHandle, Slot } from './native';
+import { NativeHandle as HandleBrand } from './generated/native';
+import { native as binding, Slot } from './native';
 
 // Adoptions and collections go into the handle queue the native slot table
 // reads (native/core/slots.h) instead of being calls: a call cost more than the rest
@@ -69,7 +70,7 @@ export class SlotGroup {
  * released too, but only once nothing on the GPU can still use the resource.
  * Using a disposed handle throws {@link DisposedError}.
  */
-export abstract class Disposable<H extends NativeHandle = NativeHandle> implements globalThis.Disposable {
+export abstract class Disposable<H extends HandleBrand = HandleBrand> implements globalThis.Disposable {
   // These are assigned in the constructor, not declared as class fields:
   // a field is defined on the object (DefineOwnProperty), and that site in this
   // base constructor sees every handle class's shape, so V8 went to its runtime
@@ -105,7 +106,7 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
 
   /** @internal The native object whose methods are the handle's other calls; for lib/ only. */
   get native(): H {
-    return (this.nativeView ??= binding.handleView<H>(this.slotNumber));
+    return (this.nativeView ??= binding.handleView(this.slotNumber) as unknown as H);
   }
 
   /** @internal The number calls name the handle by (native/core/slots.h). */
@@ -138,4 +139,15 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   [Symbol.dispose](): void {
     this.dispose();
   }
+}
+
+/**
+ * @internal The slot of value, a handle of this library, for a call that names
+ * it; the native layer checks that it is of the class it expects (what).
+ * Classes that import each other's module in a circle call this instead of
+ * checking with instanceof.
+ */
+export function slotOf(value: unknown, name: string, what: string): number {
+  if (value instanceof Disposable) return value.slot;
+  throw new TypeError(`${name} must be ${/^[AEIOU]/.test(what) ? 'an' : 'a'} ${what}`);
 }

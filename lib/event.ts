@@ -47,17 +47,17 @@ export class Event extends Disposable<NativeEvent> {
 
   /** The CUevent value, for logs and comparisons. */
   get handle(): bigint {
-    return this.native.handle;
+    return native.eventHandle(this.slot);
   }
 
   /** True when the event records timestamps (created with timing: true). */
   get timing(): boolean {
-    return (this.native.flags & EventFlag.disableTiming) === 0;
+    return (native.eventFlags(this.slot) & EventFlag.disableTiming) === 0;
   }
 
   /** True when the event can be shared with other processes (shareEvent). */
   get interprocess(): boolean {
-    return (this.native.flags & EventFlag.interprocess) !== 0;
+    return (native.eventFlags(this.slot) & EventFlag.interprocess) !== 0;
   }
 
   /**
@@ -83,14 +83,14 @@ export class Event extends Disposable<NativeEvent> {
    * on), a DisposedError when this event is disposed meanwhile.
    */
   synchronize(options?: WaitOptions): Promise<void> {
-    if (options === undefined) return this.native.synchronizeAsync();
+    if (options === undefined) return native.eventSynchronizeAsync(this.slot);
     const wait = checkWaitOptions(options);
-    return abandonableWait(wait, 'Event.synchronize', () => this.native.synchronizeAbandonable());
+    return abandonableWait(wait, 'Event.synchronize', () => native.eventSynchronizeAbandonable(this.slot));
   }
 
   /** Blocks the JavaScript thread until the recorded work has completed. */
   synchronizeSync(): void {
-    this.native.synchronize();
+    native.eventSynchronize(this.slot);
   }
 
   /**
@@ -100,7 +100,7 @@ export class Event extends Disposable<NativeEvent> {
   elapsedTime(end: Event): number {
     if (!(end instanceof Event)) throw new TypeError('end must be an Event');
     try {
-      return this.native.elapsedTime(end.native);
+      return native.eventElapsedTime(this.slot, end.slot);
     } catch (error) {
       throw explainElapsed(error, this, end);
     }

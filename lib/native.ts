@@ -1,19 +1,17 @@
 // The typed view of the C++ addon. Only lib/ imports this; users see the
 // classes built on it.
-import { addonStandIn, loadAddon } from './addon';
-import { isMainThread } from 'worker_threads';
+import { native as generatedNative, NativeAddon as GeneratedAddon, NativeEvent, NativeHandle as HandleBrand, NativeWait, Slot } from './generated/native';
+
+export { NativeEvent, NativeWait, Slot };
 
 /** What every native handle object (a "view", native/core/handle.h) has. */
-export interface NativeHandle {
+export interface NativeHandle extends HandleBrand {
   dispose(): void;
   readonly alive: boolean;
   /** The handle's number in the native slot table: calls name handles by it (native/core/slots.h). */
   readonly slot: number;
 }
 
-declare const slotOf: unique symbol;
-/** A new handle as a call returns it: its slot number, for a lib/ object to adopt (lib/disposable.ts). */
-export type Slot<H extends NativeHandle> = number & { readonly [slotOf]?: H };
 
 export interface NativeContext extends NativeHandle {
   readonly handle: bigint;
@@ -35,12 +33,6 @@ export interface NativeContext extends NativeHandle {
   disablePeerAccess(peer: NativeContext): void;
 }
 
-/** A wait abandonWait can settle early (native/core/waiter.h GpuWait). */
-export interface NativeWait {
-  promise: Promise<void>;
-  id: number;
-}
-
 export interface NativeStream extends NativeHandle {
   readonly handle: bigint;
   readonly ordinal: number;
@@ -48,7 +40,7 @@ export interface NativeStream extends NativeHandle {
   synchronize(): void;
   synchronizeAsync(): Promise<void>;
   synchronizeAbandonable(): NativeWait;
-  waitEvent(event: NativeEvent, flags: number): void;
+  waitEvent(event: Slot<NativeEvent>, flags: number): void;
   flags(): number;
   priority(): number;
   id(): bigint;
@@ -62,15 +54,6 @@ export interface NativeStream extends NativeHandle {
   writeValue(target: MemorySlot, offset: number, value: number | bigint, flags: number, is64: boolean): void;
   batchMemoryOps(ops: Array<[number, MemorySlot | undefined, number, number | bigint, number]>, flags: number): void;
   pendingResources(): number;
-}
-
-export interface NativeEvent extends NativeHandle {
-  readonly handle: bigint;
-  readonly flags: number;
-  synchronize(): void;
-  synchronizeAsync(): Promise<void>;
-  synchronizeAbandonable(): NativeWait;
-  elapsedTime(end: NativeEvent): number;
 }
 
 export interface NativeDeviceBuffer extends NativeHandle {
@@ -359,7 +342,7 @@ export interface NativeCompileOutcome {
   detail: string;
 }
 
-export interface NativeAddon {
+export interface NativeAddon extends GeneratedAddon {
   readonly headerVersion: number;
   setErrorFactory(factory: ErrorFactory): void;
 
@@ -375,7 +358,6 @@ export interface NativeAddon {
   handleView<H extends NativeHandle>(slot: Slot<H>): H;
   disposeHandle(slot: number): void;
   handleAlive(slot: number): boolean;
-  markMainThread(): void;
 
   /** Settles the wait numbered id (NativeWait) with reason, if it is still pending. */
   abandonWait(id: number, reason: unknown): void;
@@ -419,7 +401,6 @@ export interface NativeAddon {
   launchHostFunction(streamSlot: number, callback: () => void): void;
   addStreamCallback(streamSlot: number, callback: (error: Error | null) => void): void;
 
-  createEvent(ordinal: number, flags: number): Slot<NativeEvent>;
 
   allocate(ordinal: number, bytes: number, context?: NativeContext): Slot<NativeDeviceBuffer>;
   allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number): Slot<NativeDeviceBuffer>;
@@ -472,8 +453,6 @@ export interface NativeAddon {
   execSetKernelNodeParams(execSlot: number, nodeSlot: number, kernelSlot: number, record: ArrayBuffer, perTypeCall: boolean): void;
   /** A kernel node of the executable takes a prepared launch's kernel, configuration and current arguments. */
   execSetPreparedKernelNode(execSlot: number, nodeSlot: number, launchSlot: number): void;
-  eventRecord(eventSlot: number, streamSlot: number, flags: number | undefined): void;
-  eventQuery(eventSlot: number): boolean;
   /**
    * record: the launch configuration, the counts, the parameters and the
    * [offset, memory slot] pairs of memory whose device address goes at offset
@@ -513,9 +492,9 @@ export interface NativeAddon {
   memoryView(memory: MemorySlot, offset: number, bytes: number, path: 'alias' | 'vmm'): Slot<NativeImportedMemory>;
   ipcMemoryHandle(memory: MemorySlot, offset: number): { handle: Buffer; offset: number; allocationSize: number };
   openIpcMemory(ordinal: number, handle: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
-  ipcEventHandle(event: NativeEvent): { handle: Buffer; ordinal: number };
+  ipcEventHandle(event: Slot<NativeEvent>): { handle: Buffer; ordinal: number };
   openIpcEvent(ordinal: number, handle: Uint8Array): Slot<NativeEvent>;
-  aliasEvent(event: NativeEvent): Slot<NativeEvent>;
+  aliasEvent(event: Slot<NativeEvent>): Slot<NativeEvent>;
   exportPool(pool: NativeMemoryPool | MemorySlot, handleType: number): Slot<NativeReceivedFd> | Buffer;
   importPool(ordinal: number, handle: number | Uint8Array, handleType: number, identity: string): Slot<NativeMemoryPool>;
   exportPoolPointer(memory: MemorySlot): Buffer;
@@ -535,13 +514,4 @@ export interface NativeAddon {
   nvrtcCompileAsync(request: NativeCompileRequest): Promise<NativeCompileOutcome>;
 }
 
-// The addon's exports, copied into an object of fast properties: Node-API
-// leaves them a dictionary (146 of them), and a load from one went through
-// V8's generic load IC on every call, about 130 instructions (three per
-// allocation made and disposed). From this copy optimized code reads each
-// function as a constant.
-const addon = loadAddon();
-export const native: NativeAddon = ('exports' in addon
-  ? Object.fromEntries(Object.entries(addon.exports))
-  : addonStandIn(addon.failure)) as unknown as NativeAddon;
-if (isMainThread) native.markMainThread();
+export const native = generatedNative as NativeAddon;

@@ -3,7 +3,7 @@
 // explicitly and never chosen silently; a disposed stream is never mistaken for
 // the default stream (its use throws DisposedError).
 import { Device, DeviceLike, ordinalOf } from './device';
-import { Disposable } from './disposable';
+import { Disposable, slotOf } from './disposable';
 import type { Event } from './event';
 import { captureGraph, CaptureOptions, StreamCapture } from './graph/capture';
 import type { Graph } from './graph/graph';
@@ -15,7 +15,7 @@ import {
   StreamFlag,
 } from './generated/enums';
 import { MemoryHandle, memorySlot } from './memory/bytes';
-import { native, NativeEvent, NativeStream, Slot } from './native';
+import { native, NativeStream, Slot } from './native';
 import { checkU64, encodeMemoryOps, StreamMemoryOp, waitFlags, WaitCondition, writeFlags } from './stream-memory-ops';
 import {
   decodeLaunchAttribute,
@@ -151,7 +151,7 @@ export class Stream extends Disposable<NativeStream> {
   waitEvent(event: Event, options: { external?: boolean } = noOptions): void {
     checkObject(options, 'options');
     const flags = options.external !== undefined && checkBoolean(options.external, 'options.external') ? 1 /* CU_EVENT_WAIT_EXTERNAL */ : 0;
-    this.native.waitEvent(eventNative(event), flags);
+    this.native.waitEvent(slotOf(event, 'event', 'Event'), flags);
   }
 
   /** A stream attribute (cuStreamGetAttribute). */
@@ -280,9 +280,4 @@ export function checkStream(stream: Stream, name = 'stream'): Stream {
   return stream instanceof Stream ? stream : checkInstance(stream, Stream, name);
 }
 
-function eventNative(event: Event): NativeEvent {
-  const handle = (event as { native?: NativeEvent } | null)?.native;
-  if (!handle || typeof handle !== 'object') throw new TypeError('event must be an Event');
-  return handle;
-}
 

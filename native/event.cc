@@ -1,6 +1,7 @@
 #include "event.h"
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "core/hot_call.h"
 #include "core/release.h"
 #include "stream.h"
@@ -27,7 +28,8 @@ void recordCompleted(const EventBox& box) {
   if (StreamRef stream = box.recordedOn.lock()) stream->completedThrough(box.recordedThrough);
 }
 
-// createEvent(ordinal, flags)
+}  // namespace
+
 Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto box = std::make_shared<EventBox>();
@@ -38,11 +40,7 @@ Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
   return Event::newSlot(env, box);
 }
 
-// Record and query take handles by slot (core/slots.h): both sit in polling and
-// timing loops.
-
-// eventRecord(eventSlot, streamSlot, flags | undefined): cuEventRecord, or
-// cuEventRecordWithFlags when flags are given.
+// cuEventRecord, or cuEventRecordWithFlags when flags are given.
 napi_value EventRecord(Napi::Env env, SlotTable& table, const HotArgs<3>& args) {
   EventBox& event = *Event::fromSlot(table, Napi::Value(env, args[0]), "event");
   const StreamRef& stream = Stream::fromSlot(table, Napi::Value(env, args[1]), "stream");
@@ -61,8 +59,7 @@ napi_value EventRecord(Napi::Env env, SlotTable& table, const HotArgs<3>& args) 
   return nullptr;
 }
 
-// eventQuery(slot): true when the work before the last record has completed
-// (or nothing was recorded).
+// True when the work before the last record has completed (or nothing was recorded).
 napi_value EventQuery(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
   const EventBox& event = *Event::fromSlot(table, Napi::Value(env, args[0]), "event");
   CUresult r = CU_CALL(cuEventQuery, event.event);
@@ -72,27 +69,16 @@ napi_value EventQuery(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
   return Napi::Boolean::New(env, true);
 }
 
-}  // namespace
-
-void Event::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("Event", define(env, {
-      InstanceAccessor("handle", &Event::HandleValue, nullptr),
-      InstanceAccessor("flags", &Event::Flags, nullptr),
-      InstanceMethod("synchronize", &Event::Synchronize),
-      InstanceMethod("synchronizeAsync", &Event::SynchronizeAsync),
-      InstanceMethod("synchronizeAbandonable", &Event::SynchronizeAbandonable),
-      InstanceMethod("elapsedTime", &Event::ElapsedTime),
-  }));
-  exports.Set("createEvent", Napi::Function::New(env, CreateEvent));
-  exports.Set("eventRecord", hotFunction<3, EventRecord>(env, "eventRecord"));
-  exports.Set("eventQuery", hotFunction<1, EventQuery>(env, "eventQuery"));
+Napi::Value EventHandle(const Napi::CallbackInfo& info) {
+  return handleValue(info.Env(), Event::fromSlot(info[0], "event")->event);
 }
 
-Napi::Value Event::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().event); }
-Napi::Value Event::Flags(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), live().flags); }
+Napi::Value EventFlags(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), Event::fromSlot(info[0], "event")->flags);
+}
 
-Napi::Value Event::Synchronize(const Napi::CallbackInfo& info) {
-  EventBox& box = live();
+Napi::Value EventSynchronize(const Napi::CallbackInfo& info) {
+  EventBox& box = *Event::fromSlot(info[0], "event");
   CU_CHECK(info.Env(), cuEventSynchronize, box.event);
   recordCompleted(box);
   return info.Env().Undefined();
@@ -102,8 +88,10 @@ void Event::disposing(EventBox& box) { box.waits.abandonAll(kName); }
 
 // The wait thread holds the event until its driver call returns, however the
 // promise is settled: an event must not be destroyed under a wait on it.
-std::shared_ptr<GpuWait> Event::awaitRecorded(Napi::Env env) {
-  EventRef box = shared();
+namespace {
+
+std::shared_ptr<GpuWait> awaitRecorded(Napi::Env env, Napi::Value slot) {
+  EventRef box = Event::fromSlot(slot, "event");
   // What was recorded when the wait began is what its success covers.
   auto onSuccess = [stream = box->recordedOn, through = box->recordedThrough] {
     if (StreamRef s = stream.lock()) s->completedThrough(through);
@@ -114,18 +102,20 @@ std::shared_ptr<GpuWait> Event::awaitRecorded(Napi::Env env) {
   return wait;
 }
 
-Napi::Value Event::SynchronizeAsync(const Napi::CallbackInfo& info) { return awaitRecorded(info.Env())->promise(); }
+}  // namespace
+
+Napi::Value EventSynchronizeAsync(const Napi::CallbackInfo& info) { return awaitRecorded(info.Env(), info[0])->promise(); }
 
 // The same as { promise, id }, for lib/ to abandon (an abort, a timeout).
-Napi::Value Event::SynchronizeAbandonable(const Napi::CallbackInfo& info) {
-  return awaitRecorded(info.Env())->abandonable(info.Env());
+Napi::Value EventSynchronizeAbandonable(const Napi::CallbackInfo& info) {
+  return awaitRecorded(info.Env(), info[0])->abandonable(info.Env());
 }
 
-// elapsedTime(end): milliseconds from this event to end. The driver's error
-// stands; lib/ explains the usual causes.
-Napi::Value Event::ElapsedTime(const Napi::CallbackInfo& info) {
-  EventBox& box = live();
-  const EventRef& end = Event::from(info[0], "end");
+// Milliseconds from start to end. The driver's error stands; lib/ explains the usual causes.
+Napi::Value EventElapsedTime(const Napi::CallbackInfo& info) {
+  const SlotTable& table = slotTable(info.Env());
+  EventBox& box = *Event::fromSlot(table, info[0], "start");
+  const EventRef& end = Event::fromSlot(table, info[1], "end");
   float ms = 0;
   CU_CHECK(info.Env(), cuEventElapsedTime, &ms, box.event, end->event);
   return Napi::Number::New(info.Env(), ms);

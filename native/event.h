@@ -33,19 +33,9 @@ class Event : public Handle<Event, EventBox> {
  public:
   static constexpr const char* kName = "Event";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
   // dispose() rejects the promises for the event; their waits go on, holding
   // the event until the driver returns.
   static void disposing(EventBox& box);
-
- private:
-  Napi::Value HandleValue(const Napi::CallbackInfo& info);
-  Napi::Value Flags(const Napi::CallbackInfo& info);
-  Napi::Value Synchronize(const Napi::CallbackInfo& info);
-  Napi::Value SynchronizeAsync(const Napi::CallbackInfo& info);
-  Napi::Value SynchronizeAbandonable(const Napi::CallbackInfo& info);
-  std::shared_ptr<GpuWait> awaitRecorded(Napi::Env env);
-  Napi::Value ElapsedTime(const Napi::CallbackInfo& info);
 };
 
 }  // namespace cudrv

@@ -282,7 +282,7 @@ Napi::Value Stream::SynchronizeAbandonable(const Napi::CallbackInfo& info) {
 // waitEvent(event, flags): later work on this stream waits for the event.
 Napi::Value Stream::WaitEvent(const Napi::CallbackInfo& info) {
   StreamBox& box = used();
-  const EventRef& event = Event::from(info[0], "event");
+  const EventRef& event = Event::fromSlot(info[0], "event");
   unsigned int flags = uintArg(info[1], "flags");
   CU_CHECK(info.Env(), cuStreamWaitEvent, box.stream, event->event, flags);
   return info.Env().Undefined();

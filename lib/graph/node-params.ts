@@ -2,6 +2,7 @@
 // for the native layer (native/graph/node_params.cc), which checks the memory
 // ranges again before the driver sees a pointer.
 import { DeviceLike, ordinalOf } from '../device';
+import { slotOf } from '../disposable';
 import type { Event } from '../event';
 import type { KernelArg } from '../kernel/args';
 import { checkKernel, Kernel } from '../kernel/kernel';
@@ -274,7 +275,7 @@ export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
       return { type: NodeType.empty };
     case 'eventRecord':
     case 'eventWait':
-      return { type: NodeType[params.type], event: nativeOf(params.event, 'params.event', 'Event') };
+      return { type: NodeType[params.type], event: slotOf(params.event, 'params.event', 'Event') };
     case 'memAlloc':
       return {
         type: NodeType.memAlloc, bytes: checkSize(params.bytes, 'params.bytes'), ordinal: ordinalOf(params.device, 'params.device'),

@@ -34,7 +34,7 @@ export function shareEvent(event: Event): SharedEventDescriptor {
     throw new SharingUnsupportedError('event-not-interprocess', 'only an interprocess event without timing can be shared',
       'Create it with Event.create({ interprocess: true })');
   }
-  const { handle, ordinal } = native.ipcEventHandle(event.native);
+  const { handle, ordinal } = native.ipcEventHandle(event.slot);
   const device = Device.get(ordinal);
   const id = newExportId();
   exportedEvents.set(id, new WeakRef(event));
@@ -64,7 +64,7 @@ export function openSharedEvent(descriptor: unknown, options: { device?: DeviceL
       throw new SharingUnsupportedError('same-process', 'this event descriptor was exported by this process, and its event is gone',
         'Open descriptors in other processes; in the exporting process use the event itself');
     }
-    return new Event(native.aliasEvent(event.native));
+    return new Event(native.aliasEvent(event.slot));
   }
   let ordinal: number;
   if (options.device !== undefined) {

@@ -6,7 +6,7 @@
 #include "context.h"
 #include "device.h"
 #include "driver/driver_info.h"
-#include "event.h"
+#include "generated/entries.h"
 #include "graph/graph.h"
 #include "core/js_thread.h"
 #include "memory/memory.h"
@@ -57,6 +57,8 @@ void onEnvironmentTeardown(void* e) {
   wakeReaper();
 }
 
+}  // namespace
+
 // Idempotent: the TypeScript layer may be loaded more than once over one addon
 // instance (jest gives each test file its own module registry, but Node loads a
 // .node file once), and Node aborts on a cleanup hook registered twice.
@@ -68,8 +70,6 @@ Napi::Value MarkMainThread(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-}  // namespace
-
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   // A module registry that is reset (jest's, per test file) loads the addon
   // again into the same environment: keep its data and hooks (Node refuses a
@@ -78,12 +78,12 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     env.SetInstanceData(new AddonData());
     napi_add_env_cleanup_hook(env, onEnvironmentTeardown, env);
   }
+  registerEntries(env, exports);
   initDriverInfo(env, exports);
   initHandles(env, exports);
   initDevice(env, exports);
   Context::init(env, exports);
   Stream::init(env, exports);
-  Event::init(env, exports);
   initMemory(env, exports);
   initHostFunctions(env, exports);
   Graph::init(env, exports);
@@ -104,7 +104,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   Kernel::init(env, exports);
   PreparedLaunch::init(env, exports);
   initIpc(env, exports);
-  exports.Set("markMainThread", Napi::Function::New(env, MarkMainThread));
   return exports;
 }
 

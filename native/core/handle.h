@@ -186,7 +186,14 @@ class Handle : public Napi::ObjectWrap<Self> {
   static std::shared_ptr<Box>& boxIn(const unsigned char* storage) {
     return *std::launder(reinterpret_cast<std::shared_ptr<Box>*>(const_cast<unsigned char*>(storage)));
   }
-  static napi_value viewOf(napi_env env, double id) { return view(Napi::Env(env), id); }
+  // undefined for a class whose calls are all entries (no view class defined).
+  static napi_value viewOf(napi_env env, double id) {
+    AddonData& data = addonData(Napi::Env(env));
+    if (data.constructors.size() <= classNumber() || data.constructors[classNumber()].IsEmpty()) {
+      return Napi::Env(env).Undefined();
+    }
+    return view(Napi::Env(env), id);
+  }
   static void disposingOf(void* storage) { Self::disposing(*boxIn(static_cast<unsigned char*>(storage))); }
   static bool permanentOf(const void* storage) { return Self::permanent(*boxIn(static_cast<const unsigned char*>(storage))); }
   static std::shared_ptr<void> takeOf(void* storage) {

@@ -94,7 +94,7 @@ void buildHost(Napi::Env env, const ObjectFields& p, NodeParams& out) {
 }
 
 void buildEvent(const ObjectFields& p, NodeParams& out, bool record) {
-  const EventRef& event = Event::from(p["event"], "event");
+  const EventRef& event = Event::fromSlot(p["event"], "event");
   if (record) out.params.eventRecord.event = event->event;
   else out.params.eventWait.event = event->event;
   out.uses = {event};

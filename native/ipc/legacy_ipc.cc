@@ -63,7 +63,7 @@ Napi::Value OpenIpcMemory(const Napi::CallbackInfo& info) {
 // ipcEventHandle(event) -> { handle: Uint8Array(64), ordinal }
 Napi::Value IpcEventHandle(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const EventRef& event = Event::from(info[0], "event");
+  const EventRef& event = Event::fromSlot(info[0], "event");
   CUipcEventHandle handle;
   CU_CHECK(env, cuIpcGetEventHandle, &handle, event->event);
   const int ordinal = event->context->ordinal;  // read first: setting properties may run JavaScript
@@ -90,7 +90,7 @@ Napi::Value OpenIpcEvent(const Napi::CallbackInfo& info) {
 // aliasEvent(event) -> a second Event object for the same event (what opening
 // an event's descriptor gives in the process that exported it).
 Napi::Value AliasEvent(const Napi::CallbackInfo& info) {
-  return Event::newSlot(info.Env(), Event::from(info[0], "event"));
+  return Event::newSlot(info.Env(), Event::fromSlot(info[0], "event"));
 }
 
 }  // namespace

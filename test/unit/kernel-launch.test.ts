@@ -421,7 +421,7 @@ describe('launches', () => {
       // parameters and room for the [offset, memory slot] pairs given; its header's
       // counts [argBytes, pointerCount] as given (default: what the record holds),
       // and its [kernel, stream] slots (default: saxpy's and the stream's).
-      const record = (pairs, counts = [28, pairs.length / 2], slots = [saxpy.native.slot, stream.native.slot]) => {
+      const record = (pairs, counts = [28, pairs.length / 2], slots = [saxpy.slot, stream.slot]) => {
         const packed = packedRecord(28, pairs.length / 2);
         encodeLaunchShape({ grid: 1, block: 1 }, packed.config);
         packed.pointers.set(pairs);
@@ -430,27 +430,27 @@ describe('launches', () => {
         return packed.record;
       };
       const out = {
-        slots: [stream, event, buffer, saxpy].map((h) => typeof h.native.slot),
-        readOnly: attempt(() => { 'use strict'; stream.native.slot = 0; }),
-        nothing: attempt(() => native.graphLaunch(2 ** 40, stream.native.slot)),
-        negative: attempt(() => native.eventRecord(-1, stream.native.slot)),
-        fraction: attempt(() => native.eventQuery(event.native.slot + 0.5)),
-        notNumber: attempt(() => native.graphLaunch({}, stream.native.slot)),
-        otherClass: attempt(() => native.eventRecord(stream.native.slot, event.native.slot)),
-        pointerNotMemory: attempt(() => native.kernelLaunch(record([8, event.native.slot]))),
+        slots: [stream, event, buffer, saxpy].map((h) => typeof h.slot),
+        readOnly: attempt(() => { 'use strict'; stream.slot = 0; }),
+        nothing: attempt(() => native.graphLaunch(2 ** 40, stream.slot)),
+        negative: attempt(() => native.eventRecord(-1, stream.slot)),
+        fraction: attempt(() => native.eventQuery(event.slot + 0.5)),
+        notNumber: attempt(() => native.graphLaunch({}, stream.slot)),
+        otherClass: attempt(() => native.eventRecord(stream.slot, event.slot)),
+        pointerNotMemory: attempt(() => native.kernelLaunch(record([8, event.slot]))),
         pointerCount: attempt(() => native.kernelLaunch(record([0, 0], [28, 2]))),
-        pointerOffset: attempt(() => native.kernelLaunch(record([1e300, buffer.native.slot]))),
+        pointerOffset: attempt(() => native.kernelLaunch(record([1e300, buffer.slot]))),
         argBytesBeyond: attempt(() => native.kernelLaunch(record([], [33, 0]))),
         argBytesNegative: attempt(() => native.kernelLaunch(record([], [-1, 0]))),
         pointerCountNegative: attempt(() => native.kernelLaunch(record([], [28, -1]))),
         shortRecord: attempt(() => native.kernelLaunch(new ArrayBuffer(95))),
         notBytes: attempt(() => native.kernelLaunch(new Float64Array(32))),
-        fits: attempt(() => native.kernelLaunch(record([8, buffer.native.slot, 16, buffer.native.slot]))),
-        kernelNotKernel: attempt(() => native.kernelLaunch(record([], undefined, [stream.native.slot, stream.native.slot]))),
-        streamNotStream: attempt(() => native.kernelLaunch(record([], undefined, [saxpy.native.slot, saxpy.native.slot]))),
-        slotNotSlot: attempt(() => native.kernelLaunch(record([], undefined, [saxpy.native.slot, 0.5]))),
+        fits: attempt(() => native.kernelLaunch(record([8, buffer.slot, 16, buffer.slot]))),
+        kernelNotKernel: attempt(() => native.kernelLaunch(record([], undefined, [stream.slot, stream.slot]))),
+        streamNotStream: attempt(() => native.kernelLaunch(record([], undefined, [saxpy.slot, saxpy.slot]))),
+        slotNotSlot: attempt(() => native.kernelLaunch(record([], undefined, [saxpy.slot, 0.5]))),
       };
-      const oldSlot = event.native.slot;
+      const oldSlot = event.slot;
       event.dispose();
       out.disposed = attempt(() => native.eventQuery(oldSlot));
       buffer.dispose();
