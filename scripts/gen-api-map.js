@@ -7,22 +7,22 @@
 //    braces matched), with the driver functions it calls (CU_CALL, CU_CHECK,
 //    CU_CHECK_DETAIL; a call inside releaseWhenSafe(...) is a release) and the
 //    other native functions it calls. A driver call is traced back through the
-//    callers to the functions JavaScript reaches: addon functions
-//    (exports.Set("name", Napi::Function::New(env, Fn)), or hotFunction<N, Fn>), methods of addon
-//    classes (InstanceMethod/InstanceAccessor in exports.Set("Class", define(...)))
-//    and box destructors (a handle's release: dispose() or garbage collection).
-// 2. lib/: with the TypeScript compiler, every use of a member of lib/native.ts
-//    (NativeAddon's functions, NativeClass's methods) is found, and traced back
+//    callers to the functions JavaScript reaches: the entries the tables declare
+//    (native/**/entries.txt, read through scripts/gen-boundary.js) and box
+//    destructors (a handle's release: dispose() or garbage collection).
+// 2. lib/: with the TypeScript compiler, every use of a member of the generated
+//    view (lib/generated/native.ts, NativeAddon) is found, and traced back
 //    through lib's own callers to the public API that lib/index.ts exports.
-// 3. The two are joined by name: addon function `f` is NativeAddon.f; method
-//    `m` of addon class `C` is NativeC.m; the destructor of the box of handle
-//    class C releases what every lib class extending Disposable<NativeC> disposes.
+// 3. The two are joined by name: entry `f` is NativeAddon.f; the destructor of
+//    the box of handle class C releases what every lib class extending
+//    Disposable<NativeC> disposes.
 //
 //   node scripts/gen-api-map.js           writes the page
 //   node scripts/gen-api-map.js --check   exits 1 if the page is out of date
 'use strict';
 const fs = require('fs');
 const path = require('path');
+const { cppName, readEntries } = require('./gen-boundary');
 
 const root = path.resolve(__dirname, '..');
 const pagePath = path.join(root, 'docs', 'driver-api-map.md');
@@ -202,8 +202,7 @@ function scanNative(driverNames) {
   const driver = new Set(driverNames);
   const files = listFiles(path.join(root, 'native'), (n) => n.endsWith('.cc') || n.endsWith('.h'));
   const definitions = [];
-  const moduleFunctions = []; // { js, cpp, file }
-  const classMembers = []; // { js: 'Class.member', cpp: 'X::M' }
+  const moduleFunctions = readEntries().entries.map((e) => ({ js: e.name, cpp: cppName(e.name) })); // { js, cpp }
   const handleBoxes = new Map(); // box type -> handle class (C++ name, which is also its JavaScript name)
   const handlesOfFile = new Map(); // file without extension -> handle classes it defines
   const boxFiles = new Map(); // box type -> file without extension that defines it
@@ -247,21 +246,6 @@ function scanNative(driverNames) {
       for (const m of body.matchAll(/(?:\.|->)\s*([A-Za-z_]\w*)\s*\(/g)) d.calls.add(m[1]);
       definitions.push(d);
     }
-    for (const m of code.matchAll(/exports\.Set\(\s*"(\w+)"\s*,\s*Napi::Function::New\(\s*\w+\s*,\s*&?([\w:]+)\s*\)/g)) {
-      moduleFunctions.push({ js: m[1], cpp: m[2], file: rel });
-    }
-    // The hot calls (native/core/hot_call.h): hotFunction<N, Fn>(env, "name").
-    for (const m of code.matchAll(/exports\.Set\(\s*"(\w+)"\s*,\s*hotFunction<\s*\d+\s*,\s*([\w:]+)\s*>/g)) {
-      moduleFunctions.push({ js: m[1], cpp: m[2], file: rel });
-    }
-    for (const m of code.matchAll(/exports\.Set\(\s*"(\w+)"\s*,\s*define\s*\(/g)) {
-      const open = m.index + m[0].length - 1;
-      const inside = code.slice(open, matching(bare, open));
-      for (const member of inside.matchAll(/Instance(?:Method|Accessor)\(\s*"(\w+)"\s*,\s*&([\w:]+)(?:\s*,\s*&?([\w:]+))?/g)) {
-        classMembers.push({ js: `${m[1]}.${member[1]}`, cpp: member[2], file: rel });
-        if (member[3] && member[3] !== 'nullptr') classMembers.push({ js: `${m[1]}.${member[1]}`, cpp: member[3], file: rel });
-      }
-    }
     for (const m of bare.matchAll(/\b(?:class|struct)\s+(\w+)\s*(?:final\s*)?:\s*public\s+Handle<\s*\1\s*,\s*(\w+)\s*>/g)) {
       handleBoxes.set(m[2], m[1]);
       addTo(handlesOfFile, stem(rel), m[1]);
@@ -270,7 +254,7 @@ function scanNative(driverNames) {
   }
   // A box no handle holds directly (an opening shared by views) belongs to the handles of its file.
   const handlesOfBox = (box) => (handleBoxes.has(box) ? [handleBoxes.get(box)] : [...(handlesOfFile.get(boxFiles.get(box)) ?? [])]);
-  return { definitions, moduleFunctions, classMembers, handlesOfBox };
+  return { definitions, moduleFunctions, handlesOfBox };
 }
 
 const stem = (file) => file.replace(/\.(cc|h)$/, '');
@@ -300,7 +284,7 @@ function addTo(map, key, value) {
 
 /**
  * For each driver function, what JavaScript reaches it: [{ entry, via }],
- * entry being `fn` (an addon function), `Class.member` or `release:Box`, and
+ * entry being `fn` (an entry) or `release:Box`, and
  * via the native helper that makes the call when it is not the entry itself.
  */
 function nativeEntries(scan) {
@@ -309,16 +293,11 @@ function nativeEntries(scan) {
     if (!byShort.has(d.short)) byShort.set(d.short, []);
     byShort.get(d.short).push(d);
   }
-  const resolve = (cpp, file) => {
-    const short = cpp.split('::').pop();
-    const candidates = (byShort.get(short) ?? []).filter((d) => d.name === cpp || d.name.endsWith(`::${cpp}`) || !cpp.includes('::'));
-    const same = candidates.filter((d) => stem(d.file) === stem(file));
-    return same.length ? same : candidates;
-  };
+  // An entry is a free function of that name (namespace cudrv; no class scope).
+  const resolve = (cpp) => (byShort.get(cpp) ?? []).filter((d) => d.name === cpp);
   const entryOf = new Map(); // definition -> entry names
   const mark = (d, name) => addTo(entryOf, d, name);
-  for (const f of scan.moduleFunctions) for (const d of resolve(f.cpp, f.file)) mark(d, f.js);
-  for (const m of scan.classMembers) for (const d of resolve(m.cpp, m.file)) mark(d, m.js);
+  for (const f of scan.moduleFunctions) for (const d of resolve(f.cpp)) mark(d, f.js);
   for (const d of scan.definitions) {
     const destructor = /(?:^|::)~(\w+)$/.exec(d.name);
     if (destructor) mark(d, `release:${destructor[1]}`);
@@ -367,7 +346,7 @@ function scanLib() {
   const program = ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, noEmit: true } });
   const checker = program.getTypeChecker();
   const libDir = path.join(root, 'lib') + path.sep;
-  const nativeFile = path.join(root, 'lib', 'native.ts');
+  const nativeFiles = new Set([path.join(root, 'lib', 'generated', 'native.ts'), path.join(root, 'lib', 'native.ts')]);
   const sources = program.getSourceFiles().filter((s) => path.resolve(s.fileName).startsWith(libDir));
 
   const resolveSymbol = (symbol) => (symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
@@ -431,7 +410,7 @@ function scanLib() {
   const callers = new Map(); // unit -> units referring to it
   const disposers = new Map(); // native class (JavaScript name) -> public class names
   const nativeMember = (decl) => {
-    if (path.resolve(decl.getSourceFile().fileName) !== nativeFile) return null;
+    if (!nativeFiles.has(path.resolve(decl.getSourceFile().fileName))) return null;
     const owner = decl.parent;
     if (!owner || !ts.isInterfaceDeclaration(owner) || !decl.name) return null;
     const iface = owner.name.text;
@@ -441,7 +420,7 @@ function scanLib() {
   };
 
   for (const source of sources) {
-    if (path.resolve(source.fileName) === nativeFile) continue;
+    if (nativeFiles.has(path.resolve(source.fileName))) continue;
     const visit = (node) => {
       if (ts.isClassDeclaration(node) && node.name) {
         for (const clause of node.heritageClauses ?? []) {
