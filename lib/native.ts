@@ -1,8 +1,10 @@
 // The typed view of the C++ addon. Only lib/ imports this; users see the
 // classes built on it.
-import { native as generatedNative, NativeAddon as GeneratedAddon, NativeEvent, NativeHandle as HandleBrand, NativeWait, Slot } from './generated/native';
+import {
+  native as generatedNative, NativeAddon as GeneratedAddon, NativeEvent, NativeHandle as HandleBrand, NativeImportedMemory, NativeReceivedFd, NativeWait, Slot,
+} from './generated/native';
 
-export { NativeEvent, NativeWait, Slot };
+export { NativeEvent, NativeImportedMemory, NativeReceivedFd, NativeWait, Slot };
 
 /** What every native handle object (a "view", native/core/handle.h) has. */
 export interface NativeHandle extends HandleBrand {
@@ -111,14 +113,6 @@ export interface NativeVirtualMemory extends NativeHandle {
   segments(): NativeSegmentSlot[];
 }
 
-/** A view of memory shared by another process (or an alias in the exporting one). */
-export interface NativeImportedMemory extends NativeHandle {
-  readonly address: bigint;
-  readonly size: number;
-  readonly ordinal: number;
-  readonly path: 'legacy' | 'pool' | 'vmm' | 'alias';
-}
-
 /** Any memory handle the native layer accepts as an operand. */
 export type NativeMemory = NativeDeviceBuffer | NativeHostBuffer | NativeGraphAllocation | NativeVirtualMemory | NativeImportedMemory;
 /** Library memory as calls take it: the slot number of its handle (lib/memory/bytes.ts). */
@@ -203,28 +197,6 @@ export interface Pitched2D {
 }
 export interface Pitched3D extends Pitched2D {
   dstHeight: number; srcHeight: number; depth: number;
-}
-
-/** The credentials of the process at the other end of a socket (SO_PEERCRED). */
-export interface NativePeerCredentials {
-  pid: number;
-  uid: number;
-  gid: number;
-}
-
-export interface NativeReceivedFd extends NativeHandle {
-  readonly fd: number;
-  take(): number;
-}
-
-export interface NativeFdChannel extends NativeHandle {
-  peer(): NativePeerCredentials;
-  send(payload: Uint8Array, fds: number[], timeoutMs: number): Promise<void>;
-  receive(timeoutMs: number): Promise<{ payload: Buffer; fds: Slot<NativeReceivedFd>[] }>;
-}
-
-export interface NativeFdChannelServer extends NativeHandle {
-  accept(timeoutMs: number, peerUid: number): Promise<Slot<NativeFdChannel>>;
 }
 
 export interface NativeDeviceVariable {
@@ -489,21 +461,6 @@ export interface NativeAddon extends GeneratedAddon {
   memoryAccess(pointer: MemorySlot | bigint, offset: number | undefined, locationType: number, locationId: number): number;
   dmaBufOf(memory: MemorySlot, offset: number, bytes: number, flags: number): Slot<NativeReceivedFd>;
 
-  memoryView(memory: MemorySlot, offset: number, bytes: number, path: 'alias' | 'vmm'): Slot<NativeImportedMemory>;
-  ipcMemoryHandle(memory: MemorySlot, offset: number): { handle: Buffer; offset: number; allocationSize: number };
-  openIpcMemory(ordinal: number, handle: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
-  ipcEventHandle(event: Slot<NativeEvent>): { handle: Buffer; ordinal: number };
-  openIpcEvent(ordinal: number, handle: Uint8Array): Slot<NativeEvent>;
-  aliasEvent(event: Slot<NativeEvent>): Slot<NativeEvent>;
-  exportPool(pool: NativeMemoryPool | MemorySlot, handleType: number): Slot<NativeReceivedFd> | Buffer;
-  importPool(ordinal: number, handle: number | Uint8Array, handleType: number, identity: string): Slot<NativeMemoryPool>;
-  exportPoolPointer(memory: MemorySlot): Buffer;
-  importPoolPointer(pool: NativeMemoryPool, data: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
-
-  readonly fdChannelLimits: { maxPayloadBytes: number; maxFds: number; maxAddressBytes: number };
-  /** timeoutMs -1: no timeout (also for connect and the channel's calls). */
-  fdChannelListen(address: string, abstract: boolean, backlog: number): Slot<NativeFdChannelServer>;
-  fdChannelConnect(address: string, abstract: boolean, timeoutMs: number): Promise<Slot<NativeFdChannel>>;
   loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
   loadLibraryFile(path: string, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
   loadModuleData(context: NativeContext, code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeModule>;

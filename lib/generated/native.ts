@@ -22,8 +22,37 @@ export interface NativeStream extends NativeHandle {
   readonly [handleClass]?: 'Stream';
 }
 
+/**
+ * A descriptor this process owns (received from a peer, or made by an export),
+ * closed when disposed unless taken.
+ */
+export interface NativeReceivedFd extends NativeHandle {
+  readonly [handleClass]?: 'ReceivedFd';
+}
+
+/** A connected Unix domain socket that carries messages with descriptors. */
+export interface NativeFdChannel extends NativeHandle {
+  readonly [handleClass]?: 'FdChannel';
+}
+
+/** A listening Unix domain socket that accepts FdChannel connections. */
+export interface NativeFdChannelServer extends NativeHandle {
+  readonly [handleClass]?: 'FdChannelServer';
+}
+
+/** A view of memory shared by another process (or an alias in the exporting one). */
+export interface NativeImportedMemory extends NativeHandle {
+  readonly [handleClass]?: 'ImportedMemory';
+}
+
 /** A wait abandonWait can settle early (core/waiter.h GpuWait). */
 export type NativeWait = { promise: Promise<void>; id: number };
+
+/** The credentials of the process at the other end of a socket (SO_PEERCRED). */
+export type NativePeerCredentials = { pid: number; uid: number; gid: number };
+
+/** A message as received: its payload and a new ReceivedFd per descriptor. */
+export type NativeFdMessage = { payload: Buffer; fds: Slot<NativeReceivedFd>[] };
 
 export interface NativeAddon {
   /** Marks the environment as the main thread's (idempotent): its teardown is the process exiting. */
@@ -41,6 +70,54 @@ export interface NativeAddon {
   eventSynchronizeAbandonable(event: Slot<NativeEvent>): NativeWait;
   /** Milliseconds from start to end. */
   eventElapsedTime(start: Slot<NativeEvent>, end: Slot<NativeEvent>): number;
+  readonly fdChannelLimits: { maxPayloadBytes: number; maxFds: number; maxAddressBytes: number };
+  /** timeoutMs -1: no timeout (also for connect and the channel's calls). */
+  fdChannelListen(address: string, abstract: boolean, backlog: number): Slot<NativeFdChannelServer>;
+  fdChannelConnect(address: string, abstract: boolean, timeoutMs: number): Promise<Slot<NativeFdChannel>>;
+  /** peerUid -1 accepts any user; connections of another are closed and the wait goes on. */
+  fdChannelServerAccept(server: Slot<NativeFdChannelServer>, timeoutMs: number, peerUid: number): Promise<Slot<NativeFdChannel>>;
+  fdChannelPeer(channel: Slot<NativeFdChannel>): NativePeerCredentials;
+  /** The descriptors are duplicated before this returns: the caller may close its own at once. */
+  fdChannelSend(channel: Slot<NativeFdChannel>, payload: Uint8Array, fds: number[], timeoutMs: number): Promise<void>;
+  fdChannelReceive(channel: Slot<NativeFdChannel>, timeoutMs: number): Promise<NativeFdMessage>;
+  /** The descriptor's number in this process. */
+  receivedFdNumber(fd: Slot<NativeReceivedFd>): number;
+  /** Hands the descriptor to the caller, who must close it; the handle is disposed. */
+  receivedFdTake(fd: Slot<NativeReceivedFd>): number;
+  /**
+   * A view of library memory: an alias in the exporting process, or virtual
+   * memory mapped from imported allocations ('vmm').
+   */
+  memoryView(memory: number, offset: number, bytes: number, path: 'alias' | 'vmm'): Slot<NativeImportedMemory>;
+  importedMemoryAddress(memory: Slot<NativeImportedMemory>): bigint;
+  importedMemorySize(memory: Slot<NativeImportedMemory>): number;
+  importedMemoryOrdinal(memory: Slot<NativeImportedMemory>): number;
+  /** How the memory was reached. */
+  importedMemoryPath(memory: Slot<NativeImportedMemory>): 'legacy' | 'pool' | 'vmm' | 'alias';
+  /** The handle of the allocation holding memory + offset, that point's offset in it, and the allocation's size. */
+  ipcMemoryHandle(memory: number, offset: number): { handle: Buffer; offset: number; allocationSize: number };
+  /** A view of the allocation another process exported, opened once per context and handle. */
+  openIpcMemory(ordinal: number, handle: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
+  ipcEventHandle(event: Slot<NativeEvent>): { handle: Buffer; ordinal: number };
+  /** An event another process exported: timing disabled, destroyed like any other. */
+  openIpcEvent(ordinal: number, handle: Uint8Array): Slot<NativeEvent>;
+  /** A second handle of the same event (what opening its descriptor gives in the exporting process). */
+  aliasEvent(event: Slot<NativeEvent>): Slot<NativeEvent>;
+  /**
+   * A MemoryPool's slot, or stream-ordered memory's (the pool it came from):
+   * an OwnedFd's handle, or a fabric handle's 64 bytes.
+   */
+  exportPool(pool: number, handleType: number): Slot<NativeReceivedFd> | Buffer;
+  /**
+   * handle: a descriptor number (the caller keeps it) or a fabric handle's bytes.
+   * A pool this process already imported under identity and still holds is
+   * returned instead. The result is a MemoryPool's slot.
+   */
+  importPool(ordinal: number, handle: number | Uint8Array, handleType: number, identity: string): number;
+  /** The export data of a stream-ordered DeviceBuffer, once its stream has reached the allocation. */
+  exportPoolPointer(memory: number): Buffer;
+  /** An allocation of an imported pool (a MemoryPool's slot), imported once per export data. */
+  importPoolPointer(pool: number, data: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
 }
 
 // The addon's exports, copied into an object of fast properties: Node-API

@@ -10,7 +10,8 @@ import { randomBytes } from 'crypto';
 import * as path from 'path';
 import { Disposable } from '../disposable';
 import { AbortError, ChannelPeerError, ChannelProtocolError, DisposedError } from '../errors';
-import { native, NativeFdChannel, NativeFdChannelServer, NativePeerCredentials, NativeReceivedFd, Slot } from '../native';
+import { NativeFdChannel, NativeFdChannelServer, NativePeerCredentials } from '../generated/native';
+import { native, NativeReceivedFd, Slot } from '../native';
 import { checkInteger, checkObject, checkString, noOptions } from '../validate';
 import { CheckedWait, checkWaitOptions } from '../wait-options';
 
@@ -158,7 +159,7 @@ export class OwnedFd extends Disposable<NativeReceivedFd> {
 
   /** The descriptor number in this process; valid until this object is disposed. */
   get fd(): number {
-    return this.native.fd;
+    return native.receivedFdNumber(this.slot);
   }
 
   /**
@@ -166,7 +167,7 @@ export class OwnedFd extends Disposable<NativeReceivedFd> {
    * or by passing it to something that adopts it). This object is disposed.
    */
   takeFd(): number {
-    return this.native.take();
+    return native.receivedFdTake(this.slot);
   }
 
   override toString(): string {
@@ -237,7 +238,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
   /** @internal */
   constructor(handle: Slot<NativeFdChannel>) {
     super(handle);
-    const peer: NativePeerCredentials = this.native.peer();
+    const peer: NativePeerCredentials = native.fdChannelPeer(this.slot);
     this.#peer = Object.freeze({ pid: peer.pid, uid: peer.uid, gid: peer.gid });
   }
 
@@ -291,7 +292,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
     if (fds.length > limits.maxFds) throw new RangeError(`fds must hold at most ${limits.maxFds} descriptors, got ${fds.length}`);
     const numbers = fds.map((fd, i) => (fd instanceof OwnedFd ? fd.fd : checkInteger(fd, `fds[${i}]`, 0, 0x7fffffff)));
     const wait = checkWaitOptions(options);
-    return holding(this, cancellable(wait, 'send', () => this.native.send(bytes, numbers, wait.timeoutMs)));
+    return holding(this, cancellable(wait, 'send', () => native.fdChannelSend(this.slot, bytes, numbers, wait.timeoutMs)));
   }
 
   /**
@@ -305,7 +306,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
    */
   receive<T = unknown>(options: FdChannelWaitOptions = noOptions): Promise<FdMessage<T>> {
     const wait = checkWaitOptions(options);
-    return holding(this, cancellable(wait, 'receive', () => this.native.receive(wait.timeoutMs))).then(({ payload, fds }) => {
+    return holding(this, cancellable(wait, 'receive', () => native.fdChannelReceive(this.slot, wait.timeoutMs))).then(({ payload, fds }) => {
       const received = fds.map((handle) => new ReceivedFd(handle, this.#peer));
       let value: T;
       try {
@@ -362,7 +363,7 @@ export class FdChannelServer extends Disposable<NativeFdChannelServer> {
   accept(options: FdChannelAcceptOptions = noOptions): Promise<FdChannel> {
     const wait = checkWaitOptions(options);
     const peerUid = expectedPeerUid(options);
-    return holding(this, cancellable(wait, 'accept', () => this.native.accept(wait.timeoutMs, peerUid))).then((handle) => new FdChannel(handle));
+    return holding(this, cancellable(wait, 'accept', () => native.fdChannelServerAccept(this.slot, wait.timeoutMs, peerUid))).then((handle) => new FdChannel(handle));
   }
 
   override toString(): string {

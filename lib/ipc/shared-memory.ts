@@ -6,7 +6,7 @@ import { Device } from '../device';
 import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
 import type { MemoryHandle } from '../memory/bytes';
-import { NativeImportedMemory, Slot } from '../native';
+import { native, NativeImportedMemory, Slot } from '../native';
 import { noOptions } from '../validate';
 import { SharedMemoryDescriptor } from './descriptor';
 import { FdChannel, FdChannelWaitOptions, OwnedFd } from './fd-channel';
@@ -32,17 +32,17 @@ export class SharedMemory extends Disposable<NativeImportedMemory> {
 
   /** The address in this process (it differs from the exporter's). */
   get address(): bigint {
-    return this.native.address;
+    return native.importedMemoryAddress(this.slot);
   }
 
   /** Bytes shared. */
   get size(): number {
-    return this.native.size;
+    return native.importedMemorySize(this.slot);
   }
 
   /** The device whose context this process uses for the memory. */
   get device(): Device {
-    return Device.get(this.native.ordinal);
+    return Device.get(native.importedMemoryOrdinal(this.slot));
   }
 
   /**
@@ -51,7 +51,7 @@ export class SharedMemory extends Disposable<NativeImportedMemory> {
    * process that exported it: the exported memory itself).
    */
   get path(): SharingPath {
-    return this.native.path;
+    return native.importedMemoryPath(this.slot);
   }
 
   override toString(): string {

@@ -10,13 +10,11 @@
 #include "graph/graph.h"
 #include "core/js_thread.h"
 #include "memory/memory.h"
-#include "ipc/fd_channel.h"
 #include "kernel/kernel.h"
 #include "kernel/launch.h"
 #include "kernel/library.h"
 #include "kernel/module.h"
 #include "nvrtc/program.h"
-#include "ipc/imported_memory.h"
 #include "core/reaper.h"
 #include "core/release.h"
 #include "stream.h"
@@ -95,7 +93,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   initExternalSemaphoreNodes(env, exports);
   initDecompress(env, exports);
   initCapture(env, exports);
-  initFdChannel(env, exports);
   initWaits(env, exports);
   initWaitCancels(env, exports);
   initNvrtc(env, exports);
@@ -103,7 +100,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   Module::init(env, exports);
   Kernel::init(env, exports);
   PreparedLaunch::init(env, exports);
-  initIpc(env, exports);
   return exports;
 }
 

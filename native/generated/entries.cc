@@ -14,6 +14,29 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("eventSynchronizeAsync", Napi::Function::New(env, EventSynchronizeAsync, "eventSynchronizeAsync"));
   exports.Set("eventSynchronizeAbandonable", Napi::Function::New(env, EventSynchronizeAbandonable, "eventSynchronizeAbandonable"));
   exports.Set("eventElapsedTime", Napi::Function::New(env, EventElapsedTime, "eventElapsedTime"));
+  exports.Set("fdChannelLimits", FdChannelLimits(env));
+  exports.Set("fdChannelListen", Napi::Function::New(env, FdChannelListen, "fdChannelListen"));
+  exports.Set("fdChannelConnect", Napi::Function::New(env, FdChannelConnect, "fdChannelConnect"));
+  exports.Set("fdChannelServerAccept", Napi::Function::New(env, FdChannelServerAccept, "fdChannelServerAccept"));
+  exports.Set("fdChannelPeer", Napi::Function::New(env, FdChannelPeer, "fdChannelPeer"));
+  exports.Set("fdChannelSend", Napi::Function::New(env, FdChannelSend, "fdChannelSend"));
+  exports.Set("fdChannelReceive", Napi::Function::New(env, FdChannelReceive, "fdChannelReceive"));
+  exports.Set("receivedFdNumber", Napi::Function::New(env, ReceivedFdNumber, "receivedFdNumber"));
+  exports.Set("receivedFdTake", Napi::Function::New(env, ReceivedFdTake, "receivedFdTake"));
+  exports.Set("memoryView", Napi::Function::New(env, MemoryView, "memoryView"));
+  exports.Set("importedMemoryAddress", Napi::Function::New(env, ImportedMemoryAddress, "importedMemoryAddress"));
+  exports.Set("importedMemorySize", Napi::Function::New(env, ImportedMemorySize, "importedMemorySize"));
+  exports.Set("importedMemoryOrdinal", Napi::Function::New(env, ImportedMemoryOrdinal, "importedMemoryOrdinal"));
+  exports.Set("importedMemoryPath", Napi::Function::New(env, ImportedMemoryPath, "importedMemoryPath"));
+  exports.Set("ipcMemoryHandle", Napi::Function::New(env, IpcMemoryHandle, "ipcMemoryHandle"));
+  exports.Set("openIpcMemory", Napi::Function::New(env, OpenIpcMemory, "openIpcMemory"));
+  exports.Set("ipcEventHandle", Napi::Function::New(env, IpcEventHandle, "ipcEventHandle"));
+  exports.Set("openIpcEvent", Napi::Function::New(env, OpenIpcEvent, "openIpcEvent"));
+  exports.Set("aliasEvent", Napi::Function::New(env, AliasEvent, "aliasEvent"));
+  exports.Set("exportPool", Napi::Function::New(env, ExportPool, "exportPool"));
+  exports.Set("importPool", Napi::Function::New(env, ImportPool, "importPool"));
+  exports.Set("exportPoolPointer", Napi::Function::New(env, ExportPoolPointer, "exportPoolPointer"));
+  exports.Set("importPoolPointer", Napi::Function::New(env, ImportPoolPointer, "importPoolPointer"));
 }
 
 }  // namespace cudrv

@@ -22,6 +22,31 @@ Napi::Value EventSynchronizeAsync(const Napi::CallbackInfo& info);
 Napi::Value EventSynchronizeAbandonable(const Napi::CallbackInfo& info);
 Napi::Value EventElapsedTime(const Napi::CallbackInfo& info);
 
+// native/ipc/entries.txt
+Napi::Value FdChannelLimits(Napi::Env env);
+Napi::Value FdChannelListen(const Napi::CallbackInfo& info);
+Napi::Value FdChannelConnect(const Napi::CallbackInfo& info);
+Napi::Value FdChannelServerAccept(const Napi::CallbackInfo& info);
+Napi::Value FdChannelPeer(const Napi::CallbackInfo& info);
+Napi::Value FdChannelSend(const Napi::CallbackInfo& info);
+Napi::Value FdChannelReceive(const Napi::CallbackInfo& info);
+Napi::Value ReceivedFdNumber(const Napi::CallbackInfo& info);
+Napi::Value ReceivedFdTake(const Napi::CallbackInfo& info);
+Napi::Value MemoryView(const Napi::CallbackInfo& info);
+Napi::Value ImportedMemoryAddress(const Napi::CallbackInfo& info);
+Napi::Value ImportedMemorySize(const Napi::CallbackInfo& info);
+Napi::Value ImportedMemoryOrdinal(const Napi::CallbackInfo& info);
+Napi::Value ImportedMemoryPath(const Napi::CallbackInfo& info);
+Napi::Value IpcMemoryHandle(const Napi::CallbackInfo& info);
+Napi::Value OpenIpcMemory(const Napi::CallbackInfo& info);
+Napi::Value IpcEventHandle(const Napi::CallbackInfo& info);
+Napi::Value OpenIpcEvent(const Napi::CallbackInfo& info);
+Napi::Value AliasEvent(const Napi::CallbackInfo& info);
+Napi::Value ExportPool(const Napi::CallbackInfo& info);
+Napi::Value ImportPool(const Napi::CallbackInfo& info);
+Napi::Value ExportPoolPointer(const Napi::CallbackInfo& info);
+Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info);
+
 // Sets every entry above on the addon's exports.
 void registerEntries(Napi::Env env, Napi::Object exports);
 

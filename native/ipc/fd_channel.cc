@@ -22,6 +22,7 @@
 #include "core/errors.h"
 #include "core/handle.h"
 #include "core/wait_thread.h"
+#include "generated/entries.h"
 
 namespace cudrv {
 
@@ -422,23 +423,24 @@ class ReceivedFd : public Handle<ReceivedFd, FdBox> {
  public:
   static constexpr const char* kName = "ReceivedFd";
   using Base::Base;
+};
 
-  static void init(Napi::Env env, Napi::Object exports) {
-    exports.Set("ReceivedFd", define(env, {
-        InstanceAccessor("fd", &ReceivedFd::Fd, nullptr),
-        InstanceMethod("take", &ReceivedFd::Take),
-    }));
+class FdChannel : public Handle<FdChannel, SocketBox> {
+ public:
+  static constexpr const char* kName = "FdChannel";
+  using Base::Base;
+
+  static Napi::Value newSocketSlot(Napi::Env env, SocketRef socket) {
+    auto box = std::make_shared<SocketBox>();
+    box->socket = std::move(socket);
+    return newSlot(env, std::move(box));
   }
+};
 
- private:
-  Napi::Value Fd(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), live().fd.get()); }
-
-  // Hands the descriptor to the caller, who must close it; this object is disposed.
-  Napi::Value Take(const Napi::CallbackInfo& info) {
-    int fd = live().fd.release();
-    disposeNow();
-    return Napi::Number::New(info.Env(), fd);
-  }
+class FdChannelServer : public Handle<FdChannelServer, SocketBox> {
+ public:
+  static constexpr const char* kName = "FdChannelServer";
+  using Base::Base;
 };
 
 Napi::Value newOwnedFdSlot(Napi::Env env, int fd) {
@@ -447,202 +449,174 @@ Napi::Value newOwnedFdSlot(Napi::Env env, int fd) {
   return ReceivedFd::newSlot(env, std::move(box));
 }
 
-class FdChannel : public Handle<FdChannel, SocketBox> {
- public:
-  static constexpr const char* kName = "FdChannel";
-  using Base::Base;
-
-  static void init(Napi::Env env, Napi::Object exports) {
-    exports.Set("FdChannel", define(env, {
-        InstanceMethod("peer", &FdChannel::Peer),
-        InstanceMethod("send", &FdChannel::Send),
-        InstanceMethod("receive", &FdChannel::Receive),
-    }));
-  }
-
-  static Napi::Value newSocketSlot(Napi::Env env, SocketRef socket) {
-    auto box = std::make_shared<SocketBox>();
-    box->socket = std::move(socket);
-    return newSlot(env, std::move(box));
-  }
-
- private:
-  Napi::Value Peer(const Napi::CallbackInfo& info) {
-    const ucred& peer = live().socket->peer;
-    Napi::Object out = Napi::Object::New(info.Env());
-    out.Set("pid", static_cast<double>(peer.pid));
-    out.Set("uid", static_cast<double>(peer.uid));
-    out.Set("gid", static_cast<double>(peer.gid));
-    return out;
-  }
-
-  // send(payload: Uint8Array, fds: number[], timeoutMs): Promise<void>. The
-  // descriptors are duplicated now, so the caller may close its own at once.
-  Napi::Value Send(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
-    SocketRef socket = live().socket;
-    // The descriptors first: reading them may run JavaScript (getters), which
-    // could detach the payload's buffer if its memory were already in hand.
-    if (!info[1].IsArray()) typeError(env, "fds", "an array");
-    Napi::Array fdList = info[1].As<Napi::Array>();
-    if (fdList.Length() > kMaxFds) {
-      rangeError(env, "fds", "must hold at most " + std::to_string(kMaxFds) + " descriptors, got " +
-                                 std::to_string(fdList.Length()));
-    }
-    std::vector<int> given;
-    for (uint32_t i = 0; i < fdList.Length() && i < kMaxFds; ++i) {
-      std::string name = "fds[" + std::to_string(i) + "]";
-      given.push_back(static_cast<int>(integerArg(fdList.Get(i), name.c_str(), 0, std::numeric_limits<int32_t>::max())));
-    }
-    int64_t timeoutMs = timeoutArg(info[2]);
-    if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-      typeError(env, "payload", "a Uint8Array");
-    }
-    Napi::Uint8Array payload = info[0].As<Napi::Uint8Array>();
-    if (payload.ByteLength() > kMaxPayloadBytes) {
-      rangeError(env, "payload", "must be at most " + std::to_string(kMaxPayloadBytes) + " bytes, got " +
-                                     std::to_string(payload.ByteLength()));
-    }
-    auto job = std::make_shared<SendJob>();
-    FrameHeader header{kMagic, static_cast<uint32_t>(payload.ByteLength()), static_cast<uint32_t>(given.size())};
-    job->frame.resize(sizeof header + payload.ByteLength());
-    std::memcpy(job->frame.data(), &header, sizeof header);
-    if (payload.ByteLength() > 0) std::memcpy(job->frame.data() + sizeof header, payload.Data(), payload.ByteLength());
-
-    if (socket->broken) return rejected(env, channelError(env, "closed", "send", brokenMessage));
-    if (socket->sending.exchange(true)) {
-      throw Napi::Error::New(env, "a send is already in progress on this FdChannel; await it first");
-    }
-    try {
-      for (size_t i = 0; i < given.size(); ++i) {
-        UniqueFd copy(fcntl(given[i], F_DUPFD_CLOEXEC, 0));
-        if (copy.get() < 0) {
-          throwSystemError(env, errno, "fcntl(F_DUPFD_CLOEXEC)",
-                           "fds[" + std::to_string(i) + "]=" + std::to_string(given[i]));
-        }
-        job->fds.push_back(std::move(copy));
-      }
-      return runOnWaitThread(
-          env,
-          [socket, job, timeoutMs] {
-            job->outcome = guarded([&] { return sendFrame(*socket, job->frame, job->fds, timeoutMs); });
-            job->fds.clear();
-          },
-          // The flag drops here, on the JavaScript thread, so "in progress" means
-          // exactly "its promise has not settled".
-          [socket, job, timeoutMs](Napi::Env env, Napi::Promise::Deferred& deferred) {
-            socket->sending = false;
-            if (job->outcome.ok()) {
-              deferred.Resolve(env.Undefined());
-            } else {
-              deferred.Reject(outcomeError(env, job->outcome, "send", timeoutMs, kName));
-            }
-          });
-    } catch (...) {
-      socket->sending = false;
-      throw;
-    }
-  }
-
-  // receive(timeoutMs): Promise<{ payload: Buffer, fds: ReceivedFd[] }>.
-  Napi::Value Receive(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
-    SocketRef socket = live().socket;
-    int64_t timeoutMs = timeoutArg(info[0]);
-    if (socket->broken) return rejected(env, channelError(env, "closed", "receive", brokenMessage));
-    if (socket->receiving.exchange(true)) {
-      throw Napi::Error::New(env, "a receive is already in progress on this FdChannel; await it first");
-    }
-    auto job = std::make_shared<ReceiveJob>();
-    try {
-      return runOnWaitThread(
-          env,
-          [socket, job, timeoutMs] {
-            job->outcome = guarded([&] { return receiveFrame(*socket, timeoutMs, &job->received); });
-            if (!job->outcome.ok()) job->received.fds.clear();
-          },
-          [socket, job, timeoutMs](Napi::Env env, Napi::Promise::Deferred& deferred) {
-            socket->receiving = false;
-            if (!job->outcome.ok()) {
-              deferred.Reject(outcomeError(env, job->outcome, "receive", timeoutMs, kName));
-              return;
-            }
-            std::vector<char>& payload = job->received.payload;
-            std::vector<UniqueFd>& fds = job->received.fds;
-            Napi::Array wrapped = Napi::Array::New(env, fds.size());
-            // Each descriptor moves into its handle; any left (if wrapping throws) close with the job.
-            for (size_t i = 0; i < fds.size(); ++i) {
-              auto box = std::make_shared<FdBox>();
-              box->fd = std::move(fds[i]);
-              wrapped.Set(static_cast<uint32_t>(i), ReceivedFd::newSlot(env, std::move(box)));
-            }
-            Napi::Object message = Napi::Object::New(env);
-            message.Set("payload", Napi::Buffer<char>::Copy(env, payload.data(), payload.size()));
-            message.Set("fds", wrapped);
-            deferred.Resolve(message);
-          });
-    } catch (...) {
-      socket->receiving = false;
-      throw;
-    }
-  }
-
-  struct SendJob {
-    std::vector<char> frame;
-    std::vector<UniqueFd> fds;
-    Outcome outcome;
-  };
-  struct ReceiveJob {
-    Received received;
-    Outcome outcome;
-  };
-  static constexpr const char* brokenMessage =
-      "the channel was shut down after a message was cut off midway (a timeout or a peer that went away)";
-};
-
-class FdChannelServer : public Handle<FdChannelServer, SocketBox> {
- public:
-  static constexpr const char* kName = "FdChannelServer";
-  using Base::Base;
-
-  static void init(Napi::Env env, Napi::Object exports) {
-    exports.Set("FdChannelServer", define(env, {
-        InstanceMethod("accept", &FdChannelServer::Accept),
-    }));
-  }
-
- private:
-  // accept(timeoutMs, peerUid): Promise<FdChannel>; peerUid -1 accepts any user.
-  Napi::Value Accept(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
-    SocketRef listener = live().socket;
-    int64_t timeoutMs = timeoutArg(info[0]);
-    int64_t peerUid = integerArg(info[1], "peerUid", -1, std::numeric_limits<uint32_t>::max());
-    auto job = std::make_shared<AcceptJob>();
-    return runOnWaitThread(
-        env,
-        [listener, job, timeoutMs, peerUid] {
-          job->outcome = guarded([&] { return acceptConnection(*listener, timeoutMs, peerUid, &job->socket); });
-        },
-        [job, timeoutMs](Napi::Env env, Napi::Promise::Deferred& deferred) {
-          if (job->outcome.ok()) {
-            deferred.Resolve(FdChannel::newSocketSlot(env, std::move(job->socket)));
-          } else {
-            deferred.Reject(outcomeError(env, job->outcome, "accept", timeoutMs, kName));
-          }
-        });
-  }
-
-  struct AcceptJob {
-    SocketRef socket;
-    Outcome outcome;
-  };
-};
-
 namespace {
 
-// fdChannelListen(address, abstract, backlog): FdChannelServer.
-Napi::Value Listen(const Napi::CallbackInfo& info) {
+struct SendJob {
+  std::vector<char> frame;
+  std::vector<UniqueFd> fds;
+  Outcome outcome;
+};
+struct ReceiveJob {
+  Received received;
+  Outcome outcome;
+};
+struct SocketJob {
+  SocketRef socket;
+  Outcome outcome;
+};
+constexpr const char* kBrokenMessage =
+    "the channel was shut down after a message was cut off midway (a timeout or a peer that went away)";
+
+}  // namespace
+
+Napi::Value ReceivedFdNumber(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), ReceivedFd::fromSlot(info[0], "fd")->fd.get());
+}
+
+Napi::Value ReceivedFdTake(const Napi::CallbackInfo& info) {
+  SlotTable& table = slotTable(info.Env());
+  int fd = ReceivedFd::fromSlot(table, info[0], "fd")->fd.release();
+  table.dispose(slotArg(info[0]));
+  return Napi::Number::New(info.Env(), fd);
+}
+
+Napi::Value FdChannelPeer(const Napi::CallbackInfo& info) {
+  const ucred peer = FdChannel::fromSlot(info[0], "channel")->socket->peer;
+  Napi::Object out = Napi::Object::New(info.Env());
+  out.Set("pid", static_cast<double>(peer.pid));
+  out.Set("uid", static_cast<double>(peer.uid));
+  out.Set("gid", static_cast<double>(peer.gid));
+  return out;
+}
+
+Napi::Value FdChannelSend(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  // The descriptors first: reading them may run JavaScript (getters), which
+  // could detach the payload's buffer if its memory were already in hand.
+  if (!info[2].IsArray()) typeError(env, "fds", "an array");
+  Napi::Array fdList = info[2].As<Napi::Array>();
+  if (fdList.Length() > kMaxFds) {
+    rangeError(env, "fds", "must hold at most " + std::to_string(kMaxFds) + " descriptors, got " +
+                               std::to_string(fdList.Length()));
+  }
+  std::vector<int> given;
+  for (uint32_t i = 0; i < fdList.Length() && i < kMaxFds; ++i) {
+    std::string name = "fds[" + std::to_string(i) + "]";
+    given.push_back(static_cast<int>(integerArg(fdList.Get(i), name.c_str(), 0, std::numeric_limits<int32_t>::max())));
+  }
+  int64_t timeoutMs = timeoutArg(info[3]);
+  if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+    typeError(env, "payload", "a Uint8Array");
+  }
+  Napi::Uint8Array payload = info[1].As<Napi::Uint8Array>();
+  if (payload.ByteLength() > kMaxPayloadBytes) {
+    rangeError(env, "payload", "must be at most " + std::to_string(kMaxPayloadBytes) + " bytes, got " +
+                                   std::to_string(payload.ByteLength()));
+  }
+  SocketRef socket = FdChannel::fromSlot(info[0], "channel")->socket;
+  auto job = std::make_shared<SendJob>();
+  FrameHeader header{kMagic, static_cast<uint32_t>(payload.ByteLength()), static_cast<uint32_t>(given.size())};
+  job->frame.resize(sizeof header + payload.ByteLength());
+  std::memcpy(job->frame.data(), &header, sizeof header);
+  if (payload.ByteLength() > 0) std::memcpy(job->frame.data() + sizeof header, payload.Data(), payload.ByteLength());
+
+  if (socket->broken) return rejected(env, channelError(env, "closed", "send", kBrokenMessage));
+  if (socket->sending.exchange(true)) {
+    throw Napi::Error::New(env, "a send is already in progress on this FdChannel; await it first");
+  }
+  try {
+    for (size_t i = 0; i < given.size(); ++i) {
+      UniqueFd copy(fcntl(given[i], F_DUPFD_CLOEXEC, 0));
+      if (copy.get() < 0) {
+        throwSystemError(env, errno, "fcntl(F_DUPFD_CLOEXEC)", "fds[" + std::to_string(i) + "]=" + std::to_string(given[i]));
+      }
+      job->fds.push_back(std::move(copy));
+    }
+    return runOnWaitThread(
+        env,
+        [socket, job, timeoutMs] {
+          job->outcome = guarded([&] { return sendFrame(*socket, job->frame, job->fds, timeoutMs); });
+          job->fds.clear();
+        },
+        // The flag drops here, on the JavaScript thread, so "in progress" means
+        // exactly "its promise has not settled".
+        [socket, job, timeoutMs](Napi::Env env, Napi::Promise::Deferred& deferred) {
+          socket->sending = false;
+          if (job->outcome.ok()) {
+            deferred.Resolve(env.Undefined());
+          } else {
+            deferred.Reject(outcomeError(env, job->outcome, "send", timeoutMs, FdChannel::kName));
+          }
+        });
+  } catch (...) {
+    socket->sending = false;
+    throw;
+  }
+}
+
+Napi::Value FdChannelReceive(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  int64_t timeoutMs = timeoutArg(info[1]);
+  SocketRef socket = FdChannel::fromSlot(info[0], "channel")->socket;
+  if (socket->broken) return rejected(env, channelError(env, "closed", "receive", kBrokenMessage));
+  if (socket->receiving.exchange(true)) {
+    throw Napi::Error::New(env, "a receive is already in progress on this FdChannel; await it first");
+  }
+  auto job = std::make_shared<ReceiveJob>();
+  try {
+    return runOnWaitThread(
+        env,
+        [socket, job, timeoutMs] {
+          job->outcome = guarded([&] { return receiveFrame(*socket, timeoutMs, &job->received); });
+          if (!job->outcome.ok()) job->received.fds.clear();
+        },
+        [socket, job, timeoutMs](Napi::Env env, Napi::Promise::Deferred& deferred) {
+          socket->receiving = false;
+          if (!job->outcome.ok()) {
+            deferred.Reject(outcomeError(env, job->outcome, "receive", timeoutMs, FdChannel::kName));
+            return;
+          }
+          std::vector<char>& payload = job->received.payload;
+          std::vector<UniqueFd>& fds = job->received.fds;
+          Napi::Array wrapped = Napi::Array::New(env, fds.size());
+          // Each descriptor moves into its handle; any left (if wrapping throws) close with the job.
+          for (size_t i = 0; i < fds.size(); ++i) {
+            auto box = std::make_shared<FdBox>();
+            box->fd = std::move(fds[i]);
+            wrapped.Set(static_cast<uint32_t>(i), ReceivedFd::newSlot(env, std::move(box)));
+          }
+          Napi::Object message = Napi::Object::New(env);
+          message.Set("payload", Napi::Buffer<char>::Copy(env, payload.data(), payload.size()));
+          message.Set("fds", wrapped);
+          deferred.Resolve(message);
+        });
+  } catch (...) {
+    socket->receiving = false;
+    throw;
+  }
+}
+
+Napi::Value FdChannelServerAccept(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  int64_t timeoutMs = timeoutArg(info[1]);
+  int64_t peerUid = integerArg(info[2], "peerUid", -1, std::numeric_limits<uint32_t>::max());
+  SocketRef listener = FdChannelServer::fromSlot(info[0], "server")->socket;
+  auto job = std::make_shared<SocketJob>();
+  return runOnWaitThread(
+      env,
+      [listener, job, timeoutMs, peerUid] {
+        job->outcome = guarded([&] { return acceptConnection(*listener, timeoutMs, peerUid, &job->socket); });
+      },
+      [job, timeoutMs](Napi::Env env, Napi::Promise::Deferred& deferred) {
+        if (job->outcome.ok()) {
+          deferred.Resolve(FdChannel::newSocketSlot(env, std::move(job->socket)));
+        } else {
+          deferred.Reject(outcomeError(env, job->outcome, "accept", timeoutMs, FdChannelServer::kName));
+        }
+      });
+}
+
+Napi::Value FdChannelListen(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Address address = addressArg(info[0], info[1]);
   bool abstract = info[1].As<Napi::Boolean>().Value();
@@ -672,17 +646,12 @@ Napi::Value Listen(const Napi::CallbackInfo& info) {
   return FdChannelServer::newSlot(env, std::move(box));
 }
 
-// fdChannelConnect(address, abstract, timeoutMs): Promise<FdChannel>.
-Napi::Value Connect(const Napi::CallbackInfo& info) {
+Napi::Value FdChannelConnect(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto address = std::make_shared<Address>(addressArg(info[0], info[1]));
   int64_t timeoutMs = timeoutArg(info[2]);
   std::shared_ptr<CancelSignal> teardown = teardownSignal(env);
-  struct ConnectJob {
-    SocketRef socket;
-    Outcome outcome;
-  };
-  auto job = std::make_shared<ConnectJob>();
+  auto job = std::make_shared<SocketJob>();
   return runOnWaitThread(
       env,
       [address, job, timeoutMs, teardown] {
@@ -692,24 +661,17 @@ Napi::Value Connect(const Napi::CallbackInfo& info) {
         if (job->outcome.ok()) {
           deferred.Resolve(FdChannel::newSocketSlot(env, std::move(job->socket)));
         } else {
-          deferred.Reject(outcomeError(env, job->outcome, "connect", timeoutMs, "FdChannel", address->detail));
+          deferred.Reject(outcomeError(env, job->outcome, "connect", timeoutMs, FdChannel::kName, address->detail));
         }
       });
 }
 
-}  // namespace
-
-void initFdChannel(Napi::Env env, Napi::Object exports) {
-  ReceivedFd::init(env, exports);
-  FdChannel::init(env, exports);
-  FdChannelServer::init(env, exports);
-  exports.Set("fdChannelListen", Napi::Function::New(env, Listen));
-  exports.Set("fdChannelConnect", Napi::Function::New(env, Connect));
+Napi::Value FdChannelLimits(Napi::Env env) {
   Napi::Object limits = Napi::Object::New(env);
   limits.Set("maxPayloadBytes", static_cast<double>(kMaxPayloadBytes));
   limits.Set("maxFds", static_cast<double>(kMaxFds));
   limits.Set("maxAddressBytes", static_cast<double>(kMaxAddressBytes));
-  exports.Set("fdChannelLimits", limits);
+  return limits;
 }
 
 }  // namespace cudrv

@@ -15,16 +15,12 @@
 // message at once and closes them all. Every socket and received descriptor
 // is close-on-exec; every socket is non-blocking and all waiting happens in
 // poll() on a wait thread (core/wait_thread.h), with a deadline. A received descriptor belongs to a
-// ReceivedFd handle, which closes it unless take() hands it over.
+// ReceivedFd handle, which closes it unless receivedFdTake hands it over.
 #pragma once
 
 #include <napi.h>
 
 namespace cudrv {
-
-// Adds fdChannelListen, fdChannelConnect, fdChannelLimits and the classes
-// FdChannelServer, FdChannel and ReceivedFd to exports.
-void initFdChannel(Napi::Env env, Napi::Object exports);
 
 // A ReceivedFd handle owning fd, a descriptor this process made (a driver
 // export, made close-on-exec by makeDriverFd): closed when disposed unless taken.

@@ -5,6 +5,7 @@
 
 #include "core/args.h"
 #include "core/release.h"
+#include "generated/entries.h"
 
 namespace cudrv {
 
@@ -77,45 +78,33 @@ Napi::Value ImportedMemory::newRangeSlot(Napi::Env env, std::shared_ptr<void> so
   return newSlot(env, box);
 }
 
-namespace {
-
-// memoryView(memory, offset, bytes, path): a view of library memory (an alias in
-// the exporting process, or virtual memory mapped from imported allocations).
+// A view of library memory (an alias in the exporting process, or virtual
+// memory mapped from imported allocations).
 Napi::Value MemoryView(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  uint64_t offset = u64Arg(info[1], "offset");
+  uint64_t bytes = u64Arg(info[2], "bytes");
+  std::string path = stringArg(info[3], "path");
   MemoryRef memory = memoryOf(info[0]);
   if (!memory || !memory->device) throwTypeError(env, "memory must be device memory of this library");
-  std::string path = stringArg(info[3], "path");
   const char* name = path == "vmm" ? "vmm" : "alias";
-  return ImportedMemory::newRangeSlot(env, memory, memory->context, memory->device, memory->size, u64Arg(info[1], "offset"),
-                              u64Arg(info[2], "bytes"), name);
+  return ImportedMemory::newRangeSlot(env, memory, memory->context, memory->device, memory->size, offset, bytes, name);
 }
 
-}  // namespace
-
-void ImportedMemory::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("ImportedMemory", define(env, {
-      InstanceAccessor("address", &ImportedMemory::Address, nullptr),
-      InstanceAccessor("size", &ImportedMemory::Size, nullptr),
-      InstanceAccessor("ordinal", &ImportedMemory::Ordinal, nullptr),
-      InstanceAccessor("path", &ImportedMemory::Path, nullptr),
-  }));
-  exports.Set("memoryView", Napi::Function::New(env, MemoryView));
+Napi::Value ImportedMemoryAddress(const Napi::CallbackInfo& info) {
+  return bigint(info.Env(), ImportedMemory::fromSlot(info[0], "memory")->device);
 }
 
-Napi::Value ImportedMemory::Address(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().device); }
-Napi::Value ImportedMemory::Size(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().size));
+Napi::Value ImportedMemorySize(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(ImportedMemory::fromSlot(info[0], "memory")->size));
 }
-Napi::Value ImportedMemory::Ordinal(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), live().context->ordinal);
-}
-Napi::Value ImportedMemory::Path(const Napi::CallbackInfo& info) { return Napi::String::New(info.Env(), live().path); }
 
-void initIpc(Napi::Env env, Napi::Object exports) {
-  ImportedMemory::init(env, exports);
-  initLegacyIpc(env, exports);
-  initPoolSharing(env, exports);
+Napi::Value ImportedMemoryOrdinal(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), ImportedMemory::fromSlot(info[0], "memory")->context->ordinal);
+}
+
+Napi::Value ImportedMemoryPath(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), ImportedMemory::fromSlot(info[0], "memory")->path);
 }
 
 }  // namespace cudrv

@@ -57,23 +57,11 @@ class ImportedMemory : public Handle<ImportedMemory, ImportedMemoryBox> {
  public:
   static constexpr const char* kName = "ImportedMemory";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
 
   // A view [offset, offset + bytes) of `available` bytes at base; RangeError
   // (naming what the descriptor claimed) when it does not fit.
   static Napi::Value newRangeSlot(Napi::Env env, std::shared_ptr<void> source, ContextRef context, CUdeviceptr base,
                            size_t available, uint64_t offset, uint64_t bytes, const char* path);
-
- private:
-  Napi::Value Address(const Napi::CallbackInfo& info);
-  Napi::Value Size(const Napi::CallbackInfo& info);
-  Napi::Value Ordinal(const Napi::CallbackInfo& info);
-  Napi::Value Path(const Napi::CallbackInfo& info);
 };
-
-// Module set-up of the sharing layer (imported memory, legacy IPC, pool sharing).
-void initLegacyIpc(Napi::Env env, Napi::Object exports);
-void initPoolSharing(Napi::Env env, Napi::Object exports);
-void initIpc(Napi::Env env, Napi::Object exports);
 
 }  // namespace cudrv

@@ -4,6 +4,7 @@
 
 #include "core/args.h"
 #include "event.h"
+#include "generated/entries.h"
 #include "ipc/imported_memory.h"
 
 namespace cudrv {
@@ -14,6 +15,8 @@ constexpr size_t kHandleBytes = CU_IPC_HANDLE_SIZE;
 
 static_assert(sizeof(CUipcMemHandle) == CU_IPC_HANDLE_SIZE && sizeof(CUipcEventHandle) == CU_IPC_HANDLE_SIZE,
               "IPC handles are 64 bytes");
+
+}  // namespace
 
 // ipcMemoryHandle(memory, offset) -> { handle, offset, allocationSize }: the
 // handle of the allocation holding memory + offset, and that point's offset in it.
@@ -91,16 +94,6 @@ Napi::Value OpenIpcEvent(const Napi::CallbackInfo& info) {
 // an event's descriptor gives in the process that exported it).
 Napi::Value AliasEvent(const Napi::CallbackInfo& info) {
   return Event::newSlot(info.Env(), Event::fromSlot(info[0], "event"));
-}
-
-}  // namespace
-
-void initLegacyIpc(Napi::Env env, Napi::Object exports) {
-  exports.Set("ipcMemoryHandle", Napi::Function::New(env, IpcMemoryHandle));
-  exports.Set("openIpcMemory", Napi::Function::New(env, OpenIpcMemory));
-  exports.Set("ipcEventHandle", Napi::Function::New(env, IpcEventHandle));
-  exports.Set("openIpcEvent", Napi::Function::New(env, OpenIpcEvent));
-  exports.Set("aliasEvent", Napi::Function::New(env, AliasEvent));
 }
 
 }  // namespace cudrv

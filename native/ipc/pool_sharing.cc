@@ -3,6 +3,7 @@
 // from it are then shared as 64-byte export data naming one allocation.
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "ipc/driver_fd.h"
 #include "ipc/fd_channel.h"
 #include "ipc/imported_memory.h"
@@ -22,16 +23,21 @@ CUmemAllocationHandleType shareableTypeArg(Napi::Value value) {
   return type;
 }
 
+}  // namespace
+
 // exportPool(poolOrMemory, handleType) -> ReceivedFd | Uint8Array(64): the pool
 // given, or the pool a stream-ordered allocation came from.
 Napi::Value ExportPool(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CUmemAllocationHandleType type = shareableTypeArg(info[1]);
   CUmemoryPool pool = nullptr;
-  if (const PoolRef* box = MemoryPool::tryFrom(info[0])) {
-    pool = (*box)->pool;
-    makeCurrent(env, (*box)->context);
-  } else if (MemoryRef memory = memoryOf(info[0])) {
+  const SlotTable& table = slotTable(env);
+  const SlotTable::Entry* entry = table.find(slotArg(info[0]));
+  if (entry && entry->kind == &MemoryPool::slotClass()) {
+    const PoolRef& box = MemoryPool::fromSlot(table, info[0], "pool");
+    pool = box->pool;
+    makeCurrent(env, box->context);
+  } else if (MemoryRef memory = memoryOfEntry(env, entry)) {
     if (!memory->device) throwTypeError(env, "memory must be device memory");
     makeCurrent(env, memory->context);
     CU_CHECK(env, cuPointerGetAttribute, &pool, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, memory->device);
@@ -109,10 +115,10 @@ Napi::Value ExportPoolPointer(const Napi::CallbackInfo& info) {
 // the pool it was first imported through.
 Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const PoolRef& pool = MemoryPool::from(info[0], "pool");
   CUmemPoolPtrExportData data = bytesArg<CUmemPoolPtrExportData>(info[1], "data");
   uint64_t offset = u64Arg(info[2], "offset");
   uint64_t bytes = u64Arg(info[3], "bytes");
+  const PoolRef& pool = MemoryPool::fromSlot(info[0], "pool");
   ContextRef context = pool->context;
   makeCurrent(env, context);
   std::string key = openingKey("pointer", context, data.reserved, sizeof(data.reserved));
@@ -135,15 +141,6 @@ Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info) {
                         "an allocation is imported once, through the pool it was exported from");
   }
   return ImportedMemory::newRangeSlot(env, opened, context, opened->base, opened->size, offset, bytes, "pool");
-}
-
-}  // namespace
-
-void initPoolSharing(Napi::Env env, Napi::Object exports) {
-  exports.Set("exportPool", Napi::Function::New(env, ExportPool));
-  exports.Set("importPool", Napi::Function::New(env, ImportPool));
-  exports.Set("exportPoolPointer", Napi::Function::New(env, ExportPoolPointer));
-  exports.Set("importPoolPointer", Napi::Function::New(env, ImportPoolPointer));
 }
 
 }  // namespace cudrv
