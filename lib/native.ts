@@ -173,7 +173,7 @@ export interface NativeGraphExec extends NativeHandle {
   flags(): number;
   upload(streamSlot: number): void;
   update(graph: NativeGraph): { result: number; error?: Error; node?: Slot<NativeGraphNode>; fromNode?: bigint };
-  setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
+  setNodeParams(node: NativeGraphNode, params: Record<string, unknown>): void;
   setChildGraph(node: NativeGraphNode, graph: NativeGraph): void;
   setEnabled(node: NativeGraphNode, enabled: boolean): void;
   isEnabled(node: NativeGraphNode): boolean;
@@ -414,15 +414,15 @@ export interface NativeAddon extends GeneratedAddon {
   createGraph(): Slot<NativeGraph>;
   /** graph by slot or view; dependencies: undefined, one node's slot, or a list. */
   addNode(graph: number | NativeGraph, dependencies: NativeNodeArg[] | number | undefined, edgeData: NativeEdgeData[] | undefined,
-    params: Record<string, unknown>, perTypeCall: boolean): { node: Slot<NativeGraphNode>; allocation?: Slot<NativeGraphAllocation>; bodies?: Slot<NativeGraph>[] };
+    params: Record<string, unknown>): { node: Slot<NativeGraphNode>; allocation?: Slot<NativeGraphAllocation>; bodies?: Slot<NativeGraph>[] };
   /** addNode for a kernel node, its fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
   addKernelNode(graph: number | NativeGraph, dependencies: NativeNodeArg[] | number | undefined, edgeData: NativeEdgeData[] | undefined, kernelSlot: number,
-    record: ArrayBuffer, perTypeCall: boolean): Slot<NativeGraphNode>;
-  setNodeParams(node: NativeGraphNode, params: Record<string, unknown>, perTypeCall: boolean): void;
+    record: ArrayBuffer): Slot<NativeGraphNode>;
+  setNodeParams(node: NativeGraphNode, params: Record<string, unknown>): void;
   nodeParams(node: NativeGraphNode): Record<string, unknown> & { type: number };
   graphLaunch(execSlot: number, streamSlot: number): void;
   /** GraphExec setNodeParams for a kernel node: executable and node by slot, the fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
-  execSetKernelNodeParams(execSlot: number, nodeSlot: number, kernelSlot: number, record: ArrayBuffer, perTypeCall: boolean): void;
+  execSetKernelNodeParams(execSlot: number, nodeSlot: number, kernelSlot: number, record: ArrayBuffer): void;
   /** A kernel node of the executable takes a prepared launch's kernel, configuration and current arguments. */
   execSetPreparedKernelNode(execSlot: number, nodeSlot: number, launchSlot: number): void;
   /**

@@ -7,7 +7,7 @@ import { PreparedLaunch } from '../kernel/prepared-launch';
 import { native, NativeGraph, NativeGraphExec, Slot } from '../native';
 import { checkStream, Stream, streamSlot, synchronizeStream } from '../stream';
 import { checkWaitOptions, WaitOptions } from '../wait-options';
-import { checkBoolean, checkFlag, checkObject, nameOfValue, noOptions } from '../validate';
+import { checkBoolean, checkObject, nameOfValue, noOptions } from '../validate';
 import type { Graph } from './graph';
 import { checkGraphNode, GraphNode } from './node';
 import { encodeKernelNode, encodeNodeParams, isSignal, NodeParams } from './node-params';
@@ -148,28 +148,26 @@ export class GraphExec extends Disposable<NativeGraphExec> {
   }
 
   /**
-   * New parameters for one node of this executable only (perTypeCall:
-   * cuGraphExec*NodeSetParams). A kernel node also takes a PreparedLaunch: its
-   * kernel, launch shape and arguments as they are now (not its stream), with
-   * nothing encoded per call; the form for a node updated every iteration,
-   * with set() between updates (through cuGraphExecNodeSetParams; perTypeCall
-   * does not apply). Launch attributes (cluster shape, cooperative, priority)
-   * are fixed at instantiation, so a prepared launch with any is refused.
+   * New parameters for one node of this executable only
+   * (cuGraphExecNodeSetParams, or the kind's own call on drivers without it).
+   * A kernel node also takes a PreparedLaunch: its kernel, launch shape and
+   * arguments as they are now (not its stream), with nothing encoded per
+   * call; the form for a node updated every iteration, with set() between
+   * updates. Launch attributes (cluster shape, cooperative, priority) are
+   * fixed at instantiation, so a prepared launch with any is refused.
    */
-  setParams(node: GraphNode, params: NodeParams | PreparedLaunch, options: { perTypeCall?: boolean } = noOptions): void {
+  setParams(node: GraphNode, params: NodeParams | PreparedLaunch): void {
     if (params instanceof PreparedLaunch) {
       native.execSetPreparedKernelNode(this.slot, checkGraphNode(node, 'node').slot, params.readySlot());
       return;
     }
-    checkObject(options, 'options');
     const target = checkGraphNode(node, 'node');
-    const perType = checkFlag(options.perTypeCall, 'options.perTypeCall');
     if (params !== null && typeof params === 'object' && params.type === 'kernel') {
       const k = encodeKernelNode(params.kernel, params.args, params);
-      native.execSetKernelNodeParams(this.slot, target.slot, k.kernel, k.record, perType);
+      native.execSetKernelNodeParams(this.slot, target.slot, k.kernel, k.record);
       return;
     }
-    this.native.setNodeParams(target.native, encodeNodeParams(params), perType);
+    this.native.setNodeParams(target.native, encodeNodeParams(params));
   }
 
   /** The child graph node now runs a copy of child (same topology). */

@@ -20,12 +20,13 @@ import { checkArray, checkBoolean, checkFlag, checkFlags, checkFunction, checkIn
 import { criticalPath, CriticalPath, GraphCycleError, levelSets, reaches } from './analysis';
 import { ConditionalHandle } from './conditional';
 import { DataflowTracker } from './dataflow';
-import { DotEdge, DotNode, GraphNodeKind, renderDot } from './dot';
+import { DotEdge, DotNode, renderDot } from './dot';
 import { decodeEdge, EdgeData, encodeEdge } from './edge';
 import { GraphExec, InstantiateOptions, instantiateGraph } from './exec';
 import { GraphAllocation } from './memory';
 import { checkGraphNode, checkGraphNodes, GraphNode, setGraphWrapper, slotsOf, slotsOfDependencies, trackedSlots } from './node';
-import { accessesOf, EncodedKernelNode, encodeKernelNode, EncodedNodeParams, encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from './node-params';
+import { dotKindOf } from './node-kinds';
+import { accessesOf, EncodedKernelNode, encodeKernelNode, EncodedNodeParams, encodeNodeParams, isSignal, NodeParams, NodeType } from './node-params';
 import { UserObject } from './user-object';
 
 /** Where a new node goes: what it runs after, and (data-flow building) what it touches. */
@@ -40,11 +41,6 @@ export interface NodeOptions {
   writes?: readonly object[];
   /** A name for DOT output and error messages. */
   label?: string;
-  /**
-   * Use the per-type driver call (cuGraphAddKernelNode, ...) instead of
-   * cuGraphAddNode, as drivers before CUDA 12.3 need. Cannot carry edge data.
-   */
-  perTypeCall?: boolean;
 }
 
 /** Options of {@link Graph.create}. */
@@ -68,13 +64,6 @@ export interface ConditionalNode {
   /** The body graphs, owned by the node: build into them. */
   bodies: Graph[];
 }
-
-const kindOf: Record<NodeTypeName, GraphNodeKind> = {
-  kernel: 'kernel', memcpy: 'memcpy', memset: 'memset', host: 'host', graph: 'child', empty: 'empty',
-  eventWait: 'event-wait', eventRecord: 'event-record', extSemaphoreSignal: 'ext-semaphore-signal',
-  extSemaphoreWait: 'ext-semaphore-wait', memAlloc: 'mem-alloc', memFree: 'mem-free', batchMemOp: 'batch-mem-op',
-  conditional: 'conditional',
-};
 
 /**
  * A CUDA graph: work described once as nodes and edges, instantiated into a
@@ -148,7 +137,7 @@ export class Graph extends Disposable<NativeGraph> {
     return this.native.nodeCount();
   }
 
-  /** Adds a node of any kind (cuGraphAddNode, or the per-type call). */
+  /** Adds a node of any kind (cuGraphAddNode, or the kind's own call on drivers without it). */
   addNode(params: NodeParams, options: NodeOptions = noOptions): GraphNode {
     return this.#add(encodeNodeParams(params), params, options);
   }
@@ -307,7 +296,6 @@ export class Graph extends Disposable<NativeGraph> {
     const after = options.after === undefined ? noItems : checkGraphNodes(options.after, 'options.after');
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
     if (edges && edges.length !== after.length) throw new RangeError('options.edges must have one entry per options.after node');
-    const perType = options.perTypeCall === undefined ? false : checkBoolean(options.perTypeCall, 'options.perTypeCall');
     const label = options.label === undefined ? undefined : checkString(options.label, 'options.label');
 
     let dependencySlots: number | number[] | undefined;
@@ -336,9 +324,9 @@ export class Graph extends Disposable<NativeGraph> {
       if (encoded.type === NodeType.kernel) {
         // The kernel form of encodeNodeParams (EncodedKernelNode), its fields given one by one.
         const k = encoded as EncodedKernelNode;
-        slot = native.addKernelNode(this.slot, dependencySlots, edgeData, k.kernel, k.record, perType);
+        slot = native.addKernelNode(this.slot, dependencySlots, edgeData, k.kernel, k.record);
       } else {
-        const result = native.addNode(this.slot, dependencySlots, edgeData, encoded, perType);
+        const result = native.addNode(this.slot, dependencySlots, edgeData, encoded);
         slot = result.node;
         if (extras) {
           if (result.allocation !== undefined) extras.allocation = new GraphAllocation(result.allocation);
@@ -348,7 +336,7 @@ export class Graph extends Disposable<NativeGraph> {
     } catch (error) {
       // The tracker has counted this node; an empty node in its place keeps the
       // graph's order what the tracker believes it is.
-      if (tracker) this.#track(this.#newNode(native.addNode(this.slot, dependencySlots, undefined, { type: 5 }, false).node), position);
+      if (tracker) this.#track(this.#newNode(native.addNode(this.slot, dependencySlots, undefined, { type: NodeType.empty }).node), position);
       throw error;
     }
     const node = this.#newNode(slot);
@@ -494,7 +482,7 @@ export class Graph extends Disposable<NativeGraph> {
   /** Our DOT: readable labels, kinds by shape and colour, data-flow edges labelled with why they exist. */
   toDot(options: { name?: string; levels?: boolean; direction?: 'TB' | 'LR' } = noOptions): string {
     const { nodes, edges } = this.topology();
-    const dotNodes: DotNode[] = nodes.map((n, id) => ({ id, kind: kindOf[n.type] ?? 'empty', label: n.label }));
+    const dotNodes: DotNode[] = nodes.map((n, id) => ({ id, kind: n.type in NodeType ? dotKindOf(n.type) : 'empty', label: n.label }));
     const dotEdges: DotEdge[] = edges.map((e) => ({
       ...e, label: this.#reasonsFor(nodes[e.from], nodes[e.to]),
     }));

@@ -1,52 +1,15 @@
-// Typed parameters of every node kind a graph can hold, checked and encoded
-// for the native layer (native/graph/node_params.cc), which checks the memory
-// ranges again before the driver sees a pointer.
-import { DeviceLike, ordinalOf } from '../device';
-import { slotOf } from '../disposable';
+// Typed parameters of every node kind a graph can hold; lib/graph/node-kinds.ts
+// checks and encodes them for the native layer (native/graph/node_kinds.cc),
+// which checks the memory ranges again before the driver sees a pointer.
+import type { DeviceLike } from '../device';
 import type { Event } from '../event';
 import type { KernelArg } from '../kernel/args';
-import { checkKernel, Kernel } from '../kernel/kernel';
+import type { Kernel } from '../kernel/kernel';
 import type { LaunchShape } from '../kernel/launch-config';
-import { MemoryHandle, memorySlot } from '../memory/bytes';
-import type { NativeGraph } from '../native';
-import { encodeMemoryOps, StreamMemoryOp } from '../stream-memory-ops';
-import { checkArray, checkEnum, checkFlag, checkInteger, checkObject, checkSize, describeValue, noItems } from '../validate';
+import type { MemoryHandle } from '../memory/bytes';
+import type { StreamMemoryOp } from '../stream-memory-ops';
 import type { ConditionalHandle } from './conditional';
 import type { Graph } from './graph';
-
-/** The driver's node kinds (CUgraphNodeType) by name. */
-export const NodeType = {
-  /** `CU_GRAPH_NODE_TYPE_KERNEL`: a kernel launch. */
-  kernel: 0,
-  /** `CU_GRAPH_NODE_TYPE_MEMCPY`: a copy. */
-  memcpy: 1,
-  /** `CU_GRAPH_NODE_TYPE_MEMSET`: a fill. */
-  memset: 2,
-  /** `CU_GRAPH_NODE_TYPE_HOST`: a host callback. */
-  host: 3,
-  /** `CU_GRAPH_NODE_TYPE_GRAPH`: a child graph. */
-  graph: 4,
-  /** `CU_GRAPH_NODE_TYPE_EMPTY`: no work; a join point. */
-  empty: 5,
-  /** `CU_GRAPH_NODE_TYPE_WAIT_EVENT`: waits for an event. */
-  eventWait: 6,
-  /** `CU_GRAPH_NODE_TYPE_EVENT_RECORD`: records an event. */
-  eventRecord: 7,
-  /** `CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL`: signals external semaphores (not built by this package). */
-  extSemaphoreSignal: 8,
-  /** `CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT`: waits on external semaphores (not built by this package). */
-  extSemaphoreWait: 9,
-  /** `CU_GRAPH_NODE_TYPE_MEM_ALLOC`: allocates memory. */
-  memAlloc: 10,
-  /** `CU_GRAPH_NODE_TYPE_MEM_FREE`: frees memory. */
-  memFree: 11,
-  /** `CU_GRAPH_NODE_TYPE_BATCH_MEM_OP`: stream memory operations. */
-  batchMemOp: 12,
-  /** `CU_GRAPH_NODE_TYPE_CONDITIONAL`: an if, while or switch over body graphs. */
-  conditional: 13,
-} as const;
-/** A name of {@link NodeType}. */
-export type NodeTypeName = keyof typeof NodeType;
 
 /** A kernel launch: the kernel, its launch shape and its typed arguments. */
 export interface KernelNodeParams extends LaunchShape {
@@ -189,14 +152,6 @@ export type NodeParams =
 /** What the native layer takes: `type` as CUgraphNodeType, handles as native objects. */
 export type EncodedNodeParams = Record<string, unknown> & { type: number };
 
-const conditionKinds = { if: 0, while: 1, switch: 2 };
-
-function nativeOf<T>(value: unknown, name: string, what: string): T {
-  const handle = (value as { native?: T } | null)?.native;
-  if (!handle || typeof handle !== 'object') throw new TypeError(`${name} must be a ${what}`);
-  return handle;
-}
-
 /** The memory resources a node reads and writes, as the data-flow builder sees them. */
 export interface NodeAccesses {
   reads: object[];
@@ -217,103 +172,4 @@ export type EncodedKernelNode = {
   record: ArrayBuffer;
 };
 
-const kernelNode: EncodedKernelNode = { type: 0, kernel: -1, record: new ArrayBuffer(0) };
-
-/**
- * Checks a kernel node's parameters and encodes them into the shared
- * EncodedKernelNode: the kernel, its arguments, and its launch shape with the
- * device (a KernelNodeParams serves as all three, as may a shape alone).
- */
-export function encodeKernelNode(kernelValue: Kernel, args: readonly KernelArg[] | undefined, shape: LaunchShape & { device?: DeviceLike }): EncodedKernelNode {
-  const kernel = checkKernel(kernelValue, 'params.kernel');
-  const packed = kernel.packCall(args ?? noItems, shape, 'params.args');
-  packed.fields[2] = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(shape.device, 'params.device');
-  kernelNode.type = NodeType.kernel;
-  kernelNode.kernel = kernel.slot;
-  kernelNode.record = packed.record;
-  return kernelNode;
-}
-
-/** @internal An external-semaphore node's kind: true for 'signal', false for 'wait'. */
-export function isSignal(kind: 'signal' | 'wait'): boolean {
-  if (kind !== 'signal' && kind !== 'wait') throw new TypeError(`kind must be 'signal' or 'wait', got ${describeValue(kind)}`);
-  return kind === 'signal';
-}
-
-/** Checks params and encodes them for the native layer. */
-export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
-  checkObject(params, 'params');
-  switch (params.type) {
-    case 'kernel':
-      return encodeKernelNode(params.kernel, params.args, params);
-    case 'memcpy': {
-      const srcOffset = checkSize(params.srcOffset ?? 0, 'params.srcOffset');
-      const src = memorySlot(params.src, 'params.src');
-      const bytes = params.bytes === undefined ? Math.max(0, params.src.size - srcOffset) : checkSize(params.bytes, 'params.bytes');
-      return { type: NodeType.memcpy, dst: memorySlot(params.dst, 'params.dst'), dstOffset: checkSize(params.dstOffset ?? 0, 'params.dstOffset'), src, srcOffset, bytes };
-    }
-    case 'memset': {
-      const element = params.elementBytes ?? 1;
-      if (element !== 1 && element !== 2 && element !== 4) throw new RangeError('params.elementBytes must be 1, 2 or 4');
-      const target = memorySlot(params.target, 'params.target');
-      const offset = checkSize(params.offset ?? 0, 'params.offset');
-      const twoD = params.height !== undefined && params.height > 1;
-      const width = twoD ? checkSize(params.width, 'params.width')
-        : params.count !== undefined ? checkSize(params.count, 'params.count') : Math.floor(Math.max(0, params.target.size - offset) / element);
-      return {
-        type: NodeType.memset, target, offset, value: checkInteger(params.value, 'params.value', 0, 2 ** (8 * element) - 1),
-        elementBytes: element, width, height: twoD ? checkSize(params.height, 'params.height') : 1,
-        pitch: twoD ? checkSize(params.pitch, 'params.pitch') : width * element,
-      };
-    }
-    case 'host':
-      if (typeof params.callback !== 'function') throw new TypeError('params.callback must be a function');
-      return { type: NodeType.host, callback: params.callback };
-    case 'graph':
-      return { type: NodeType.graph, graph: nativeOf<NativeGraph>(params.graph, 'params.graph', 'Graph'), move: checkFlag(params.move, 'params.move') };
-    case 'empty':
-      return { type: NodeType.empty };
-    case 'eventRecord':
-    case 'eventWait':
-      return { type: NodeType[params.type], event: slotOf(params.event, 'params.event', 'Event') };
-    case 'memAlloc':
-      return {
-        type: NodeType.memAlloc, bytes: checkSize(params.bytes, 'params.bytes'), ordinal: ordinalOf(params.device, 'params.device'),
-        peers: checkArray<DeviceLike>(params.peers ?? [], 'params.peers').map((d, i) => ordinalOf(d, `params.peers[${i}]`)),
-      };
-    case 'memFree':
-      return { type: NodeType.memFree, allocation: memorySlot(params.allocation, 'params.allocation') };
-    case 'batchMemOp':
-      return { type: NodeType.batchMemOp, ops: encodeMemoryOps(params.ops, 'params.ops'), ordinal: ordinalOf(params.device, 'params.device') };
-    case 'conditional':
-      return {
-        type: NodeType.conditional, handle: nativeOf(params.handle, 'params.handle', 'ConditionalHandle'),
-        kind: checkEnum(params.kind, conditionKinds, 'params.kind'), size: checkInteger(params.size, 'params.size', 1, 1024),
-      };
-    default:
-      throw new RangeError(`params.type must be one of kernel, memcpy, memset, host, graph, empty, eventRecord, eventWait, memAlloc, memFree, batchMemOp, conditional`);
-  }
-}
-
-/** The memory a node's parameters read and write, for data-flow building. */
-export function accessesOf(params: NodeParams): NodeAccesses {
-  switch (params.type) {
-    case 'memcpy':
-      return { reads: [params.src], writes: [params.dst] };
-    case 'memset':
-      return { reads: [], writes: [params.target] };
-    case 'memFree':
-      return { reads: [], writes: [params.allocation] };
-    case 'batchMemOp': {
-      const reads: object[] = [];
-      const writes: object[] = [];
-      for (const o of params.ops) {
-        if (o.op.startsWith('wait')) reads.push((o as { target: object }).target);
-        else if (o.op.startsWith('write')) writes.push((o as { target: object }).target);
-      }
-      return { reads, writes };
-    }
-    default:
-      return { reads: [], writes: [] };
-  }
-}
+export { accessesOf, encodeKernelNode, encodeNodeParams, isSignal, NodeType, nodeTypeName, type NodeTypeName } from './node-kinds';

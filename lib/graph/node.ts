@@ -4,10 +4,10 @@ import { Disposable, SlotGroup } from '../disposable';
 import type { NativeEdgeData, NativeGraph, NativeGraphNode, Slot } from '../native';
 import { native } from '../native';
 import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, KernelNodeAttributeName, KernelNodeAttributes } from '../launch-attributes';
-import { checkArray, checkFlag, checkInstance, checkObject, nameOfValue, noOptions } from '../validate';
+import { checkArray, checkInstance } from '../validate';
 import { EdgeData, decodeEdge } from './edge';
 import type { Graph } from './graph';
-import { encodeNodeParams, isSignal, NodeParams, NodeType, NodeTypeName } from './node-params';
+import { encodeNodeParams, isSignal, NodeParams, NodeTypeName, nodeTypeName } from './node-params';
 
 // How a native graph becomes a Graph; graph.ts sets it (it imports this file).
 let wrapGraph: (handle: Slot<NativeGraph>) => unknown = (handle) => handle;
@@ -49,7 +49,7 @@ export class GraphNode extends Disposable<NativeGraphNode> {
   /** The node's kind (cuGraphNodeGetType). */
   get type(): NodeTypeName {
     const type = this.native.type();
-    return nameOfValue(NodeType, type) ?? (`type ${type}` as NodeTypeName);
+    return nodeTypeName(type) ?? (`type ${type}` as NodeTypeName);
   }
 
   /** The nodes this one runs after, with each edge's data. */
@@ -78,19 +78,17 @@ export class GraphNode extends Disposable<NativeGraphNode> {
     type: NodeTypeName;
   } {
     const raw = native.nodeParams(this.native);
-    const params: Record<string, unknown> = { ...raw, type: nameOfValue(NodeType, raw.type) ?? 'unknown' };
+    const params: Record<string, unknown> = { ...raw, type: nodeTypeName(raw.type) ?? 'unknown' };
     if (raw.graph) params.graph = wrapGraph(raw.graph as Slot<NativeGraph>);
     return params as Record<string, unknown> & { type: NodeTypeName };
   }
 
   /**
    * New parameters for this node in its graph (not in executables made before:
-   * use GraphExec.setParams for those). perTypeCall uses the per-type setter
-   * (cuGraphKernelNodeSetParams, ...) instead of cuGraphNodeSetParams.
+   * use GraphExec.setParams for those).
    */
-  setParams(params: NodeParams, options: { perTypeCall?: boolean } = noOptions): void {
-    checkObject(options, 'options');
-    native.setNodeParams(this.native, encodeNodeParams(params), checkFlag(options.perTypeCall, 'options.perTypeCall'));
+  setParams(params: NodeParams): void {
+    native.setNodeParams(this.native, encodeNodeParams(params));
   }
 
   /** A launch attribute of a kernel node (cuGraphKernelNodeGetAttribute). */

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/args.h"
+#include "graph/node_kinds.h"
 #include "graph/node_params.h"
 #include "core/hot_call.h"
 #include "kernel/launch.h"
@@ -50,62 +51,6 @@ class GraphExec : public Handle<GraphExec, GraphExecBox> {
 
 namespace {
 
-// New parameters for node in exec: the driver call and what exec keeps.
-void setExecNodeParams(Napi::Env env, GraphExecBox& exec, const NodeRef& node, NodeParams& params, bool perType) {
-  if (params.context) makeCurrent(env, params.context);
-  CUgraphNodeParams& g = params.params;
-  CUresult r;
-  Fn fn = Fn::cuGraphExecNodeSetParams;
-  if (!perType) {
-    r = CU_CALL(cuGraphExecNodeSetParams, exec.exec, node->node, &g);
-  } else {
-    switch (g.type) {
-      case CU_GRAPH_NODE_TYPE_KERNEL: {
-        fn = Fn::cuGraphExecKernelNodeSetParams;
-        CUDA_KERNEL_NODE_PARAMS k = perTypeKernelParams(g);
-        r = CU_CALL(cuGraphExecKernelNodeSetParams, exec.exec, node->node, &k);
-        break;
-      }
-      case CU_GRAPH_NODE_TYPE_MEMCPY:
-        fn = Fn::cuGraphExecMemcpyNodeSetParams;
-        r = CU_CALL(cuGraphExecMemcpyNodeSetParams, exec.exec, node->node, &g.memcpy.copyParams, g.memcpy.copyCtx);
-        break;
-      case CU_GRAPH_NODE_TYPE_MEMSET: {
-        fn = Fn::cuGraphExecMemsetNodeSetParams;
-        CUDA_MEMSET_NODE_PARAMS m{g.memset.dst, g.memset.pitch, g.memset.value, g.memset.elementSize, g.memset.width,
-                                  g.memset.height};
-        r = CU_CALL(cuGraphExecMemsetNodeSetParams, exec.exec, node->node, &m, g.memset.ctx);
-        break;
-      }
-      case CU_GRAPH_NODE_TYPE_HOST: {
-        fn = Fn::cuGraphExecHostNodeSetParams;
-        CUDA_HOST_NODE_PARAMS h{g.host.fn, g.host.userData};
-        r = CU_CALL(cuGraphExecHostNodeSetParams, exec.exec, node->node, &h);
-        break;
-      }
-      case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
-        fn = Fn::cuGraphExecEventWaitNodeSetEvent;
-        r = CU_CALL(cuGraphExecEventWaitNodeSetEvent, exec.exec, node->node, g.eventWait.event);
-        break;
-      case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
-        fn = Fn::cuGraphExecEventRecordNodeSetEvent;
-        r = CU_CALL(cuGraphExecEventRecordNodeSetEvent, exec.exec, node->node, g.eventRecord.event);
-        break;
-      case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP: {
-        fn = Fn::cuGraphExecBatchMemOpNodeSetParams;
-        CUDA_BATCH_MEM_OP_NODE_PARAMS b{g.memOp.ctx, g.memOp.count, g.memOp.paramArray, g.memOp.flags};
-        r = CU_CALL(cuGraphExecBatchMemOpNodeSetParams, exec.exec, node->node, &b);
-        break;
-      }
-      default:
-        throwTypeError(env, "this node type has no per-type setter on executables; use the generic one");
-    }
-  }
-  if (r != CUDA_SUCCESS) throwCudaError(env, r, fn);
-  for (auto& used : params.uses) exec.extra.add(used);
-  if (params.kernel) exec.extra.add(params.kernel);
-}
-
 // instantiate(graph, flags, uploadStream | undefined, detailed) -> GraphExec, or
 // when detailed (cuGraphInstantiateWithParams) and it fails:
 // {error, result: CUgraphInstantiateResult, node?: GraphNode}.
@@ -138,15 +83,15 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
   return failure;
 }
 
-// execSetKernelNodeParams(execSlot, nodeSlot, kernel, record, perTypeCall):
+// execSetKernelNodeParams(execSlot, nodeSlot, kernel, record):
 // setNodeParams for a kernel node, the executable and node by slot and the
 // parameters given one by one (see setExecKernelNode): the hot form, without
 // unwrapping either object.
-napi_value ExecSetKernelNodeParams(Napi::Env env, SlotTable& table, const HotArgs<5>& args) {
+napi_value ExecSetKernelNodeParams(Napi::Env env, SlotTable& table, const HotArgs<4>& args) {
   GraphExecBox& exec = *GraphExec::fromSlot(table, Napi::Value(env, args[0]), "exec");
   const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, Napi::Value(env, args[1]), "node"), "node");
   const KernelNodeFields fields{Napi::Value(env, args[2]), Napi::Value(env, args[3])};
-  setExecKernelNode(env, table, exec.exec, node->node, fields, boolArg(Napi::Value(env, args[4]), "perTypeCall"), exec.extra);
+  setExecKernelNode(env, table, exec.exec, node->node, fields, exec.extra);
   return nullptr;
 }
 
@@ -161,7 +106,7 @@ napi_value ExecSetPreparedKernelNode(Napi::Env env, SlotTable& table, const HotA
   PreparedLaunchBox& p = *PreparedLaunch::fromSlot(table, Napi::Value(env, args[2]), "launch");
   CUgraphNodeParams g;
   makeCurrent(env, preparedKernelNode(env, p, g));
-  CU_CHECK_DETAIL(env, p.kernel->name, cuGraphExecNodeSetParams, exec.exec, node->node, &g);
+  execSetNodeCall(env, exec.exec, node->node, g, &p.kernel->name);
   exec.extra.add(p.kernel);
   for (const MemoryRef& memory : p.owners) exec.extra.add(memory);
   return nullptr;
@@ -194,7 +139,7 @@ void GraphExec::init(Napi::Env env, Napi::Object exports) {
   }));
   exports.Set("instantiate", Napi::Function::New(env, Instantiate));
   exports.Set("graphLaunch", hotFunction<2, GraphLaunch>(env, "graphLaunch"));
-  exports.Set("execSetKernelNodeParams", hotFunction<5, ExecSetKernelNodeParams>(env, "execSetKernelNodeParams"));
+  exports.Set("execSetKernelNodeParams", hotFunction<4, ExecSetKernelNodeParams>(env, "execSetKernelNodeParams"));
   exports.Set("execSetPreparedKernelNode", hotFunction<3, ExecSetPreparedKernelNode>(env, "execSetPreparedKernelNode"));
 }
 
@@ -237,15 +182,14 @@ Napi::Value GraphExec::Update(const Napi::CallbackInfo& info) {
   return out;
 }
 
-// setNodeParams(node, params, perTypeCall): the executable's copy of a node.
+// setNodeParams(node, params): the executable's copy of a node.
 Napi::Value GraphExec::SetNodeParams(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const NodeFields fields = readNodeFields(env, info[1]);
-  const bool perType = boolArg(info[2], "perTypeCall");
   GraphExecBox& exec = live();
   const NodeRef& node = nodeArg(info[0], "node");
   std::unique_ptr<NodeParams> p = buildNodeParams(env, fields, nullptr);
-  setExecNodeParams(env, exec, node, *p, perType);
+  setBuiltExecNode(env, exec.exec, *node, *p, exec.extra);
   return env.Undefined();
 }
 

@@ -1,10 +1,11 @@
 // Kernel nodes: the kernel, its launch shape and its packed arguments, in the
-// form cuGraphAddNode and the per-type calls take. The argument bytes are
+// form cuGraphAddNode takes (node_kinds.cc makes the per-type calls' form). The argument bytes are
 // copied by the driver when the node is made or updated; memory arguments'
 // addresses are written here from their boxes, as for launches.
 #include <cstring>
 
 #include "core/args.h"
+#include "graph/node_kinds.h"
 #include "graph/node_params.h"
 #include "kernel/kernel.h"
 #include "kernel/launch.h"
@@ -94,18 +95,11 @@ void buildKernelNode(Napi::Env env, const KernelNodeFields& fields, NodeParams& 
 }
 
 NodeRef addKernelNodeFromFields(Napi::Env env, const SlotTable& table, const GraphRef& graph, const Dependencies& deps,
-                                const KernelNodeFields& fields, bool perType) {
-  if (perType && deps.hasEdgeData()) throwTypeError(env, "edge data needs cuGraphAddNode (perTypeCall false)");
+                                const KernelNodeFields& fields) {
   NodeRef box;
   CUgraphNodeParams g;
   withKernelNode(env, table, fields, g, graph->rootBag(env), [&](const KernelRef& kernel, const CUlaunchConfig& config) {
-    CUgraphNode node = nullptr;
-    if (perType) {
-      CUDA_KERNEL_NODE_PARAMS perTypeParams = perTypeKernelParams(g);
-      CU_CHECK_DETAIL(env, kernel->name, cuGraphAddKernelNode, &node, graph->graph, deps.nodes(), deps.count(), &perTypeParams);
-    } else {
-      CU_CHECK_DETAIL(env, kernel->name, cuGraphAddNode, &node, graph->graph, deps.nodes(), deps.edges(), deps.count(), &g);
-    }
+    CUgraphNode node = addNodeCall(env, graph->graph, deps, g, false, &kernel->name);
     box = graph->nodes.add(graph, node);
     applyKernelAttributes(env, node, config);
   });
@@ -113,15 +107,10 @@ NodeRef addKernelNodeFromFields(Napi::Env env, const SlotTable& table, const Gra
 }
 
 void setExecKernelNode(Napi::Env env, const SlotTable& table, CUgraphExec exec, CUgraphNode node,
-                       const KernelNodeFields& fields, bool perType, ResourceBag& kept) {
+                       const KernelNodeFields& fields, ResourceBag& kept) {
   CUgraphNodeParams g;
   withKernelNode(env, table, fields, g, kept, [&](const KernelRef& kernel, const CUlaunchConfig&) {
-    if (perType) {
-      CUDA_KERNEL_NODE_PARAMS perTypeParams = perTypeKernelParams(g);
-      CU_CHECK_DETAIL(env, kernel->name, cuGraphExecKernelNodeSetParams, exec, node, &perTypeParams);
-    } else {
-      CU_CHECK_DETAIL(env, kernel->name, cuGraphExecNodeSetParams, exec, node, &g);
-    }
+    execSetNodeCall(env, exec, node, g, &kernel->name);
   });
 }
 

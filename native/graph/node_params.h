@@ -63,16 +63,27 @@ NodeFields readNodeFields(Napi::Env env, Napi::Value params);
 // graph is the graph the node is or will be in (for graph-owned pieces such as
 // conditional handles), or null when updating an executable.
 std::unique_ptr<NodeParams> buildNodeParams(Napi::Env env, const NodeFields& fields, GraphBox* graph);
+
+// Built parameters p made a node of graph after deps: the driver call (generic
+// or per-type, node_kinds.h), what the graph keeps, what the kind does once
+// added; result, when given, receives the node's slot ("node") and what the
+// kind brings back ("allocation", "bodies"). The new node's box.
+NodeRef addBuiltNode(Napi::Env env, const GraphRef& graph, const Dependencies& deps, NodeParams& p,
+                     Napi::Object* result);
+// New parameters p for a node of graph (not of executables already made from it).
+void setBuiltNode(Napi::Env env, const GraphRef& graph, const NodeBox& node, NodeParams& p);
+// New parameters p for an executable's copy of a node; what they use goes into kept.
+void setBuiltExecNode(Napi::Env env, CUgraphExec exec, const NodeBox& node, NodeParams& p, ResourceBag& kept);
 // A kernel node's parameters given one by one (the hot form: no object read by
 // property name): kernel slot and record, as lib/graph/node-params.ts
 // encodeKernelNode makes them.
 using KernelNodeFields = std::array<Napi::Value, 2>;
 // A kernel node added to graph after deps (the hot form of Graph.addKernel):
-// its parameters built on the stack, the driver call made (per-type when
-// asked), its launch attributes applied, the kernel and the memory its
+// its parameters built on the stack, the driver call made (node_kinds.h),
+// its launch attributes applied, the kernel and the memory its
 // arguments name kept by the graph. The new node's box.
 NodeRef addKernelNodeFromFields(Napi::Env env, const SlotTable& table, const GraphRef& graph, const Dependencies& deps,
-                                const KernelNodeFields& fields, bool perType);
+                                const KernelNodeFields& fields);
 
 // Attributes a launch configuration carries (cluster shape, cooperation,
 // priority) become kernel node attributes.
@@ -80,11 +91,11 @@ void applyKernelAttributes(Napi::Env env, CUgraphNode node, const CUlaunchConfig
 
 // An executable's kernel node takes a kernel call (the hot form of
 // GraphExec.setParams): its parameters built on the stack, the driver call
-// made (per-type when asked), then the kernel and the memory its arguments
+// made (node_kinds.h), then the kernel and the memory its arguments
 // name kept in kept. Launch attributes are fixed when an executable is made,
 // so the call's are not applied.
 void setExecKernelNode(Napi::Env env, const SlotTable& table, CUgraphExec exec, CUgraphNode node,
-                       const KernelNodeFields& fields, bool perType, ResourceBag& kept);
+                       const KernelNodeFields& fields, ResourceBag& kept);
 
 // A prepared launch's kernel, shape and current arguments as kernel node
 // parameters (TypeError when it has launch attributes, which an executable's

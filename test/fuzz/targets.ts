@@ -169,7 +169,7 @@ export function publicTargets(world: World): Target[] {
     }
   };
   const schedFlags = values([0, 1, 2, 4, 'schedAuto', 'schedSpin', ['schedYield'], []], ['nope', -1, 0.5, ['nope'], null, {}, 1n]);
-  const nodeOptions = (nodes = ['builderNode']) => options({ after: array(handle(...nodes), 2), label: str(), perTypeCall: bool });
+  const nodeOptions = (nodes = ['builderNode']) => options({ after: array(handle(...nodes), 2), label: str() });
   const edgeLists = values([undefined, [], [{}], [{ fromPort: 'programmatic', type: 'programmatic' }]], [5, [{ fromPort: -1 }], ['x'], [null], [{ type: 'nope' }]]);
   const limitSnapshot = () => world.restoreLimits();
   const restorePool = () => {
@@ -422,10 +422,10 @@ export function publicTargets(world: World): Target[] {
     { name: 'Graph#addHost', params: [self('builderGraph'), fn, nodeOptions()], call: (g, f, o) => c.Graph.prototype.addHost.call(g, f, o), after: () => world.pruneBuilder() },
     { name: 'Graph#addChild', params: [self('builderGraph'), handle('graph'), options({ move: values([false], ['yes', 1]), label: str() })],
       call: (g, x, o) => c.Graph.prototype.addChild.call(g, x, o), after: () => world.pruneBuilder() },
-    { name: 'Graph#addEmpty', params: [self('builderGraph'), options({ after: array(handle('builderNode'), 2), edges: edgeLists, label: str(), perTypeCall: bool,
+    { name: 'Graph#addEmpty', params: [self('builderGraph'), options({ after: array(handle('builderNode'), 2), edges: edgeLists, label: str(),
       reads: values([undefined], [[{}], 5]) })],
     call: (g, o) => c.Graph.prototype.addEmpty.call(g, o), after: () => world.pruneBuilder(),
-    relation: (_g, o) => (o?.edges !== undefined && o.edges.length !== (o.after ?? []).length ? 'invalid' : o?.edges?.length && o?.perTypeCall ? 'unknown' : 'valid') },
+    relation: (_g, o) => (o?.edges !== undefined && o.edges.length !== (o.after ?? []).length ? 'invalid' : 'valid') },
     { name: 'Graph#addEventRecord', params: [self('builderGraph'), events, nodeOptions()], call: (g, e, o) => c.Graph.prototype.addEventRecord.call(g, e, o),
       after: () => world.pruneBuilder() },
     { name: 'Graph#addEventWait', params: [self('builderGraph'), events, nodeOptions()], call: (g, e, o) => c.Graph.prototype.addEventWait.call(g, e, o),
@@ -469,8 +469,8 @@ export function publicTargets(world: World): Target[] {
     ...['handle', 'type'].map((name): Target => ({ name: `GraphNode#${name}`, params: [self('node', 'builderNode')], call: getter(c.GraphNode.prototype, name) })),
     ...['dependencies', 'dependents', 'params'].map((name): Target => ({ name: `GraphNode#${name}`, params: [self('node', 'builderNode')],
       call: (n) => (c.GraphNode.prototype as unknown as Record<string, () => unknown>)[name].call(n) })),
-    { name: 'GraphNode#setParams', params: [self('builderNode'), values(nodeParams(world).good, nodeParams(world).bad), options({ perTypeCall: bool })],
-      call: (n, p, o) => c.GraphNode.prototype.setParams.call(n, p, o) },
+    { name: 'GraphNode#setParams', params: [self('builderNode'), values(nodeParams(world).good, nodeParams(world).bad)],
+      call: (n, p) => c.GraphNode.prototype.setParams.call(n, p) },
     { name: 'GraphNode#destroy twice', params: [],
       call: () => {
         const node = builder!.addEmpty();
@@ -484,8 +484,8 @@ export function publicTargets(world: World): Target[] {
     { name: 'GraphExec#run', params: [self('exec'), streams], call: (e, s) => c.GraphExec.prototype.run.call(e, s) },
     { name: 'GraphExec#upload', params: [self('exec'), streams], call: (e, s) => c.GraphExec.prototype.upload.call(e, s) },
     { name: 'GraphExec#update', params: [self('exec'), handle('graph', 'builderGraph')], call: (e, g) => c.GraphExec.prototype.update.call(e, g) },
-    { name: 'GraphExec#setParams', params: [self('exec'), handle('node'), values(nodeParams(world).good, nodeParams(world).bad), options({ perTypeCall: bool })],
-      call: (e, n, p, o) => c.GraphExec.prototype.setParams.call(e, n, p, o) },
+    { name: 'GraphExec#setParams', params: [self('exec'), handle('node'), values(nodeParams(world).good, nodeParams(world).bad)],
+      call: (e, n, p) => c.GraphExec.prototype.setParams.call(e, n, p) },
     { name: 'GraphExec#setChildGraph', params: [self('exec'), handle('node'), handle('graph')], call: (e, n, g) => c.GraphExec.prototype.setChildGraph.call(e, n, g) },
     { name: 'GraphExec#setEnabled', params: [self('exec'), handle('node'), bool], call: (e, n, b) => c.GraphExec.prototype.setEnabled.call(e, n, b),
       after: () => {

@@ -24,6 +24,7 @@ import {
   UserObject,
 } from '../../lib';
 import { collectGarbage, drain } from '../helpers/gc';
+import { runScript } from '../helpers/subprocess';
 import { toolkitIncludes } from '../helpers/toolkit';
 import { describeGpu } from '../helpers/tiers';
 
@@ -163,7 +164,7 @@ describeGpu('graphs', () => {
     expect(graph.nodeCount).toBe(3);
   });
 
-  test('every node kind through cuGraphAddNode and the per-type calls; parameters read back and set', async () => {
+  test('every node kind through cuGraphAddNode; parameters read back and set', async () => {
     using graph = Graph.create();
     using src = DeviceBuffer.from(floats((i) => i));
     using dst = DeviceBuffer.alloc(n * 4);
@@ -172,15 +173,15 @@ describeGpu('graphs', () => {
     using child = Graph.create();
     child.addFill(dst, 7, { count: 16 });
     let hostCalls = 0;
-    for (const perTypeCall of [false, true]) {
-      const copy = graph.addCopy(dst, src, { bytes: 1024 }, { perTypeCall });
-      const fill = graph.addFill(dst, 0x11, { offset: 2048, count: 64 }, { after: [copy], perTypeCall });
-      const host = graph.addHost(() => hostCalls++, { after: [fill], perTypeCall });
-      const empty = graph.addEmpty({ after: [host], perTypeCall });
-      const childNode = graph.addChild(child, { after: [empty], perTypeCall });
-      const record = graph.addEventRecord(event, { after: [childNode], perTypeCall });
-      const wait = graph.addEventWait(event, { after: [record], perTypeCall });
-      const ops = graph.addMemoryOps([{ op: 'writeValue32', target: pinned, value: 9 }], { after: [wait], perTypeCall });
+    for (let round = 0; round < 2; round++) {
+      const copy = graph.addCopy(dst, src, { bytes: 1024 });
+      const fill = graph.addFill(dst, 0x11, { offset: 2048, count: 64 }, { after: [copy] });
+      const host = graph.addHost(() => hostCalls++, { after: [fill] });
+      const empty = graph.addEmpty({ after: [host] });
+      const childNode = graph.addChild(child, { after: [empty] });
+      const record = graph.addEventRecord(event, { after: [childNode] });
+      const wait = graph.addEventWait(event, { after: [record] });
+      const ops = graph.addMemoryOps([{ op: 'writeValue32', target: pinned, value: 9 }], { after: [wait] });
       expect([copy, fill, host, empty, childNode, record, wait, ops].map((node) => node.type)).toEqual(
         ['memcpy', 'memset', 'host', 'empty', 'graph', 'eventRecord', 'eventWait', 'batchMemOp']);
       expect(copy.params()).toMatchObject({ type: 'memcpy', copy: { bytes: 1024, dst: dst.address, src: src.address } });
@@ -190,15 +191,15 @@ describeGpu('graphs', () => {
       expect(record.params().event).toBe(event.handle);
       expect(wait.params().event).toBe(event.handle);
       expect(ops.params()).toMatchObject({ type: 'batchMemOp', ops: [{ value: 9n }] });
-      fill.setParams({ type: 'memset', target: dst, value: 0x22, offset: 2048, count: 64 }, { perTypeCall });
+      fill.setParams({ type: 'memset', target: dst, value: 0x22, offset: 2048, count: 64 });
       expect(fill.params().value).toBe(0x22);
       using other = Event.create();
-      record.setParams({ type: 'eventRecord', event: other }, { perTypeCall });
+      record.setParams({ type: 'eventRecord', event: other });
       expect(record.params().event).toBe(other.handle);
-      wait.setParams({ type: 'eventWait', event: other }, { perTypeCall });
-      host.setParams({ type: 'host', callback: () => (hostCalls += 10) }, { perTypeCall });
-      ops.setParams({ type: 'batchMemOp', ops: [{ op: 'writeValue32', target: pinned, value: 10 }] }, { perTypeCall });
-      copy.setParams({ type: 'memcpy', dst, src, bytes: 2048 }, { perTypeCall });
+      wait.setParams({ type: 'eventWait', event: other });
+      host.setParams({ type: 'host', callback: () => (hostCalls += 10) });
+      ops.setParams({ type: 'batchMemOp', ops: [{ op: 'writeValue32', target: pinned, value: 10 }] });
+      copy.setParams({ type: 'memcpy', dst, src, bytes: 2048 });
     }
     using exec = graph.instantiate();
     await exec.run(stream);
@@ -310,9 +311,9 @@ describeGpu('graphs', () => {
     exec.setParams(k, { type: 'kernel', kernel: scale, ...shape, args: [arg.ptr(y), arg.f32(10), arg.u32(n)] });
     await exec.run(stream);
     expect(y.readSync(Float32Array)[1]).toBe(20);
-    exec.setParams(k, { type: 'kernel', kernel: scale, ...shape, args: [arg.ptr(y), arg.f32(0.5), arg.u32(n)] }, { perTypeCall: true });
+    exec.setParams(k, { type: 'kernel', kernel: scale, ...shape, args: [arg.ptr(y), arg.f32(0.5), arg.u32(n)] });
     exec.setEnabled(f, true);
-    exec.setParams(f, { type: 'memset', target: y, value: 0, elementBytes: 4, count: 2 }, { perTypeCall: true });
+    exec.setParams(f, { type: 'memset', target: y, value: 0, elementBytes: 4, count: 2 });
     await exec.run(stream);
     expect(Array.from(y.readSync(Float32Array).slice(0, 3))).toEqual([0, 0, 10]);
     // A graph the driver cannot instantiate says why.
@@ -353,53 +354,91 @@ describeGpu('graphs', () => {
     expect(() => exec.setParams(k, prepared)).toThrow('PreparedLaunch has been disposed');
   });
 
-  test('kernel nodes through the per-type calls: parameters and launch attributes, read back and set; executable updates per type', async () => {
-    const scale = lib.kernel('scale');
-    using y = DeviceBuffer.from(floats(() => 1));
-    using z = DeviceBuffer.from(floats(() => 1));
-    using pinned = HostBuffer.alloc(64, { mapped: true });
-    using event = Event.create();
-    using other = Event.create();
-    using child = Graph.create();
-    child.addFill(z, 0, { elementBytes: 4, count: 1 });
-    using graph = Graph.create();
-    const k = graph.addKernel(scale, shape, [arg.ptr(y), arg.f32(2), arg.u32(n)], { perTypeCall: true });
-    const k2 = graph.addKernel(scale, shape, [arg.ptr(z), arg.f32(3), arg.u32(n)], { after: [k] });
-    expect(k.params()).toMatchObject({ type: 'kernel', grid: [shape.grid, 1, 1], block: [256, 1, 1], sharedMemoryBytes: 0 });
-    k.setParams({ type: 'kernel', kernel: scale, ...shape, args: [arg.ptr(y), arg.f32(4), arg.u32(n)] }, { perTypeCall: true });
-    k.setKernelAttribute('priority', 0);
-    expect(k.kernelAttribute('priority')).toBe(0);
-    k.setKernelAttribute('preferredSharedMemoryCarveout', 50);
-    k2.copyKernelAttributesFrom(k);
-    expect(k2.kernelAttribute('preferredSharedMemoryCarveout')).toBe(50);
-    expect(k.kernelAttribute('cooperative')).toBe(false);
-    let hostCalls = 0;
-    const host = graph.addHost(() => hostCalls++, { after: [k2] });
-    const copy = graph.addCopy(z, y, { bytes: 16 }, { after: [host] });
-    const record = graph.addEventRecord(event, { after: [copy] });
-    const wait = graph.addEventWait(event, { after: [record] });
-    const ops = graph.addMemoryOps([{ op: 'writeValue32', target: pinned, value: 1 }], { after: [wait] });
-    const childNode = graph.addChild(child, { after: [ops] });
-    const { node: allocNode, allocation } = graph.addAlloc(4096, {}, { after: [childNode], perTypeCall: true });
-    const freeNode = graph.addFree(allocation, { after: [allocNode], perTypeCall: true });
-    expect(freeNode.params()).toMatchObject({ type: 'memFree', address: allocation.address });
-    using exec = graph.instantiate();
-    exec.setParams(host, { type: 'host', callback: () => (hostCalls += 100) }, { perTypeCall: true });
-    exec.setParams(copy, { type: 'memcpy', dst: z, src: y, bytes: 32 }, { perTypeCall: true });
-    exec.setParams(record, { type: 'eventRecord', event: other }, { perTypeCall: true });
-    exec.setParams(wait, { type: 'eventWait', event: other }, { perTypeCall: true });
-    exec.setParams(ops, { type: 'batchMemOp', ops: [{ op: 'writeValue32', target: pinned, value: 2 }] }, { perTypeCall: true });
-    using replacementChild = Graph.create();
-    replacementChild.addFill(z, 0, { elementBytes: 4, offset: 4, count: 1 });
-    exec.setChildGraph(childNode, replacementChild);
-    await exec.run(stream);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(hostCalls).toBe(100);
-    expect(pinned.view(Uint32Array)[0]).toBe(2);
-    const zs = z.readSync(Float32Array);
+  // The per-type calls serve drivers without cuGraphAddNode / cuGraphNodeSetParams /
+  // cuGraphExecNodeSetParams; CUDA_DRIVER_GRAPH_PER_TYPE_CALLS makes the package use
+  // them here too. It is read once, so the graph is built in a process of its own.
+  test('every node kind through the per-type calls: parameters and launch attributes, read back and set; executable updates per type', () => {
+    const result = runScript(`
+      const { arg, DeviceBuffer, HostBuffer, Event, Graph, Library, Stream, callCounters } = cuda;
+      const n = ${n};
+      const shape = ${JSON.stringify(shape)};
+      const floats = (f) => Float32Array.from({ length: n }, (_, i) => f(i));
+      const lib = Library.load(cuda.compile(${JSON.stringify(source)}, { name: 'graph-kernels.cu', includePaths: ${JSON.stringify(toolkitIncludes())} }));
+      const stream = Stream.create();
+      const scale = lib.kernel('scale');
+      const y = DeviceBuffer.from(floats(() => 1));
+      const z = DeviceBuffer.from(floats(() => 1));
+      const pinned = HostBuffer.alloc(64, { mapped: true });
+      const w = DeviceBuffer.alloc(64);
+      const event = Event.create();
+      const other = Event.create();
+      const child = Graph.create();
+      child.addFill(z, 0, { elementBytes: 4, count: 1 });
+      const graph = Graph.create();
+      callCounters.enable();
+      const k = graph.addKernel(scale, shape, [arg.ptr(y), arg.f32(2), arg.u32(n)]);
+      const k2 = graph.addKernel(scale, shape, [arg.ptr(z), arg.f32(3), arg.u32(n)], { after: [k] });
+      const kernelParams = k.params();
+      k.setParams({ type: 'kernel', kernel: scale, ...shape, args: [arg.ptr(y), arg.f32(4), arg.u32(n)] });
+      k.setKernelAttribute('priority', 0);
+      const priority = k.kernelAttribute('priority');
+      k.setKernelAttribute('preferredSharedMemoryCarveout', 50);
+      k2.copyKernelAttributesFrom(k);
+      const carveout = k2.kernelAttribute('preferredSharedMemoryCarveout');
+      let hostCalls = 0;
+      const host = graph.addHost(() => hostCalls++, { after: [k2] });
+      const copy = graph.addCopy(z, y, { bytes: 16 }, { after: [host] });
+      const fill = graph.addFill(w, 0, { offset: 32, count: 4 }, { after: [copy] });
+      const empty = graph.addEmpty({ after: [fill] });
+      const record = graph.addEventRecord(event, { after: [empty] });
+      const wait = graph.addEventWait(event, { after: [record] });
+      const ops = graph.addMemoryOps([{ op: 'writeValue32', target: pinned, value: 1 }], { after: [wait] });
+      const childNode = graph.addChild(child, { after: [ops] });
+      const { node: allocNode, allocation } = graph.addAlloc(4096, {}, { after: [childNode] });
+      const freeNode = graph.addFree(allocation, { after: [allocNode] });
+      fill.setParams({ type: 'memset', target: w, value: 7, offset: 32, count: 4 });
+      record.setParams({ type: 'eventRecord', event });
+      wait.setParams({ type: 'eventWait', event });
+      const read = { kernel: kernelParams, fill: fill.params().value, free: freeNode.params().address === allocation.address,
+        types: [k, host, copy, fill, empty, record, wait, ops, childNode, allocNode, freeNode].map((node) => node.type) };
+      const exec = graph.instantiate();
+      exec.setParams(k, { type: 'kernel', kernel: scale, ...shape, args: [arg.ptr(y), arg.f32(4), arg.u32(n)] });
+      exec.setParams(fill, { type: 'memset', target: w, value: 9, offset: 32, count: 4 });
+      exec.setParams(host, { type: 'host', callback: () => (hostCalls += 100) });
+      exec.setParams(copy, { type: 'memcpy', dst: z, src: y, bytes: 32 });
+      exec.setParams(record, { type: 'eventRecord', event: other });
+      exec.setParams(wait, { type: 'eventWait', event: other });
+      exec.setParams(ops, { type: 'batchMemOp', ops: [{ op: 'writeValue32', target: pinned, value: 2 }] });
+      const replacementChild = Graph.create();
+      replacementChild.addFill(z, 0, { elementBytes: 4, offset: 4, count: 1 });
+      exec.setChildGraph(childNode, replacementChild);
+      exec.run(stream).then(() => new Promise((resolve) => setTimeout(resolve, 20))).then(() => {
+        const called = callCounters.read().map((c) => c.name);
+        const zs = z.readSync(Float32Array);
+        report({ read, priority, carveout, hostCalls, word: pinned.view(Uint32Array)[0], filled: w.readSync(Uint8Array)[32],
+          z: Array.from(zs.slice(0, 3)), z8: zs[8], called });
+      });
+    `, { CUDA_DRIVER_GRAPH_PER_TYPE_CALLS: '1' });
+    expect(result.stderr).toBe('');
+    const r = result.report;
+    expect(r.read.kernel).toMatchObject({ type: 'kernel', grid: [shape.grid, 1, 1], block: [256, 1, 1], sharedMemoryBytes: 0 });
+    expect(r.read.types).toEqual(['kernel', 'host', 'memcpy', 'memset', 'empty', 'eventRecord', 'eventWait', 'batchMemOp', 'graph', 'memAlloc', 'memFree']);
+    expect(r.read).toMatchObject({ fill: 7, free: true });
+    expect(r).toMatchObject({ priority: 0, carveout: 50, hostCalls: 100, word: 2, filled: 9 });
     // y = 4 (scaled by the updated kernel); z: copied 8 floats of y, then the replacement child cleared z[1].
-    expect(Array.from(zs.slice(0, 3))).toEqual([4, 0, 4]);
-    expect(zs[8]).toBe(3);
+    expect(r.z).toEqual([4, 0, 4]);
+    expect(r.z8).toBe(3);
+    expect(r.called).toEqual(expect.arrayContaining([
+      'cuGraphAddKernelNode', 'cuGraphAddHostNode', 'cuGraphAddMemcpyNode', 'cuGraphAddMemsetNode', 'cuGraphAddEmptyNode',
+      'cuGraphAddEventRecordNode', 'cuGraphAddEventWaitNode', 'cuGraphAddBatchMemOpNode', 'cuGraphAddChildGraphNode',
+      'cuGraphAddMemAllocNode', 'cuGraphAddMemFreeNode', 'cuGraphKernelNodeSetParams', 'cuGraphMemsetNodeSetParams',
+      'cuGraphEventRecordNodeSetEvent', 'cuGraphEventWaitNodeSetEvent', 'cuGraphExecKernelNodeSetParams',
+      'cuGraphExecMemsetNodeSetParams', 'cuGraphExecHostNodeSetParams',
+      'cuGraphExecMemcpyNodeSetParams', 'cuGraphExecEventRecordNodeSetEvent', 'cuGraphExecEventWaitNodeSetEvent',
+      'cuGraphExecBatchMemOpNodeSetParams']));
+    expect(r.called).not.toContain('cuGraphAddNode');
+    expect(r.called).not.toContain('cuGraphNodeSetParams');
+    expect(r.called).not.toContain('cuGraphExecNodeSetParams');
   });
 
   test('a host node\'s call still runs when its graph and executable are disposed right after the work completes', async () => {

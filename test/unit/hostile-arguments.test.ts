@@ -56,25 +56,25 @@ describe('a getter that frees what the call already named', () => {
     ['addNode: the type getter destroys the dependency', `
       const graph = cuda.Graph.create();
       const dep = graph.addEmpty();
-      return attempt(() => native.addNode(graph.slot, [dep.slot], undefined, { get type() { dep.native.destroy(); return 5; } }, false));`,
+      return attempt(() => native.addNode(graph.slot, [dep.slot], undefined, { get type() { dep.native.destroy(); return 5; } }));`,
     'TypeError: dependency was destroyed (GraphNode.destroy)'],
     ['addNode: the type getter disposes the graph', `
       const graph = cuda.Graph.create();
-      return attempt(() => native.addNode(graph.slot, undefined, undefined, { get type() { graph.dispose(); return 5; } }, false));`,
+      return attempt(() => native.addNode(graph.slot, undefined, undefined, { get type() { graph.dispose(); return 5; } }));`,
     'DisposedError: Graph has been disposed'],
     ['addNode: a child graph node\'s move getter disposes the child', `
       const graph = cuda.Graph.create();
       const child = cuda.Graph.create();
       child.addEmpty();
       return attempt(() => native.addNode(graph.slot, undefined, undefined,
-        { type: 4, graph: child.slot, get move() { child.dispose(); return false; } }, false));`,
+        { type: 4, graph: child.slot, get move() { child.dispose(); return false; } }));`,
     'DisposedError: Graph has been disposed'],
     ['setNodeParams: the bytes getter disposes the node', `
       const graph = cuda.Graph.create();
       const a = cuda.DeviceBuffer.alloc(64), b = cuda.DeviceBuffer.alloc(64);
       const node = graph.addCopy(a, b);
       return attempt(() => native.setNodeParams(node.native, { type: 1, dst: a.slot, dstOffset: 0, src: b.slot, srcOffset: 0,
-        get bytes() { native.disposeHandle(node.slot); return 64; } }, false));`,
+        get bytes() { native.disposeHandle(node.slot); return 64; } }));`,
     'DisposedError: GraphNode has been disposed'],
     ['GraphExec#setNodeParams: the bytes getter disposes the executable', `
       const graph = cuda.Graph.create();
@@ -83,7 +83,7 @@ describe('a getter that frees what the call already named', () => {
       const exec = graph.instantiate();
       const view = exec.native;
       return attempt(() => view.setNodeParams(node.native, { type: 1, dst: a.slot, dstOffset: 0, src: b.slot, srcOffset: 0,
-        get bytes() { exec.dispose(); global.gc(); return 64; } }, false));`,
+        get bytes() { exec.dispose(); global.gc(); return 64; } }));`,
     'DisposedError: GraphExec has been disposed'],
     ['Graph#addEdges: an element getter disposes the graph', `
       const graph = cuda.Graph.create();
