@@ -38,7 +38,7 @@ export const exportablePoolRemedy =
 export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleType?: ShareableHandleType } = noOptions): OwnedFd | Uint8Array {
   checkObject(options, 'options');
   const type = checkEnum(options.handleType ?? 'posixFileDescriptor', shareableTypes, 'options.handleType');
-  const handle = pool instanceof MemoryPool ? pool.native : memorySlot(pool, 'pool');
+  const handle = pool instanceof MemoryPool ? pool.slot : memorySlot(pool, 'pool');
   if (type === MemoryHandleType.fabric) requireFabric(pool.device);
   let exported: Slot<NativeReceivedFd> | Buffer;
   try {
@@ -93,7 +93,7 @@ export function importPoolPointer(pool: MemoryPool, data: Uint8Array, options: {
   checkInstance(pool, MemoryPool, 'pool');
   if (!(data instanceof Uint8Array)) throw new TypeError('data must be a Uint8Array');
   checkObject(options, 'options');
-  const imported = native.importPoolPointer(pool.native, data, checkSize(options.offset ?? 0, 'options.offset'), checkSize(options.bytes, 'options.bytes'));
+  const imported = native.importPoolPointer(pool.slot, data, checkSize(options.offset ?? 0, 'options.offset'), checkSize(options.bytes, 'options.bytes'));
   return new SharedMemory(imported, undefined);
 }
 
@@ -128,10 +128,10 @@ export function openPoolMemory(descriptor: PoolMemoryDescriptor, device: Device,
   try {
     // Grant the device access unless it has it already (the owning device does,
     // and cuMemPoolSetAccess rejects a batch naming it), as NVIDIA's IPC sample does.
-    if (pool.native.getAccess(MemoryLocationType.device, device.ordinal) !== MemoryAccess.readwrite) {
-      pool.native.setAccess([[MemoryLocationType.device, device.ordinal, MemoryAccess.readwrite]]);
+    if (native.poolGetAccess(pool.slot, MemoryLocationType.device, device.ordinal) !== MemoryAccess.readwrite) {
+      native.poolSetAccess(pool.slot, [[MemoryLocationType.device, device.ordinal, MemoryAccess.readwrite]]);
     }
-    return native.importPoolPointer(pool.native, decodeBytes(descriptor.pointer), descriptor.offset, descriptor.size);
+    return native.importPoolPointer(pool.slot, decodeBytes(descriptor.pointer), descriptor.offset, descriptor.size);
   } finally {
     pool.dispose();  // the imported pointer holds the pool
   }

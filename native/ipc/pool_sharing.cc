@@ -28,7 +28,7 @@ Napi::Value ExportPool(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CUmemAllocationHandleType type = shareableTypeArg(info[1]);
   CUmemoryPool pool = nullptr;
-  if (const PoolRef* box = MemoryPool::tryFrom(info[0])) {
+  if (const PoolRef* box = MemoryPool::boxAt(slotTable(env), slotArg(info[0]))) {
     pool = (*box)->pool;
     makeCurrent(env, (*box)->context);
   } else if (MemoryRef memory = memoryOf(info[0])) {
@@ -109,10 +109,10 @@ Napi::Value ExportPoolPointer(const Napi::CallbackInfo& info) {
 // the pool it was first imported through.
 Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const PoolRef& pool = MemoryPool::from(info[0], "pool");
   CUmemPoolPtrExportData data = bytesArg<CUmemPoolPtrExportData>(info[1], "data");
   uint64_t offset = u64Arg(info[2], "offset");
   uint64_t bytes = u64Arg(info[3], "bytes");
+  const PoolRef& pool = MemoryPool::fromSlot(info[0], "pool");
   ContextRef context = pool->context;
   makeCurrent(env, context);
   std::string key = openingKey("pointer", context, data.reserved, sizeof(data.reserved));
