@@ -1,10 +1,11 @@
 // The typed view of the C++ addon. Only lib/ imports this; users see the
 // classes built on it.
 import {
-  native as generatedNative, NativeAddon as GeneratedAddon, NativeEvent, NativeHandle as HandleBrand, NativeImportedMemory, NativeReceivedFd, NativeWait, Slot,
+  MemorySlot, native as generatedNative, NativeAccessEntry, NativeAddon as GeneratedAddon, NativeBytes, NativeEvent, NativeHandle as HandleBrand,
+  NativeImportedMemory, NativeMemoryPool, NativeReceivedFd, NativeSegment, NativeWait, Slot,
 } from './generated/native';
 
-export { NativeEvent, NativeImportedMemory, NativeReceivedFd, NativeWait, Slot };
+export { MemorySlot, NativeAccessEntry, NativeBytes, NativeEvent, NativeImportedMemory, NativeMemoryPool, NativeReceivedFd, NativeSegment, NativeWait, Slot };
 
 /** What every native handle object (a "view", native/core/handle.h) has. */
 export interface NativeHandle extends HandleBrand {
@@ -56,81 +57,6 @@ export interface NativeStream extends NativeHandle {
   writeValue(target: MemorySlot, offset: number, value: number | bigint, flags: number, is64: boolean): void;
   batchMemoryOps(ops: Array<[number, MemorySlot | undefined, number, number | bigint, number]>, flags: number): void;
   pendingResources(): number;
-}
-
-export interface NativeDeviceBuffer extends NativeHandle {
-  readonly address: bigint;
-  readonly size: number;
-  readonly pitch: number;
-  readonly ordinal: number;
-  readonly allocation: 'plain' | 'pitched' | 'stream-ordered' | 'managed';
-}
-
-export interface NativeHostBuffer extends NativeHandle {
-  readonly address: bigint;
-  readonly size: number;
-  readonly flags: number;
-  readonly registered: boolean;
-  devicePointer(): bigint;
-  view(): ArrayBuffer;
-}
-
-/** A CUmemGenericAllocationHandle this process holds a reference to (native/vmm). */
-export interface NativePhysicalAllocation extends NativeHandle {
-  readonly handle: bigint;
-  readonly size: number;
-  readonly ordinal: number;
-  /** [type, locationType, locationId, handleTypes, compression, gpuDirectRdma, usage] */
-  properties(): [number, number, number, number, number, number, number];
-  export(handleType: number): Slot<NativeReceivedFd> | Buffer;
-}
-
-export interface NativeAddressReservation extends NativeHandle {
-  readonly address: bigint;
-  readonly size: number;
-  readonly alignment: number;
-  readonly ordinal: number;
-}
-
-/** [allocation, allocationOffset, bytes] */
-export type NativeSegment = [NativePhysicalAllocation, number, number];
-/** The same as segments() reports it: a new handle of each allocation. */
-export type NativeSegmentSlot = [Slot<NativePhysicalAllocation>, number, number];
-/** [locationType, locationId, flags] */
-export type NativeAccessEntry = [number, number, number];
-
-/** Allocations mapped into a reservation with access granted (native/vmm). */
-export interface NativeVirtualMemory extends NativeHandle {
-  readonly address: bigint;
-  /** What operations may touch: all that is mapped, or a GrowableBuffer's size. */
-  readonly size: number;
-  readonly mapped: number;
-  readonly ordinal: number;
-  extend(segments: NativeSegment[], access: NativeAccessEntry[]): void;
-  resize(bytes: number): void;
-  setAccess(access: NativeAccessEntry[]): void;
-  getAccess(locationType: number, locationId: number, offset?: number): number;
-  segments(): NativeSegmentSlot[];
-}
-
-/** Any memory handle the native layer accepts as an operand. */
-export type NativeMemory = NativeDeviceBuffer | NativeHostBuffer | NativeGraphAllocation | NativeVirtualMemory | NativeImportedMemory;
-/** Library memory as calls take it: the slot number of its handle (lib/memory/bytes.ts). */
-export type MemorySlot = number;
-/** An operand of a copy: library memory by slot, or JavaScript bytes. */
-export type NativeBytes = MemorySlot | ArrayBuffer | ArrayBufferView;
-
-export interface NativeMemoryPool extends NativeHandle {
-  /** [locationType, locationId] of the pool's memory. */
-  readonly location: [number, number];
-  readonly handle: bigint;
-  readonly ordinal: number;
-  readonly owned: boolean;
-  getAttribute(attribute: number): number | bigint;
-  setAttribute(attribute: number, value: number | bigint): void;
-  trimTo(minBytesToKeep: number): void;
-  setAccess(entries: Array<[locationType: number, locationId: number, flags: number]>): void;
-  getAccess(locationType: number, locationId: number): number;
 }
 
 export type NativeEdgeData = [fromPort: number, toPort: number, type: number];
@@ -188,15 +114,6 @@ export interface NativeUserObject extends NativeHandle {
   readonly references: number;
   retain(count: number): void;
   release(count: number): void;
-}
-
-export interface Pitched2D {
-  dst: NativeBytes; dstOffset: number; dstPitch: number;
-  src: NativeBytes; srcOffset: number; srcPitch: number;
-  width: number; height: number;
-}
-export interface Pitched3D extends Pitched2D {
-  dstHeight: number; srcHeight: number; depth: number;
 }
 
 export interface NativeDeviceVariable {
@@ -374,42 +291,10 @@ export interface NativeAddon extends GeneratedAddon {
   addStreamCallback(streamSlot: number, callback: (error: Error | null) => void): void;
 
 
-  allocate(ordinal: number, bytes: number, context?: NativeContext): Slot<NativeDeviceBuffer>;
-  allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number): Slot<NativeDeviceBuffer>;
-  allocateManaged(ordinal: number, bytes: number, flags: number): Slot<NativeDeviceBuffer>;
-  allocateAsync(bytes: number, streamSlot: number, pool?: NativeMemoryPool): Slot<NativeDeviceBuffer>;
-  allocateHost(ordinal: number, bytes: number, flags: number): Slot<NativeHostBuffer>;
-  registerHost(ordinal: number, buffer: ArrayBuffer | ArrayBufferView, flags: number): Slot<NativeHostBuffer>;
 
-  createPool(locationType: number, locationId: number, allocationType: number, handleTypes: number, maxSize: number): Slot<NativeMemoryPool>;
-  devicePool(ordinal: number, current: boolean): Slot<NativeMemoryPool>;
-  setDevicePool(ordinal: number, pool: NativeMemoryPool): void;
-  locationPool(locationType: number, locationId: number, allocationType: number, current: boolean): Slot<NativeMemoryPool>;
-  setLocationPool(locationType: number, locationId: number, allocationType: number, pool: NativeMemoryPool): void;
 
-  memcpy(dst: NativeBytes, dstOffset: number, src: NativeBytes, srcOffset: number, bytes: number | undefined, streamSlot?: number): void;
-  memcpy2D(params: Pitched2D, streamSlot: number | undefined, unaligned: boolean): void;
-  memcpy3D(params: Pitched3D, streamSlot?: number): void;
-  memcpyBatch(copies: Array<[MemorySlot, number, MemorySlot, number, number]>, streamSlot: number): void;
-  memcpy3DBatch(copies: Pitched3D[], streamSlot: number): void;
-  memset(target: MemorySlot, offset: number, value: number, count: number | undefined, elementBytes: number, streamSlot?: number): void;
-  memset2D(target: MemorySlot, offset: number, pitch: number, value: number, width: number, height: number,
-    elementBytes: number, streamSlot?: number): void;
 
-  prefetch(buffer: MemorySlot, offset: number, bytes: number, locationType: number, locationId: number, flags: number,
-    streamSlot: number): void;
-  advise(buffer: MemorySlot, offset: number, bytes: number, advice: number, locationType: number, locationId: number): void;
-  rangeAttribute(buffer: MemorySlot, offset: number, bytes: number, attribute: number, slots: number): Int32Array;
-  rangeAttributes(buffer: MemorySlot, offset: number, bytes: number, attributes: number[]): number[];
-  prefetchBatch(ranges: Array<[MemorySlot, number, number]>, locationType: number, locationId: number, flags: number,
-    streamSlot: number, discardFirst: boolean): void;
-  discardBatch(ranges: Array<[MemorySlot, number, number]>, flags: number, streamSlot: number): void;
 
-  memoryInfo(ordinal: number): { free: number; total: number };
-  addressRange(pointer: MemorySlot | bigint, offset?: number): { base: bigint; size: number };
-  pointerAttribute(pointer: MemorySlot | bigint, offset: number | undefined, attribute: number): Buffer;
-  pointerAttributes(pointer: MemorySlot | bigint, offset: number | undefined, attributes: number[]): Buffer;
-  setSyncMemops(pointer: MemorySlot, enabled: boolean): void;
 
   createGraph(): Slot<NativeGraph>;
   /** graph by slot or view; dependencies: undefined, one node's slot, or a list. */
@@ -442,7 +327,6 @@ export interface NativeAddon extends GeneratedAddon {
   addExternalSemaphoreNode(graph: NativeGraph, dependencies: NativeNodeArg[], signal: boolean): Slot<NativeGraphNode>;
   externalSemaphoreCount(node: NativeGraphNode, signal: boolean): number;
   clearExternalSemaphores(node: NativeGraphNode, signal: boolean): void;
-  decompressBatch(entries: Array<[MemorySlot, number, number, MemorySlot, number, number, MemorySlot, number, number]>, streamSlot: number): void;
   graphRetainUserObject(graph: NativeGraph, object: NativeUserObject, count: number, move: boolean): void;
   graphReleaseUserObject(graph: NativeGraph, object: NativeUserObject, count: number): void;
   beginCapture(streamSlot: number, mode: number, graph?: NativeGraph, after?: NativeNodeArg[], edgeData?: NativeEdgeData[]): void;
@@ -451,15 +335,6 @@ export interface NativeAddon extends GeneratedAddon {
   captureStatus(streamSlot: number): number;
   captureInfo(streamSlot: number): { status: number; id: bigint; graph: bigint; dependencies: number };
   exchangeCaptureMode(mode: number): number;
-  /** properties: [locationType, locationId, handleTypes, compression, gpuDirectRdma, usage] */
-  allocationGranularity(properties: number[], recommended: boolean): number;
-  createAllocation(properties: number[], bytes: number): Slot<NativePhysicalAllocation>;
-  retainAllocation(pointer: MemorySlot | bigint, offset?: number): Slot<NativePhysicalAllocation>;
-  importAllocation(handle: number | Uint8Array, handleType: number, bytes: number): Slot<NativePhysicalAllocation>;
-  reserveAddress(ordinal: number, bytes: number, alignment: number, hint: bigint): Slot<NativeAddressReservation>;
-  mapMemory(reservation: NativeAddressReservation, offset: number, segments: NativeSegment[], access: NativeAccessEntry[]): Slot<NativeVirtualMemory>;
-  memoryAccess(pointer: MemorySlot | bigint, offset: number | undefined, locationType: number, locationId: number): number;
-  dmaBufOf(memory: MemorySlot, offset: number, bytes: number, flags: number): Slot<NativeReceivedFd>;
 
   loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
   loadLibraryFile(path: string, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;

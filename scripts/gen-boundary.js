@@ -107,7 +107,7 @@ function splitTop(text) {
 const kindTypes = { i32: 'number', u32: 'number', f64: 'number', size: 'number', u64: 'number | bigint', bool: 'boolean', string: 'string', bytes: 'Uint8Array' };
 
 function tsType(kind) {
-  return kind.replace(/\bSlot<(\w+)>/g, 'Slot<Native$1>').replace(/\b(i32|u32|f64|size|u64|bool|bytes)\b/g, (k) => kindTypes[k]);
+  return kind.replace(/\bSlot<(\w+)>/g, 'Slot<Native$1>').replace(/\b(i32|u32|f64|size|u64|bool|bytes)\b(?!\??:)/g, (k) => kindTypes[k]);
 }
 
 function readEntries() {

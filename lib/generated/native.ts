@@ -45,6 +45,30 @@ export interface NativeImportedMemory extends NativeHandle {
   readonly [handleClass]?: 'ImportedMemory';
 }
 
+export interface NativeDeviceBuffer extends NativeHandle {
+  readonly [handleClass]?: 'DeviceBuffer';
+}
+
+export interface NativeHostBuffer extends NativeHandle {
+  readonly [handleClass]?: 'HostBuffer';
+}
+
+export interface NativeMemoryPool extends NativeHandle {
+  readonly [handleClass]?: 'MemoryPool';
+}
+
+export interface NativePhysicalAllocation extends NativeHandle {
+  readonly [handleClass]?: 'PhysicalAllocation';
+}
+
+export interface NativeAddressReservation extends NativeHandle {
+  readonly [handleClass]?: 'AddressReservation';
+}
+
+export interface NativeVirtualMemory extends NativeHandle {
+  readonly [handleClass]?: 'VirtualMemory';
+}
+
 /** A wait abandonWait can settle early (core/waiter.h GpuWait). */
 export type NativeWait = { promise: Promise<void>; id: number };
 
@@ -53,6 +77,25 @@ export type NativePeerCredentials = { pid: number; uid: number; gid: number };
 
 /** A message as received: its payload and a new ReceivedFd per descriptor. */
 export type NativeFdMessage = { payload: Buffer; fds: Slot<NativeReceivedFd>[] };
+
+/**
+ * Library memory as calls take it: the slot number of any memory handle
+ * (DeviceBuffer, HostBuffer, VirtualMemory, GraphAllocation, ImportedMemory).
+ */
+export type MemorySlot = number;
+
+/** An operand of a copy: library memory by slot, or JavaScript bytes. */
+export type NativeBytes = MemorySlot | ArrayBuffer | ArrayBufferView;
+
+export type Pitched2D = { dst: NativeBytes; dstOffset: number; dstPitch: number; src: NativeBytes; srcOffset: number; srcPitch: number; width: number; height: number };
+
+export type Pitched3D = Pitched2D & { dstHeight: number; srcHeight: number; depth: number };
+
+/** [allocation, allocationOffset, bytes] */
+export type NativeSegment = [Slot<NativePhysicalAllocation>, number, number];
+
+/** [locationType, locationId, flags] */
+export type NativeAccessEntry = [number, number, number];
 
 export interface NativeAddon {
   /** Marks the environment as the main thread's (idempotent): its teardown is the process exiting. */
@@ -88,14 +131,11 @@ export interface NativeAddon {
    * A view of library memory: an alias in the exporting process, or virtual
    * memory mapped from imported allocations ('vmm').
    */
-  memoryView(memory: number, offset: number, bytes: number, path: 'alias' | 'vmm'): Slot<NativeImportedMemory>;
-  importedMemoryAddress(memory: Slot<NativeImportedMemory>): bigint;
-  importedMemorySize(memory: Slot<NativeImportedMemory>): number;
-  importedMemoryOrdinal(memory: Slot<NativeImportedMemory>): number;
+  memoryView(memory: MemorySlot, offset: number, bytes: number, path: 'alias' | 'vmm'): Slot<NativeImportedMemory>;
   /** How the memory was reached. */
   importedMemoryPath(memory: Slot<NativeImportedMemory>): 'legacy' | 'pool' | 'vmm' | 'alias';
   /** The handle of the allocation holding memory + offset, that point's offset in it, and the allocation's size. */
-  ipcMemoryHandle(memory: number, offset: number): { handle: Buffer; offset: number; allocationSize: number };
+  ipcMemoryHandle(memory: MemorySlot, offset: number): { handle: Buffer; offset: number; allocationSize: number };
   /** A view of the allocation another process exported, opened once per context and handle. */
   openIpcMemory(ordinal: number, handle: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
   ipcEventHandle(event: Slot<NativeEvent>): { handle: Buffer; ordinal: number };
@@ -107,17 +147,111 @@ export interface NativeAddon {
    * A MemoryPool's slot, or stream-ordered memory's (the pool it came from):
    * an OwnedFd's handle, or a fabric handle's 64 bytes.
    */
-  exportPool(pool: number, handleType: number): Slot<NativeReceivedFd> | Buffer;
+  exportPool(pool: Slot<NativeMemoryPool> | MemorySlot, handleType: number): Slot<NativeReceivedFd> | Buffer;
   /**
    * handle: a descriptor number (the caller keeps it) or a fabric handle's bytes.
    * A pool this process already imported under identity and still holds is
-   * returned instead. The result is a MemoryPool's slot.
+   * returned instead.
    */
-  importPool(ordinal: number, handle: number | Uint8Array, handleType: number, identity: string): number;
+  importPool(ordinal: number, handle: number | Uint8Array, handleType: number, identity: string): Slot<NativeMemoryPool>;
   /** The export data of a stream-ordered DeviceBuffer, once its stream has reached the allocation. */
-  exportPoolPointer(memory: number): Buffer;
-  /** An allocation of an imported pool (a MemoryPool's slot), imported once per export data. */
-  importPoolPointer(pool: number, data: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
+  exportPoolPointer(memory: MemorySlot): Buffer;
+  /** An allocation of an imported pool, imported once per export data. */
+  importPoolPointer(pool: Slot<NativeMemoryPool>, data: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
+  /** What every memory handle has: its address (the host address of host memory), size and device. */
+  memoryAddress(memory: MemorySlot): bigint;
+  memorySize(memory: MemorySlot): number;
+  memoryOrdinal(memory: MemorySlot): number;
+  /** In the device's primary context, or in context (a Context's slot). */
+  allocate(ordinal: number, bytes: number, context?: number): Slot<NativeDeviceBuffer>;
+  allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number): Slot<NativeDeviceBuffer>;
+  allocateManaged(ordinal: number, bytes: number, flags: number): Slot<NativeDeviceBuffer>;
+  /** Stream-ordered (from pool, when given); freed on the same stream. */
+  allocateAsync(bytes: number, stream: Slot<NativeStream>, pool: Slot<NativeMemoryPool> | undefined): Slot<NativeDeviceBuffer>;
+  deviceBufferPitch(buffer: Slot<NativeDeviceBuffer>): number;
+  deviceBufferAllocation(buffer: Slot<NativeDeviceBuffer>): 'plain' | 'pitched' | 'stream-ordered' | 'managed';
+  allocateHost(ordinal: number, bytes: number, flags: number): Slot<NativeHostBuffer>;
+  registerHost(ordinal: number, buffer: ArrayBuffer | ArrayBufferView, flags: number): Slot<NativeHostBuffer>;
+  hostBufferFlags(buffer: Slot<NativeHostBuffer>): number;
+  hostBufferRegistered(buffer: Slot<NativeHostBuffer>): boolean;
+  /** The address device code uses for the memory (cuMemHostGetDevicePointer). */
+  hostBufferDevicePointer(buffer: Slot<NativeHostBuffer>): bigint;
+  /** The memory as an ArrayBuffer, the same one while it lives; dispose() detaches it. */
+  hostBufferView(buffer: Slot<NativeHostBuffer>): ArrayBuffer;
+  createPool(locationType: number, locationId: number, allocationType: number, handleTypes: number, maxSize: number): Slot<NativeMemoryPool>;
+  /** The device's default pool, or its current one. */
+  devicePool(ordinal: number, current: boolean): Slot<NativeMemoryPool>;
+  setDevicePool(ordinal: number, pool: Slot<NativeMemoryPool>): void;
+  locationPool(locationType: number, locationId: number, allocationType: number, current: boolean): Slot<NativeMemoryPool>;
+  setLocationPool(locationType: number, locationId: number, allocationType: number, pool: Slot<NativeMemoryPool>): void;
+  poolHandle(pool: Slot<NativeMemoryPool>): bigint;
+  poolOrdinal(pool: Slot<NativeMemoryPool>): number;
+  /** [locationType, locationId] of the pool's memory. */
+  poolLocation(pool: Slot<NativeMemoryPool>): [number, number];
+  poolOwned(pool: Slot<NativeMemoryPool>): boolean;
+  /** Reuse switches as numbers (0/1), sizes as bigints. */
+  poolGetAttribute(pool: Slot<NativeMemoryPool>, attribute: number): number | bigint;
+  poolSetAttribute(pool: Slot<NativeMemoryPool>, attribute: number, value: number | bigint): void;
+  poolTrimTo(pool: Slot<NativeMemoryPool>, minBytesToKeep: number): void;
+  poolSetAccess(pool: Slot<NativeMemoryPool>, entries: Array<[locationType: number, locationId: number, flags: number]>): void;
+  poolGetAccess(pool: Slot<NativeMemoryPool>, locationType: number, locationId: number): number;
+  /** bytes defaults to the rest of src. */
+  memcpy(dst: NativeBytes, dstOffset: number, src: NativeBytes, srcOffset: number, bytes: number | undefined, stream?: Slot<NativeStream>): void;
+  memcpy2D(params: Pitched2D, stream: Slot<NativeStream> | undefined, unaligned: boolean): void;
+  memcpy3D(params: Pitched3D, stream?: Slot<NativeStream>): void;
+  memcpyBatch(copies: Array<[MemorySlot, number, MemorySlot, number, number]>, stream: Slot<NativeStream>): void;
+  memcpy3DBatch(copies: Pitched3D[], stream: Slot<NativeStream>): void;
+  memset(target: MemorySlot, offset: number, value: number, count: number | undefined, elementBytes: number, stream?: Slot<NativeStream>): void;
+  memset2D(target: MemorySlot, offset: number, pitch: number, value: number, width: number, height: number, elementBytes: number, stream?: Slot<NativeStream>): void;
+  prefetch(buffer: MemorySlot, offset: number, bytes: number, locationType: number, locationId: number, flags: number, stream: Slot<NativeStream>): void;
+  advise(buffer: MemorySlot, offset: number, bytes: number, advice: number, locationType: number, locationId: number): void;
+  /** slots values: 1 for a scalar attribute, one per device for accessedBy. */
+  rangeAttribute(buffer: MemorySlot, offset: number, bytes: number, attribute: number, slots: number): Int32Array;
+  rangeAttributes(buffer: MemorySlot, offset: number, bytes: number, attributes: number[]): number[];
+  prefetchBatch(ranges: Array<[MemorySlot, number, number]>, locationType: number, locationId: number, flags: number | bigint, stream: Slot<NativeStream>, discardFirst: boolean): void;
+  discardBatch(ranges: Array<[MemorySlot, number, number]>, flags: number | bigint, stream: Slot<NativeStream>): void;
+  memoryInfo(ordinal: number): { free: number; total: number };
+  addressRange(pointer: MemorySlot | bigint, offset?: number): { base: bigint; size: number };
+  /** The value's raw bytes (64 per attribute); lib/ decodes them. */
+  pointerAttribute(pointer: MemorySlot | bigint, offset: number | undefined, attribute: number): Buffer;
+  pointerAttributes(pointer: MemorySlot | bigint, offset: number | undefined, attributes: number[]): Buffer;
+  setSyncMemops(pointer: MemorySlot, enabled: boolean): void;
+  /** On failure the error's detail names the failing entry. */
+  decompressBatch(entries: Array<[MemorySlot, number, number, MemorySlot, number, number, MemorySlot, number, number]>, stream: Slot<NativeStream>): void;
+  /** properties: [locationType, locationId, handleTypes, compression, gpuDirectRdma, usage] */
+  allocationGranularity(properties: number[], recommended: boolean): number;
+  createAllocation(properties: number[], bytes: number): Slot<NativePhysicalAllocation>;
+  /** The allocation mapped at an address, one more reference to it. */
+  retainAllocation(pointer: MemorySlot | bigint, offset?: number): Slot<NativePhysicalAllocation>;
+  /** handle: a descriptor number (the caller keeps it) or a fabric handle's 64 bytes. */
+  importAllocation(handle: number | Uint8Array, handleType: number, bytes: number): Slot<NativePhysicalAllocation>;
+  physicalAllocationHandle(allocation: Slot<NativePhysicalAllocation>): bigint;
+  physicalAllocationSize(allocation: Slot<NativePhysicalAllocation>): number;
+  physicalAllocationOrdinal(allocation: Slot<NativePhysicalAllocation>): number;
+  /** [type, locationType, locationId, handleTypes, compression, gpuDirectRdma, usage] */
+  physicalAllocationProperties(allocation: Slot<NativePhysicalAllocation>): [number, number, number, number, number, number, number];
+  /** A ReceivedFd's slot (POSIX file descriptor) or a fabric handle's 64 bytes. */
+  physicalAllocationExport(allocation: Slot<NativePhysicalAllocation>, handleType: number): number | Buffer;
+  reserveAddress(ordinal: number, bytes: number, alignment: number, hint: bigint): Slot<NativeAddressReservation>;
+  addressReservationAddress(reservation: Slot<NativeAddressReservation>): bigint;
+  addressReservationSize(reservation: Slot<NativeAddressReservation>): number;
+  addressReservationAlignment(reservation: Slot<NativeAddressReservation>): number;
+  addressReservationOrdinal(reservation: Slot<NativeAddressReservation>): number;
+  /** The segments mapped one after another from reservation + offset, with access. */
+  mapMemory(reservation: Slot<NativeAddressReservation>, offset: number, segments: NativeSegment[], access: NativeAccessEntry[]): Slot<NativeVirtualMemory>;
+  /** Bytes mapped; memorySize is what operations may touch (all of it, or a GrowableBuffer's size). */
+  virtualMemoryMapped(memory: Slot<NativeVirtualMemory>): number;
+  /** Maps more allocations after the end, all or nothing. */
+  virtualMemoryExtend(memory: Slot<NativeVirtualMemory>, segments: NativeSegment[], access: NativeAccessEntry[]): void;
+  /** What operations may touch from now on, within what is mapped. */
+  virtualMemoryResize(memory: Slot<NativeVirtualMemory>, bytes: number): void;
+  virtualMemorySetAccess(memory: Slot<NativeVirtualMemory>, access: NativeAccessEntry[]): void;
+  virtualMemoryGetAccess(memory: Slot<NativeVirtualMemory>, locationType: number, locationId: number, offset?: number): number;
+  /** New handles on the same allocations. */
+  virtualMemorySegments(memory: Slot<NativeVirtualMemory>): NativeSegment[];
+  memoryAccess(pointer: MemorySlot | bigint, offset: number | undefined, locationType: number, locationId: number): number;
+  /** A dma_buf descriptor for device memory, as a ReceivedFd's slot. */
+  dmaBufOf(memory: MemorySlot, offset: number, bytes: number, flags: number | bigint): number;
 }
 
 // The addon's exports, copied into an object of fast properties: Node-API

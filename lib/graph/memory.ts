@@ -1,7 +1,7 @@
 // Memory that graphs allocate (memory nodes), and the device-wide accounting
 // and trimming of it.
 import { DeviceLike, ordinalOf } from '../device';
-import { Disposable } from '../disposable';
+import { Memory } from '../memory/memory';
 import { native, NativeGraphAllocation, Slot } from '../native';
 import { checkEnum } from '../validate';
 
@@ -11,20 +11,10 @@ import { checkEnum } from '../validate';
  * after a launch, by stream work until it is freed; the graph, not this object,
  * frees it. dispose() only drops this handle.
  */
-export class GraphAllocation extends Disposable<NativeGraphAllocation> {
+export class GraphAllocation extends Memory<NativeGraphAllocation> {
   /** @internal */
   constructor(handle: Slot<NativeGraphAllocation>) {
     super(handle);
-  }
-
-  /** The device address of the memory (valid while a launch of the graph has it allocated). */
-  get address(): bigint {
-    return this.native.address;
-  }
-
-  /** Its size in bytes. */
-  get size(): number {
-    return this.native.size;
   }
 
   override toString(): string {

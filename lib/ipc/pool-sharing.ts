@@ -128,8 +128,8 @@ export function openPoolMemory(descriptor: PoolMemoryDescriptor, device: Device,
   try {
     // Grant the device access unless it has it already (the owning device does,
     // and cuMemPoolSetAccess rejects a batch naming it), as NVIDIA's IPC sample does.
-    if (pool.native.getAccess(MemoryLocationType.device, device.ordinal) !== MemoryAccess.readwrite) {
-      pool.native.setAccess([[MemoryLocationType.device, device.ordinal, MemoryAccess.readwrite]]);
+    if (native.poolGetAccess(pool.slot, MemoryLocationType.device, device.ordinal) !== MemoryAccess.readwrite) {
+      native.poolSetAccess(pool.slot, [[MemoryLocationType.device, device.ordinal, MemoryAccess.readwrite]]);
     }
     return native.importPoolPointer(pool.slot, decodeBytes(descriptor.pointer), descriptor.offset, descriptor.size);
   } finally {

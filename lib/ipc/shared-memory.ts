@@ -2,10 +2,9 @@
 // (MemoryExport: the descriptor and the file descriptors that go with it) and
 // what an importing process gets (SharedMemory: device memory usable wherever a
 // DeviceBuffer is).
-import { Device } from '../device';
-import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
 import type { MemoryHandle } from '../memory/bytes';
+import { Memory } from '../memory/memory';
 import { native, NativeImportedMemory, Slot } from '../native';
 import { noOptions } from '../validate';
 import { SharedMemoryDescriptor } from './descriptor';
@@ -20,7 +19,7 @@ export type SharingPath = 'legacy' | 'pool' | 'vmm' | 'alias';
  * Disposing it closes this process's view once the GPU is done with it; the
  * memory itself belongs to the exporter.
  */
-export class SharedMemory extends Disposable<NativeImportedMemory> {
+export class SharedMemory extends Memory<NativeImportedMemory> {
   /** The descriptor it was opened from (undefined when opened with importPoolPointer). */
   readonly descriptor: SharedMemoryDescriptor | undefined;
 
@@ -28,21 +27,6 @@ export class SharedMemory extends Disposable<NativeImportedMemory> {
   constructor(handle: Slot<NativeImportedMemory>, descriptor: SharedMemoryDescriptor | undefined) {
     super(handle);
     this.descriptor = descriptor;
-  }
-
-  /** The address in this process (it differs from the exporter's). */
-  get address(): bigint {
-    return native.importedMemoryAddress(this.slot);
-  }
-
-  /** Bytes shared. */
-  get size(): number {
-    return native.importedMemorySize(this.slot);
-  }
-
-  /** The device whose context this process uses for the memory. */
-  get device(): Device {
-    return Device.get(native.importedMemoryOrdinal(this.slot));
   }
 
   /**

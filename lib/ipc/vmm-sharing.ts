@@ -82,8 +82,8 @@ export function openVmmMemory(descriptor: VmmMemoryDescriptor, device: Device, f
     descriptor.segments.forEach((s, i) => {
       allocations.push(PhysicalAllocation.import(s.fabric !== undefined ? decodeBytes(s.fabric) : fds[i], { bytes: s.allocationSize }));
     });
-    const segments = descriptor.segments.map((s, i): NativeSegment => [allocations[i].native, s.allocationOffset, s.bytes]);
-    const mapped = native.mapMemory(reservation.native, 0, segments, encodeAccess(defaultAccess(device), 'access'));
+    const segments = descriptor.segments.map((s, i): NativeSegment => [allocations[i].slot, s.allocationOffset, s.bytes]);
+    const mapped = native.mapMemory(reservation.slot, 0, segments, encodeAccess(defaultAccess(device), 'access'));
     try {
       return native.memoryView(mapped, descriptor.offset, descriptor.size, 'vmm');
     } finally {

@@ -3,12 +3,10 @@
 // are, a SharedArrayBuffer as a view of it (the native layer reaches shared
 // memory only through a view).
 import { Disposable } from '../disposable';
-import type { MemorySlot, NativeBytes, NativeMemory } from '../native';
+import type { MemorySlot, NativeBytes } from '../generated/native';
 
 /** Memory the library hands out (DeviceBuffer, HostBuffer, Mapping, GrowableBuffer, SharedMemory). */
 export interface MemoryHandle {
-  /** @internal The native memory handle; for lib/ only. */
-  readonly native: NativeMemory;
   /** @internal The number calls name it by (see Disposable.slot). */
   readonly slot: number;
   /** Its size in bytes. */

@@ -3,7 +3,6 @@
 // never while queued work that the library knows of still uses it.
 import { Context } from '../context';
 import { Device, DeviceLike, ordinalOf } from '../device';
-import { Disposable } from '../disposable';
 import {
   MemoryAdvice,
   MemoryAdviceName,
@@ -11,11 +10,13 @@ import {
   MemoryLocationType,
   RangeAttribute,
 } from '../generated/enums';
-import { native, NativeDeviceBuffer, Slot } from '../native';
+import { NativeDeviceBuffer, Slot } from '../generated/native';
+import { native } from '../native';
 import { Stream, streamSlot } from '../stream';
 import { checkEnum, checkInstance, checkObject, checkSize, checkViewType, nameOfValue, noOptions } from '../validate';
 import { copy, fill, FillOptions } from './copy';
 import { Location, locationOf } from './location';
+import { Memory } from './memory';
 import { MemoryPool } from './pool';
 
 /** A typed array class (Float32Array, Uint8Array, BigInt64Array, ...), to read memory as. */
@@ -30,7 +31,7 @@ export type TypedArrayConstructor<T> = {
  * from a pool (allocAsync) or managed (allocManaged). Freed by dispose(), or
  * after garbage collection, never while work the library queued still uses it.
  */
-export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
+export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
   /** @internal */
   constructor(handle: Slot<NativeDeviceBuffer>) {
     super(handle);
@@ -44,7 +45,7 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
     checkObject(options, 'options');
     const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
     const ordinal = context ? context.deviceOrdinal : ordinalOf(options.device, 'options.device');
-    return new DeviceBuffer(native.allocate(ordinal, checkSize(bytes, 'bytes'), context?.native));
+    return new DeviceBuffer(native.allocate(ordinal, checkSize(bytes, 'bytes'), context?.slot));
   }
 
   /** A new buffer holding a copy of data. */
@@ -74,7 +75,7 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
    */
   static allocAsync(bytes: number, stream: Stream, options: { pool?: MemoryPool } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
-    const pool = options.pool === undefined ? undefined : checkInstance(options.pool, MemoryPool, 'options.pool').native;
+    const pool = options.pool === undefined ? undefined : checkInstance(options.pool, MemoryPool, 'options.pool').slot;
     return new DeviceBuffer(native.allocateAsync(checkSize(bytes, 'bytes'), streamSlot(stream), pool));
   }
 
@@ -88,29 +89,14 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
     return new DeviceBuffer(native.allocateManaged(ordinalOf(options.device, 'options.device'), checkSize(bytes, 'bytes'), attach));
   }
 
-  /** The device address. */
-  get address(): bigint {
-    return this.native.address;
-  }
-
-  /** Its size in bytes. */
-  get size(): number {
-    return this.native.size;
-  }
-
   /** Bytes per row of a pitched allocation; 0 otherwise. */
   get pitch(): number {
-    return this.native.pitch;
+    return native.deviceBufferPitch(this.slot);
   }
 
   /** How it was allocated. */
   get allocation(): 'plain' | 'pitched' | 'stream-ordered' | 'managed' {
-    return this.native.allocation;
-  }
-
-  /** The device the memory was allocated on. */
-  get device(): Device {
-    return Device.get(this.native.ordinal);
+    return native.deviceBufferAllocation(this.slot);
   }
 
   /** Copies data into this buffer at offset (synchronously, or queued on options.stream). */

@@ -4,9 +4,10 @@
 // a view never outlives the memory; a registered buffer is taken over by the
 // registration, so JavaScript cannot free or move it while it is pinned.
 import { DeviceLike, ordinalOf } from '../device';
-import { Disposable } from '../disposable';
-import { native, NativeHostBuffer, Slot } from '../native';
+import { NativeHostBuffer, Slot } from '../generated/native';
+import { native } from '../native';
 import { checkBoolean, checkObject, checkSize, checkViewType, noOptions } from '../validate';
+import { Memory } from './memory';
 
 /** Options of {@link HostBuffer.alloc}. */
 export interface HostAllocOptions {
@@ -41,7 +42,7 @@ function flag(value: unknown, name: string, bit: number): number {
  * of an existing ArrayBuffer pinned in place (HostBuffer.register). Copies to
  * and from it can be asynchronous; mapped memory is reachable from device code.
  */
-export class HostBuffer extends Disposable<NativeHostBuffer> {
+export class HostBuffer extends Memory<NativeHostBuffer> {
   /** @internal */
   constructor(handle: Slot<NativeHostBuffer>) {
     super(handle);
@@ -75,24 +76,14 @@ export class HostBuffer extends Disposable<NativeHostBuffer> {
     return new HostBuffer(native.registerHost(ordinalOf(options.device, 'options.device'), buffer, flags));
   }
 
-  /** The host address. */
-  get address(): bigint {
-    return this.native.address;
-  }
-
-  /** Its size in bytes. */
-  get size(): number {
-    return this.native.size;
-  }
-
   /** True for memory registered from a JavaScript ArrayBuffer. */
   get registered(): boolean {
-    return this.native.registered;
+    return native.hostBufferRegistered(this.slot);
   }
 
   /** The address device code uses for this memory (cuMemHostGetDevicePointer). */
   get devicePointer(): bigint {
-    return this.native.devicePointer();
+    return native.hostBufferDevicePointer(this.slot);
   }
 
   /**
@@ -100,13 +91,13 @@ export class HostBuffer extends Disposable<NativeHostBuffer> {
    * registered range). Detached (length 0) once this is disposed.
    */
   get arrayBuffer(): ArrayBuffer {
-    return this.native.view();
+    return native.hostBufferView(this.slot);
   }
 
   /** A typed view of the memory, e.g. hostBuffer.view(Float32Array). */
   view<T>(type: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT?: number } = Uint8Array as never): T {
     checkViewType(type, 'type');
-    const buffer = this.native.view();
+    const buffer = native.hostBufferView(this.slot);
     return new type(buffer, 0, Math.floor(buffer.byteLength / (type.BYTES_PER_ELEMENT ?? 1)));
   }
 

@@ -11,7 +11,8 @@ import {
   PoolAttribute,
   PoolAttributeName,
 } from '../generated/enums';
-import { native, NativeMemoryPool, Slot } from '../native';
+import { NativeMemoryPool, Slot } from '../generated/native';
+import { native } from '../native';
 import { checkArray, checkEnum, checkFlag, checkFlags, checkObject, checkSize, nameOfValue, noOptions } from '../validate';
 import { Location, locationFrom, locationOf } from './location';
 
@@ -57,7 +58,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   /** Makes pool the one cuMemAllocAsync uses on the device (cuDeviceSetMemPool). */
   static setCurrentFor(device: DeviceLike, pool: MemoryPool): void {
     if (!(pool instanceof MemoryPool)) throw new TypeError('pool must be a MemoryPool');
-    native.setDevicePool(ordinalOf(device), pool.native);
+    native.setDevicePool(ordinalOf(device), pool.slot);
   }
 
   /** The default or current pool of a location (cuMemGetDefaultMemPool / cuMemGetMemPool). */
@@ -71,30 +72,30 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   static setCurrentForLocation(location: Location, pool: MemoryPool): void {
     if (!(pool instanceof MemoryPool)) throw new TypeError('pool must be a MemoryPool');
     const { type, id } = locationOf(location);
-    native.setLocationPool(type, id, MemoryAllocationType.pinned, pool.native);
+    native.setLocationPool(type, id, MemoryAllocationType.pinned, pool.slot);
   }
 
   /** The CUmemoryPool value, for logs and comparisons. */
   get handle(): bigint {
-    return this.native.handle;
+    return native.poolHandle(this.slot);
   }
 
   /** False for a device's default or current pool, which this handle only names. */
   get owned(): boolean {
-    return this.native.owned;
+    return native.poolOwned(this.slot);
   }
 
   /** A pool attribute: reuse switches as booleans, sizes in bytes. */
   attribute(name: PoolAttributeName | number): number | boolean {
-    const value = this.native.getAttribute(checkEnum(name, PoolAttribute, 'name'));
+    const value = native.poolGetAttribute(this.slot, checkEnum(name, PoolAttribute, 'name'));
     return typeof value === 'bigint' ? Number(value) : value !== 0;
   }
 
   /** Sets a pool attribute: reuse switches as booleans, sizes (releaseThreshold, ...) in bytes. */
   setAttribute(name: PoolAttributeName | number, value: number | boolean): void {
     const id = checkEnum(name, PoolAttribute, 'name');
-    if (id >= PoolAttribute.releaseThreshold) this.native.setAttribute(id, BigInt(checkSize(value, 'value')));
-    else if (typeof value === 'boolean') this.native.setAttribute(id, value ? 1 : 0);
+    if (id >= PoolAttribute.releaseThreshold) native.poolSetAttribute(this.slot, id, BigInt(checkSize(value, 'value')));
+    else if (typeof value === 'boolean') native.poolSetAttribute(this.slot, id, value ? 1 : 0);
     else throw new TypeError(`${name} must be a boolean`);
   }
 
@@ -110,7 +111,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
 
   /** Releases memory down to minBytesToKeep (cuMemPoolTrimTo). */
   trimTo(minBytesToKeep: number): void {
-    this.native.trimTo(checkSize(minBytesToKeep, 'minBytesToKeep'));
+    native.poolTrimTo(this.slot, checkSize(minBytesToKeep, 'minBytesToKeep'));
   }
 
   /**
@@ -124,30 +125,30 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
     /** 'readwrite', 'read' or 'none', or the driver's number. */
     access: MemoryAccessName | number;
   }>): void {
-    const [locationType, locationId] = this.native.location;
+    const [locationType, locationId] = native.poolLocation(this.slot);
     const owner = locationType === MemoryLocationType.device ? locationId : -1;
     const list = checkArray<{ device: DeviceLike; access: MemoryAccessName | number }>(entries, 'entries').map((e, i): [number, number, number] => {
       checkObject(e, `entries[${i}]`);
       return [1 /* device */, ordinalOf(e.device, `entries[${i}].device`), checkEnum(e.access, MemoryAccess, `entries[${i}].access`)];
     }).filter(([, ordinal]) => ordinal !== owner);
-    if (list.length > 0) this.native.setAccess(list);
+    if (list.length > 0) native.poolSetAccess(this.slot, list);
   }
 
   /** The access a device has to the pool's memory. */
   access(device: DeviceLike): MemoryAccessName {
-    const flags = this.native.getAccess(1, ordinalOf(device));
+    const flags = native.poolGetAccess(this.slot, 1, ordinalOf(device));
     return nameOfValue(MemoryAccess, flags) ?? 'none';
   }
 
   /** Where the pool's memory lives. */
   get location(): Location {
-    const [type, id] = this.native.location;
+    const [type, id] = native.poolLocation(this.slot);
     return locationFrom(type, id);
   }
 
   /** The device whose context the pool's calls use (device 0 for host-located pools). */
   get device(): Device {
-    return Device.get(this.native.ordinal);
+    return Device.get(native.poolOrdinal(this.slot));
   }
 
   override toString(): string {

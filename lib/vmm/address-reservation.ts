@@ -3,7 +3,8 @@
 // object is disposed and every mapping into it is gone.
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
-import { native, NativeAddressReservation, Slot } from '../native';
+import { NativeAddressReservation, Slot } from '../generated/native';
+import { native } from '../native';
 import { checkInteger, checkObject, checkSize, noOptions } from '../validate';
 import { deviceGranularity, roundToGranularity } from './granularity';
 import { Mapping, MappingOptions } from './mapping';
@@ -49,22 +50,22 @@ export class AddressReservation extends Disposable<NativeAddressReservation> {
 
   /** The start of the range. */
   get address(): bigint {
-    return this.native.address;
+    return native.addressReservationAddress(this.slot);
   }
 
   /** Bytes reserved (rounded to the granularity). */
   get size(): number {
-    return this.native.size;
+    return native.addressReservationSize(this.slot);
   }
 
   /** The alignment asked for (0: the driver's choice). */
   get alignment(): number {
-    return this.native.alignment;
+    return native.addressReservationAlignment(this.slot);
   }
 
   /** The device whose primary context the range's calls use. */
   get device(): Device {
-    return Device.get(this.native.ordinal);
+    return Device.get(native.addressReservationOrdinal(this.slot));
   }
 
   /**

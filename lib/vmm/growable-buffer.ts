@@ -2,10 +2,11 @@
 // and physical memory is mapped at its end as the buffer grows, so the address
 // and the contents stay as they are (no copy, unlike a realloc).
 import { Device, DeviceLike, ordinalOf } from '../device';
-import { Disposable } from '../disposable';
 import { MemoryAccessName, MemoryHandleTypeName } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
-import { native, NativeAccessEntry, NativeVirtualMemory, Slot } from '../native';
+import { NativeAccessEntry, NativeVirtualMemory, Slot } from '../generated/native';
+import { Memory } from '../memory/memory';
+import { native } from '../native';
 import { checkObject, checkSize } from '../validate';
 import { AccessEntry, accessName, encodeAccess } from './access';
 import { AddressReservation } from './address-reservation';
@@ -32,7 +33,7 @@ export interface GrowableBufferOptions {
  * memory at the end of a range reserved up front. Usable wherever a DeviceBuffer
  * is, within {@link size} bytes.
  */
-export class GrowableBuffer extends Disposable<NativeVirtualMemory> {
+export class GrowableBuffer extends Memory<NativeVirtualMemory> {
   readonly #reserved: number;
   readonly #granularity: number;
   readonly #allocation: AllocationOptions;
@@ -60,7 +61,7 @@ export class GrowableBuffer extends Disposable<NativeVirtualMemory> {
     const reservation = AddressReservation.reserve(maxSize, { device, alignment: granularity });
     let buffer: GrowableBuffer;
     try {
-      buffer = new GrowableBuffer(native.mapMemory(reservation.native, 0, [], access), reservation.size, granularity, allocation, access);
+      buffer = new GrowableBuffer(native.mapMemory(reservation.slot, 0, [], access), reservation.size, granularity, allocation, access);
     } finally {
       reservation.dispose();  // the buffer's native memory holds the range
     }
@@ -73,29 +74,14 @@ export class GrowableBuffer extends Disposable<NativeVirtualMemory> {
     return buffer;
   }
 
-  /** The start address; it never changes. */
-  get address(): bigint {
-    return this.native.address;
-  }
-
-  /** Bytes in use: what copies, fills and reads may touch (the native layer checks them against it). */
-  get size(): number {
-    return this.native.size;
-  }
-
   /** Bytes of physical memory mapped (at least size, a multiple of the granularity). */
   get capacity(): number {
-    return this.native.mapped;
+    return native.virtualMemoryMapped(this.slot);
   }
 
   /** Bytes of address space reserved: the most the buffer can grow to. */
   get maxSize(): number {
     return this.#reserved;
-  }
-
-  /** The device the memory lives on. */
-  get device(): Device {
-    return Device.get(this.native.ordinal);
   }
 
   /**
@@ -115,30 +101,30 @@ export class GrowableBuffer extends Disposable<NativeVirtualMemory> {
       const piece = Math.min(wanted, this.#reserved - capacity);
       const allocation = PhysicalAllocation.create(piece, this.#allocation);
       try {
-        this.native.extend([[allocation.native, 0, piece]], this.#access);
+        native.virtualMemoryExtend(this.slot, [[allocation.slot, 0, piece]], this.#access);
       } finally {
         allocation.dispose();  // mapped: the buffer holds it now; failed: released
       }
     }
-    this.native.resize(size);
+    native.virtualMemoryResize(this.slot, size);
   }
 
   /** The pieces of physical memory mapped, in address order (new handles: dispose them when done). */
   segments(): MappedSegment[] {
-    return segmentsOf(this.native);
+    return segmentsOf(this.slot);
   }
 
   /** Grants or revokes access to everything mapped, and to what growth maps later. */
   setAccess(entries: AccessEntry[]): void {
     const access = encodeAccess(entries, 'entries');
-    if (this.capacity > 0) this.native.setAccess(access);
+    if (this.capacity > 0) native.virtualMemorySetAccess(this.slot, access);
     this.#access = access;
   }
 
   /** The access location has to the buffer at offset (default 0). */
   access(location: Location, offset?: number): MemoryAccessName {
     const { type, id } = locationOf(location);
-    return accessName(this.native.getAccess(type, id, offset === undefined ? undefined : checkSize(offset, 'offset')));
+    return accessName(native.virtualMemoryGetAccess(this.slot, type, id, offset === undefined ? undefined : checkSize(offset, 'offset')));
   }
 
   override toString(): string {

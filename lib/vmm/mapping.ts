@@ -6,10 +6,11 @@
 // mapping alive until that work is known complete. Work the library did not see
 // (a raw address handed elsewhere) must be finished by the caller first.
 import { Device } from '../device';
-import { Disposable } from '../disposable';
 import { MemoryAccessName } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
-import { native, NativeVirtualMemory, Slot } from '../native';
+import { NativeVirtualMemory, Slot } from '../generated/native';
+import { Memory } from '../memory/memory';
+import { native } from '../native';
 import { checkInstance, checkObject, checkSize, noOptions } from '../validate';
 import { AccessEntry, accessName, encodeAccess } from './access';
 import { AddressReservation } from './address-reservation';
@@ -58,8 +59,8 @@ function checkMultiple(value: number, granularity: number, name: string): void {
 }
 
 /** @internal The segments of native virtual memory, with new allocation handles. */
-export function segmentsOf(memory: NativeVirtualMemory): MappedSegment[] {
-  return memory.segments().map(([allocation, allocationOffset, bytes]) =>
+export function segmentsOf(memory: Slot<NativeVirtualMemory>): MappedSegment[] {
+  return native.virtualMemorySegments(memory).map(([allocation, allocationOffset, bytes]) =>
     Object.freeze({ allocation: new PhysicalAllocation(allocation), allocationOffset, bytes }));
 }
 
@@ -73,7 +74,7 @@ export function defaultAccess(device: Device): AccessEntry[] {
  * memory usable wherever a DeviceBuffer is. Made by {@link Mapping.alloc} (all in
  * one) or {@link Mapping.map} / {@link AddressReservation.map}.
  */
-export class Mapping extends Disposable<NativeVirtualMemory> {
+export class Mapping extends Memory<NativeVirtualMemory> {
   /** @internal */
   constructor(handle: Slot<NativeVirtualMemory>) {
     super(handle);
@@ -126,38 +127,23 @@ export class Mapping extends Disposable<NativeVirtualMemory> {
       throw new RangeError(`[${offset}, ${offset}+${bytes}) exceeds the reservation's ${reservation.size} bytes`);
     }
     const access = encodeAccess(options.access ?? defaultAccess(reservation.device), 'options.access');
-    return new Mapping(native.mapMemory(reservation.native, offset, [[allocation.native, allocationOffset, bytes]], access));
-  }
-
-  /** The start address of the mapped range. */
-  get address(): bigint {
-    return this.native.address;
-  }
-
-  /** Bytes mapped (a multiple of the granularity). */
-  get size(): number {
-    return this.native.size;
-  }
-
-  /** The device whose primary context the mapping's calls use. */
-  get device(): Device {
-    return Device.get(this.native.ordinal);
+    return new Mapping(native.mapMemory(reservation.slot, offset, [[allocation.slot, allocationOffset, bytes]], access));
   }
 
   /** The allocations mapped, in address order (new handles: dispose them when done). */
   segments(): MappedSegment[] {
-    return segmentsOf(this.native);
+    return segmentsOf(this.slot);
   }
 
   /** Grants or revokes access to the whole range (cuMemSetAccess). */
   setAccess(entries: AccessEntry[]): void {
-    this.native.setAccess(encodeAccess(entries, 'entries'));
+    native.virtualMemorySetAccess(this.slot, encodeAccess(entries, 'entries'));
   }
 
   /** The access location has to the range (cuMemGetAccess), at offset (default 0). */
   access(location: Location, offset?: number): MemoryAccessName {
     const { type, id } = locationOf(location);
-    return accessName(this.native.getAccess(type, id, offset === undefined ? undefined : checkSize(offset, 'offset')));
+    return accessName(native.virtualMemoryGetAccess(this.slot, type, id, offset === undefined ? undefined : checkSize(offset, 'offset')));
   }
 
   override toString(): string {

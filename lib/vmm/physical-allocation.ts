@@ -8,7 +8,8 @@ import { AllocationGranularityName, MemoryHandleType } from '../generated/enums'
 import { OwnedFd } from '../ipc/fd-channel';
 import { PointerLike } from '../memory/info';
 import { memorySlot } from '../memory/bytes';
-import { native, NativePhysicalAllocation, NativeReceivedFd, Slot } from '../native';
+import { NativePhysicalAllocation } from '../generated/native';
+import { native, NativeReceivedFd, Slot } from '../native';
 import { checkObject, checkSize, noOptions } from '../validate';
 import { AllocationOptions, AllocationProperties, allocationGranularity, decodeProperties, encodeProperties, roundToGranularity } from './granularity';
 
@@ -68,22 +69,22 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
 
   /** The driver's CUmemGenericAllocationHandle (for logs). */
   get handle(): bigint {
-    return this.native.handle;
+    return native.physicalAllocationHandle(this.slot);
   }
 
   /** Bytes of the allocation (rounded to its granularity when created here). */
   get size(): number {
-    return this.native.size;
+    return native.physicalAllocationSize(this.slot);
   }
 
   /** The device whose primary context the allocation's calls use (device 0 for host memory). */
   get device(): Device {
-    return Device.get(this.native.ordinal);
+    return Device.get(native.physicalAllocationOrdinal(this.slot));
   }
 
   /** Its properties as the driver reports them (cuMemGetAllocationPropertiesFromHandle). */
   properties(): AllocationProperties {
-    return decodeProperties(this.native.properties());
+    return decodeProperties(native.physicalAllocationProperties(this.slot));
   }
 
   /**
@@ -92,7 +93,7 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
    * at creation. The descriptor keeps the memory alive until it is closed: dispose it.
    */
   exportFd(): OwnedFd {
-    return new OwnedFd(this.native.export(MemoryHandleType.posixFileDescriptor) as Slot<NativeReceivedFd>);
+    return new OwnedFd(native.physicalAllocationExport(this.slot, MemoryHandleType.posixFileDescriptor) as Slot<NativeReceivedFd>);
   }
 
   /**
@@ -100,7 +101,7 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
    * access to the same IMEX channel can import. Needs handleTypes: ['fabric'].
    */
   exportFabric(): Uint8Array {
-    return new Uint8Array(this.native.export(MemoryHandleType.fabric) as Buffer);
+    return new Uint8Array(native.physicalAllocationExport(this.slot, MemoryHandleType.fabric) as Buffer);
   }
 
   override toString(): string {

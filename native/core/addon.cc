@@ -9,7 +9,7 @@
 #include "generated/entries.h"
 #include "graph/graph.h"
 #include "core/js_thread.h"
-#include "memory/memory.h"
+#include "memory/host_buffer.h"
 #include "kernel/kernel.h"
 #include "kernel/launch.h"
 #include "kernel/library.h"
@@ -32,7 +32,6 @@ void initConditional(Napi::Env env, Napi::Object exports);
 void initGraphMemory(Napi::Env env, Napi::Object exports);
 void initUserObjects(Napi::Env env, Napi::Object exports);
 void initExternalSemaphoreNodes(Napi::Env env, Napi::Object exports);
-void initDecompress(Napi::Env env, Napi::Object exports);
 
 namespace {
 
@@ -82,7 +81,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   initDevice(env, exports);
   Context::init(env, exports);
   Stream::init(env, exports);
-  initMemory(env, exports);
+  findHostBuiltins(env);
   initHostFunctions(env, exports);
   Graph::init(env, exports);
   initGraphNodes(env, exports);
@@ -91,7 +90,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   initGraphMemory(env, exports);
   initUserObjects(env, exports);
   initExternalSemaphoreNodes(env, exports);
-  initDecompress(env, exports);
   initCapture(env, exports);
   initWaits(env, exports);
   initWaitCancels(env, exports);

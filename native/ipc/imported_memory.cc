@@ -91,18 +91,6 @@ Napi::Value MemoryView(const Napi::CallbackInfo& info) {
   return ImportedMemory::newRangeSlot(env, memory, memory->context, memory->device, memory->size, offset, bytes, name);
 }
 
-Napi::Value ImportedMemoryAddress(const Napi::CallbackInfo& info) {
-  return bigint(info.Env(), ImportedMemory::fromSlot(info[0], "memory")->device);
-}
-
-Napi::Value ImportedMemorySize(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(ImportedMemory::fromSlot(info[0], "memory")->size));
-}
-
-Napi::Value ImportedMemoryOrdinal(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), ImportedMemory::fromSlot(info[0], "memory")->context->ordinal);
-}
-
 Napi::Value ImportedMemoryPath(const Napi::CallbackInfo& info) {
   return Napi::String::New(info.Env(), ImportedMemory::fromSlot(info[0], "memory")->path);
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "memory/memory.h"
 #include "stream.h"
 
@@ -40,6 +41,8 @@ void makeCopyContextCurrent(Napi::Env env, StreamBox* stream, const Span& dst, c
   else if (src.owner && src.owner->context) makeCurrent(env, src.owner->context);
   else makeCurrent(env, primaryContext(env, 0));
 }
+
+}  // namespace
 
 // memcpy(dst, dstOffset, src, srcOffset, bytes | undefined, stream | undefined):
 // bytes defaults to the rest of src.
@@ -78,6 +81,8 @@ Napi::Value Memcpy(const Napi::CallbackInfo& info) {
   keep(stream, dst, src);
   return env.Undefined();
 }
+
+namespace {
 
 uint64_t field(const ObjectFields& params, const char* name) { return u64Arg(params[name], name); }
 
@@ -129,6 +134,8 @@ void setSide(Params& p, bool isDst, const Span& span, uint64_t pitch) {
   }
 }
 
+}  // namespace
+
 // memcpy2D({dst, dstOffset, dstPitch, src, srcOffset, srcPitch, width, height}, stream | undefined, unaligned)
 Napi::Value Memcpy2D(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -160,6 +167,8 @@ Napi::Value Memcpy2D(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+namespace {
+
 // The fields CUDA_MEMCPY3D and CUDA_MEMCPY3D_PEER share.
 template <typename P>
 P copy3DParams(const Span& dst, uint64_t dstPitch, uint64_t dstRows, const Span& src, uint64_t srcPitch,
@@ -175,6 +184,8 @@ P copy3DParams(const Span& dst, uint64_t dstPitch, uint64_t dstRows, const Span&
   p.Depth = depth;
   return p;
 }
+
+}  // namespace
 
 // memcpy3D({dst, dstOffset, dstPitch, dstHeight, src, ..., width, height, depth}, stream | undefined).
 // Operands of different contexts go through cuMemcpy3DPeer(Async).
@@ -212,8 +223,12 @@ Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+namespace {
+
 // The copies of a batched copy: an array of 1 to 65536 entries.
 Napi::Array batchCopies(Napi::Value value) { return arrayArg(value, "copies", 1, 65536, "must hold 1 to 65536 entries"); }
+
+}  // namespace
 
 // memcpyBatch([[dst, dstOffset, src, srcOffset, bytes], ...], stream): one
 // cuMemcpyBatchAsync, sources read in stream order. Library memory only.
@@ -294,16 +309,6 @@ Napi::Value Memcpy3DBatch(const Napi::CallbackInfo& info) {
   CU_CHECK(env, cuMemcpy3DBatchAsync, count, ops.data(), 0, stream.stream);
   for (const Span& span : spans) stream.keepUntilIdle(span.owner);
   return env.Undefined();
-}
-
-}  // namespace
-
-void initCopy(Napi::Env env, Napi::Object exports) {
-  exports.Set("memcpy", Napi::Function::New(env, Memcpy));
-  exports.Set("memcpy2D", Napi::Function::New(env, Memcpy2D));
-  exports.Set("memcpy3D", Napi::Function::New(env, Memcpy3D));
-  exports.Set("memcpyBatch", Napi::Function::New(env, MemcpyBatch));
-  exports.Set("memcpy3DBatch", Napi::Function::New(env, Memcpy3DBatch));
 }
 
 }  // namespace cudrv

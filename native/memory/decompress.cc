@@ -5,12 +5,11 @@
 #include <vector>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "memory/memory.h"
 #include "stream.h"
 
 namespace cudrv {
-
-namespace {
 
 // decompressBatch([[src, srcOffset, srcBytes, dst, dstOffset, dstBytes, actual, actualOffset, algorithm], ...], stream)
 // -> undefined; on failure the error's detail names the failing entry.
@@ -45,12 +44,6 @@ Napi::Value DecompressBatch(const Napi::CallbackInfo& info) {
   }
   for (auto& owner : owners) stream.keepUntilIdle(owner);
   return env.Undefined();
-}
-
-}  // namespace
-
-void initDecompress(Napi::Env env, Napi::Object exports) {
-  exports.Set("decompressBatch", Napi::Function::New(env, DecompressBatch));
 }
 
 }  // namespace cudrv

@@ -2,6 +2,7 @@
 
 #include "core/args.h"
 #include "core/hot_call.h"
+#include "generated/entries.h"
 #include "memory/pool.h"
 #include "core/release.h"
 
@@ -36,12 +37,14 @@ std::shared_ptr<DeviceMemoryBox> newDeviceBox(Napi::Env env, ContextRef context)
   return box;
 }
 
+}  // namespace
+
 // allocate(ordinal, bytes, context | undefined): in the device's primary context, or in context.
 Napi::Value Allocate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int ordinal = intArg(info[0], "ordinal");
   uint64_t bytes = u64Arg(info[1], "bytes");
-  auto box = newDeviceBox(env, info[2].IsUndefined() ? primaryContext(env, ordinal) : Context::from(info[2], "context"));
+  auto box = newDeviceBox(env, info[2].IsUndefined() ? primaryContext(env, ordinal) : Context::fromSlot(info[2], "context"));
   CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAlloc, &box->device, bytes);
   box->size = bytes;
   return DeviceBuffer::newSlot(env, box);
@@ -87,7 +90,7 @@ napi_value AllocateAsync(Napi::Env env, SlotTable& table, const HotArgs<3>& args
   if (poolArg.IsUndefined()) {
     CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocAsync, &box->device, bytes, stream->stream);
   } else {
-    const PoolRef& pool = MemoryPool::from(poolArg, "pool");
+    const PoolRef& pool = MemoryPool::fromSlot(table, poolArg, "pool");
     box->pool = pool;
     CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocFromPoolAsync, &box->device, bytes, pool->pool,
                     stream->stream);
@@ -101,35 +104,14 @@ napi_value AllocateAsync(Napi::Env env, SlotTable& table, const HotArgs<3>& args
   return DeviceBuffer::newSlot(env, box);
 }
 
-}  // namespace
-
-void DeviceBuffer::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("DeviceBuffer", define(env, {
-      InstanceAccessor("address", &DeviceBuffer::Address, nullptr),
-      InstanceAccessor("size", &DeviceBuffer::Size, nullptr),
-      InstanceAccessor("pitch", &DeviceBuffer::Pitch, nullptr),
-      InstanceAccessor("ordinal", &DeviceBuffer::Ordinal, nullptr),
-      InstanceAccessor("allocation", &DeviceBuffer::AllocationKind, nullptr),
-  }));
-  exports.Set("allocate", Napi::Function::New(env, Allocate));
-  exports.Set("allocatePitched", Napi::Function::New(env, AllocatePitched));
-  exports.Set("allocateManaged", Napi::Function::New(env, AllocateManaged));
-  exports.Set("allocateAsync", hotFunction<3, AllocateAsync>(env, "allocateAsync"));
+Napi::Value DeviceBufferPitch(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(DeviceBuffer::fromSlot(info[0], "buffer")->pitch));
 }
 
-Napi::Value DeviceBuffer::Address(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().device); }
-Napi::Value DeviceBuffer::Size(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().size));
-}
-Napi::Value DeviceBuffer::Pitch(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().pitch));
-}
-Napi::Value DeviceBuffer::Ordinal(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), live().context->ordinal);
-}
-Napi::Value DeviceBuffer::AllocationKind(const Napi::CallbackInfo& info) {
+Napi::Value DeviceBufferAllocation(const Napi::CallbackInfo& info) {
   static const char* names[] = {"plain", "pitched", "stream-ordered", "managed"};
-  return Napi::String::New(info.Env(), names[static_cast<int>(live().allocation)]);
+  const DeviceMemoryBox& box = *DeviceBuffer::fromSlot(info[0], "buffer");
+  return Napi::String::New(info.Env(), names[static_cast<int>(box.allocation)]);
 }
 
 }  // namespace cudrv

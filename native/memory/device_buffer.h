@@ -23,14 +23,6 @@ class DeviceBuffer : public Handle<DeviceBuffer, DeviceMemoryBox> {
  public:
   static constexpr const char* kName = "DeviceBuffer";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value Address(const Napi::CallbackInfo& info);
-  Napi::Value Size(const Napi::CallbackInfo& info);
-  Napi::Value Pitch(const Napi::CallbackInfo& info);
-  Napi::Value Ordinal(const Napi::CallbackInfo& info);
-  Napi::Value AllocationKind(const Napi::CallbackInfo& info);
 };
 
 }  // namespace cudrv

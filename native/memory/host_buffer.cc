@@ -6,6 +6,7 @@
 #include "core/addon_data.h"
 #include "core/args.h"
 #include "core/release.h"
+#include "generated/entries.h"
 
 namespace cudrv {
 
@@ -88,6 +89,8 @@ void mapToDevice(HostMemoryBox& box) {
   if (CU_CALL(cuMemHostGetDevicePointer, &device, box.host, 0) == CUDA_SUCCESS) box.device = device;
 }
 
+}  // namespace
+
 // allocateHost(ordinal, bytes, flags): cuMemAllocHost when flags is 0, else cuMemHostAlloc.
 Napi::Value AllocateHost(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -111,6 +114,8 @@ Napi::Value AllocateHost(const Napi::CallbackInfo& info) {
   notePinned(box);
   return HostBuffer::newSlot(env, box);
 }
+
+namespace {
 
 // A plain data property: defined, not assigned, so that no setter on a
 // prototype runs.
@@ -156,6 +161,8 @@ napi_value takeArrayBuffer(Napi::Env env, napi_value buffer, size_t length) {
   return taken;
 }
 
+}  // namespace
+
 // registerHost(ordinal, buffer, flags): page-locks the memory of an ArrayBuffer
 // or of a view of one, after taking that ArrayBuffer from the caller
 // (takeArrayBuffer): JavaScript can then neither free nor move it while it is
@@ -200,6 +207,8 @@ Napi::Value RegisterHost(const Napi::CallbackInfo& info) {
   return HostBuffer::newSlot(env, box);
 }
 
+namespace {
+
 void finalizeView(napi_env, void*, void* hint) { delete static_cast<std::shared_ptr<ViewHold>*>(hint); }
 
 // The ArrayBuffer's own getter of `resizable`, as it was when the addon loaded
@@ -215,19 +224,7 @@ Napi::FunctionReference resizableGetter(Napi::Env env) {
 
 }  // namespace
 
-void HostBuffer::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("HostBuffer", define(env, {
-      InstanceAccessor("address", &HostBuffer::Address, nullptr),
-      InstanceAccessor("size", &HostBuffer::Size, nullptr),
-      InstanceAccessor("flags", &HostBuffer::Flags, nullptr),
-      InstanceAccessor("registered", &HostBuffer::IsRegistered, nullptr),
-      InstanceMethod("devicePointer", &HostBuffer::DevicePointer),
-      InstanceMethod("view", &HostBuffer::View),
-  }));
-  exports.Set("allocateHost", Napi::Function::New(env, AllocateHost));
-  exports.Set("registerHost", Napi::Function::New(env, RegisterHost));
-  // Found once, when the addon loads: registration calls these, never what
-  // JavaScript puts in their place later.
+void findHostBuiltins(Napi::Env env) {
   AddonData& data = addonData(env);
   if (data.structuredClone.IsEmpty()) {
     Napi::Value structuredClone = env.Global().Get("structuredClone");
@@ -253,29 +250,29 @@ void HostBuffer::disposing(HostMemoryBox& box) {
   box.arrayBuffer = nullptr;
 }
 
-Napi::Value HostBuffer::Address(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().host); }
-Napi::Value HostBuffer::Size(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().size));
-}
-Napi::Value HostBuffer::Flags(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), live().flags); }
-Napi::Value HostBuffer::IsRegistered(const Napi::CallbackInfo& info) {
-  return Napi::Boolean::New(info.Env(), live().registered);
+Napi::Value HostBufferFlags(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), HostBuffer::fromSlot(info[0], "buffer")->flags);
 }
 
-// devicePointer(): the address device code uses for this memory (cuMemHostGetDevicePointer).
-Napi::Value HostBuffer::DevicePointer(const Napi::CallbackInfo& info) {
-  HostMemoryBox& box = live();
+Napi::Value HostBufferRegistered(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), HostBuffer::fromSlot(info[0], "buffer")->registered);
+}
+
+// The address device code uses for this memory (cuMemHostGetDevicePointer).
+Napi::Value HostBufferDevicePointer(const Napi::CallbackInfo& info) {
+  const HostMemoryBox& box = *HostBuffer::fromSlot(info[0], "buffer");
   makeCurrent(info.Env(), box.context);
   CUdeviceptr device = 0;
   CU_CHECK(info.Env(), cuMemHostGetDevicePointer, &device, box.host, 0);
   return bigint(info.Env(), device);
 }
 
-// view(): the memory as an ArrayBuffer, the same one while it lives and keeps
-// the memory (a new one after it was collected or moved away).
-Napi::Value HostBuffer::View(const Napi::CallbackInfo& info) {
+// The memory as an ArrayBuffer, the same one while it lives and keeps the
+// memory (a new one after it was collected or moved away).
+Napi::Value HostBufferView(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  HostMemoryBox& box = live();
+  const std::shared_ptr<HostMemoryBox>& shared = HostBuffer::fromSlot(info[0], "buffer");
+  HostMemoryBox& box = *shared;
   if (box.arrayBuffer) {
     napi_value existing = nullptr;
     bool detached = true;
@@ -286,7 +283,7 @@ Napi::Value HostBuffer::View(const Napi::CallbackInfo& info) {
     napi_delete_reference(env, box.arrayBuffer);
     box.arrayBuffer = nullptr;
   }
-  auto hold = std::make_shared<ViewHold>(ViewHold{shared()});
+  auto hold = std::make_shared<ViewHold>(ViewHold{shared});
   auto* hint = new std::shared_ptr<ViewHold>(hold);
   napi_value buffer = nullptr;
   if (napi_create_external_arraybuffer(env, box.host, box.size, finalizeView, hint, &buffer) != napi_ok) {

@@ -42,17 +42,13 @@ class HostBuffer : public Handle<HostBuffer, HostMemoryBox> {
  public:
   static constexpr const char* kName = "HostBuffer";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
   static void disposing(HostMemoryBox& box);
-
- private:
-  Napi::Value Address(const Napi::CallbackInfo& info);
-  Napi::Value Size(const Napi::CallbackInfo& info);
-  Napi::Value Flags(const Napi::CallbackInfo& info);
-  Napi::Value IsRegistered(const Napi::CallbackInfo& info);
-  Napi::Value DevicePointer(const Napi::CallbackInfo& info);
-  Napi::Value View(const Napi::CallbackInfo& info);
 };
+
+// Finds, when the addon loads, the built-ins registerHost calls (structuredClone,
+// ArrayBuffer's resizable getter), so that it never calls what JavaScript puts
+// in their place later.
+void findHostBuiltins(Napi::Env env);
 
 // The live page-locked memory of env that holds [host, host + bytes), or null:
 // how a view of it passed as plain bytes is known to be that memory.

@@ -4,11 +4,10 @@
 #include <vector>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "memory/memory.h"
 
 namespace cudrv {
-
-namespace {
 
 // memoryInfo(ordinal) -> {free, total}
 Napi::Value MemoryInfo(const Napi::CallbackInfo& info) {
@@ -23,9 +22,13 @@ Napi::Value MemoryInfo(const Napi::CallbackInfo& info) {
   return out;
 }
 
+namespace {
+
 void makeOwnerCurrent(Napi::Env env, const MemoryRef& owner) {
   if (owner && owner->context) makeCurrent(env, owner->context);
 }
+
+}  // namespace
 
 // addressRange(pointer, offset) -> {base, size} of the allocation holding it.
 Napi::Value AddressRange(const Napi::CallbackInfo& info) {
@@ -43,7 +46,11 @@ Napi::Value AddressRange(const Napi::CallbackInfo& info) {
   return out;
 }
 
+namespace {
+
 constexpr size_t kAttributeBytes = 64;  // larger than any attribute value (P2P tokens: 16)
+
+}  // namespace
 
 // pointerAttribute(pointer, offset, attribute) -> the value's raw bytes; lib/ decodes per attribute.
 Napi::Value PointerAttribute(const Napi::CallbackInfo& info) {
@@ -88,16 +95,6 @@ Napi::Value SetSyncMemops(const Napi::CallbackInfo& info) {
   makeCurrent(env, memory->context);
   CU_CHECK(env, cuPointerSetAttribute, &enabled, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, memory->device);
   return env.Undefined();
-}
-
-}  // namespace
-
-void initMemoryInfo(Napi::Env env, Napi::Object exports) {
-  exports.Set("memoryInfo", Napi::Function::New(env, MemoryInfo));
-  exports.Set("addressRange", Napi::Function::New(env, AddressRange));
-  exports.Set("pointerAttribute", Napi::Function::New(env, PointerAttribute));
-  exports.Set("pointerAttributes", Napi::Function::New(env, PointerAttributes));
-  exports.Set("setSyncMemops", Napi::Function::New(env, SetSyncMemops));
 }
 
 }  // namespace cudrv

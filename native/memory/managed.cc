@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "memory/memory.h"
 #include "stream.h"
 
@@ -22,6 +23,8 @@ CUmemLocation locationOf(Napi::Value type, Napi::Value id) {
   location.id = intArg(id, "locationId");
   return location;
 }
+
+}  // namespace
 
 // prefetch(buffer, offset, bytes, locationType, locationId, flags, stream)
 Napi::Value Prefetch(const Napi::CallbackInfo& info) {
@@ -83,6 +86,8 @@ Napi::Value RangeAttributes(const Napi::CallbackInfo& info) {
   return out;
 }
 
+namespace {
+
 struct Ranges {
   std::vector<CUdeviceptr> pointers;
   std::vector<size_t> sizes;
@@ -101,6 +106,8 @@ Ranges rangesArg(Napi::Env env, Napi::Value value) {
   }
   return ranges;
 }
+
+}  // namespace
 
 // prefetchBatch(ranges, locationType, locationId, flags, stream, discardFirst):
 // cuMemPrefetchBatchAsync, or cuMemDiscardAndPrefetchBatchAsync when discardFirst.
@@ -134,17 +141,6 @@ Napi::Value DiscardBatch(const Napi::CallbackInfo& info) {
            stream.stream);
   for (auto& owner : ranges.owners) stream.keepUntilIdle(owner);
   return env.Undefined();
-}
-
-}  // namespace
-
-void initManaged(Napi::Env env, Napi::Object exports) {
-  exports.Set("prefetch", Napi::Function::New(env, Prefetch));
-  exports.Set("advise", Napi::Function::New(env, Advise));
-  exports.Set("rangeAttribute", Napi::Function::New(env, RangeAttribute));
-  exports.Set("rangeAttributes", Napi::Function::New(env, RangeAttributes));
-  exports.Set("prefetchBatch", Napi::Function::New(env, PrefetchBatch));
-  exports.Set("discardBatch", Napi::Function::New(env, DiscardBatch));
 }
 
 }  // namespace cudrv

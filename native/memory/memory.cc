@@ -3,13 +3,8 @@
 #include <limits>
 
 #include "core/args.h"
-#include "graph/node_params.h"
-#include "memory/device_buffer.h"
+#include "generated/entries.h"
 #include "memory/host_buffer.h"
-#include "memory/pool.h"
-#include "stream.h"
-#include "ipc/imported_memory.h"
-#include "vmm/vmm.h"
 
 namespace cudrv {
 
@@ -172,15 +167,30 @@ bool holdsJavaScript(const MemoryBox& memory) {
   return host && (host->source || host->arrayBuffer);
 }
 
-void initMemory(Napi::Env env, Napi::Object exports) {
-  DeviceBuffer::init(env, exports);
-  HostBuffer::init(env, exports);
-  MemoryPool::init(env, exports);
-  initCopy(env, exports);
-  initMemset(env, exports);
-  initManaged(env, exports);
-  initMemoryInfo(env, exports);
-  initVmm(env, exports);
+namespace {
+
+// The memory a slot argument names: one lookup whichever memory class it is.
+const MemoryBox& memoryArg(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const MemoryInSlot memory = memoryInSlot(env, slotTable(env), slotArg(info[0]));
+  if (!memory.box) throwTypeError(env, std::string("memory must be ") + kMemoryHandleNames);
+  return *memory.box;
+}
+
+}  // namespace
+
+// Host memory is known by its host address, the rest by the device address.
+Napi::Value MemoryAddress(const Napi::CallbackInfo& info) {
+  const MemoryBox& memory = memoryArg(info);
+  return memory.kind == MemoryKind::Host ? handleValue(info.Env(), memory.host) : bigint(info.Env(), memory.device);
+}
+
+Napi::Value MemorySize(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(memoryArg(info).size));
+}
+
+Napi::Value MemoryOrdinal(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), memoryArg(info).context->ordinal);
 }
 
 }  // namespace cudrv

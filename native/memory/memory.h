@@ -100,11 +100,4 @@ ContextRef locationContext(Napi::Env env, const CUmemLocation& location);
 // An access list: [[locationType, locationId, flags], ...] (at most 1024 entries).
 std::vector<CUmemAccessDesc> accessListArg(Napi::Value value, const char* param);
 
-// Module set-up of every memory file (memory.cc calls the others).
-void initMemory(Napi::Env env, Napi::Object exports);
-void initCopy(Napi::Env env, Napi::Object exports);
-void initMemset(Napi::Env env, Napi::Object exports);
-void initManaged(Napi::Env env, Napi::Object exports);
-void initMemoryInfo(Napi::Env env, Napi::Object exports);
-
 }  // namespace cudrv

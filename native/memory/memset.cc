@@ -1,6 +1,7 @@
 // Filling device-reachable memory with 8-, 16- or 32-bit values, in 1D or 2D
 // (pitched), synchronously or on a stream.
 #include "core/args.h"
+#include "generated/entries.h"
 #include "memory/memory.h"
 #include "stream.h"
 
@@ -28,6 +29,8 @@ Span fillTarget(Napi::Env env, Napi::Value target, uint64_t offset, uint64_t byt
   if (span.device == 0) throwTypeError(env, "target must be memory the device can reach");
   return span;
 }
+
+}  // namespace
 
 // memset(target, offset, value, count | undefined, elementBytes, stream | undefined):
 // count elements, by default as many as fit from offset to the end.
@@ -98,13 +101,6 @@ Napi::Value Memset2D(const Napi::CallbackInfo& info) {
     waitForLegacyStream(env);
   }
   return env.Undefined();
-}
-
-}  // namespace
-
-void initMemset(Napi::Env env, Napi::Object exports) {
-  exports.Set("memset", Napi::Function::New(env, Memset));
-  exports.Set("memset2D", Napi::Function::New(env, Memset2D));
 }
 
 }  // namespace cudrv

@@ -6,6 +6,7 @@
 #include "core/args.h"
 #include "memory/memory.h"
 #include "core/release.h"
+#include "generated/entries.h"
 
 namespace cudrv {
 
@@ -27,6 +28,19 @@ Napi::Value wrapPool(Napi::Env env, CUmemoryPool pool, CUmemLocation location, C
   box->owned = owned;
   return MemoryPool::newSlot(env, box);
 }
+
+CUmemPool_attribute poolAttributeArg(Napi::Value value) {
+  auto attribute = static_cast<CUmemPool_attribute>(uintArg(value, "attribute"));
+  if (attribute < CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES || attribute > CU_MEMPOOL_ATTR_USED_MEM_HIGH) {
+    throwRangeError(value.Env(), "attribute is not a memory pool attribute");
+  }
+  return attribute;
+}
+
+// Sizes are 64-bit; the reuse switches are ints.
+bool is64BitAttribute(CUmemPool_attribute attribute) { return attribute >= CU_MEMPOOL_ATTR_RELEASE_THRESHOLD; }
+
+}  // namespace
 
 // createPool(locationType, locationId, allocationType, handleTypes, maxSize)
 Napi::Value CreatePool(const Napi::CallbackInfo& info) {
@@ -63,7 +77,7 @@ Napi::Value DevicePool(const Napi::CallbackInfo& info) {
 Napi::Value SetDevicePool(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CUdevice device = deviceOf(env, info[0], "ordinal");
-  CU_CHECK(env, cuDeviceSetMemPool, device, MemoryPool::from(info[1], "pool")->pool);
+  CU_CHECK(env, cuDeviceSetMemPool, device, MemoryPool::fromSlot(info[1], "pool")->pool);
   return env.Undefined();
 }
 
@@ -88,61 +102,35 @@ Napi::Value SetLocationPool(const Napi::CallbackInfo& info) {
   requireDriver(env, Fn::cuMemSetMemPool);
   CUmemLocation location = locationArg(info[0], info[1]);
   auto type = static_cast<CUmemAllocationType>(uintArg(info[2], "allocationType"));
-  CU_CHECK(env, cuMemSetMemPool, &location, type, MemoryPool::from(info[3], "pool")->pool);
+  CU_CHECK(env, cuMemSetMemPool, &location, type, MemoryPool::fromSlot(info[3], "pool")->pool);
   return env.Undefined();
 }
 
-CUmemPool_attribute poolAttributeArg(Napi::Value value) {
-  auto attribute = static_cast<CUmemPool_attribute>(uintArg(value, "attribute"));
-  if (attribute < CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES || attribute > CU_MEMPOOL_ATTR_USED_MEM_HIGH) {
-    throwRangeError(value.Env(), "attribute is not a memory pool attribute");
-  }
-  return attribute;
+Napi::Value PoolHandle(const Napi::CallbackInfo& info) {
+  return handleValue(info.Env(), MemoryPool::fromSlot(info[0], "pool")->pool);
 }
 
-// Sizes are 64-bit; the reuse switches are ints.
-bool is64BitAttribute(CUmemPool_attribute attribute) { return attribute >= CU_MEMPOOL_ATTR_RELEASE_THRESHOLD; }
-
-}  // namespace
-
-void MemoryPool::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("MemoryPool", define(env, {
-      InstanceAccessor("handle", &MemoryPool::HandleValue, nullptr),
-      InstanceAccessor("ordinal", &MemoryPool::Ordinal, nullptr),
-      InstanceAccessor("location", &MemoryPool::Location, nullptr),
-      InstanceAccessor("owned", &MemoryPool::IsOwned, nullptr),
-      InstanceMethod("getAttribute", &MemoryPool::GetAttribute),
-      InstanceMethod("setAttribute", &MemoryPool::SetAttribute),
-      InstanceMethod("trimTo", &MemoryPool::TrimTo),
-      InstanceMethod("setAccess", &MemoryPool::SetAccess),
-      InstanceMethod("getAccess", &MemoryPool::GetAccess),
-  }));
-  exports.Set("createPool", Napi::Function::New(env, CreatePool));
-  exports.Set("devicePool", Napi::Function::New(env, DevicePool));
-  exports.Set("setDevicePool", Napi::Function::New(env, SetDevicePool));
-  exports.Set("locationPool", Napi::Function::New(env, LocationPool));
-  exports.Set("setLocationPool", Napi::Function::New(env, SetLocationPool));
+Napi::Value PoolOrdinal(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), MemoryPool::fromSlot(info[0], "pool")->context->ordinal);
 }
 
-Napi::Value MemoryPool::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().pool); }
-Napi::Value MemoryPool::Ordinal(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), live().context->ordinal);
-}
-// location -> [locationType, locationId]
-Napi::Value MemoryPool::Location(const Napi::CallbackInfo& info) {
+// -> [locationType, locationId]
+Napi::Value PoolLocation(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const CUmemLocation& location = live().location;
+  const CUmemLocation location = MemoryPool::fromSlot(info[0], "pool")->location;
   Napi::Array out = Napi::Array::New(env, 2);
   out.Set(0u, Napi::Number::New(env, location.type));
   out.Set(1u, Napi::Number::New(env, location.id));
   return out;
 }
-Napi::Value MemoryPool::IsOwned(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), live().owned); }
+Napi::Value PoolOwned(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), MemoryPool::fromSlot(info[0], "pool")->owned);
+}
 
-// getAttribute(attr): reuse flags as numbers (0/1), sizes as bigints.
-Napi::Value MemoryPool::GetAttribute(const Napi::CallbackInfo& info) {
-  PoolBox& box = live();
-  CUmemPool_attribute attribute = poolAttributeArg(info[0]);
+// Reuse flags as numbers (0/1), sizes as bigints.
+Napi::Value PoolGetAttribute(const Napi::CallbackInfo& info) {
+  CUmemPool_attribute attribute = poolAttributeArg(info[1]);
+  const PoolBox& box = *MemoryPool::fromSlot(info[0], "pool");
   if (is64BitAttribute(attribute)) {
     cuuint64_t value = 0;
     CU_CHECK(info.Env(), cuMemPoolGetAttribute, box.pool, attribute, &value);
@@ -153,38 +141,37 @@ Napi::Value MemoryPool::GetAttribute(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), value);
 }
 
-Napi::Value MemoryPool::SetAttribute(const Napi::CallbackInfo& info) {
-  PoolBox& box = live();
-  CUmemPool_attribute attribute = poolAttributeArg(info[0]);
+Napi::Value PoolSetAttribute(const Napi::CallbackInfo& info) {
+  CUmemPool_attribute attribute = poolAttributeArg(info[1]);
   if (is64BitAttribute(attribute)) {
-    cuuint64_t value = u64Arg(info[1], "value");
-    CU_CHECK(info.Env(), cuMemPoolSetAttribute, box.pool, attribute, &value);
+    cuuint64_t value = u64Arg(info[2], "value");
+    CU_CHECK(info.Env(), cuMemPoolSetAttribute, MemoryPool::fromSlot(info[0], "pool")->pool, attribute, &value);
   } else {
-    int value = intArg(info[1], "value");
-    CU_CHECK(info.Env(), cuMemPoolSetAttribute, box.pool, attribute, &value);
+    int value = intArg(info[2], "value");
+    CU_CHECK(info.Env(), cuMemPoolSetAttribute, MemoryPool::fromSlot(info[0], "pool")->pool, attribute, &value);
   }
   return info.Env().Undefined();
 }
 
-Napi::Value MemoryPool::TrimTo(const Napi::CallbackInfo& info) {
-  PoolBox& box = live();
-  CU_CHECK(info.Env(), cuMemPoolTrimTo, box.pool, u64Arg(info[0], "minBytesToKeep"));
+Napi::Value PoolTrimTo(const Napi::CallbackInfo& info) {
+  uint64_t keep = u64Arg(info[1], "minBytesToKeep");
+  CU_CHECK(info.Env(), cuMemPoolTrimTo, MemoryPool::fromSlot(info[0], "pool")->pool, keep);
   return info.Env().Undefined();
 }
 
-// setAccess([[locationType, locationId, flags], ...]) in one cuMemPoolSetAccess call.
-Napi::Value MemoryPool::SetAccess(const Napi::CallbackInfo& info) {
+// [[locationType, locationId, flags], ...] in one cuMemPoolSetAccess call.
+Napi::Value PoolSetAccess(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  std::vector<CUmemAccessDesc> map = accessListArg(info[0], "entries");
-  PoolBox& box = live();
+  std::vector<CUmemAccessDesc> map = accessListArg(info[1], "entries");
+  const PoolBox& box = *MemoryPool::fromSlot(info[0], "pool");
   CU_CHECK(env, cuMemPoolSetAccess, box.pool, map.data(), map.size());
   return env.Undefined();
 }
 
-// getAccess(locationType, locationId) -> flags
-Napi::Value MemoryPool::GetAccess(const Napi::CallbackInfo& info) {
-  PoolBox& box = live();
-  CUmemLocation location = locationArg(info[0], info[1]);
+// (locationType, locationId) -> flags
+Napi::Value PoolGetAccess(const Napi::CallbackInfo& info) {
+  CUmemLocation location = locationArg(info[1], info[2]);
+  const PoolBox& box = *MemoryPool::fromSlot(info[0], "pool");
   CUmemAccess_flags flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
   CU_CHECK(info.Env(), cuMemPoolGetAccess, &flags, box.pool, &location);
   return Napi::Number::New(info.Env(), flags);

@@ -27,18 +27,6 @@ class MemoryPool : public Handle<MemoryPool, PoolBox> {
  public:
   static constexpr const char* kName = "MemoryPool";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value HandleValue(const Napi::CallbackInfo& info);
-  Napi::Value Ordinal(const Napi::CallbackInfo& info);
-  Napi::Value Location(const Napi::CallbackInfo& info);
-  Napi::Value IsOwned(const Napi::CallbackInfo& info);
-  Napi::Value GetAttribute(const Napi::CallbackInfo& info);
-  Napi::Value SetAttribute(const Napi::CallbackInfo& info);
-  Napi::Value TrimTo(const Napi::CallbackInfo& info);
-  Napi::Value SetAccess(const Napi::CallbackInfo& info);
-  Napi::Value GetAccess(const Napi::CallbackInfo& info);
 };
 
 }  // namespace cudrv

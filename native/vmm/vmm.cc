@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "ipc/driver_fd.h"
 #include "ipc/fd_channel.h"
 #include "ipc/shareable_fd.h"
@@ -109,6 +110,8 @@ AllocationRef adoptAllocation(Napi::Env env, CUmemGenericAllocationHandle handle
   return box;
 }
 
+}  // namespace
+
 // allocationGranularity(properties, recommended) -> bytes
 Napi::Value AllocationGranularity(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -203,6 +206,8 @@ Napi::Value ReserveAddress(const Napi::CallbackInfo& info) {
   return AddressReservation::newSlot(env, box);
 }
 
+namespace {
+
 // Segments as JavaScript passes them: [[PhysicalAllocation, allocationOffset, bytes], ...],
 // read (segmentValues) before the call looks anything up, then resolved (segmentsOf).
 BatchValues segmentValues(Napi::Value value) {
@@ -214,7 +219,7 @@ std::vector<VirtualMemoryBox::Segment> segmentsOf(Napi::Env env, const BatchValu
   std::vector<VirtualMemoryBox::Segment> segments(list.size());
   for (uint32_t i = 0; i < list.size(); ++i) {
     VirtualMemoryBox::Segment& s = segments[i];
-    s.allocation = PhysicalAllocation::from(list(i, 0), "segment allocation");
+    s.allocation = PhysicalAllocation::fromSlot(list(i, 0), "segment allocation");
     s.allocationOffset = u64Arg(list(i, 1), "allocationOffset");
     s.bytes = u64Arg(list(i, 2), "bytes");
     if (s.bytes == 0) throwRangeError(env, "a segment must map at least one byte");
@@ -263,6 +268,8 @@ void mapAndGrant(Napi::Env env, VirtualMemoryBox& box, std::vector<VirtualMemory
   box.mapped += total;
 }
 
+}  // namespace
+
 // mapMemory(reservation, offset, segments, access) -> VirtualMemory: the
 // segments mapped one after another from reservation + offset, with access.
 Napi::Value MapMemory(const Napi::CallbackInfo& info) {
@@ -270,7 +277,7 @@ Napi::Value MapMemory(const Napi::CallbackInfo& info) {
   const BatchValues segmentList = segmentValues(info[2]);
   auto access = accessListArg(info[3], "access");
   uint64_t offset = u64Arg(info[1], "offset");
-  const ReservationRef& reservation = AddressReservation::from(info[0], "reservation");
+  const ReservationRef& reservation = AddressReservation::fromSlot(info[0], "reservation");
   checkRange(env, "offset", offset, 0, reservation->size);
   auto segments = segmentsOf(env, segmentList);
   auto box = std::make_shared<VirtualMemoryBox>();
@@ -313,40 +320,32 @@ Napi::Value DmaBufOf(const Napi::CallbackInfo& info) {
   return newOwnedFdSlot(env, fd);
 }
 
-}  // namespace
-
-void PhysicalAllocation::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("PhysicalAllocation", define(env, {
-      InstanceAccessor("handle", &PhysicalAllocation::HandleValue, nullptr),
-      InstanceAccessor("size", &PhysicalAllocation::Size, nullptr),
-      InstanceAccessor("ordinal", &PhysicalAllocation::Ordinal, nullptr),
-      InstanceMethod("properties", &PhysicalAllocation::Properties),
-      InstanceMethod("export", &PhysicalAllocation::Export),
-  }));
+Napi::Value PhysicalAllocationHandle(const Napi::CallbackInfo& info) {
+  return bigint(info.Env(), PhysicalAllocation::fromSlot(info[0], "allocation")->handle);
 }
 
-Napi::Value PhysicalAllocation::HandleValue(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().handle); }
-Napi::Value PhysicalAllocation::Size(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().size));
-}
-Napi::Value PhysicalAllocation::Ordinal(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), live().context->ordinal);
+Napi::Value PhysicalAllocationSize(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(PhysicalAllocation::fromSlot(info[0], "allocation")->size));
 }
 
-// properties() -> [type, locationType, locationId, handleTypes, compression, gpuDirectRdma, usage],
+Napi::Value PhysicalAllocationOrdinal(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), PhysicalAllocation::fromSlot(info[0], "allocation")->context->ordinal);
+}
+
+// [type, locationType, locationId, handleTypes, compression, gpuDirectRdma, usage],
 // as the driver reports them now (cuMemGetAllocationPropertiesFromHandle).
-Napi::Value PhysicalAllocation::Properties(const Napi::CallbackInfo& info) {
-  AllocationBox& box = live();
+Napi::Value PhysicalAllocationProperties(const Napi::CallbackInfo& info) {
+  const AllocationBox& box = *PhysicalAllocation::fromSlot(info[0], "allocation");
   CUmemAllocationProp prop;
   CU_CHECK(info.Env(), cuMemGetAllocationPropertiesFromHandle, &prop, box.handle);
   return propsValue(info.Env(), prop);
 }
 
-// export(handleType) -> ReceivedFd (POSIX file descriptor) | Uint8Array(64) (fabric handle)
-Napi::Value PhysicalAllocation::Export(const Napi::CallbackInfo& info) {
+// (handleType) -> ReceivedFd (POSIX file descriptor) | Uint8Array(64) (fabric handle)
+Napi::Value PhysicalAllocationExport(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  AllocationBox& box = live();
-  auto type = static_cast<CUmemAllocationHandleType>(uintArg(info[0], "handleType"));
+  auto type = static_cast<CUmemAllocationHandleType>(uintArg(info[1], "handleType"));
+  const AllocationBox& box = *PhysicalAllocation::fromSlot(info[0], "allocation");
   if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
     int fd = -1;
     CUresult result = makeDriverFd(&fd, [&] { return CU_CALL(cuMemExportToShareableHandle, &fd, box.handle, type, 0); });
@@ -361,76 +360,52 @@ Napi::Value PhysicalAllocation::Export(const Napi::CallbackInfo& info) {
   throwRangeError(env, "handleType must be posixFileDescriptor or fabric");
 }
 
-void AddressReservation::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("AddressReservation", define(env, {
-      InstanceAccessor("address", &AddressReservation::Address, nullptr),
-      InstanceAccessor("size", &AddressReservation::Size, nullptr),
-      InstanceAccessor("alignment", &AddressReservation::Alignment, nullptr),
-      InstanceAccessor("ordinal", &AddressReservation::Ordinal, nullptr),
-  }));
+Napi::Value AddressReservationAddress(const Napi::CallbackInfo& info) {
+  return bigint(info.Env(), AddressReservation::fromSlot(info[0], "reservation")->base);
 }
 
-Napi::Value AddressReservation::Address(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().base); }
-Napi::Value AddressReservation::Size(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().size));
-}
-Napi::Value AddressReservation::Alignment(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().alignment));
-}
-Napi::Value AddressReservation::Ordinal(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), live().context->ordinal);
+Napi::Value AddressReservationSize(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(AddressReservation::fromSlot(info[0], "reservation")->size));
 }
 
-void VirtualMemory::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("VirtualMemory", define(env, {
-      InstanceAccessor("address", &VirtualMemory::Address, nullptr),
-      InstanceAccessor("size", &VirtualMemory::Size, nullptr),
-      InstanceAccessor("mapped", &VirtualMemory::Mapped, nullptr),
-      InstanceAccessor("ordinal", &VirtualMemory::Ordinal, nullptr),
-      InstanceMethod("extend", &VirtualMemory::Extend),
-      InstanceMethod("resize", &VirtualMemory::Resize),
-      InstanceMethod("setAccess", &VirtualMemory::SetAccess),
-      InstanceMethod("getAccess", &VirtualMemory::GetAccess),
-      InstanceMethod("segments", &VirtualMemory::Segments),
-  }));
+Napi::Value AddressReservationAlignment(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(),
+                           static_cast<double>(AddressReservation::fromSlot(info[0], "reservation")->alignment));
 }
 
-Napi::Value VirtualMemory::Address(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().device); }
-Napi::Value VirtualMemory::Size(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().size));
-}
-Napi::Value VirtualMemory::Mapped(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().mapped));
-}
-Napi::Value VirtualMemory::Ordinal(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), live().context->ordinal);
+Napi::Value AddressReservationOrdinal(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), AddressReservation::fromSlot(info[0], "reservation")->context->ordinal);
 }
 
-// extend(segments, access): maps more allocations after the end, all or nothing.
+Napi::Value VirtualMemoryMapped(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(VirtualMemory::fromSlot(info[0], "memory")->mapped));
+}
+
+// (segments, access): maps more allocations after the end, all or nothing.
 // The address and what is already mapped stay as they are.
-Napi::Value VirtualMemory::Extend(const Napi::CallbackInfo& info) {
-  const BatchValues segmentList = segmentValues(info[0]);
-  auto access = accessListArg(info[1], "access");
-  VirtualMemoryBox& box = live();
-  mapAndGrant(info.Env(), box, segmentsOf(info.Env(), segmentList), access);
+Napi::Value VirtualMemoryExtend(const Napi::CallbackInfo& info) {
+  const BatchValues segmentList = segmentValues(info[1]);
+  auto access = accessListArg(info[2], "access");
+  const VirtualMemoryRef& box = VirtualMemory::fromSlot(info[0], "memory");
+  mapAndGrant(info.Env(), *box, segmentsOf(info.Env(), segmentList), access);
   return info.Env().Undefined();
 }
 
-// resize(bytes): what operations may touch from now on (a GrowableBuffer's
-// size), within what is mapped.
-Napi::Value VirtualMemory::Resize(const Napi::CallbackInfo& info) {
-  VirtualMemoryBox& box = live();
-  uint64_t bytes = u64Arg(info[0], "bytes");
+// (bytes): what operations may touch from now on (a GrowableBuffer's size),
+// within what is mapped.
+Napi::Value VirtualMemoryResize(const Napi::CallbackInfo& info) {
+  uint64_t bytes = u64Arg(info[1], "bytes");
+  VirtualMemoryBox& box = *VirtualMemory::fromSlot(info[0], "memory");
   checkRange(info.Env(), "size", 0, bytes, box.mapped);
   box.size = bytes;
   return info.Env().Undefined();
 }
 
-// setAccess(access): cuMemSetAccess over the whole mapped range.
-Napi::Value VirtualMemory::SetAccess(const Napi::CallbackInfo& info) {
+// (access): cuMemSetAccess over the whole mapped range.
+Napi::Value VirtualMemorySetAccess(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  auto access = accessListArg(info[0], "access");
-  VirtualMemoryBox& box = live();
+  auto access = accessListArg(info[1], "access");
+  const VirtualMemoryBox& box = *VirtualMemory::fromSlot(info[0], "memory");
   if (box.mapped == 0) throwRangeError(env, "nothing is mapped yet");
   if (access.empty()) return env.Undefined();
   makeCurrent(env, box.context);
@@ -438,12 +413,12 @@ Napi::Value VirtualMemory::SetAccess(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// getAccess(locationType, locationId, offset) -> flags
-Napi::Value VirtualMemory::GetAccess(const Napi::CallbackInfo& info) {
+// (locationType, locationId, offset) -> flags
+Napi::Value VirtualMemoryGetAccess(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  VirtualMemoryBox& box = live();
-  CUmemLocation location = locationArg(info[0], info[1]);
-  uint64_t offset = info[2].IsUndefined() ? 0 : u64Arg(info[2], "offset");
+  CUmemLocation location = locationArg(info[1], info[2]);
+  uint64_t offset = info[3].IsUndefined() ? 0 : u64Arg(info[3], "offset");
+  const VirtualMemoryBox& box = *VirtualMemory::fromSlot(info[0], "memory");
   if (offset >= box.mapped) throwRangeError(env, "offset must lie within the mapped range");
   makeCurrent(env, box.context);
   unsigned long long flags = 0;
@@ -451,13 +426,13 @@ Napi::Value VirtualMemory::GetAccess(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, static_cast<double>(flags));
 }
 
-// segments() -> [[PhysicalAllocation, allocationOffset, bytes], ...]: new handles
-// on the same allocations (each one more holder, not one more driver reference).
-Napi::Value VirtualMemory::Segments(const Napi::CallbackInfo& info) {
+// -> [[PhysicalAllocation, allocationOffset, bytes], ...]: new handles on the
+// same allocations (each one more holder, not one more driver reference).
+Napi::Value VirtualMemorySegments(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   // A copy: setting the result's elements may run JavaScript (setters on
   // Array.prototype) that disposes or extends this mapping.
-  const std::vector<VirtualMemoryBox::Segment> segments = live().segments;
+  const std::vector<VirtualMemoryBox::Segment> segments = VirtualMemory::fromSlot(info[0], "memory")->segments;
   Napi::Array out = Napi::Array::New(env, segments.size());
   for (size_t i = 0; i < segments.size(); ++i) {
     const auto& s = segments[i];
@@ -468,20 +443,6 @@ Napi::Value VirtualMemory::Segments(const Napi::CallbackInfo& info) {
     out.Set(static_cast<uint32_t>(i), e);
   }
   return out;
-}
-
-void initVmm(Napi::Env env, Napi::Object exports) {
-  PhysicalAllocation::init(env, exports);
-  AddressReservation::init(env, exports);
-  VirtualMemory::init(env, exports);
-  exports.Set("allocationGranularity", Napi::Function::New(env, AllocationGranularity));
-  exports.Set("createAllocation", Napi::Function::New(env, CreateAllocation));
-  exports.Set("retainAllocation", Napi::Function::New(env, RetainAllocation));
-  exports.Set("importAllocation", Napi::Function::New(env, ImportAllocation));
-  exports.Set("reserveAddress", Napi::Function::New(env, ReserveAddress));
-  exports.Set("mapMemory", Napi::Function::New(env, MapMemory));
-  exports.Set("memoryAccess", Napi::Function::New(env, MemoryAccess));
-  exports.Set("dmaBufOf", Napi::Function::New(env, DmaBufOf));
 }
 
 }  // namespace cudrv

@@ -70,48 +70,18 @@ class PhysicalAllocation : public Handle<PhysicalAllocation, AllocationBox> {
  public:
   static constexpr const char* kName = "PhysicalAllocation";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value HandleValue(const Napi::CallbackInfo& info);
-  Napi::Value Size(const Napi::CallbackInfo& info);
-  Napi::Value Ordinal(const Napi::CallbackInfo& info);
-  Napi::Value Properties(const Napi::CallbackInfo& info);
-  Napi::Value Export(const Napi::CallbackInfo& info);
 };
 
 class AddressReservation : public Handle<AddressReservation, ReservationBox> {
  public:
   static constexpr const char* kName = "AddressReservation";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value Address(const Napi::CallbackInfo& info);
-  Napi::Value Size(const Napi::CallbackInfo& info);
-  Napi::Value Alignment(const Napi::CallbackInfo& info);
-  Napi::Value Ordinal(const Napi::CallbackInfo& info);
 };
 
 class VirtualMemory : public Handle<VirtualMemory, VirtualMemoryBox> {
  public:
   static constexpr const char* kName = "VirtualMemory";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value Address(const Napi::CallbackInfo& info);
-  Napi::Value Size(const Napi::CallbackInfo& info);
-  Napi::Value Mapped(const Napi::CallbackInfo& info);
-  Napi::Value Ordinal(const Napi::CallbackInfo& info);
-  Napi::Value Extend(const Napi::CallbackInfo& info);
-  Napi::Value Resize(const Napi::CallbackInfo& info);
-  Napi::Value SetAccess(const Napi::CallbackInfo& info);
-  Napi::Value GetAccess(const Napi::CallbackInfo& info);
-  Napi::Value Segments(const Napi::CallbackInfo& info);
 };
-
-// Module set-up: the classes above and the VMM functions.
-void initVmm(Napi::Env env, Napi::Object exports);
 
 }  // namespace cudrv

@@ -36,7 +36,12 @@ const num = (v: unknown, fallback: number): number => (v === undefined ? fallbac
 const fits = (offset: number, count: number, total: number | undefined): Validity =>
   total === undefined ? 'unknown' : offset <= total && count <= total - offset ? 'valid' : 'invalid';
 const both = (...vs: Validity[]): Validity => (vs.includes('invalid') ? 'invalid' : vs.includes('unknown') ? 'unknown' : 'valid');
-const getter = (object: object, name: string) => (target: unknown) => Object.getOwnPropertyDescriptor(object, name)!.get!.call(target);
+// The getter name of object's class or of a base class.
+const getter = (object: object, name: string) => (target: unknown) => {
+  let owner: object | null = object;
+  while (owner && !Object.getOwnPropertyDescriptor(owner, name)) owner = Object.getPrototypeOf(owner);
+  return Object.getOwnPropertyDescriptor(owner ?? object, name)!.get!.call(target);
+};
 
 const smallDim = values([1, 2, 32, [1, 1, 1], [2, 2], { x: 1 }, { x: 4, y: 2, z: 1 }],
   [0, -1, 0.5, NaN, 2 ** 31, [], [1, 2, 3, 4], [0], { y: 1 }, { x: 1, y: 0 }, 'x', null, undefined, 1n]);

@@ -109,21 +109,19 @@ describe('a getter that frees what the call already named', () => {
     ['mapMemory: a segment\'s size getter disposes the reservation', `
       const reservation = cuda.AddressReservation.reserve(${M});
       const allocation = cuda.PhysicalAllocation.create(${M});
-      const segment = withGetter([allocation.native, 0], 2, () => { reservation.dispose(); return ${M}; });
-      return attempt(() => native.mapMemory(reservation.native, 0, [segment], [[1, 0, 3]]));`,
+      const segment = withGetter([allocation.slot, 0], 2, () => { reservation.dispose(); return ${M}; });
+      return attempt(() => native.mapMemory(reservation.slot, 0, [segment], [[1, 0, 3]]));`,
     'DisposedError: AddressReservation has been disposed'],
     ['GrowableBuffer\'s extend: a segment\'s size getter disposes the buffer', `
       const growable = cuda.GrowableBuffer.create({ maxSize: ${4 * M}, size: ${M} });
       const allocation = cuda.PhysicalAllocation.create(${M});
-      const view = growable.native;
-      const segment = withGetter([allocation.native, 0], 2, () => { growable.dispose(); global.gc(); return ${M}; });
-      return attempt(() => view.extend([segment], [[1, 0, 3]]));`,
+      const segment = withGetter([allocation.slot, 0], 2, () => { growable.dispose(); global.gc(); return ${M}; });
+      return attempt(() => native.virtualMemoryExtend(growable.slot, [segment], [[1, 0, 3]]));`,
     'DisposedError: VirtualMemory has been disposed'],
     ['MemoryPool#setAccess: an entry\'s flags getter disposes the pool', `
       const pool = cuda.MemoryPool.create();
-      const view = pool.native;
       const entry = withGetter([1, 0], 2, () => { pool.dispose(); global.gc(); return 3; });
-      return attempt(() => view.setAccess([entry]));`,
+      return attempt(() => native.poolSetAccess(pool.slot, [entry]));`,
     'DisposedError: MemoryPool has been disposed'],
     ['loadModuleData: a JIT option getter disposes the context', `
       const context = cuda.Device.get(0).createContext();
@@ -184,7 +182,7 @@ describe('other hostile arguments', () => {
   test('Proxies posing as handles and buffers are refused; a throwing toPrimitive is never called', () => {
     expect(run(`
       const a = cuda.DeviceBuffer.alloc(16);
-      const posing = new Proxy(a.native, {});
+      const posing = new Proxy(a, {});
       const bytes = new Proxy(new Uint8Array(16), {});
       const noCoercion = { [Symbol.toPrimitive]() { throw new Error('coerced'); } };
       return {

@@ -434,7 +434,7 @@ describe('leaks the reliability work found, fixed', () => {
       const launch = (offset) => {
         const packed = packedRecord(24, 1);
         packed.config.set([1, 1, 1, 1, 1, 1]);
-        packed.pointers.set([offset, b.native.slot]);
+        packed.pointers.set([offset, b.slot]);
         packed.fields[1] = 1;
         packed.launch.set([kernel.native.slot, stream.native.slot]);
         return native.kernelLaunch(packed.record);

@@ -115,7 +115,7 @@ describe('virtual memory against the stand-in driver', () => {
         size: g.size, capacity: g.capacity,
         copyOut: t(() => cuda.copy(new Uint8Array(M), g)), fillAll: t(() => cuda.fill(g, 7)),
         copyIn: t(() => cuda.copy(g, new Uint8Array(M + 1))), fillBeyond: t(() => cuda.fill(g, 1, { offset: M, count: 1 })),
-        resizeBeyondMapped: t(() => g.native.resize(2 * M + 1)),
+        resizeBeyondMapped: t(() => require(${JSON.stringify(path.join(distPath, 'native'))}).native.virtualMemoryResize(g.slot, 2 * M + 1)),
       };
       g.resize(2 * M);
       const grown = { size: g.size, copyOut: t(() => cuda.copy(new Uint8Array(2 * M), g)), fill: t(() => cuda.fill(g, 9, { offset: M, count: M })) };
