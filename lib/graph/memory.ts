@@ -2,7 +2,8 @@
 // and trimming of it.
 import { DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
-import { native, NativeGraphAllocation, Slot } from '../native';
+import type { NativeGraphAllocation } from '../generated/native';
+import { native, Slot } from '../native';
 import { checkEnum } from '../validate';
 
 /**
@@ -19,12 +20,12 @@ export class GraphAllocation extends Disposable<NativeGraphAllocation> {
 
   /** The device address of the memory (valid while a launch of the graph has it allocated). */
   get address(): bigint {
-    return this.native.address;
+    return native.graphAllocationAddress(this.slot);
   }
 
   /** Its size in bytes. */
   get size(): number {
-    return this.native.size;
+    return native.graphAllocationSize(this.slot);
   }
 
   override toString(): string {

@@ -8,7 +8,6 @@ import type { KernelArg } from '../kernel/args';
 import { checkKernel, Kernel } from '../kernel/kernel';
 import type { LaunchShape } from '../kernel/launch-config';
 import { MemoryHandle, memorySlot } from '../memory/bytes';
-import type { NativeGraph } from '../native';
 import { encodeMemoryOps, StreamMemoryOp } from '../stream-memory-ops';
 import { checkArray, checkEnum, checkFlag, checkInteger, checkObject, checkSize, describeValue, noItems } from '../validate';
 import type { ConditionalHandle } from './conditional';
@@ -186,16 +185,10 @@ export type NodeParams =
   | MemoryOpsNodeParams
   | ConditionalNodeParams;
 
-/** What the native layer takes: `type` as CUgraphNodeType, handles as native objects. */
+/** What the native layer takes: `type` as CUgraphNodeType, handles by slot. */
 export type EncodedNodeParams = Record<string, unknown> & { type: number };
 
 const conditionKinds = { if: 0, while: 1, switch: 2 };
-
-function nativeOf<T>(value: unknown, name: string, what: string): T {
-  const handle = (value as { native?: T } | null)?.native;
-  if (!handle || typeof handle !== 'object') throw new TypeError(`${name} must be a ${what}`);
-  return handle;
-}
 
 /** The memory resources a node reads and writes, as the data-flow builder sees them. */
 export interface NodeAccesses {
@@ -270,7 +263,7 @@ export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
       if (typeof params.callback !== 'function') throw new TypeError('params.callback must be a function');
       return { type: NodeType.host, callback: params.callback };
     case 'graph':
-      return { type: NodeType.graph, graph: nativeOf<NativeGraph>(params.graph, 'params.graph', 'Graph'), move: checkFlag(params.move, 'params.move') };
+      return { type: NodeType.graph, graph: slotOf(params.graph, 'params.graph', 'Graph'), move: checkFlag(params.move, 'params.move') };
     case 'empty':
       return { type: NodeType.empty };
     case 'eventRecord':
@@ -287,7 +280,7 @@ export function encodeNodeParams(params: NodeParams): EncodedNodeParams {
       return { type: NodeType.batchMemOp, ops: encodeMemoryOps(params.ops, 'params.ops'), ordinal: ordinalOf(params.device, 'params.device') };
     case 'conditional':
       return {
-        type: NodeType.conditional, handle: nativeOf(params.handle, 'params.handle', 'ConditionalHandle'),
+        type: NodeType.conditional, handle: slotOf(params.handle, 'params.handle', 'ConditionalHandle'),
         kind: checkEnum(params.kind, conditionKinds, 'params.kind'), size: checkInteger(params.size, 'params.size', 1, 1024),
       };
     default:

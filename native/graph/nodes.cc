@@ -5,6 +5,7 @@
 
 #include "core/args.h"
 #include "event.h"
+#include "generated/entries.h"
 #include "core/hot_call.h"
 #include "graph/node_params.h"
 
@@ -92,6 +93,8 @@ NodeRef addBuiltNode(Napi::Env env, const GraphRef& graph, const Dependencies& d
   if (p->params.type == CU_GRAPH_NODE_TYPE_KERNEL) applyKernelAttributes(env, node, p->kernelCall.plan.config);
   return box;
 }
+
+}  // namespace
 
 // addNode(graph, dependencies, edgeData | undefined, params, perTypeCall)
 //   -> {node, allocation?: GraphAllocation, bodies?: Graph[]}
@@ -205,6 +208,8 @@ Napi::Value SetNodeParams(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+namespace {
+
 Napi::Object memcpyObject(Napi::Env env, const CUDA_MEMCPY3D& c) {
   Napi::Object out = Napi::Object::New(env);
   out.Set("dst", bigint(env, c.dstDevice ? c.dstDevice : reinterpret_cast<CUdeviceptr>(c.dstHost)));
@@ -213,15 +218,15 @@ Napi::Object memcpyObject(Napi::Env env, const CUDA_MEMCPY3D& c) {
   return out;
 }
 
-// nodeParams(node): what the driver holds for the node, per type. The node is
+}  // namespace
+
+// graphNodeParams(node): what the driver holds for the node, per type. The node is
 // held: setting the result's properties may run setters JavaScript put on
 // Object.prototype, which could dispose it.
-Napi::Value NodeParamsOf(const Napi::CallbackInfo& info) {
+Napi::Value GraphNodeParams(const Napi::CallbackInfo& info) {
   const NodeRef node = nodeArg(info[0], "node");
   return readNodeParams(info.Env(), node);
 }
-
-}  // namespace
 
 Napi::Value readNodeParams(Napi::Env env, const NodeRef& node) {
   CUgraphNodeType type;
@@ -320,28 +325,16 @@ Napi::Value readNodeParams(Napi::Env env, const NodeRef& node) {
   return out;
 }
 
-void GraphAllocation::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("GraphAllocation", define(env, {
-      InstanceAccessor("address", &GraphAllocation::Address, nullptr),
-      InstanceAccessor("size", &GraphAllocation::Size, nullptr),
-  }));
-}
-
 Napi::Value newGraphAllocationSlot(Napi::Env env, const std::shared_ptr<GraphAllocationBox>& allocation) {
   return GraphAllocation::newSlot(env, allocation);
 }
 
-Napi::Value GraphAllocation::Address(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().device); }
-Napi::Value GraphAllocation::Size(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().size));
+Napi::Value GraphAllocationAddress(const Napi::CallbackInfo& info) {
+  return bigint(info.Env(), GraphAllocation::fromSlot(info[0], "allocation")->device);
 }
 
-void initGraphNodes(Napi::Env env, Napi::Object exports) {
-  GraphAllocation::init(env, exports);
-  exports.Set("addNode", Napi::Function::New(env, AddNode));
-  exports.Set("addKernelNode", hotFunction<6, AddKernelNode>(env, "addKernelNode"));
-  exports.Set("setNodeParams", Napi::Function::New(env, SetNodeParams));
-  exports.Set("nodeParams", Napi::Function::New(env, NodeParamsOf));
+Napi::Value GraphAllocationSize(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(GraphAllocation::fromSlot(info[0], "allocation")->size));
 }
 
 }  // namespace cudrv
