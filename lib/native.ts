@@ -59,63 +59,6 @@ export interface NativeStream extends NativeHandle {
   pendingResources(): number;
 }
 
-export type NativeEdgeData = [fromPort: number, toPort: number, type: number];
-
-export interface NativeGraph extends NativeHandle {
-  readonly handle: bigint;
-  nodeCount(): number;
-  nodes(): Slot<NativeGraphNode>[];
-  rootNodes(): Slot<NativeGraphNode>[];
-  edges(): { from: Slot<NativeGraphNode>[]; to: Slot<NativeGraphNode>[]; data: NativeEdgeData[] };
-  addEdges(from: NativeNodeArg[], to: NativeNodeArg[], data?: NativeEdgeData[]): void;
-  removeEdges(from: NativeNodeArg[], to: NativeNodeArg[], data?: NativeEdgeData[]): void;
-  clone(): Slot<NativeGraph>;
-  findInClone(original: NativeGraphNode): Slot<NativeGraphNode>;
-  debugDotPrint(path: string, flags: number): void;
-  resourceCount(): number;
-}
-
-/** A node as a call takes it: its slot, or its native object. */
-export type NativeNodeArg = number | NativeGraphNode;
-
-export interface NativeGraphNode extends NativeHandle {
-  readonly handle: bigint;
-  type(): number;
-  dependencies(): { nodes: Slot<NativeGraphNode>[]; data: NativeEdgeData[] };
-  dependents(): { nodes: Slot<NativeGraphNode>[]; data: NativeEdgeData[] };
-  destroy(): void;
-  getKernelAttribute(attribute: number): Buffer;
-  setKernelAttribute(attribute: number, value: Uint8Array): void;
-  copyKernelAttributes(source: NativeGraphNode): void;
-}
-
-export interface NativeGraphAllocation extends NativeHandle {
-  readonly address: bigint;
-  readonly size: number;
-}
-
-export interface NativeGraphExec extends NativeHandle {
-  readonly handle: bigint;
-  flags(): number;
-  upload(streamSlot: number): void;
-  update(graph: NativeGraph): { result: number; error?: Error; node?: Slot<NativeGraphNode>; fromNode?: bigint };
-  setNodeParams(node: NativeGraphNode, params: Record<string, unknown>): void;
-  setChildGraph(node: NativeGraphNode, graph: NativeGraph): void;
-  setEnabled(node: NativeGraphNode, enabled: boolean): void;
-  isEnabled(node: NativeGraphNode): boolean;
-  clearExternalSemaphores(node: NativeGraphNode, signal: boolean): void;
-}
-
-export interface NativeConditionalHandle extends NativeHandle {
-  readonly value: bigint;
-}
-
-export interface NativeUserObject extends NativeHandle {
-  readonly references: number;
-  retain(count: number): void;
-  release(count: number): void;
-}
-
 export interface NativeDeviceVariable {
   address: bigint;
   size: number;
@@ -296,20 +239,6 @@ export interface NativeAddon extends GeneratedAddon {
 
 
 
-  createGraph(): Slot<NativeGraph>;
-  /** graph by slot or view; dependencies: undefined, one node's slot, or a list. */
-  addNode(graph: number | NativeGraph, dependencies: NativeNodeArg[] | number | undefined, edgeData: NativeEdgeData[] | undefined,
-    params: Record<string, unknown>): { node: Slot<NativeGraphNode>; allocation?: Slot<NativeGraphAllocation>; bodies?: Slot<NativeGraph>[] };
-  /** addNode for a kernel node, its fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
-  addKernelNode(graph: number | NativeGraph, dependencies: NativeNodeArg[] | number | undefined, edgeData: NativeEdgeData[] | undefined, kernelSlot: number,
-    record: ArrayBuffer): Slot<NativeGraphNode>;
-  setNodeParams(node: NativeGraphNode, params: Record<string, unknown>): void;
-  nodeParams(node: NativeGraphNode): Record<string, unknown> & { type: number };
-  graphLaunch(execSlot: number, streamSlot: number): void;
-  /** GraphExec setNodeParams for a kernel node: executable and node by slot, the fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
-  execSetKernelNodeParams(execSlot: number, nodeSlot: number, kernelSlot: number, record: ArrayBuffer): void;
-  /** A kernel node of the executable takes a prepared launch's kernel, configuration and current arguments. */
-  execSetPreparedKernelNode(execSlot: number, nodeSlot: number, launchSlot: number): void;
   /**
    * record: the launch configuration, the counts, the parameters and the
    * [offset, memory slot] pairs of memory whose device address goes at offset
@@ -317,24 +246,6 @@ export interface NativeAddon extends GeneratedAddon {
    */
   kernelLaunch(record: ArrayBuffer): void;
   preparedLaunch(slot: number): void;
-  instantiate(graph: NativeGraph, flags: number, uploadStreamSlot: number | undefined, detailed: boolean):
-    Slot<NativeGraphExec> | { error: Error; result: number; node?: Slot<NativeGraphNode> };
-  createConditionalHandle(graph: NativeGraph, ordinal: number, defaultValue?: number): Slot<NativeConditionalHandle>;
-  graphMemoryAttribute(ordinal: number, attribute: number): number;
-  resetGraphMemoryHigh(ordinal: number, attribute: number): void;
-  trimGraphMemory(ordinal: number): void;
-  createUserObject(destructor: () => void): Slot<NativeUserObject>;
-  addExternalSemaphoreNode(graph: NativeGraph, dependencies: NativeNodeArg[], signal: boolean): Slot<NativeGraphNode>;
-  externalSemaphoreCount(node: NativeGraphNode, signal: boolean): number;
-  clearExternalSemaphores(node: NativeGraphNode, signal: boolean): void;
-  graphRetainUserObject(graph: NativeGraph, object: NativeUserObject, count: number, move: boolean): void;
-  graphReleaseUserObject(graph: NativeGraph, object: NativeUserObject, count: number): void;
-  beginCapture(streamSlot: number, mode: number, graph?: NativeGraph, after?: NativeNodeArg[], edgeData?: NativeEdgeData[]): void;
-  updateCaptureDependencies(streamSlot: number, graph: NativeGraph, nodes: NativeNodeArg[], edgeData: NativeEdgeData[] | undefined, flags: number): void;
-  endCapture(streamSlot: number, into: NativeGraph | undefined): Slot<NativeGraph> | undefined;
-  captureStatus(streamSlot: number): number;
-  captureInfo(streamSlot: number): { status: number; id: bigint; graph: bigint; dependencies: number };
-  exchangeCaptureMode(mode: number): number;
 
   loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
   loadLibraryFile(path: string, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;

@@ -22,6 +22,31 @@ export interface NativeStream extends NativeHandle {
   readonly [handleClass]?: 'Stream';
 }
 
+export interface NativeGraph extends NativeHandle {
+  readonly [handleClass]?: 'Graph';
+}
+
+/** A node's one slot while its box lives (native/graph/node_boxes.h NodeBox). */
+export interface NativeGraphNode extends NativeHandle {
+  readonly [handleClass]?: 'GraphNode';
+}
+
+export interface NativeGraphAllocation extends NativeHandle {
+  readonly [handleClass]?: 'GraphAllocation';
+}
+
+export interface NativeGraphExec extends NativeHandle {
+  readonly [handleClass]?: 'GraphExec';
+}
+
+export interface NativeConditionalHandle extends NativeHandle {
+  readonly [handleClass]?: 'ConditionalHandle';
+}
+
+export interface NativeUserObject extends NativeHandle {
+  readonly [handleClass]?: 'UserObject';
+}
+
 /**
  * A descriptor this process owns (received from a peer, or made by an export),
  * closed when disposed unless taken.
@@ -72,6 +97,15 @@ export interface NativeVirtualMemory extends NativeHandle {
 /** A wait abandonWait can settle early (core/waiter.h GpuWait). */
 export type NativeWait = { promise: Promise<void>; id: number };
 
+export type NativeEdgeData = [fromPort: number, toPort: number, type: number];
+
+/** Dependencies as the calls that add nodes take them: none, one node's slot (a chain's), or a list. */
+export type NativeDependencies = Slot<NativeGraphNode>[] | Slot<NativeGraphNode> | undefined;
+
+export type NativeNeighbours = { nodes: Slot<NativeGraphNode>[]; data: NativeEdgeData[] };
+
+export type NativeDestructor = () => void;
+
 /** The credentials of the process at the other end of a socket (SO_PEERCRED). */
 export type NativePeerCredentials = { pid: number; uid: number; gid: number };
 
@@ -113,6 +147,99 @@ export interface NativeAddon {
   eventSynchronizeAbandonable(event: Slot<NativeEvent>): NativeWait;
   /** Milliseconds from start to end. */
   eventElapsedTime(start: Slot<NativeEvent>, end: Slot<NativeEvent>): number;
+  createGraph(): Slot<NativeGraph>;
+  /** The CUgraph, for logs and comparisons. */
+  graphHandle(graph: Slot<NativeGraph>): bigint;
+  graphNodeCount(graph: Slot<NativeGraph>): number;
+  graphNodes(graph: Slot<NativeGraph>): Slot<NativeGraphNode>[];
+  graphRootNodes(graph: Slot<NativeGraph>): Slot<NativeGraphNode>[];
+  graphEdges(graph: Slot<NativeGraph>): { from: Slot<NativeGraphNode>[]; to: Slot<NativeGraphNode>[]; data: NativeEdgeData[] };
+  /** cuGraphAddDependencies: from[i] -> to[i], with data[i] when given. */
+  graphAddEdges(graph: Slot<NativeGraph>, from: Slot<NativeGraphNode>[], to: Slot<NativeGraphNode>[], data?: NativeEdgeData[]): void;
+  graphRemoveEdges(graph: Slot<NativeGraph>, from: Slot<NativeGraphNode>[], to: Slot<NativeGraphNode>[], data?: NativeEdgeData[]): void;
+  /** A new graph with the same nodes, holding the same resources. */
+  graphClone(graph: Slot<NativeGraph>): Slot<NativeGraph>;
+  /** The node of clone that original (a node of the graph it was cloned from) became. */
+  graphFindInClone(clone: Slot<NativeGraph>, original: Slot<NativeGraphNode>): Slot<NativeGraphNode>;
+  /** The driver writes its DOT description to path. */
+  graphDebugDotPrint(graph: Slot<NativeGraph>, path: string, flags: number): void;
+  /** How many resources the graph keeps alive (for tests and diagnostics). */
+  graphResourceCount(graph: Slot<NativeGraph>): number;
+  /** The CUgraphNode, for logs and comparisons. */
+  graphNodeHandle(node: Slot<NativeGraphNode>): bigint;
+  graphNodeType(node: Slot<NativeGraphNode>): number;
+  graphNodeDependencies(node: Slot<NativeGraphNode>): NativeNeighbours;
+  graphNodeDependents(node: Slot<NativeGraphNode>): NativeNeighbours;
+  /** Removes the node (and its edges) from its graph: every reference to it becomes unusable. */
+  graphNodeDestroy(node: Slot<NativeGraphNode>): void;
+  /** A kernel node's launch attribute: the raw CUkernelNodeAttrValue union, which lib/ decodes. */
+  graphNodeGetKernelAttribute(node: Slot<NativeGraphNode>, attribute: number): Buffer;
+  graphNodeSetKernelAttribute(node: Slot<NativeGraphNode>, attribute: number, value: Uint8Array): void;
+  /** Every launch attribute of source onto the kernel node. */
+  graphNodeCopyKernelAttributes(node: Slot<NativeGraphNode>, source: Slot<NativeGraphNode>): void;
+  /** params: lib/graph/node-params.ts encodeNodeParams. */
+  addNode(graph: Slot<NativeGraph>, dependencies: NativeDependencies, edgeData: NativeEdgeData[] | undefined, params: Record<string, unknown>): { node: Slot<NativeGraphNode>; allocation?: Slot<NativeGraphAllocation>; bodies?: Slot<NativeGraph>[] };
+  /** addNode for a kernel node, its fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
+  addKernelNode(graph: Slot<NativeGraph>, dependencies: NativeDependencies, edgeData: NativeEdgeData[] | undefined, kernelSlot: number, record: ArrayBuffer): Slot<NativeGraphNode>;
+  /** New parameters for a node of the graph (not of executables already made from it). */
+  setNodeParams(node: Slot<NativeGraphNode>, params: Record<string, unknown>): void;
+  /** What the driver holds for the node, per type. */
+  graphNodeParams(node: Slot<NativeGraphNode>): Record<string, unknown> & { type: number };
+  /** A GraphExec, or when detailed (cuGraphInstantiateWithParams) and it fails, why. */
+  instantiate(graph: Slot<NativeGraph>, flags: number | bigint, uploadStream: Slot<NativeStream> | undefined, detailed: boolean): Slot<NativeGraphExec> | { error: Error; result: number; node?: Slot<NativeGraphNode> };
+  /** cuGraphLaunch, the executable stamped on the stream. */
+  graphLaunch(exec: Slot<NativeGraphExec>, stream: Slot<NativeStream>): void;
+  /** graphExecSetNodeParams for a kernel node, the fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
+  execSetKernelNodeParams(exec: Slot<NativeGraphExec>, node: Slot<NativeGraphNode>, kernelSlot: number, record: ArrayBuffer): void;
+  /** A kernel node of the executable takes a prepared launch's kernel, configuration and current arguments. */
+  execSetPreparedKernelNode(exec: Slot<NativeGraphExec>, node: Slot<NativeGraphNode>, launchSlot: number): void;
+  /** The CUgraphExec, for logs and comparisons. */
+  graphExecHandle(exec: Slot<NativeGraphExec>): bigint;
+  graphExecFlags(exec: Slot<NativeGraphExec>): number;
+  graphExecUpload(exec: Slot<NativeGraphExec>, stream: Slot<NativeStream>): void;
+  /** On success the executable runs graph's nodes and keeps graph's resources. */
+  graphExecUpdate(exec: Slot<NativeGraphExec>, graph: Slot<NativeGraph>): { result: number; error?: Error; node?: Slot<NativeGraphNode>; fromNode?: bigint };
+  /** The executable's copy of a node. */
+  graphExecSetNodeParams(exec: Slot<NativeGraphExec>, node: Slot<NativeGraphNode>, params: Record<string, unknown>): void;
+  /** The child graph node now runs a copy of graph (same topology required). */
+  graphExecSetChildGraph(exec: Slot<NativeGraphExec>, node: Slot<NativeGraphNode>, graph: Slot<NativeGraph>): void;
+  graphExecSetEnabled(exec: Slot<NativeGraphExec>, node: Slot<NativeGraphNode>, enabled: boolean): void;
+  graphExecIsEnabled(exec: Slot<NativeGraphExec>, node: Slot<NativeGraphNode>): boolean;
+  /** The executable's external-semaphore node gets an empty set. */
+  graphExecClearExternalSemaphores(exec: Slot<NativeGraphExec>, node: Slot<NativeGraphNode>, signal: boolean): void;
+  createConditionalHandle(graph: Slot<NativeGraph>, ordinal: number, defaultValue?: number): Slot<NativeConditionalHandle>;
+  /** The 64-bit value device code receives as its cudaGraphConditionalHandle argument. */
+  conditionalHandleValue(handle: Slot<NativeConditionalHandle>): bigint;
+  /** Bytes (cuDeviceGetGraphMemAttribute). */
+  graphMemoryAttribute(ordinal: number, attribute: number): number;
+  /** Only the high watermarks can be reset, to 0. */
+  resetGraphMemoryHigh(ordinal: number, attribute: number): void;
+  /** Gives memory graphs hold but do not use back to the system. */
+  trimGraphMemory(ordinal: number): void;
+  /** One reference, held by the new object. */
+  createUserObject(destructor: NativeDestructor): Slot<NativeUserObject>;
+  /** The references the object holds. */
+  userObjectReferences(object: Slot<NativeUserObject>): number;
+  userObjectRetain(object: Slot<NativeUserObject>, count: number): void;
+  userObjectRelease(object: Slot<NativeUserObject>, count: number): void;
+  /** The graph takes count new references, or (move) count of the object's own. */
+  graphRetainUserObject(graph: Slot<NativeGraph>, object: Slot<NativeUserObject>, count: number, move: boolean): void;
+  /** Only references the graph took with graphRetainUserObject. */
+  graphReleaseUserObject(graph: Slot<NativeGraph>, object: Slot<NativeUserObject>, count: number): void;
+  addExternalSemaphoreNode(graph: Slot<NativeGraph>, dependencies: Slot<NativeGraphNode>[], signal: boolean): Slot<NativeGraphNode>;
+  externalSemaphoreCount(node: Slot<NativeGraphNode>, signal: boolean): number;
+  /** Sets an empty set (cuGraphExternalSemaphores*NodeSetParams). */
+  clearExternalSemaphores(node: Slot<NativeGraphNode>, signal: boolean): void;
+  /** Into a new graph, or (graph given) into an existing one after the given nodes. */
+  beginCapture(stream: Slot<NativeStream>, mode: number, graph?: Slot<NativeGraph>, after?: NativeDependencies, edgeData?: NativeEdgeData[]): void;
+  /** What the next captured work depends on (nodes of the graph captured into); flags add or set. */
+  updateCaptureDependencies(stream: Slot<NativeStream>, graph: Slot<NativeGraph>, nodes: Slot<NativeGraphNode>[], edgeData: NativeEdgeData[] | undefined, flags: number): void;
+  /** The captured graph (undefined when captured into an existing graph). */
+  endCapture(stream: Slot<NativeStream>, into: Slot<NativeGraph> | undefined): Slot<NativeGraph> | undefined;
+  captureStatus(stream: Slot<NativeStream>): number;
+  captureInfo(stream: Slot<NativeStream>): { status: number; id: bigint; graph: bigint; dependencies: number };
+  /** The calling thread's previous mode. */
+  exchangeCaptureMode(mode: number): number;
   readonly fdChannelLimits: { maxPayloadBytes: number; maxFds: number; maxAddressBytes: number };
   /** timeoutMs -1: no timeout (also for connect and the channel's calls). */
   fdChannelListen(address: string, abstract: boolean, backlog: number): Slot<NativeFdChannelServer>;

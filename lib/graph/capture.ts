@@ -63,7 +63,7 @@ export class StreamCapture implements Disposable {
     if (options.after !== undefined && !this.#into) throw new TypeError('options.after needs options.into');
     const after = slotsOf(checkGraphNodes(options.after ?? noItems, 'options.after'));
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
-    native.beginCapture(stream.slot, mode, this.#into?.native, after, edges);
+    native.beginCapture(stream.slot, mode, this.#into?.slot, after, edges);
     abandoned.register(this, { stream: stream.slot, id: native.captureInfo(stream.slot).id }, this);
   }
 
@@ -77,7 +77,7 @@ export class StreamCapture implements Disposable {
     if (!this.#into) throw new TypeError('setDependencies needs a capture into an existing graph (options.into)');
     const list = slotsOf(checkGraphNodes(nodes, 'nodes'));
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
-    native.updateCaptureDependencies(this.stream.slot, this.#into.native, list, edges, checkFlag(options.add, 'options.add') ? 0 : 1);
+    native.updateCaptureDependencies(this.stream.slot, this.#into.slot, list, edges, checkFlag(options.add, 'options.add') ? 0 : 1);
   }
 
   /** True until end() (or disposal) ended the capture. */
@@ -113,7 +113,7 @@ export class StreamCapture implements Disposable {
     this.#ended = true;
     abandoned.unregister(this);
     try {
-      const graph = native.endCapture(this.stream.slot, this.#into?.native);
+      const graph = native.endCapture(this.stream.slot, this.#into?.slot);
       return this.#into ?? new Graph(graph!);
     } catch (error) {
       throw this.#explain(error);

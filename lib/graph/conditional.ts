@@ -2,7 +2,8 @@
 // nodes. Device code sets one with cudaGraphSetConditional(handle, value); pass
 // it to a kernel as arg.u64(handle.value).
 import { Disposable } from '../disposable';
-import type { NativeConditionalHandle, Slot } from '../native';
+import type { NativeConditionalHandle } from '../generated/native';
+import { native, Slot } from '../native';
 
 /**
  * The value steering a graph's conditional nodes (CUgraphConditionalHandle),
@@ -17,7 +18,7 @@ export class ConditionalHandle extends Disposable<NativeConditionalHandle> {
 
   /** The cudaGraphConditionalHandle value device code receives. */
   get value(): bigint {
-    return this.native.value;
+    return native.conditionalHandleValue(this.slot);
   }
 
   override toString(): string {

@@ -2,9 +2,10 @@
 // update says why it was refused (the driver's reason and the node); per-node
 // updates change one node of the executable; nodes can be disabled and re-enabled.
 import { AbortError, CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
-import { Disposable } from '../disposable';
+import { Disposable, slotOf } from '../disposable';
 import { PreparedLaunch } from '../kernel/prepared-launch';
-import { native, NativeGraph, NativeGraphExec, Slot } from '../native';
+import type { NativeGraphExec } from '../generated/native';
+import { native, Slot } from '../native';
 import { checkStream, Stream, streamSlot, synchronizeStream } from '../stream';
 import { checkWaitOptions, WaitOptions } from '../wait-options';
 import { checkBoolean, checkObject, nameOfValue, noOptions } from '../validate';
@@ -32,12 +33,6 @@ const updateResults = {
   unsupportedFunctionChange: 7, attributesChanged: 8,
 };
 
-function graphNative(graph: Graph, name: string): NativeGraph {
-  const handle = (graph as { native?: NativeGraph } | null)?.native;
-  if (!handle || typeof handle !== 'object') throw new TypeError(`${name} must be a Graph`);
-  return handle;
-}
-
 /** @internal Graph.instantiate. */
 export function instantiateGraph(graph: Graph, options: InstantiateOptions): GraphExec {
   checkObject(options, 'options');
@@ -49,13 +44,13 @@ export function instantiateGraph(graph: Graph, options: InstantiateOptions): Gra
   const upload = options.upload === undefined ? undefined : streamSlot(options.upload, 'options.upload');
   if (upload === undefined) {
     try {
-      return new GraphExec(native.instantiate(graph.native, flags, undefined, false) as Slot<NativeGraphExec>);
+      return new GraphExec(native.instantiate(graph.slot, flags, undefined, false) as Slot<NativeGraphExec>);
     } catch (error) {
       if (!(error instanceof CudaError)) throw error;
       // Ask again, through the call that says why and where.
     }
   }
-  const result = native.instantiate(graph.native, flags, upload, true);
+  const result = native.instantiate(graph.slot, flags, upload, true);
   if (typeof result === 'number') return new GraphExec(result);
   const reason = nameOfValue(instantiateResults, result.result) ?? `result ${result.result}`;
   throw new GraphInstantiateError(result.error as CudaError, reason, result.node === undefined ? undefined : graph.nodeOf(result.node));
@@ -74,7 +69,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
 
   /** The CUgraphExec value, for logs and comparisons. */
   get handle(): bigint {
-    return this.native.handle;
+    return native.graphExecHandle(this.slot);
   }
 
   /** The flags it was instantiated with (cuGraphExecGetFlags). */
@@ -88,7 +83,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     /** Kernel nodes' priority attributes apply. */
     useNodePriority: boolean;
   } {
-    const f = this.native.flags();
+    const f = native.graphExecFlags(this.slot);
     return { autoFreeOnLaunch: (f & 1) !== 0, upload: (f & 2) !== 0, deviceLaunch: (f & 4) !== 0, useNodePriority: (f & 8) !== 0 };
   }
 
@@ -117,7 +112,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
 
   /** Uploads the executable ahead of its first launch (cuGraphUpload). */
   upload(stream: Stream): void {
-    this.native.upload(streamSlot(stream));
+    native.graphExecUpload(this.slot, streamSlot(stream));
   }
 
   /**
@@ -125,7 +120,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
    * Throws GraphUpdateError with the driver's reason and the offending node when refused.
    */
   update(graph: Graph): void {
-    const result = this.native.update(graphNative(graph, 'graph'));
+    const result = native.graphExecUpdate(this.slot, slotOf(graph, 'graph', 'Graph'));
     if (!result.error) return;
     const reason = nameOfValue(updateResults, result.result) ?? `result ${result.result}`;
     throw new GraphUpdateError(result.error as CudaError, reason, result.node === undefined ? undefined : graph.nodeOf(result.node));
@@ -167,27 +162,27 @@ export class GraphExec extends Disposable<NativeGraphExec> {
       native.execSetKernelNodeParams(this.slot, target.slot, k.kernel, k.record);
       return;
     }
-    this.native.setNodeParams(target.native, encodeNodeParams(params));
+    native.graphExecSetNodeParams(this.slot, target.slot, encodeNodeParams(params));
   }
 
   /** The child graph node now runs a copy of child (same topology). */
   setChildGraph(node: GraphNode, child: Graph): void {
-    this.native.setChildGraph(checkGraphNode(node, 'node').native, graphNative(child, 'child'));
+    native.graphExecSetChildGraph(this.slot, checkGraphNode(node, 'node').slot, slotOf(child, 'child', 'Graph'));
   }
 
   /** Enables or disables a node of this executable (a disabled node does nothing when launched). */
   setEnabled(node: GraphNode, enabled: boolean): void {
-    this.native.setEnabled(checkGraphNode(node, 'node').native, checkBoolean(enabled, 'enabled'));
+    native.graphExecSetEnabled(this.slot, checkGraphNode(node, 'node').slot, checkBoolean(enabled, 'enabled'));
   }
 
   /** Gives the executable's external-semaphore node an empty set (see Graph.addExternalSemaphoreNode). */
   clearExternalSemaphores(node: GraphNode, kind: 'signal' | 'wait'): void {
-    this.native.clearExternalSemaphores(checkGraphNode(node, 'node').native, isSignal(kind));
+    native.graphExecClearExternalSemaphores(this.slot, checkGraphNode(node, 'node').slot, isSignal(kind));
   }
 
   /** Whether a node of this executable is enabled (cuGraphNodeGetEnabled). */
   isEnabled(node: GraphNode): boolean {
-    return this.native.isEnabled(checkGraphNode(node, 'node').native);
+    return native.graphExecIsEnabled(this.slot, checkGraphNode(node, 'node').slot);
   }
 
   override toString(): string {

@@ -13,7 +13,8 @@ import type { KernelArg } from '../kernel/args';
 import type { Kernel } from '../kernel/kernel';
 import type { LaunchShape } from '../kernel/launch-config';
 import type { MemoryHandle } from '../memory/bytes';
-import { native, NativeGraph, NativeGraphNode, Slot } from '../native';
+import type { NativeGraph, NativeGraphNode } from '../generated/native';
+import { native, Slot } from '../native';
 import type { StreamMemoryOp } from '../stream';
 import { GraphDebugDotFlag, GraphDebugDotFlagName } from '../generated/enums';
 import { checkArray, checkBoolean, checkFlag, checkFlags, checkFunction, checkInstance, checkInteger, checkObject, checkString, noItems, noOptions } from '../validate';
@@ -124,7 +125,7 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** The CUgraph value, for logs and comparisons. */
   get handle(): bigint {
-    return this.native.handle;
+    return native.graphHandle(this.slot);
   }
 
   /** True for a graph that infers edges from the memory its nodes touch. */
@@ -134,7 +135,7 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** How many nodes the graph has (cuGraphGetNodes). */
   get nodeCount(): number {
-    return this.native.nodeCount();
+    return native.graphNodeCount(this.slot);
   }
 
   /** Adds a node of any kind (cuGraphAddNode, or the kind's own call on drivers without it). */
@@ -231,7 +232,7 @@ export class Graph extends Disposable<NativeGraph> {
    */
   addExternalSemaphoreNode(kind: 'signal' | 'wait', options: { after?: readonly GraphNode[] } = noOptions): GraphNode {
     const after = slotsOf(checkGraphNodes(options.after ?? noItems, 'options.after'));
-    return this.#newNode(native.addExternalSemaphoreNode(this.native, after, isSignal(kind)));
+    return this.#newNode(native.addExternalSemaphoreNode(this.slot, after, isSignal(kind)));
   }
 
   /**
@@ -241,7 +242,7 @@ export class Graph extends Disposable<NativeGraph> {
   conditionalHandle(options: { defaultValue?: number; device?: DeviceLike } = noOptions): ConditionalHandle {
     checkObject(options, 'options');
     const value = options.defaultValue === undefined ? undefined : checkInteger(options.defaultValue, 'options.defaultValue', 0, 2 ** 32 - 1);
-    return new ConditionalHandle(native.createConditionalHandle(this.native, ordinalOf(options.device, 'options.device'), value));
+    return new ConditionalHandle(native.createConditionalHandle(this.slot, ordinalOf(options.device, 'options.device'), value));
   }
 
   /** Runs `then` when the handle is non-zero, else `else` (when asked for). */
@@ -380,24 +381,24 @@ export class Graph extends Disposable<NativeGraph> {
       }
       edges.push({ from, to });
     });
-    this.native.addEdges(slotsOf(f), slotsOf(t), encoded);
+    native.graphAddEdges(this.slot, slotsOf(f), slotsOf(t), encoded);
   }
 
   /** Removes the edges from[i] → to[i] (with that edge data, when given). */
   removeEdges(from: readonly GraphNode[], to: readonly GraphNode[], data?: readonly EdgeData[]): void {
     const encoded = data === undefined ? undefined : checkArray<EdgeData>(data, 'data').map((e, i) => encodeEdge(e, `data[${i}]`));
-    this.native.removeEdges(slotsOf(checkGraphNodes(from, 'from')),
+    native.graphRemoveEdges(this.slot, slotsOf(checkGraphNodes(from, 'from')),
       slotsOf(checkGraphNodes(to, 'to')), encoded);
   }
 
   /** Every node (cuGraphGetNodes). */
   nodes(): GraphNode[] {
-    return this.#nodesOf(this.native.nodes());
+    return this.#nodesOf(native.graphNodes(this.slot));
   }
 
   /** Nodes without dependencies (cuGraphGetRootNodes). */
   rootNodes(): GraphNode[] {
-    return this.#nodesOf(this.native.rootNodes());
+    return this.#nodesOf(native.graphRootNodes(this.slot));
   }
 
   #nodesOf(slots: readonly Slot<NativeGraphNode>[]): GraphNode[] {
@@ -413,7 +414,7 @@ export class Graph extends Disposable<NativeGraph> {
     /** The edge's data. */
     data: Required<EdgeData>;
   }> {
-    const e = this.native.edges();
+    const e = native.graphEdges(this.slot);
     return e.data.map((d, i) => ({ from: this.nodeOf(e.from[i]), to: this.nodeOf(e.to[i]), data: decodeEdge(d) }));
   }
 
@@ -460,8 +461,8 @@ export class Graph extends Disposable<NativeGraph> {
     /** The copy's node for a node of this graph (cuGraphNodeFindInClone). */
     find(node: GraphNode): GraphNode;
   } {
-    const graph = new Graph(this.native.clone());
-    return { graph, find: (node) => graph.nodeOf(graph.native.findInClone(checkGraphNode(node, 'node').native)) };
+    const graph = new Graph(native.graphClone(this.slot));
+    return { graph, find: (node) => graph.nodeOf(native.graphFindInClone(graph.slot, checkGraphNode(node, 'node').slot)) };
   }
 
   /**
@@ -472,7 +473,7 @@ export class Graph extends Disposable<NativeGraph> {
     const bits = checkFlags(flags, GraphDebugDotFlag, 'flags');
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cuda-driver-dot-')), 'graph.dot');
     try {
-      this.native.debugDotPrint(file, bits);
+      native.graphDebugDotPrint(this.slot, file, bits);
       return fs.readFileSync(file, 'utf8');
     } finally {
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
@@ -506,18 +507,18 @@ export class Graph extends Disposable<NativeGraph> {
   /** Gives the graph references to a user object (move: of the object's own). */
   retainUserObject(object: UserObject, options: { count?: number; move?: boolean } = noOptions): void {
     checkObject(options, 'options');
-    native.graphRetainUserObject(this.native, checkInstance(object, UserObject, 'object').native,
+    native.graphRetainUserObject(this.slot, checkInstance(object, UserObject, 'object').slot,
       checkInteger(options.count ?? 1, 'options.count', 1, 2 ** 20), checkFlag(options.move, 'options.move'));
   }
 
   /** Releases references this graph took with retainUserObject. */
   releaseUserObject(object: UserObject, count = 1): void {
-    native.graphReleaseUserObject(this.native, checkInstance(object, UserObject, 'object').native, checkInteger(count, 'count', 1, 2 ** 20));
+    native.graphReleaseUserObject(this.slot, checkInstance(object, UserObject, 'object').slot, checkInteger(count, 'count', 1, 2 ** 20));
   }
 
   /** How many resources (buffers, kernels, callbacks, ...) the graph keeps alive. */
   get resourceCount(): number {
-    return this.native.resourceCount();
+    return native.graphResourceCount(this.slot);
   }
 
   override toString(): string {

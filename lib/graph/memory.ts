@@ -1,8 +1,9 @@
 // Memory that graphs allocate (memory nodes), and the device-wide accounting
 // and trimming of it.
 import { DeviceLike, ordinalOf } from '../device';
+import type { NativeGraphAllocation } from '../generated/native';
 import { Memory } from '../memory/memory';
-import { native, NativeGraphAllocation, Slot } from '../native';
+import { native, Slot } from '../native';
 import { checkEnum } from '../validate';
 
 /**

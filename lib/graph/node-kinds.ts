@@ -11,7 +11,6 @@ import type { KernelArg } from '../kernel/args';
 import { checkKernel, Kernel } from '../kernel/kernel';
 import type { LaunchShape } from '../kernel/launch-config';
 import { memorySlot } from '../memory/bytes';
-import type { NativeGraph } from '../native';
 import { encodeMemoryOps } from '../stream-memory-ops';
 import { checkArray, checkEnum, checkFlag, checkInteger, checkObject, checkSize, describeValue, noItems } from '../validate';
 import type { GraphNodeKind } from './dot';
@@ -54,7 +53,7 @@ const nodeKinds = {
   /** `CU_GRAPH_NODE_TYPE_GRAPH`: a child graph. */
   graph: {
     type: 4, method: 'addChild', dot: 'child',
-    encode: (p, type) => ({ type, graph: nativeOf<NativeGraph>(p.graph, 'params.graph', 'Graph'), move: checkFlag(p.move, 'params.move') }),
+    encode: (p, type) => ({ type, graph: slotOf(p.graph, 'params.graph', 'Graph'), move: checkFlag(p.move, 'params.move') }),
   },
   /** `CU_GRAPH_NODE_TYPE_EMPTY`: no work; a join point. */
   empty: { type: 5, method: 'addEmpty', dot: 'empty', encode: (_p, type) => ({ type }) },
@@ -98,7 +97,7 @@ const nodeKinds = {
   conditional: {
     type: 13, method: 'addIf', dot: 'conditional',
     encode: (p, type) => ({
-      type, handle: nativeOf(p.handle, 'params.handle', 'ConditionalHandle'),
+      type, handle: slotOf(p.handle, 'params.handle', 'ConditionalHandle'),
       kind: checkEnum(p.kind, conditionKinds, 'params.kind'), size: checkInteger(p.size, 'params.size', 1, 1024),
     }),
   },
@@ -153,12 +152,6 @@ export function accessesOf(params: NodeParams): NodeAccesses {
 }
 
 const conditionKinds = { if: 0, while: 1, switch: 2 };
-
-function nativeOf<T>(value: unknown, name: string, what: string): T {
-  const handle = (value as { native?: T } | null)?.native;
-  if (!handle || typeof handle !== 'object') throw new TypeError(`${name} must be a ${what}`);
-  return handle;
-}
 
 function encodeCopy(p: ParamsOf<'memcpy'>, type: number): EncodedNodeParams {
   const srcOffset = checkSize(p.srcOffset ?? 0, 'params.srcOffset');

@@ -149,7 +149,7 @@ export type NodeParams =
   | MemoryOpsNodeParams
   | ConditionalNodeParams;
 
-/** What the native layer takes: `type` as CUgraphNodeType, handles as native objects. */
+/** What the native layer takes: `type` as CUgraphNodeType, handles by slot. */
 export type EncodedNodeParams = Record<string, unknown> & { type: number };
 
 /** The memory resources a node reads and writes, as the data-flow builder sees them. */

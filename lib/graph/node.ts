@@ -1,7 +1,8 @@
 // Nodes of a graph. A node object stays usable while its graph lives; after
 // destroy() it (and every other reference to the node) throws.
 import { Disposable, SlotGroup } from '../disposable';
-import type { NativeEdgeData, NativeGraph, NativeGraphNode, Slot } from '../native';
+import type { NativeEdgeData, NativeGraph, NativeGraphNode } from '../generated/native';
+import type { Slot } from '../native';
 import { native } from '../native';
 import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, KernelNodeAttributeName, KernelNodeAttributes } from '../launch-attributes';
 import { checkArray, checkInstance } from '../validate';
@@ -43,12 +44,12 @@ export class GraphNode extends Disposable<NativeGraphNode> {
 
   /** The CUgraphNode value, for logs and comparisons. */
   get handle(): bigint {
-    return this.native.handle;
+    return native.graphNodeHandle(this.slot);
   }
 
   /** The node's kind (cuGraphNodeGetType). */
   get type(): NodeTypeName {
-    const type = this.native.type();
+    const type = native.graphNodeType(this.slot);
     return nodeTypeName(type) ?? (`type ${type}` as NodeTypeName);
   }
 
@@ -59,7 +60,7 @@ export class GraphNode extends Disposable<NativeGraphNode> {
     /** The edge's data. */
     edge: EdgeData;
   }> {
-    return neighbours(this.graph, this.native.dependencies());
+    return neighbours(this.graph, native.graphNodeDependencies(this.slot));
   }
 
   /** The nodes that run after this one. */
@@ -69,7 +70,7 @@ export class GraphNode extends Disposable<NativeGraphNode> {
     /** The edge's data. */
     edge: EdgeData;
   }> {
-    return neighbours(this.graph, this.native.dependents());
+    return neighbours(this.graph, native.graphNodeDependents(this.slot));
   }
 
   /** What the driver holds for this node (cuGraph*NodeGetParams), per type. */
@@ -77,7 +78,7 @@ export class GraphNode extends Disposable<NativeGraphNode> {
     /** The node's kind. */
     type: NodeTypeName;
   } {
-    const raw = native.nodeParams(this.native);
+    const raw = native.graphNodeParams(this.slot);
     const params: Record<string, unknown> = { ...raw, type: nodeTypeName(raw.type) ?? 'unknown' };
     if (raw.graph) params.graph = wrapGraph(raw.graph as Slot<NativeGraph>);
     return params as Record<string, unknown> & { type: NodeTypeName };
@@ -88,23 +89,23 @@ export class GraphNode extends Disposable<NativeGraphNode> {
    * use GraphExec.setParams for those).
    */
   setParams(params: NodeParams): void {
-    native.setNodeParams(this.native, encodeNodeParams(params));
+    native.setNodeParams(this.slot, encodeNodeParams(params));
   }
 
   /** A launch attribute of a kernel node (cuGraphKernelNodeGetAttribute). */
   kernelAttribute<K extends KernelNodeAttributeName>(name: K): KernelNodeAttributes[K] {
-    return decodeLaunchAttribute(name, this.native.getKernelAttribute(kernelNodeAttributeId(name))) as KernelNodeAttributes[K];
+    return decodeLaunchAttribute(name, native.graphNodeGetKernelAttribute(this.slot, kernelNodeAttributeId(name))) as KernelNodeAttributes[K];
   }
 
   /** Sets a launch attribute of a kernel node (cuGraphKernelNodeSetAttribute). */
   setKernelAttribute<K extends KernelNodeAttributeName>(name: K, value: KernelNodeAttributes[K]): void {
-    this.native.setKernelAttribute(kernelNodeAttributeId(name), encodeLaunchAttribute(name, value));
+    native.graphNodeSetKernelAttribute(this.slot, kernelNodeAttributeId(name), encodeLaunchAttribute(name, value));
   }
 
   /** Copies every launch attribute of another kernel node onto this one (cuGraphKernelNodeCopyAttributes). */
   copyKernelAttributesFrom(source: GraphNode): void {
     if (!(source instanceof GraphNode)) throw new TypeError('source must be a GraphNode');
-    this.native.copyKernelAttributes(source.native);
+    native.graphNodeCopyKernelAttributes(this.slot, source.slot);
   }
 
   /**
@@ -112,17 +113,17 @@ export class GraphNode extends Disposable<NativeGraphNode> {
    * (cuGraphExternalSemaphores{Signal,Wait}NodeGetParams); see Graph.addExternalSemaphoreNode.
    */
   externalSemaphoreCount(kind: 'signal' | 'wait'): number {
-    return native.externalSemaphoreCount(this.native, isSignal(kind));
+    return native.externalSemaphoreCount(this.slot, isSignal(kind));
   }
 
   /** Gives an external-semaphore node an empty set of semaphores (cuGraphExternalSemaphores*NodeSetParams). */
   clearExternalSemaphores(kind: 'signal' | 'wait'): void {
-    native.clearExternalSemaphores(this.native, isSignal(kind));
+    native.clearExternalSemaphores(this.slot, isSignal(kind));
   }
 
   /** Removes the node and its edges from the graph (cuGraphDestroyNode). */
   destroy(): void {
-    this.native.destroy();
+    native.graphNodeDestroy(this.slot);
   }
 
   override toString(): string {

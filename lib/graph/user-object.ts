@@ -2,7 +2,8 @@
 // last reference is gone, references being held by this object, by graphs, by
 // executables made from them and by launches still in flight.
 import { Disposable } from '../disposable';
-import { native, NativeUserObject, Slot } from '../native';
+import type { NativeUserObject } from '../generated/native';
+import { native, Slot } from '../native';
 import { checkInteger } from '../validate';
 
 /**
@@ -25,17 +26,17 @@ export class UserObject extends Disposable<NativeUserObject> {
 
   /** References this object holds (dispose() releases them). */
   get references(): number {
-    return this.native.references;
+    return native.userObjectReferences(this.slot);
   }
 
   /** Takes more references for this object (cuUserObjectRetain); dispose() releases them all. */
   retain(count = 1): void {
-    this.native.retain(checkInteger(count, 'count', 1, 2 ** 20));
+    native.userObjectRetain(this.slot, checkInteger(count, 'count', 1, 2 ** 20));
   }
 
   /** Releases references this object holds; never more than it holds. */
   release(count = 1): void {
-    this.native.release(checkInteger(count, 'count', 1, 2 ** 20));
+    native.userObjectRelease(this.slot, checkInteger(count, 'count', 1, 2 ** 20));
   }
 
   override toString(): string {

@@ -25,13 +25,6 @@ namespace cudrv {
 
 // Module set-up of files without a header of their own.
 void initHostFunctions(Napi::Env env, Napi::Object exports);
-void initCapture(Napi::Env env, Napi::Object exports);
-void initGraphNodes(Napi::Env env, Napi::Object exports);
-void initGraphExec(Napi::Env env, Napi::Object exports);
-void initConditional(Napi::Env env, Napi::Object exports);
-void initGraphMemory(Napi::Env env, Napi::Object exports);
-void initUserObjects(Napi::Env env, Napi::Object exports);
-void initExternalSemaphoreNodes(Napi::Env env, Napi::Object exports);
 
 namespace {
 
@@ -83,14 +76,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   Stream::init(env, exports);
   findHostBuiltins(env);
   initHostFunctions(env, exports);
-  Graph::init(env, exports);
-  initGraphNodes(env, exports);
-  initGraphExec(env, exports);
-  initConditional(env, exports);
-  initGraphMemory(env, exports);
-  initUserObjects(env, exports);
-  initExternalSemaphoreNodes(env, exports);
-  initCapture(env, exports);
   initWaits(env, exports);
   initWaitCancels(env, exports);
   initNvrtc(env, exports);

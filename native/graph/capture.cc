@@ -4,13 +4,12 @@
 #include <optional>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "graph/graph.h"
 #include "core/release.h"
 #include "stream.h"
 
 namespace cudrv {
-
-namespace {
 
 // beginCapture(stream, mode, graph | undefined, after | undefined, edgeData | undefined):
 // into a new graph, or (graph given) into an existing one after the given nodes
@@ -123,17 +122,6 @@ Napi::Value ExchangeCaptureMode(const Napi::CallbackInfo& info) {
   auto mode = static_cast<CUstreamCaptureMode>(uintArg(info[0], "mode"));
   CU_CHECK(env, cuThreadExchangeStreamCaptureMode, &mode);
   return Napi::Number::New(env, mode);
-}
-
-}  // namespace
-
-void initCapture(Napi::Env env, Napi::Object exports) {
-  exports.Set("beginCapture", Napi::Function::New(env, BeginCapture));
-  exports.Set("endCapture", Napi::Function::New(env, EndCapture));
-  exports.Set("captureStatus", Napi::Function::New(env, CaptureStatus));
-  exports.Set("captureInfo", Napi::Function::New(env, CaptureInfo));
-  exports.Set("exchangeCaptureMode", Napi::Function::New(env, ExchangeCaptureMode));
-  exports.Set("updateCaptureDependencies", Napi::Function::New(env, UpdateCaptureDependencies));
 }
 
 }  // namespace cudrv

@@ -2,6 +2,7 @@
 // a handle belongs to one graph, starts each launch at its default value (when
 // asked) and is set from device code with cudaGraphSetConditional.
 #include "core/args.h"
+#include "generated/entries.h"
 #include "graph/node_params.h"
 
 namespace cudrv {
@@ -16,31 +17,26 @@ class ConditionalHandle : public Handle<ConditionalHandle, ConditionalHandleBox>
  public:
   static constexpr const char* kName = "ConditionalHandle";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports) {
-    exports.Set("ConditionalHandle", define(env, {InstanceAccessor("value", &ConditionalHandle::Value, nullptr)}));
-  }
-
- private:
-  // The 64-bit value device code receives as its cudaGraphConditionalHandle argument.
-  Napi::Value Value(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().handle); }
 };
-
-namespace {
 
 // createConditionalHandle(graph, ordinal, defaultValue | undefined)
 Napi::Value CreateConditionalHandle(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = graphArg(info[0], "graph");
-  auto box = std::make_shared<ConditionalHandleBox>();
-  box->graph = graph;
-  box->context = primaryContext(env, intArg(info[1], "ordinal"));
+  const int ordinal = intArg(info[1], "ordinal");
   unsigned int flags = info[2].IsUndefined() ? 0 : CU_GRAPH_COND_ASSIGN_DEFAULT;
   unsigned int value = info[2].IsUndefined() ? 0 : uintArg(info[2], "defaultValue");
+  const GraphRef graph = graphArg(info[0], "graph");
+  auto box = std::make_shared<ConditionalHandleBox>();
+  box->graph = graph;
+  box->context = primaryContext(env, ordinal);
   CU_CHECK(env, cuGraphConditionalHandleCreate, &box->handle, graph->graph, box->context->context, value, flags);
   return ConditionalHandle::newSlot(env, box);
 }
 
-}  // namespace
+// The 64-bit value device code receives as its cudaGraphConditionalHandle argument.
+Napi::Value ConditionalHandleValue(const Napi::CallbackInfo& info) {
+  return bigint(info.Env(), ConditionalHandle::fromSlot(info[0], "handle")->handle);
+}
 
 // {handle, kind: CUgraphConditionalNodeType, size}
 void buildConditional(Napi::Env env, const ObjectFields& p, NodeParams& out, GraphBox* graph) {
@@ -48,7 +44,7 @@ void buildConditional(Napi::Env env, const ObjectFields& p, NodeParams& out, Gra
   c.type = static_cast<CUgraphConditionalNodeType>(uintArg(p["kind"], "kind"));
   c.size = uintArg(p["size"], "size");
   if (c.size == 0 || c.size > 1024) throwRangeError(env, "size must be between 1 and 1024");
-  const auto& handle = ConditionalHandle::from(p["handle"], "handle");
+  const auto& handle = ConditionalHandle::fromSlot(p["handle"], "handle");
   GraphRef owner = handle->graph.lock();
   if (!owner || !owner->root()) throwDisposed(env, "the graph of this conditional handle");
   if (graph && owner->root() != graph->root()) throwTypeError(env, "handle was created for another graph");
@@ -56,11 +52,6 @@ void buildConditional(Napi::Env env, const ObjectFields& p, NodeParams& out, Gra
   c.ctx = handle->context->context;
   out.context = c.ctx;
   out.uses = {handle};
-}
-
-void initConditional(Napi::Env env, Napi::Object exports) {
-  ConditionalHandle::init(env, exports);
-  exports.Set("createConditionalHandle", Napi::Function::New(env, CreateConditionalHandle));
 }
 
 }  // namespace cudrv

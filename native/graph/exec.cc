@@ -7,6 +7,7 @@
 
 #include "core/args.h"
 #include "graph/node_kinds.h"
+#include "generated/entries.h"
 #include "graph/node_params.h"
 #include "core/hot_call.h"
 #include "kernel/launch.h"
@@ -35,21 +36,7 @@ class GraphExec : public Handle<GraphExec, GraphExecBox> {
  public:
   static constexpr const char* kName = "GraphExec";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value HandleValue(const Napi::CallbackInfo& info);
-  Napi::Value Flags(const Napi::CallbackInfo& info);
-  Napi::Value Upload(const Napi::CallbackInfo& info);
-  Napi::Value Update(const Napi::CallbackInfo& info);
-  Napi::Value SetNodeParams(const Napi::CallbackInfo& info);
-  Napi::Value SetChildGraph(const Napi::CallbackInfo& info);
-  Napi::Value SetEnabled(const Napi::CallbackInfo& info);
-  Napi::Value IsEnabled(const Napi::CallbackInfo& info);
-  Napi::Value ClearExternalSemaphores(const Napi::CallbackInfo& info);
 };
-
-namespace {
 
 // instantiate(graph, flags, uploadStream | undefined, detailed) -> GraphExec, or
 // when detailed (cuGraphInstantiateWithParams) and it fails:
@@ -58,10 +45,10 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   // Held: the failure's properties are set (setters JavaScript put on
   // Object.prototype may run) before the graph is used again.
-  const GraphRef graph = graphArg(info[0], "graph");
   uint64_t flags = u64Arg(info[1], "flags");
-  StreamBox* upload = info[2].IsUndefined() ? nullptr : &streamArg(info[2], "uploadStream");
   bool detailed = boolArg(info[3], "detailed");
+  const GraphRef graph = graphArg(info[0], "graph");
+  StreamBox* upload = info[2].IsUndefined() ? nullptr : &streamArg(info[2], "uploadStream");
   auto box = std::make_shared<GraphExecBox>();
   if (upload) makeCurrent(env, upload->context);
   box->graphResources = graph->root()->bag;
@@ -123,50 +110,33 @@ napi_value GraphLaunch(Napi::Env env, SlotTable& table, const HotArgs<2>& args) 
   return nullptr;
 }
 
-}  // namespace
-
-void GraphExec::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("GraphExec", define(env, {
-      InstanceAccessor("handle", &GraphExec::HandleValue, nullptr),
-      InstanceMethod("flags", &GraphExec::Flags),
-      InstanceMethod("upload", &GraphExec::Upload),
-      InstanceMethod("update", &GraphExec::Update),
-      InstanceMethod("setNodeParams", &GraphExec::SetNodeParams),
-      InstanceMethod("setChildGraph", &GraphExec::SetChildGraph),
-      InstanceMethod("setEnabled", &GraphExec::SetEnabled),
-      InstanceMethod("isEnabled", &GraphExec::IsEnabled),
-      InstanceMethod("clearExternalSemaphores", &GraphExec::ClearExternalSemaphores),
-  }));
-  exports.Set("instantiate", Napi::Function::New(env, Instantiate));
-  exports.Set("graphLaunch", hotFunction<2, GraphLaunch>(env, "graphLaunch"));
-  exports.Set("execSetKernelNodeParams", hotFunction<4, ExecSetKernelNodeParams>(env, "execSetKernelNodeParams"));
-  exports.Set("execSetPreparedKernelNode", hotFunction<3, ExecSetPreparedKernelNode>(env, "execSetPreparedKernelNode"));
+Napi::Value GraphExecHandle(const Napi::CallbackInfo& info) {
+  return handleValue(info.Env(), GraphExec::fromSlot(info[0], "exec")->exec);
 }
 
-Napi::Value GraphExec::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().exec); }
-
-Napi::Value GraphExec::Flags(const Napi::CallbackInfo& info) {
+Napi::Value GraphExecFlags(const Napi::CallbackInfo& info) {
   cuuint64_t flags = 0;
-  CU_CHECK(info.Env(), cuGraphExecGetFlags, live().exec, &flags);
+  CU_CHECK(info.Env(), cuGraphExecGetFlags, GraphExec::fromSlot(info[0], "exec")->exec, &flags);
   return Napi::Number::New(info.Env(), static_cast<double>(flags));
 }
 
-Napi::Value GraphExec::Upload(const Napi::CallbackInfo& info) {
-  const ExecRef& exec = shared();
-  StreamBox& stream = streamArg(info[0]);
+Napi::Value GraphExecUpload(const Napi::CallbackInfo& info) {
+  const ExecRef& exec = GraphExec::fromSlot(info[0], "exec");
+  StreamBox& stream = streamArg(info[1]);
   CU_CHECK(info.Env(), cuGraphUpload, exec->exec, stream.stream);
   stream.keepUntilIdle(exec);
   return info.Env().Undefined();
 }
 
-// update(graph) -> {result: CUgraphExecUpdateResult, error?, node?, fromNode?}.
+// graphExecUpdate(exec, graph) -> {result: CUgraphExecUpdateResult, error?, node?, fromNode?}.
 // On success the executable runs graph's nodes and keeps graph's resources.
-Napi::Value GraphExec::Update(const Napi::CallbackInfo& info) {
+Napi::Value GraphExecUpdate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   // Held: the result's properties are set (setters JavaScript put on
   // Object.prototype may run) before both are used again.
-  const ExecRef exec = shared();
-  const GraphRef graph = graphArg(info[0], "graph");
+  const SlotTable& table = slotTable(env);
+  const ExecRef exec = GraphExec::fromSlot(table, info[0], "exec");
+  const GraphRef graph = graphArg(table, info[1], "graph");
   CUgraphExecUpdateResultInfo result;
   std::memset(&result, 0, sizeof(result));
   CUresult r = CU_CALL(cuGraphExecUpdate, exec->exec, graph->graph, &result);
@@ -182,49 +152,56 @@ Napi::Value GraphExec::Update(const Napi::CallbackInfo& info) {
   return out;
 }
 
-// setNodeParams(node, params): the executable's copy of a node.
-Napi::Value GraphExec::SetNodeParams(const Napi::CallbackInfo& info) {
+// graphExecSetNodeParams(exec, node, params): the executable's copy of a node.
+Napi::Value GraphExecSetNodeParams(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const NodeFields fields = readNodeFields(env, info[1]);
-  GraphExecBox& exec = live();
-  const NodeRef& node = nodeArg(info[0], "node");
+  const NodeFields fields = readNodeFields(env, info[2]);
+  const SlotTable& table = slotTable(env);
+  GraphExecBox& exec = *GraphExec::fromSlot(table, info[0], "exec");
+  const NodeRef& node = nodeArg(table, info[1], "node", nullptr);
   std::unique_ptr<NodeParams> p = buildNodeParams(env, fields, nullptr);
   setBuiltExecNode(env, exec.exec, *node, *p, exec.extra);
   return env.Undefined();
 }
 
-// setChildGraph(node, graph): the child graph node now runs a copy of graph
+// graphExecSetChildGraph(exec, node, graph): the child graph node now runs a copy of graph
 // (same topology required; cuGraphExecChildGraphNodeSetParams).
-Napi::Value GraphExec::SetChildGraph(const Napi::CallbackInfo& info) {
-  GraphExecBox& exec = live();
-  const NodeRef& node = nodeArg(info[0], "node");
-  const GraphRef& child = graphArg(info[1], "graph");
+Napi::Value GraphExecSetChildGraph(const Napi::CallbackInfo& info) {
+  const SlotTable& table = slotTable(info.Env());
+  GraphExecBox& exec = *GraphExec::fromSlot(table, info[0], "exec");
+  const NodeRef& node = nodeArg(table, info[1], "node", nullptr);
+  const GraphRef& child = graphArg(table, info[2], "graph");
   CU_CHECK(info.Env(), cuGraphExecChildGraphNodeSetParams, exec.exec, node->node, child->graph);
   exec.extra.add(child);
   return info.Env().Undefined();
 }
 
-Napi::Value GraphExec::SetEnabled(const Napi::CallbackInfo& info) {
-  GraphExecBox& exec = live();
-  const NodeRef& node = nodeArg(info[0], "node");
-  CU_CHECK(info.Env(), cuGraphNodeSetEnabled, exec.exec, node->node, boolArg(info[1], "enabled") ? 1 : 0);
+Napi::Value GraphExecSetEnabled(const Napi::CallbackInfo& info) {
+  const bool enabled = boolArg(info[2], "enabled");
+  const SlotTable& table = slotTable(info.Env());
+  GraphExecBox& exec = *GraphExec::fromSlot(table, info[0], "exec");
+  const NodeRef& node = nodeArg(table, info[1], "node", nullptr);
+  CU_CHECK(info.Env(), cuGraphNodeSetEnabled, exec.exec, node->node, enabled ? 1 : 0);
   return info.Env().Undefined();
 }
 
-Napi::Value GraphExec::IsEnabled(const Napi::CallbackInfo& info) {
-  GraphExecBox& exec = live();
-  const NodeRef& node = nodeArg(info[0], "node");
+Napi::Value GraphExecIsEnabled(const Napi::CallbackInfo& info) {
+  const SlotTable& table = slotTable(info.Env());
+  GraphExecBox& exec = *GraphExec::fromSlot(table, info[0], "exec");
+  const NodeRef& node = nodeArg(table, info[1], "node", nullptr);
   unsigned int enabled = 0;
   CU_CHECK(info.Env(), cuGraphNodeGetEnabled, exec.exec, node->node, &enabled);
   return Napi::Boolean::New(info.Env(), enabled != 0);
 }
 
-// clearExternalSemaphores(node, signal): the executable's external-semaphore node
+// graphExecClearExternalSemaphores(exec, node, signal): the executable's external-semaphore node
 // gets an empty set (native/graph/external_semaphore.cc says why only that).
-Napi::Value GraphExec::ClearExternalSemaphores(const Napi::CallbackInfo& info) {
-  GraphExecBox& exec = live();
-  const NodeRef& node = nodeArg(info[0], "node");
-  if (boolArg(info[1], "signal")) {
+Napi::Value GraphExecClearExternalSemaphores(const Napi::CallbackInfo& info) {
+  const bool signal = boolArg(info[2], "signal");
+  const SlotTable& table = slotTable(info.Env());
+  GraphExecBox& exec = *GraphExec::fromSlot(table, info[0], "exec");
+  const NodeRef& node = nodeArg(table, info[1], "node", nullptr);
+  if (signal) {
     CUDA_EXT_SEM_SIGNAL_NODE_PARAMS p{nullptr, nullptr, 0};
     CU_CHECK(info.Env(), cuGraphExecExternalSemaphoresSignalNodeSetParams, exec.exec, node->node, &p);
   } else {
@@ -237,7 +214,5 @@ Napi::Value GraphExec::ClearExternalSemaphores(const Napi::CallbackInfo& info) {
 // A graph's resources are kept without their kinds (host nodes' callbacks,
 // registered buffers among them): assume the worst.
 bool holdsJavaScript(const GraphExecBox&) { return true; }
-
-void initGraphExec(Napi::Env env, Napi::Object exports) { GraphExec::init(env, exports); }
 
 }  // namespace cudrv

@@ -5,11 +5,10 @@
 #include <cstring>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "graph/graph.h"
 
 namespace cudrv {
-
-namespace {
 
 // addExternalSemaphoreNode(graph, dependencies, signal) -> GraphNode
 Napi::Value AddExternalSemaphoreNode(const Napi::CallbackInfo& info) {
@@ -57,14 +56,6 @@ Napi::Value ClearExternalSemaphores(const Napi::CallbackInfo& info) {
     CU_CHECK(env, cuGraphExternalSemaphoresWaitNodeSetParams, node->node, &p);
   }
   return env.Undefined();
-}
-
-}  // namespace
-
-void initExternalSemaphoreNodes(Napi::Env env, Napi::Object exports) {
-  exports.Set("addExternalSemaphoreNode", Napi::Function::New(env, AddExternalSemaphoreNode));
-  exports.Set("externalSemaphoreCount", Napi::Function::New(env, ExternalSemaphoreCount));
-  exports.Set("clearExternalSemaphores", Napi::Function::New(env, ClearExternalSemaphores));
 }
 
 }  // namespace cudrv

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "core/release.h"
 
 namespace cudrv {
@@ -59,7 +60,7 @@ GraphRef makeGraphBox(Napi::Env env, CUgraph graph, const GraphRef& parent) {
 const GraphRef& graphArg(Napi::Value value, const char* param) { return graphArg(slotTable(value.Env()), value, param); }
 
 const GraphRef& graphArg(const SlotTable& table, Napi::Value value, const char* param) {
-  const GraphRef& graph = Graph::fromSlotOrView(table, value, param);
+  const GraphRef& graph = Graph::fromSlot(table, value, param);
   if (!graph->root()) throwDisposed(value.Env(), "the graph that owns this one");
   return graph;
 }
@@ -93,7 +94,7 @@ const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* gra
 }
 
 const NodeRef& nodeArg(const SlotTable& table, Napi::Value value, const char* param, const GraphBox* graph) {
-  return liveNode(value.Env(), GraphNode::fromSlotOrView(table, value, param), param, graph);
+  return liveNode(value.Env(), GraphNode::fromSlot(table, value, param), param, graph);
 }
 
 const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, const GraphBox* graph) {
@@ -143,12 +144,10 @@ void Dependencies::resolve(Napi::Env env, const GraphBox& graph) {
   CUgraphNode* nodes = count_ <= kFew ? few_ : more_.data();
   for (size_t i = 0; i < count_; ++i) {
     const NodeRef& node = one_ >= 0 ? GraphNode::fromSlot(env, table, one_, "dependency")
-                                    : GraphNode::fromSlotOrView(table, Napi::Value(env, valueAt(i)), "dependency");
+                                    : GraphNode::fromSlot(table, Napi::Value(env, valueAt(i)), "dependency");
     nodes[i] = liveNode(env, node, "dependency", &graph)->node;
   }
 }
-
-namespace {
 
 Napi::Value CreateGraph(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -157,6 +156,8 @@ Napi::Value CreateGraph(const Napi::CallbackInfo& info) {
   CU_CHECK(env, cuGraphCreate, &graph, 0);
   return newGraphSlot(env, makeGraphBox(env, graph));
 }
+
+namespace {
 
 // The nodes a listing call returns, as JavaScript objects.
 Napi::Array nodeArray(Napi::Env env, const GraphRef& graph, const std::vector<CUgraphNode>& nodes) {
@@ -186,44 +187,26 @@ struct EdgeList {
 // Read first (getters may run), then resolved against the graph.
 EdgeList edgeListArg(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  Dependencies from(env, info[0], info[2]);
-  Dependencies to(env, info[1], Napi::Value());
+  Dependencies from(env, info[1], info[3]);
+  Dependencies to(env, info[2], Napi::Value());
   if (from.count() != to.count()) throwRangeError(env, "from and to must have the same length");
   return {std::move(from), std::move(to)};
 }
 
 }  // namespace
 
-void Graph::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("Graph", define(env, {
-      InstanceAccessor("handle", &Graph::HandleValue, nullptr),
-      InstanceMethod("nodeCount", &Graph::NodeCount),
-      InstanceMethod("nodes", &Graph::Nodes),
-      InstanceMethod("rootNodes", &Graph::RootNodes),
-      InstanceMethod("edges", &Graph::Edges),
-      InstanceMethod("addEdges", &Graph::AddEdges),
-      InstanceMethod("removeEdges", &Graph::RemoveEdges),
-      InstanceMethod("clone", &Graph::Clone),
-      InstanceMethod("findInClone", &Graph::FindInClone),
-      InstanceMethod("debugDotPrint", &Graph::DebugDotPrint),
-      InstanceMethod("resourceCount", &Graph::ResourceCount),
-  }));
-  exports.Set("createGraph", Napi::Function::New(env, CreateGraph));
-  GraphNode::init(env, exports);
-}
+Napi::Value GraphHandle(const Napi::CallbackInfo& info) { return handleValue(info.Env(), graphArg(info[0], "graph")->graph); }
 
-Napi::Value Graph::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), liveGraph().graph); }
-
-Napi::Value Graph::NodeCount(const Napi::CallbackInfo& info) {
+Napi::Value GraphNodeCount(const Napi::CallbackInfo& info) {
   size_t count = 0;
-  CU_CHECK(info.Env(), cuGraphGetNodes, liveGraph().graph, nullptr, &count);
+  CU_CHECK(info.Env(), cuGraphGetNodes, graphArg(info[0], "graph")->graph, nullptr, &count);
   return Napi::Number::New(info.Env(), static_cast<double>(count));
 }
 
 // The graph is held by the listing calls: setting the result's elements may run
 // setters JavaScript put on Array.prototype, which could dispose it.
-Napi::Value Graph::Nodes(const Napi::CallbackInfo& info) {
-  const GraphRef graph = sharedGraph();
+Napi::Value GraphNodes(const Napi::CallbackInfo& info) {
+  const GraphRef graph = graphArg(info[0], "graph");
   size_t count = 0;
   CU_CHECK(info.Env(), cuGraphGetNodes, graph->graph, nullptr, &count);
   std::vector<CUgraphNode> nodes(count);
@@ -232,8 +215,8 @@ Napi::Value Graph::Nodes(const Napi::CallbackInfo& info) {
   return nodeArray(info.Env(), graph, nodes);
 }
 
-Napi::Value Graph::RootNodes(const Napi::CallbackInfo& info) {
-  const GraphRef graph = sharedGraph();
+Napi::Value GraphRootNodes(const Napi::CallbackInfo& info) {
+  const GraphRef graph = graphArg(info[0], "graph");
   size_t count = 0;
   CU_CHECK(info.Env(), cuGraphGetRootNodes, graph->graph, nullptr, &count);
   std::vector<CUgraphNode> nodes(count);
@@ -242,10 +225,10 @@ Napi::Value Graph::RootNodes(const Napi::CallbackInfo& info) {
   return nodeArray(info.Env(), graph, nodes);
 }
 
-// edges() -> {from: GraphNode[], to: GraphNode[], data: [fromPort, toPort, type][]}
-Napi::Value Graph::Edges(const Napi::CallbackInfo& info) {
+// {from: GraphNode[], to: GraphNode[], data: [fromPort, toPort, type][]}
+Napi::Value GraphEdges(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef graph = sharedGraph();
+  const GraphRef graph = graphArg(info[0], "graph");
   size_t count = 0;
   CU_CHECK(env, cuGraphGetEdges, graph->graph, nullptr, nullptr, nullptr, &count);
   std::vector<CUgraphNode> from(count), to(count);
@@ -261,9 +244,9 @@ Napi::Value Graph::Edges(const Napi::CallbackInfo& info) {
   return out;
 }
 
-Napi::Value Graph::AddEdges(const Napi::CallbackInfo& info) {
+Napi::Value GraphAddEdges(const Napi::CallbackInfo& info) {
   EdgeList edges = edgeListArg(info);
-  GraphBox& graph = liveGraph();
+  GraphBox& graph = *graphArg(info[0], "graph");
   edges.from.resolve(info.Env(), graph);
   edges.to.resolve(info.Env(), graph);
   CU_CHECK(info.Env(), cuGraphAddDependencies, graph.graph, edges.from.nodes(), edges.to.nodes(), edges.from.edges(),
@@ -271,9 +254,9 @@ Napi::Value Graph::AddEdges(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-Napi::Value Graph::RemoveEdges(const Napi::CallbackInfo& info) {
+Napi::Value GraphRemoveEdges(const Napi::CallbackInfo& info) {
   EdgeList edges = edgeListArg(info);
-  GraphBox& graph = liveGraph();
+  GraphBox& graph = *graphArg(info[0], "graph");
   edges.from.resolve(info.Env(), graph);
   edges.to.resolve(info.Env(), graph);
   CU_CHECK(info.Env(), cuGraphRemoveDependencies, graph.graph, edges.from.nodes(), edges.to.nodes(), edges.from.edges(),
@@ -281,10 +264,10 @@ Napi::Value Graph::RemoveEdges(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-// clone() -> a new graph with the same nodes, holding the same resources.
-Napi::Value Graph::Clone(const Napi::CallbackInfo& info) {
+// A new graph with the same nodes, holding the same resources.
+Napi::Value GraphClone(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  GraphBox& graph = liveGraph();
+  GraphBox& graph = *graphArg(info[0], "graph");
   CUgraph clone = nullptr;
   CU_CHECK(env, cuGraphClone, &clone, graph.graph);
   GraphRef box = makeGraphBox(env, clone);
@@ -292,46 +275,37 @@ Napi::Value Graph::Clone(const Napi::CallbackInfo& info) {
   return newGraphSlot(env, box);
 }
 
-// findInClone(originalNode): this graph is the clone.
-Napi::Value Graph::FindInClone(const Napi::CallbackInfo& info) {
-  const GraphRef& clone = sharedGraph();
-  const NodeRef& original = nodeArg(info[0], "node");
+// (clone, originalNode): the node original became in clone.
+Napi::Value GraphFindInClone(const Napi::CallbackInfo& info) {
+  const SlotTable& table = slotTable(info.Env());
+  const GraphRef& clone = graphArg(table, info[0], "graph");
+  const NodeRef& original = nodeArg(table, info[1], "node", nullptr);
   CUgraphNode found = nullptr;
   CU_CHECK(info.Env(), cuGraphNodeFindInClone, &found, original->node, clone->graph);
   return nodeValue(info.Env(), nodeBoxOf(clone, found));
 }
 
-// debugDotPrint(path, flags): the driver writes its DOT description to path.
-Napi::Value Graph::DebugDotPrint(const Napi::CallbackInfo& info) {
-  GraphBox& graph = liveGraph();
-  std::string path = stringArg(info[0], "path");
-  CU_CHECK_DETAIL(info.Env(), "path=" + path, cuGraphDebugDotPrint, graph.graph, path.c_str(), uintArg(info[1], "flags"));
+// (graph, path, flags): the driver writes its DOT description to path.
+Napi::Value GraphDebugDotPrint(const Napi::CallbackInfo& info) {
+  std::string path = stringArg(info[1], "path");
+  const unsigned int flags = uintArg(info[2], "flags");
+  GraphBox& graph = *graphArg(info[0], "graph");
+  CU_CHECK_DETAIL(info.Env(), "path=" + path, cuGraphDebugDotPrint, graph.graph, path.c_str(), flags);
   return info.Env().Undefined();
 }
 
 // How many resources the graph keeps alive (for tests and diagnostics).
-Napi::Value Graph::ResourceCount(const Napi::CallbackInfo& info) {
-  GraphBox* root = liveGraph().root();
+Napi::Value GraphResourceCount(const Napi::CallbackInfo& info) {
+  GraphBox* root = graphArg(info[0], "graph")->root();
   return Napi::Number::New(info.Env(), root && root->bag ? static_cast<double>(root->bag->items.size()) : 0);
 }
 
-void GraphNode::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("GraphNode", define(env, {
-      InstanceAccessor("handle", &GraphNode::HandleValue, nullptr),
-      InstanceMethod("type", &GraphNode::Type),
-      InstanceMethod("dependencies", &GraphNode::Dependencies),
-      InstanceMethod("dependents", &GraphNode::Dependents),
-      InstanceMethod("destroy", &GraphNode::Destroy),
-      InstanceMethod("getKernelAttribute", &GraphNode::GetKernelAttribute),
-      InstanceMethod("setKernelAttribute", &GraphNode::SetKernelAttribute),
-      InstanceMethod("copyKernelAttributes", &GraphNode::CopyKernelAttributes),
-  }));
+Napi::Value GraphNodeHandle(const Napi::CallbackInfo& info) {
+  return handleValue(info.Env(), GraphNode::fromSlot(info[0], "node")->node);
 }
 
-Napi::Value GraphNode::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().node); }
-
-Napi::Value GraphNode::Type(const Napi::CallbackInfo& info) {
-  const NodeRef& node = liveNode(Env(), shared(), "node");
+Napi::Value GraphNodeType(const Napi::CallbackInfo& info) {
+  const NodeRef& node = nodeArg(info[0], "node");
   CUgraphNodeType type;
   CU_CHECK(info.Env(), cuGraphNodeGetType, node->node, &type);
   return Napi::Number::New(info.Env(), type);
@@ -357,24 +331,27 @@ Napi::Value neighbours(Napi::Env env, const NodeRef& node, Query query) {
 
 }  // namespace
 
-Napi::Value GraphNode::Dependencies(const Napi::CallbackInfo& info) {
+// The node is held: setting the result's elements may run setters that dispose it.
+Napi::Value GraphNodeDependencies(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return neighbours(env, liveNode(Env(), shared(), "node"), [env](CUgraphNode n, CUgraphNode* out, CUgraphEdgeData* d, size_t* c) {
+  const NodeRef node = nodeArg(info[0], "node");
+  return neighbours(env, node, [env](CUgraphNode n, CUgraphNode* out, CUgraphEdgeData* d, size_t* c) {
     CU_CHECK(env, cuGraphNodeGetDependencies, n, out, d, c);
   });
 }
 
-Napi::Value GraphNode::Dependents(const Napi::CallbackInfo& info) {
+Napi::Value GraphNodeDependents(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return neighbours(env, liveNode(Env(), shared(), "node"), [env](CUgraphNode n, CUgraphNode* out, CUgraphEdgeData* d, size_t* c) {
+  const NodeRef node = nodeArg(info[0], "node");
+  return neighbours(env, node, [env](CUgraphNode n, CUgraphNode* out, CUgraphEdgeData* d, size_t* c) {
     CU_CHECK(env, cuGraphNodeGetDependentNodes, n, out, d, c);
   });
 }
 
-// destroy(): removes the node (and its edges) from its graph; this object and
-// every other reference to the node become unusable.
-Napi::Value GraphNode::Destroy(const Napi::CallbackInfo& info) {
-  const NodeRef& node = liveNode(Env(), shared(), "node");
+// Removes the node (and its edges) from its graph; every reference to the node
+// becomes unusable.
+Napi::Value GraphNodeDestroy(const Napi::CallbackInfo& info) {
+  const NodeRef& node = nodeArg(info[0], "node");
   CU_CHECK(info.Env(), cuGraphDestroyNode, node->node);
   node->alive = false;
   graphOf(info.Env(), *node)->nodes.forget(node->node);
@@ -383,9 +360,9 @@ Napi::Value GraphNode::Destroy(const Napi::CallbackInfo& info) {
 
 // A kernel node's launch attribute (cuGraphKernelNodeGetAttribute): the raw
 // CUkernelNodeAttrValue union, which lib/ decodes (as for stream attributes).
-Napi::Value GraphNode::GetKernelAttribute(const Napi::CallbackInfo& info) {
-  const NodeRef& node = liveNode(Env(), shared(), "node");
-  unsigned int id = uintArg(info[0], "attribute");
+Napi::Value GraphNodeGetKernelAttribute(const Napi::CallbackInfo& info) {
+  unsigned int id = uintArg(info[1], "attribute");
+  const NodeRef& node = nodeArg(info[0], "node");
   CUkernelNodeAttrValue value;
   std::memset(&value, 0, sizeof(value));
   CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuGraphKernelNodeGetAttribute, node->node,
@@ -393,19 +370,20 @@ Napi::Value GraphNode::GetKernelAttribute(const Napi::CallbackInfo& info) {
   return bytesValue(info.Env(), value);
 }
 
-Napi::Value GraphNode::SetKernelAttribute(const Napi::CallbackInfo& info) {
-  const NodeRef& node = liveNode(Env(), shared(), "node");
-  unsigned int id = uintArg(info[0], "attribute");
-  auto value = bytesArg<CUkernelNodeAttrValue>(info[1], "value");
+Napi::Value GraphNodeSetKernelAttribute(const Napi::CallbackInfo& info) {
+  unsigned int id = uintArg(info[1], "attribute");
+  auto value = bytesArg<CUkernelNodeAttrValue>(info[2], "value");
+  const NodeRef& node = nodeArg(info[0], "node");
   CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuGraphKernelNodeSetAttribute, node->node,
                   static_cast<CUkernelNodeAttrID>(id), &value);
   return info.Env().Undefined();
 }
 
-// copyKernelAttributes(source): every launch attribute of source onto this kernel node.
-Napi::Value GraphNode::CopyKernelAttributes(const Napi::CallbackInfo& info) {
-  const NodeRef& node = liveNode(Env(), shared(), "node");
-  const NodeRef& source = nodeArg(info[0], "source");
+// (node, source): every launch attribute of source onto the kernel node.
+Napi::Value GraphNodeCopyKernelAttributes(const Napi::CallbackInfo& info) {
+  const SlotTable& table = slotTable(info.Env());
+  const NodeRef& node = nodeArg(table, info[0], "node", nullptr);
+  const NodeRef& source = nodeArg(table, info[1], "source", nullptr);
   CU_CHECK(info.Env(), cuGraphKernelNodeCopyAttributes, node->node, source->node);
   return info.Env().Undefined();
 }

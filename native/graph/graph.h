@@ -90,55 +90,18 @@ class Graph : public Handle<Graph, GraphBox> {
  public:
   static constexpr const char* kName = "Graph";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  // The box, checked to still have its CUgraph (a body or moved child graph
-  // goes with its owner).
-  GraphBox& liveGraph() {
-    GraphBox& graph = live();
-    if (!graph.root()) throwDisposed(Env(), "the graph that owns this one");
-    return graph;
-  }
-  const GraphRef& sharedGraph() {
-    liveGraph();
-    return shared();
-  }
-
-  Napi::Value HandleValue(const Napi::CallbackInfo& info);
-  Napi::Value NodeCount(const Napi::CallbackInfo& info);
-  Napi::Value Nodes(const Napi::CallbackInfo& info);
-  Napi::Value RootNodes(const Napi::CallbackInfo& info);
-  Napi::Value Edges(const Napi::CallbackInfo& info);
-  Napi::Value AddEdges(const Napi::CallbackInfo& info);
-  Napi::Value RemoveEdges(const Napi::CallbackInfo& info);
-  Napi::Value Clone(const Napi::CallbackInfo& info);
-  Napi::Value FindInClone(const Napi::CallbackInfo& info);
-  Napi::Value DebugDotPrint(const Napi::CallbackInfo& info);
-  Napi::Value ResourceCount(const Napi::CallbackInfo& info);
 };
 
 class GraphNode : public Handle<GraphNode, NodeBox> {
  public:
   static constexpr const char* kName = "GraphNode";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value HandleValue(const Napi::CallbackInfo& info);
-  Napi::Value Type(const Napi::CallbackInfo& info);
-  Napi::Value Dependencies(const Napi::CallbackInfo& info);
-  Napi::Value Dependents(const Napi::CallbackInfo& info);
-  Napi::Value Destroy(const Napi::CallbackInfo& info);
-  Napi::Value GetKernelAttribute(const Napi::CallbackInfo& info);
-  Napi::Value SetKernelAttribute(const Napi::CallbackInfo& info);
-  Napi::Value CopyKernelAttributes(const Napi::CallbackInfo& info);
 };
 
 // A graph box owning (or, with a parent, naming) a CUgraph.
 GraphRef makeGraphBox(Napi::Env env, CUgraph graph, const GraphRef& parent = nullptr);
 Napi::Value newGraphSlot(Napi::Env env, const GraphRef& graph);
-// A live graph argument, by slot or view: a Graph whose CUgraph (and owners) still exist.
+// A live graph argument, by slot: a Graph whose CUgraph (and owners) still exist.
 const GraphRef& graphArg(Napi::Value value, const char* param);
 const GraphRef& graphArg(const SlotTable& table, Napi::Value value, const char* param);
 // The graph a live node belongs to.
@@ -149,7 +112,7 @@ inline NodeRef nodeBoxOf(const GraphRef& graph, CUgraphNode node) { return graph
 // The number of the node's slot (see NodeBox), made owned on first sight.
 Napi::Value nodeValue(Napi::Env env, const NodeRef& node);
 Napi::Value nodeValue(Napi::Env env, SlotTable& table, const NodeRef& node);
-// A live node argument, by slot or view; it must belong to graph when graph is given.
+// A live node argument, by slot; it must belong to graph when graph is given.
 const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph = nullptr);
 const NodeRef& nodeArg(const SlotTable& table, Napi::Value value, const char* param, const GraphBox* graph);
 // The same checks for a node found otherwise (by slot).

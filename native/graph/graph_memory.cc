@@ -1,10 +1,9 @@
 // The memory graphs allocate (memory nodes): per-device usage and trimming.
 #include "core/args.h"
+#include "generated/entries.h"
 #include "context.h"
 
 namespace cudrv {
-
-namespace {
 
 // graphMemoryAttribute(ordinal, attribute) -> bytes (cuDeviceGetGraphMemAttribute)
 Napi::Value GraphMemoryAttribute(const Napi::CallbackInfo& info) {
@@ -36,14 +35,6 @@ Napi::Value TrimGraphMemory(const Napi::CallbackInfo& info) {
   CUdevice device = deviceOf(env, info[0], "ordinal");
   CU_CHECK(env, cuDeviceGraphMemTrim, device);
   return env.Undefined();
-}
-
-}  // namespace
-
-void initGraphMemory(Napi::Env env, Napi::Object exports) {
-  exports.Set("graphMemoryAttribute", Napi::Function::New(env, GraphMemoryAttribute));
-  exports.Set("resetGraphMemoryHigh", Napi::Function::New(env, ResetGraphMemoryHigh));
-  exports.Set("trimGraphMemory", Napi::Function::New(env, TrimGraphMemory));
 }
 
 }  // namespace cudrv

@@ -116,15 +116,8 @@ class GraphAllocation : public Handle<GraphAllocation, GraphAllocationBox> {
  public:
   static constexpr const char* kName = "GraphAllocation";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value Address(const Napi::CallbackInfo& info);
-  Napi::Value Size(const Napi::CallbackInfo& info);
 };
 
 Napi::Value newGraphAllocationSlot(Napi::Env env, const std::shared_ptr<GraphAllocationBox>& allocation);
-
-void initGraphNodes(Napi::Env env, Napi::Object exports);
 
 }  // namespace cudrv

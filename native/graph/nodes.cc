@@ -3,13 +3,12 @@
 #include <cstring>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "event.h"
 #include "core/hot_call.h"
 #include "graph/node_params.h"
 
 namespace cudrv {
-
-namespace {
 
 // addNode(graph, dependencies, edgeData | undefined, params)
 //   -> {node, allocation?: GraphAllocation, bodies?: Graph[]}
@@ -51,38 +50,16 @@ Napi::Value SetNodeParams(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// nodeParams(node): what the driver holds for the node, per type. The node is
+// graphNodeParams(node): what the driver holds for the node, per type. The node is
 // held: setting the result's properties may run setters JavaScript put on
 // Object.prototype, which could dispose it.
-Napi::Value NodeParamsOf(const Napi::CallbackInfo& info) {
+Napi::Value GraphNodeParams(const Napi::CallbackInfo& info) {
   const NodeRef node = nodeArg(info[0], "node");
   return readNodeParams(info.Env(), node);
 }
 
-}  // namespace
-
-void GraphAllocation::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("GraphAllocation", define(env, {
-      InstanceAccessor("address", &GraphAllocation::Address, nullptr),
-      InstanceAccessor("size", &GraphAllocation::Size, nullptr),
-  }));
-}
-
 Napi::Value newGraphAllocationSlot(Napi::Env env, const std::shared_ptr<GraphAllocationBox>& allocation) {
   return GraphAllocation::newSlot(env, allocation);
-}
-
-Napi::Value GraphAllocation::Address(const Napi::CallbackInfo& info) { return bigint(info.Env(), live().device); }
-Napi::Value GraphAllocation::Size(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().size));
-}
-
-void initGraphNodes(Napi::Env env, Napi::Object exports) {
-  GraphAllocation::init(env, exports);
-  exports.Set("addNode", Napi::Function::New(env, AddNode));
-  exports.Set("addKernelNode", hotFunction<5, AddKernelNode>(env, "addKernelNode"));
-  exports.Set("setNodeParams", Napi::Function::New(env, SetNodeParams));
-  exports.Set("nodeParams", Napi::Function::New(env, NodeParamsOf));
 }
 
 }  // namespace cudrv

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "graph/graph.h"
 #include "core/js_thread.h"
 #include "core/release.h"
@@ -45,41 +46,37 @@ class UserObject : public Handle<UserObject, UserObjectBox> {
  public:
   static constexpr const char* kName = "UserObject";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports) {
-    exports.Set("UserObject", define(env, {
-        InstanceAccessor("references", &UserObject::References, nullptr),
-        InstanceMethod("retain", &UserObject::Retain),
-        InstanceMethod("release", &UserObject::Release),
-    }));
-  }
-
- private:
-  Napi::Value References(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), live().references); }
-
-  Napi::Value Retain(const Napi::CallbackInfo& info) {
-    UserObjectBox& box = live();
-    unsigned int count = uintArg(info[0], "count");
-    if (count == 0 || count > 1u << 20) throwRangeError(info.Env(), "count must be between 1 and 2^20");
-    // With none held here, the object may already be gone (its destructor run): retaining it would touch freed memory.
-    if (box.references == 0) throwRangeError(info.Env(), "count cannot be retained: this object holds no references to the user object any more");
-    // The driver counts in an int.
-    if (count > static_cast<unsigned int>(INT32_MAX) - box.references) throwRangeError(info.Env(), "count would take the references past 2^31 - 1");
-    CU_CHECK(info.Env(), cuUserObjectRetain, box.object, count);
-    box.references += count;
-    return info.Env().Undefined();
-  }
-
-  Napi::Value Release(const Napi::CallbackInfo& info) {
-    UserObjectBox& box = live();
-    unsigned int count = uintArg(info[0], "count");
-    if (count == 0 || count > box.references) {
-      throwRangeError(info.Env(), "count must be between 1 and the " + std::to_string(box.references) + " references held");
-    }
-    CU_CHECK(info.Env(), cuUserObjectRelease, box.object, count);
-    box.references -= count;
-    return info.Env().Undefined();
-  }
 };
+
+}  // namespace
+
+Napi::Value UserObjectReferences(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), UserObject::fromSlot(info[0], "object")->references);
+}
+
+Napi::Value UserObjectRetain(const Napi::CallbackInfo& info) {
+  unsigned int count = uintArg(info[1], "count");
+  UserObjectBox& box = *UserObject::fromSlot(info[0], "object");
+  if (count == 0 || count > 1u << 20) throwRangeError(info.Env(), "count must be between 1 and 2^20");
+  // With none held here, the object may already be gone (its destructor run): retaining it would touch freed memory.
+  if (box.references == 0) throwRangeError(info.Env(), "count cannot be retained: this object holds no references to the user object any more");
+  // The driver counts in an int.
+  if (count > static_cast<unsigned int>(INT32_MAX) - box.references) throwRangeError(info.Env(), "count would take the references past 2^31 - 1");
+  CU_CHECK(info.Env(), cuUserObjectRetain, box.object, count);
+  box.references += count;
+  return info.Env().Undefined();
+}
+
+Napi::Value UserObjectRelease(const Napi::CallbackInfo& info) {
+  unsigned int count = uintArg(info[1], "count");
+  UserObjectBox& box = *UserObject::fromSlot(info[0], "object");
+  if (count == 0 || count > box.references) {
+    throwRangeError(info.Env(), "count must be between 1 and the " + std::to_string(box.references) + " references held");
+  }
+  CU_CHECK(info.Env(), cuUserObjectRelease, box.object, count);
+  box.references -= count;
+  return info.Env().Undefined();
+}
 
 // createUserObject(destructor): one reference, held by the new object.
 Napi::Value CreateUserObject(const Napi::CallbackInfo& info) {
@@ -101,10 +98,11 @@ Napi::Value CreateUserObject(const Napi::CallbackInfo& info) {
 // references, or (move) count of the object's own.
 Napi::Value GraphRetainUserObject(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = graphArg(info[0], "graph");
-  UserObjectBox& object = *UserObject::from(info[1], "object");
   unsigned int count = uintArg(info[2], "count");
   bool move = boolArg(info[3], "move");
+  const SlotTable& table = slotTable(env);
+  const GraphRef& graph = graphArg(table, info[0], "graph");
+  UserObjectBox& object = *UserObject::fromSlot(table, info[1], "object");
   if (count == 0 || (move && count > object.references)) throwRangeError(env, "count exceeds the references the object holds");
   // Holding none, the object may be gone (the graphs that held it destroyed): a new reference would be to freed memory.
   if (object.references == 0) throwRangeError(env, "the object holds no references to the user object any more");
@@ -119,24 +117,16 @@ Napi::Value GraphRetainUserObject(const Napi::CallbackInfo& info) {
 // graphReleaseUserObject(graph, object, count): only references the graph took here.
 Napi::Value GraphReleaseUserObject(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const GraphRef& graph = graphArg(info[0], "graph");
-  UserObjectBox& object = *UserObject::from(info[1], "object");
   unsigned int count = uintArg(info[2], "count");
+  const SlotTable& table = slotTable(env);
+  const GraphRef& graph = graphArg(table, info[0], "graph");
+  UserObjectBox& object = *UserObject::fromSlot(table, info[1], "object");
   unsigned int& held = object.graphReferences[graph->graph];
   if (count == 0 || count > held) throwRangeError(env, "the graph holds " + std::to_string(held) + " references to the object");
   CU_CHECK(env, cuGraphReleaseUserObject, graph->graph, object.object, count);
   held -= count;
   if (held == 0) object.graphReferences.erase(graph->graph);
   return env.Undefined();
-}
-
-}  // namespace
-
-void initUserObjects(Napi::Env env, Napi::Object exports) {
-  UserObject::init(env, exports);
-  exports.Set("createUserObject", Napi::Function::New(env, CreateUserObject));
-  exports.Set("graphRetainUserObject", Napi::Function::New(env, GraphRetainUserObject));
-  exports.Set("graphReleaseUserObject", Napi::Function::New(env, GraphReleaseUserObject));
 }
 
 }  // namespace cudrv

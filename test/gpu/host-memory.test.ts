@@ -107,7 +107,7 @@ describeGpu('a getter that frees what the call already named', () => {
       const { native } = require(${JSON.stringify(path.join(distPath, 'native.js'))});
       const graph = cuda.Graph.create();
       const handle = graph.conditionalHandle();
-      const params = { type: 13, handle: handle.native, size: 1, get kind() { handle.dispose(); global.gc(); return 0; } };
+      const params = { type: 13, handle: handle.slot, size: 1, get kind() { handle.dispose(); global.gc(); return 0; } };
       report(attempt(() => native.addNode(graph.slot, undefined, undefined, params, false)));`))
       .toBe('DisposedError: ConditionalHandle has been disposed');
   });

@@ -56,7 +56,7 @@ describe('a getter that frees what the call already named', () => {
     ['addNode: the type getter destroys the dependency', `
       const graph = cuda.Graph.create();
       const dep = graph.addEmpty();
-      return attempt(() => native.addNode(graph.slot, [dep.slot], undefined, { get type() { dep.native.destroy(); return 5; } }));`,
+      return attempt(() => native.addNode(graph.slot, [dep.slot], undefined, { get type() { native.graphNodeDestroy(dep.slot); return 5; } }));`,
     'TypeError: dependency was destroyed (GraphNode.destroy)'],
     ['addNode: the type getter disposes the graph', `
       const graph = cuda.Graph.create();
@@ -73,7 +73,7 @@ describe('a getter that frees what the call already named', () => {
       const graph = cuda.Graph.create();
       const a = cuda.DeviceBuffer.alloc(64), b = cuda.DeviceBuffer.alloc(64);
       const node = graph.addCopy(a, b);
-      return attempt(() => native.setNodeParams(node.native, { type: 1, dst: a.slot, dstOffset: 0, src: b.slot, srcOffset: 0,
+      return attempt(() => native.setNodeParams(node.slot, { type: 1, dst: a.slot, dstOffset: 0, src: b.slot, srcOffset: 0,
         get bytes() { native.disposeHandle(node.slot); return 64; } }));`,
     'DisposedError: GraphNode has been disposed'],
     ['GraphExec#setNodeParams: the bytes getter disposes the executable', `
@@ -81,16 +81,14 @@ describe('a getter that frees what the call already named', () => {
       const a = cuda.DeviceBuffer.alloc(64), b = cuda.DeviceBuffer.alloc(64);
       const node = graph.addCopy(a, b);
       const exec = graph.instantiate();
-      const view = exec.native;
-      return attempt(() => view.setNodeParams(node.native, { type: 1, dst: a.slot, dstOffset: 0, src: b.slot, srcOffset: 0,
+      return attempt(() => native.graphExecSetNodeParams(exec.slot, node.slot, { type: 1, dst: a.slot, dstOffset: 0, src: b.slot, srcOffset: 0,
         get bytes() { exec.dispose(); global.gc(); return 64; } }));`,
     'DisposedError: GraphExec has been disposed'],
     ['Graph#addEdges: an element getter disposes the graph', `
       const graph = cuda.Graph.create();
       const x = graph.addEmpty(), y = graph.addEmpty();
-      const view = graph.native;
       const from = withGetter([], 0, () => { graph.dispose(); global.gc(); return x.slot; });
-      return attempt(() => view.addEdges(from, [y.slot]));`,
+      return attempt(() => native.graphAddEdges(graph.slot, from, [y.slot]));`,
     'DisposedError: Graph has been disposed'],
     ['Stream#batchMemoryOps: an operation\'s flags getter disposes the stream', `
       const stream = cuda.Stream.create();
@@ -104,7 +102,7 @@ describe('a getter that frees what the call already named', () => {
       const graph = cuda.Graph.create();
       const dep = graph.addEmpty();
       const after = withGetter([], 0, () => { stream.dispose(); return dep.slot; });
-      return attempt(() => native.beginCapture(stream.slot, 0, graph.native, after, undefined));`,
+      return attempt(() => native.beginCapture(stream.slot, 0, graph.slot, after, undefined));`,
     'DisposedError: Stream has been disposed'],
     ['mapMemory: a segment\'s size getter disposes the reservation', `
       const reservation = cuda.AddressReservation.reserve(${M});
@@ -152,8 +150,7 @@ describe('a setter JavaScript put on a prototype, run while a result is built', 
     expect(run(`
       const graph = cuda.Graph.create();
       graph.addEmpty(); graph.addEmpty(); graph.addEmpty();
-      const view = graph.native;
-      ${onPrototype('Array', '0', 'graph.dispose()', 'view.nodes().length')}`)).toBe(3);
+      ${onPrototype('Array', '0', 'graph.dispose()', 'native.graphNodes(graph.slot).length')}`)).toBe(3);
   });
 
   test('nodeParams: a property setter disposes the node (the stand-in then lacks the query that reads it)', () => {
@@ -161,7 +158,7 @@ describe('a setter JavaScript put on a prototype, run while a result is built', 
       const graph = cuda.Graph.create();
       const a = cuda.DeviceBuffer.alloc(64), b = cuda.DeviceBuffer.alloc(64);
       const node = graph.addCopy(a, b);
-      ${onPrototype('Object', "'type'", 'native.disposeHandle(node.slot)', 'native.nodeParams(node.native)')}`))
+      ${onPrototype('Object', "'type'", 'native.disposeHandle(node.slot)', 'native.graphNodeParams(node.slot)')}`))
       .toMatch(/^FunctionUnavailableError: cuGraphMemcpyNodeGetParams is not provided/);
   });
 });
