@@ -44,7 +44,7 @@ export class DeviceBuffer extends Disposable<NativeDeviceBuffer> {
     checkObject(options, 'options');
     const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
     const ordinal = context ? context.deviceOrdinal : ordinalOf(options.device, 'options.device');
-    return new DeviceBuffer(native.allocate(ordinal, checkSize(bytes, 'bytes'), context?.native));
+    return new DeviceBuffer(native.allocate(ordinal, checkSize(bytes, 'bytes'), context?.slot));
   }
 
   /** A new buffer holding a copy of data. */

@@ -41,7 +41,7 @@ Napi::Value Allocate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int ordinal = intArg(info[0], "ordinal");
   uint64_t bytes = u64Arg(info[1], "bytes");
-  auto box = newDeviceBox(env, info[2].IsUndefined() ? primaryContext(env, ordinal) : Context::from(info[2], "context"));
+  auto box = newDeviceBox(env, info[2].IsUndefined() ? primaryContext(env, ordinal) : Context::fromSlot(info[2], "context"));
   CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAlloc, &box->device, bytes);
   box->size = bytes;
   return DeviceBuffer::newSlot(env, box);
