@@ -19,67 +19,67 @@ export class Context extends Disposable<NativeContext> {
 
   /** The CUcontext value, for logs and comparisons. */
   get handle(): bigint {
-    return this.native.handle;
+    return native.contextHandle(this.slot);
   }
 
   /** The ordinal of the device this context belongs to. */
   get deviceOrdinal(): number {
-    return this.native.ordinal;
+    return native.contextOrdinal(this.slot);
   }
 
   /** True for a device's primary context, false for one from Device.createContext(). */
   get isPrimary(): boolean {
-    return this.native.isPrimary;
+    return native.contextIsPrimary(this.slot);
   }
 
   /** The CUdevice the driver reports for this context (cuCtxGetDevice_v2). */
   queryDevice(): number {
-    return this.native.device();
+    return native.contextDevice(this.slot);
   }
 
   /** The driver's unique id of this context. */
   get id(): bigint {
-    return this.native.id();
+    return native.contextId(this.slot);
   }
 
   /** The context's API version (cuCtxGetApiVersion). */
   get apiVersion(): number {
-    return this.native.apiVersion();
+    return native.contextApiVersion(this.slot);
   }
 
   /** Makes this context current on the calling thread (the library does this for you per call). */
   makeCurrent(): void {
-    this.native.makeCurrent();
+    native.contextMakeCurrent(this.slot);
   }
 
   /** Pushes this context on the calling thread's context stack; undo with Context.popCurrent(). */
   pushCurrent(): void {
-    this.native.pushCurrent();
+    native.contextPushCurrent(this.slot);
   }
 
   /** Blocks the calling thread until all work in this context is done. */
   synchronize(): void {
-    this.native.synchronize();
+    native.contextSynchronize(this.slot);
   }
 
   /** The context's flags, as names. */
   get flags(): ContextFlagName[] {
-    return flagNames(this.native.flags(), ContextFlag);
+    return flagNames(native.contextFlags(this.slot), ContextFlag);
   }
 
   /** Sets the flags of this context (cuCtxSetFlags). */
   setFlags(flags: ContextFlagName | ContextFlagName[] | number): void {
-    this.native.setFlags(checkFlags(flags, ContextFlag, 'flags'));
+    native.contextSetFlags(this.slot, checkFlags(flags, ContextFlag, 'flags'));
   }
 
   /** A resource limit of this context (stack size, printf FIFO, heap, ...), in the driver's units. */
   limit(name: ContextLimitName | number): number {
-    return this.native.getLimit(checkEnum(name, ContextLimit, 'name'));
+    return native.contextGetLimit(this.slot, checkEnum(name, ContextLimit, 'name'));
   }
 
   /** Sets a resource limit of this context (cuCtxSetLimit), in the driver's units. */
   setLimit(name: ContextLimitName | number, value: number | bigint): void {
-    this.native.setLimit(checkEnum(name, ContextLimit, 'name'), checkSize(value, 'value'));
+    native.contextSetLimit(this.slot, checkEnum(name, ContextLimit, 'name'), checkSize(value, 'value'));
   }
 
   /** Stream priorities valid here: `greatest` is the highest priority (numerically lowest). */
@@ -89,22 +89,22 @@ export class Context extends Disposable<NativeContext> {
     /** The highest priority (numerically lowest). */
     greatest: number;
   } {
-    return this.native.streamPriorityRange();
+    return native.contextStreamPriorityRange(this.slot);
   }
 
   /** Resets all persisting lines in the L2 cache to normal. */
   resetPersistingL2Cache(): void {
-    this.native.resetPersistingL2Cache();
+    native.contextResetPersistingL2Cache(this.slot);
   }
 
   /** Lets this context access memory of peer's context (see Device.canAccessPeer). */
   enablePeerAccess(peer: Context): void {
-    this.native.enablePeerAccess(checkInstance(peer, Context, 'peer').native);
+    native.contextEnablePeerAccess(this.slot, checkInstance(peer, Context, 'peer').slot);
   }
 
   /** Stops this context's access to memory of peer's context. */
   disablePeerAccess(peer: Context): void {
-    this.native.disablePeerAccess(checkInstance(peer, Context, 'peer').native);
+    native.contextDisablePeerAccess(this.slot, checkInstance(peer, Context, 'peer').slot);
   }
 
   /** The calling thread's current CUcontext value (0n when none). */

@@ -1,11 +1,14 @@
 // The typed view of the C++ addon. Only lib/ imports this; users see the
 // classes built on it.
 import {
-  MemorySlot, native as generatedNative, NativeAccessEntry, NativeAddon as GeneratedAddon, NativeBytes, NativeEvent, NativeHandle as HandleBrand,
-  NativeImportedMemory, NativeMemoryPool, NativeReceivedFd, NativeSegment, NativeWait, Slot,
+  MemorySlot, native as generatedNative, NativeAccessEntry, NativeAddon as GeneratedAddon, NativeBytes, NativeContext, NativeEvent,
+  NativeHandle as HandleBrand, NativeImportedMemory, NativeMemoryPool, NativeReceivedFd, NativeSegment, NativeStream, NativeWait, Slot,
 } from './generated/native';
 
-export { MemorySlot, NativeAccessEntry, NativeBytes, NativeEvent, NativeImportedMemory, NativeMemoryPool, NativeReceivedFd, NativeSegment, NativeWait, Slot };
+export {
+  MemorySlot, NativeAccessEntry, NativeBytes, NativeContext, NativeEvent, NativeImportedMemory, NativeMemoryPool, NativeReceivedFd, NativeSegment,
+  NativeStream, NativeWait, Slot,
+};
 
 /** What every native handle object (a "view", native/core/handle.h) has. */
 export interface NativeHandle extends HandleBrand {
@@ -13,50 +16,6 @@ export interface NativeHandle extends HandleBrand {
   readonly alive: boolean;
   /** The handle's number in the native slot table: calls name handles by it (native/core/slots.h). */
   readonly slot: number;
-}
-
-
-export interface NativeContext extends NativeHandle {
-  readonly handle: bigint;
-  readonly ordinal: number;
-  readonly isPrimary: boolean;
-  makeCurrent(): void;
-  pushCurrent(): void;
-  synchronize(): void;
-  apiVersion(): number;
-  id(): bigint;
-  device(): number;
-  flags(): number;
-  setFlags(flags: number): void;
-  getLimit(limit: number): number;
-  setLimit(limit: number, value: number | bigint): void;
-  streamPriorityRange(): { least: number; greatest: number };
-  resetPersistingL2Cache(): void;
-  enablePeerAccess(peer: NativeContext): void;
-  disablePeerAccess(peer: NativeContext): void;
-}
-
-export interface NativeStream extends NativeHandle {
-  readonly handle: bigint;
-  readonly ordinal: number;
-  query(): boolean;
-  synchronize(): void;
-  synchronizeAsync(): Promise<void>;
-  synchronizeAbandonable(): NativeWait;
-  waitEvent(event: Slot<NativeEvent>, flags: number): void;
-  flags(): number;
-  priority(): number;
-  id(): bigint;
-  contextHandle(viaV2?: boolean): bigint;
-  device(): number;
-  getAttribute(attribute: number): Buffer;
-  setAttribute(attribute: number, value: Uint8Array): void;
-  copyAttributesFrom(source: NativeStream): void;
-  attachMemory(buffer: MemorySlot, flags: number): void;
-  waitValue(target: MemorySlot, offset: number, value: number | bigint, flags: number, is64: boolean): void;
-  writeValue(target: MemorySlot, offset: number, value: number | bigint, flags: number, is64: boolean): void;
-  batchMemoryOps(ops: Array<[number, MemorySlot | undefined, number, number | bigint, number]>, flags: number): void;
-  pendingResources(): number;
 }
 
 export interface NativeDeviceVariable {
@@ -78,10 +37,10 @@ export interface NativeLibrary extends NativeHandle {
   kernel(name: string): Slot<NativeKernel>;
   kernelCount(): number;
   kernels(): Slot<NativeKernel>[];
-  global(name: string, context: NativeContext): NativeDeviceVariable;
+  global(name: string, context: Slot<NativeContext>): NativeDeviceVariable;
   managed(name: string): NativeDeviceVariable;
   unifiedFunction(symbol: string): bigint;
-  module(context: NativeContext): Slot<NativeModule>;
+  module(context: Slot<NativeContext>): Slot<NativeModule>;
 }
 
 export interface NativeModule extends NativeHandle {
@@ -103,16 +62,16 @@ export interface NativeKernel extends NativeHandle {
   getAttribute(attribute: number, device: number): number;
   setAttribute(attribute: number, value: number, device: number): void;
   /** context: null for a module's function (its own context is used). */
-  isLoaded(context: NativeContext | null): boolean;
-  load(context: NativeContext | null): void;
-  maxActiveBlocksPerMultiprocessor(context: NativeContext | null, blockSize: number, dynamicSharedMemory: number, flags: number): number;
-  maxPotentialBlockSize(context: NativeContext | null, dynamicSharedMemory: number | ((blockSize: number) => number),
+  isLoaded(context: Slot<NativeContext> | null): boolean;
+  load(context: Slot<NativeContext> | null): void;
+  maxActiveBlocksPerMultiprocessor(context: Slot<NativeContext> | null, blockSize: number, dynamicSharedMemory: number, flags: number): number;
+  maxPotentialBlockSize(context: Slot<NativeContext> | null, dynamicSharedMemory: number | ((blockSize: number) => number),
     blockSizeLimit: number, flags: number): { minGridSize: number; blockSize: number };
-  availableDynamicSharedMemoryPerBlock(context: NativeContext | null, blocks: number, blockSize: number): number;
-  maxPotentialClusterSize(context: NativeContext | null, config: Int32Array): number;
-  maxActiveClusters(context: NativeContext | null, config: Int32Array): number;
+  availableDynamicSharedMemoryPerBlock(context: Slot<NativeContext> | null, blocks: number, blockSize: number): number;
+  maxPotentialClusterSize(context: Slot<NativeContext> | null, config: Int32Array): number;
+  maxActiveClusters(context: Slot<NativeContext> | null, config: Int32Array): number;
   /** bytes: the packed size, used only when the driver cannot report the layout. */
-  prepare(stream: NativeStream, config: Int32Array, bytes: number): Slot<NativePreparedLaunch>;
+  prepare(stream: Slot<NativeStream>, config: Int32Array, bytes: number): Slot<NativePreparedLaunch>;
 }
 
 export interface NativePreparedLaunch extends NativeHandle {
@@ -121,27 +80,6 @@ export interface NativePreparedLaunch extends NativeHandle {
   /** Writes memory's device address at offset and keeps the memory for the launches (null: keeps none). */
   setPointer(offset: number, memory: MemorySlot | null): void;
 }
-
-export interface NativeDriverStatus {
-  stage: 'addon-missing' | 'not-loaded' | 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready';
-  libraryPath: string;
-  detail: string;
-  initResult: number;
-  initResultName: string;
-  driverVersion: number;
-  headerVersion: number;
-}
-
-/** Builds the error the addon throws: see native/core/errors.cc. */
-export type ErrorFactory = (
-  kind: 'cuda' | 'unavailable' | 'missing' | 'disposed' | 'system' | 'timeout' | 'closed' | 'protocol' | 'type' | 'range',
-  code: number,
-  name: string,
-  message: string,
-  call: string | null,
-  detail: string,
-  requiredVersion: number,
-) => Error;
 
 export interface NativeNvrtcStatus {
   available: boolean;
@@ -175,65 +113,6 @@ export interface NativeCompileOutcome {
 }
 
 export interface NativeAddon extends GeneratedAddon {
-  readonly headerVersion: number;
-  setErrorFactory(factory: ErrorFactory): void;
-
-  /**
-   * The handle queue (native/core/slots.h): [count, ...entries], each entry a slot an
-   * object adopted, or -1 - a slot whose owner was collected. A new array over
-   * the same storage each call.
-   */
-  handleQueue(): Float64Array;
-  /** Acts on the queue's entries and empties it (when full; the table drains it itself before it reads ownership). */
-  drainHandleQueue(): void;
-  /** A native object of the slot's class, for the calls that are its methods. */
-  handleView<H extends NativeHandle>(slot: Slot<H>): H;
-  disposeHandle(slot: number): void;
-  handleAlive(slot: number): boolean;
-
-  /** Settles the wait numbered id (NativeWait) with reason, if it is still pending. */
-  abandonWait(id: number, reason: unknown): void;
-  /**
-   * A cancel signal for the next wait started on a wait thread of this
-   * environment (FdChannel's waits): cancelWait(id) ends that wait as its
-   * handle's dispose() would. disarmWaitCancel() after starting it (or failing to).
-   */
-  armWaitCancel(): number;
-  disarmWaitCancel(): void;
-  cancelWait(id: number): void;
-
-  driverStatus(): NativeDriverStatus;
-  driverFunctions(): Array<[name: string, version: number, available: boolean]>;
-  setCounting(enabled: boolean): void;
-  isCounting(): boolean;
-  readCounters(): Array<[name: string, calls: number, errors: number]>;
-  resetCounters(): void;
-
-  deviceCount(): number;
-  deviceByPciBusId(busId: string): number;
-  deviceName(ordinal: number): string;
-  deviceUuid(ordinal: number): Buffer;
-  devicePciBusId(ordinal: number): string;
-  deviceTotalMemory(ordinal: number): number;
-  deviceAttribute(ordinal: number, attribute: number): number;
-  deviceCanAccessPeer(ordinal: number, peer: number): boolean;
-  deviceP2PAttribute(ordinal: number, peer: number, attribute: number): number;
-
-  primaryContext(ordinal: number): Slot<NativeContext>;
-  createContext(ordinal: number, flags: number): Slot<NativeContext>;
-  currentContext(): bigint;
-  popCurrentContext(): bigint;
-  primaryContextState(ordinal: number): { flags: number; active: boolean };
-  setPrimaryContextFlags(ordinal: number, flags: number): void;
-  resetPrimaryContext(ordinal: number): void;
-
-  Stream: unknown;
-  createStream(ordinal: number, flags: number, priority?: number): Slot<NativeStream>;
-  specialStream(ordinal: number, perThread: boolean): Slot<NativeStream>;
-  launchHostFunction(streamSlot: number, callback: () => void): void;
-  addStreamCallback(streamSlot: number, callback: (error: Error | null) => void): void;
-
-
 
 
 
@@ -249,7 +128,7 @@ export interface NativeAddon extends GeneratedAddon {
 
   loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
   loadLibraryFile(path: string, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
-  loadModuleData(context: NativeContext, code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeModule>;
+  loadModuleData(context: Slot<NativeContext>, code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeModule>;
   moduleLoadingMode(): 'eager' | 'lazy';
 
   nvrtcStatus(): NativeNvrtcStatus;

@@ -89,42 +89,42 @@ export class Stream extends Disposable<NativeStream> {
 
   /** The CUstream value (1n and 2n for the legacy and per-thread streams). */
   get handle(): bigint {
-    return this.native.handle;
+    return native.streamHandle(this.slot);
   }
 
   /** The device whose primary context the stream belongs to. */
   get device(): Device {
-    return Device.get(this.native.ordinal);
+    return Device.get(native.streamOrdinal(this.slot));
   }
 
   /** True when the stream was created non-blocking. */
   get nonBlocking(): boolean {
-    return (this.native.flags() & StreamFlag.nonBlocking) !== 0;
+    return (native.streamFlags(this.slot) & StreamFlag.nonBlocking) !== 0;
   }
 
   /** The stream's priority (lower numbers are higher priority). */
   get priority(): number {
-    return this.native.priority();
+    return native.streamPriority(this.slot);
   }
 
   /** The driver's unique id of the stream. */
   get id(): bigint {
-    return this.native.id();
+    return native.streamId(this.slot);
   }
 
   /** The CUcontext of the stream, as the driver reports it (cuStreamGetCtx; cuStreamGetCtx_v2 with viaV2). */
   contextHandle(viaV2 = false): bigint {
-    return this.native.contextHandle(checkBoolean(viaV2, 'viaV2'));
+    return native.streamContextHandle(this.slot, checkBoolean(viaV2, 'viaV2'));
   }
 
   /** The CUdevice of the stream as the driver reports it (cuStreamGetDevice). */
   queryDevice(): number {
-    return this.native.device();
+    return native.streamDevice(this.slot);
   }
 
   /** True when all work queued so far has completed. */
   query(): boolean {
-    return this.native.query();
+    return native.streamQuery(this.slot);
   }
 
   /**
@@ -138,35 +138,35 @@ export class Stream extends Disposable<NativeStream> {
    * the process alive.
    */
   synchronize(options?: WaitOptions): Promise<void> {
-    if (options === undefined) return this.native.synchronizeAsync();
+    if (options === undefined) return native.streamSynchronizeAsync(this.slot);
     return synchronizeStream(this, checkWaitOptions(options), 'Stream.synchronize');
   }
 
   /** Blocks the JavaScript thread until all work queued so far has completed. */
   synchronizeSync(): void {
-    this.native.synchronize();
+    native.streamSynchronize(this.slot);
   }
 
   /** Later work on this stream waits until event has happened (cuStreamWaitEvent). */
   waitEvent(event: Event, options: { external?: boolean } = noOptions): void {
     checkObject(options, 'options');
     const flags = options.external !== undefined && checkBoolean(options.external, 'options.external') ? 1 /* CU_EVENT_WAIT_EXTERNAL */ : 0;
-    this.native.waitEvent(slotOf(event, 'event', 'Event'), flags);
+    native.streamWaitEvent(this.slot, slotOf(event, 'event', 'Event'), flags);
   }
 
   /** A stream attribute (cuStreamGetAttribute). */
   attribute<K extends StreamAttributeName>(name: K): StreamAttributes[K] {
-    return decodeLaunchAttribute(name, this.native.getAttribute(streamAttributeId(name))) as StreamAttributes[K];
+    return decodeLaunchAttribute(name, native.streamGetAttribute(this.slot, streamAttributeId(name))) as StreamAttributes[K];
   }
 
   /** Sets a stream attribute (cuStreamSetAttribute). */
   setAttribute<K extends StreamAttributeName>(name: K, value: StreamAttributeInput[K]): void {
-    this.native.setAttribute(streamAttributeId(name), encodeLaunchAttribute(name, value));
+    native.streamSetAttribute(this.slot, streamAttributeId(name), encodeLaunchAttribute(name, value));
   }
 
   /** Copies every attribute of source onto this stream (cuStreamCopyAttributes). */
   copyAttributesFrom(source: Stream): void {
-    this.native.copyAttributesFrom(checkStream(source, 'source').native);
+    native.streamCopyAttributesFrom(this.slot, checkStream(source, 'source').slot);
   }
 
   /**
@@ -192,39 +192,39 @@ export class Stream extends Disposable<NativeStream> {
 
   /** Attaches managed memory to this stream (cuStreamAttachMemAsync); mode 'single' limits access to it. */
   attachMemory(buffer: MemoryHandle, mode: MemoryAttachName | number = 'single'): void {
-    this.native.attachMemory(memorySlot(buffer, 'buffer'), checkEnum(mode, MemoryAttach, 'mode'));
+    native.streamAttachMemory(this.slot, memorySlot(buffer, 'buffer'), checkEnum(mode, MemoryAttach, 'mode'));
   }
 
   /** Work queued after this waits until the 32-bit word at target+offset satisfies condition against value. */
   waitValue32(target: MemoryHandle, value: number, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = noOptions): void {
     checkObject(options, 'options');
-    this.native.waitValue(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
+    native.streamWaitValue(this.slot, memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
       checkInteger(value, 'value', 0, 2 ** 32 - 1), waitFlags(options), false);
   }
 
   /** Work queued after this waits until the 64-bit word at target+offset satisfies condition against value. */
   waitValue64(target: MemoryHandle, value: bigint, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = noOptions): void {
     checkObject(options, 'options');
-    this.native.waitValue(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), waitFlags(options), true);
+    native.streamWaitValue(this.slot, memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), waitFlags(options), true);
   }
 
   /** Writes value to the 32-bit word at target+offset when the stream gets there. */
   writeValue32(target: MemoryHandle, value: number, options: { offset?: number; noMemoryBarrier?: boolean } = noOptions): void {
     checkObject(options, 'options');
-    this.native.writeValue(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
+    native.streamWriteValue(this.slot, memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
       checkInteger(value, 'value', 0, 2 ** 32 - 1), writeFlags(options), false);
   }
 
   /** Writes value to the 64-bit word at target+offset when the stream gets there. */
   writeValue64(target: MemoryHandle, value: bigint, options: { offset?: number; noMemoryBarrier?: boolean } = noOptions): void {
     checkObject(options, 'options');
-    this.native.writeValue(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), writeFlags(options), true);
+    native.streamWriteValue(this.slot, memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), writeFlags(options), true);
   }
 
   /** Several memory operations in one cuStreamBatchMemOp. */
   batchMemoryOps(ops: StreamMemoryOp[]): void {
     const encoded = encodeMemoryOps(ops, 'ops');
-    this.native.batchMemoryOps(encoded, 0);
+    native.streamBatchMemoryOps(this.slot, encoded, 0);
   }
 
   /**
@@ -250,11 +250,11 @@ export class Stream extends Disposable<NativeStream> {
 
   /** How many resources this stream keeps alive for work still in flight. */
   get pendingResources(): number {
-    return this.native.pendingResources();
+    return native.streamPendingResources(this.slot);
   }
 
   override toString(): string {
-    return this.disposed ? 'Stream(disposed)' : `Stream(device ${this.native.ordinal}, 0x${this.handle.toString(16)})`;
+    return this.disposed ? 'Stream(disposed)' : `Stream(device ${native.streamOrdinal(this.slot)}, 0x${this.handle.toString(16)})`;
   }
 }
 
@@ -267,7 +267,7 @@ class SpecialStream extends Stream {
 
 /** @internal stream.synchronize(options), as operation (the name its AbortError and TimeoutError give). */
 export function synchronizeStream(stream: Stream, wait: CheckedWait, operation: string): Promise<void> {
-  return abandonableWait(wait, operation, () => stream.native.synchronizeAbandonable());
+  return abandonableWait(wait, operation, () => native.streamSynchronizeAbandonable(stream.slot));
 }
 
 /** The native handle of a Stream argument, or a TypeError naming the parameter. */

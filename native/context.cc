@@ -5,6 +5,7 @@
 
 #include "core/args.h"
 #include "core/release.h"
+#include "generated/entries.h"
 
 namespace cudrv {
 
@@ -88,6 +89,11 @@ void forgetPrimary(int ordinal) {
   }
 }
 
+// The live context a call names by slot.
+const ContextBox& contextArg(Napi::Value slot) { return *Context::fromSlot(slot, "context"); }
+
+}  // namespace
+
 Napi::Value PrimaryContext(const Napi::CallbackInfo& info) {
   int ordinal = intArg(info[0], "ordinal");
   return Context::newSlot(info.Env(), primaryContext(info.Env(), ordinal));
@@ -117,7 +123,7 @@ Napi::Value CurrentContext(const Napi::CallbackInfo& info) {
   return handleValue(info.Env(), current);
 }
 
-Napi::Value PopCurrent(const Napi::CallbackInfo& info) {
+Napi::Value PopCurrentContext(const Napi::CallbackInfo& info) {
   requireDriver(info.Env(), Fn::cuCtxPopCurrent);
   CUcontext popped = nullptr;
   CU_CHECK(info.Env(), cuCtxPopCurrent, &popped);
@@ -160,109 +166,78 @@ Napi::Value ResetPrimaryContext(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-}  // namespace
+Napi::Value ContextHandle(const Napi::CallbackInfo& info) { return handleValue(info.Env(), contextArg(info[0]).context); }
+Napi::Value ContextOrdinal(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), contextArg(info[0]).ordinal); }
+Napi::Value ContextIsPrimary(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), contextArg(info[0]).primary); }
 
-void Context::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("Context", define(env, {
-      InstanceAccessor("handle", &Context::HandleValue, nullptr),
-      InstanceAccessor("ordinal", &Context::Ordinal, nullptr),
-      InstanceAccessor("isPrimary", &Context::IsPrimary, nullptr),
-      InstanceMethod("makeCurrent", &Context::MakeCurrent),
-      InstanceMethod("pushCurrent", &Context::PushCurrent),
-      InstanceMethod("synchronize", &Context::Synchronize),
-      InstanceMethod("apiVersion", &Context::ApiVersion),
-      InstanceMethod("id", &Context::Id),
-      InstanceMethod("device", &Context::QueryDevice),
-      InstanceMethod("flags", &Context::Flags),
-      InstanceMethod("setFlags", &Context::SetFlags),
-      InstanceMethod("getLimit", &Context::GetLimit),
-      InstanceMethod("setLimit", &Context::SetLimit),
-      InstanceMethod("streamPriorityRange", &Context::StreamPriorityRange),
-      InstanceMethod("resetPersistingL2Cache", &Context::ResetPersistingL2Cache),
-      InstanceMethod("enablePeerAccess", &Context::EnablePeerAccess),
-      InstanceMethod("disablePeerAccess", &Context::DisablePeerAccess),
-  }));
-  exports.Set("primaryContext", Napi::Function::New(env, PrimaryContext));
-  exports.Set("createContext", Napi::Function::New(env, CreateContext));
-  exports.Set("currentContext", Napi::Function::New(env, CurrentContext));
-  exports.Set("popCurrentContext", Napi::Function::New(env, PopCurrent));
-  exports.Set("primaryContextState", Napi::Function::New(env, PrimaryContextState));
-  exports.Set("setPrimaryContextFlags", Napi::Function::New(env, SetPrimaryContextFlags));
-  exports.Set("resetPrimaryContext", Napi::Function::New(env, ResetPrimaryContext));
-}
-
-Napi::Value Context::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().context); }
-Napi::Value Context::Ordinal(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), live().ordinal); }
-Napi::Value Context::IsPrimary(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), live().primary); }
-
-Napi::Value Context::MakeCurrent(const Napi::CallbackInfo& info) {
-  makeCurrent(info.Env(), live().context);
+Napi::Value ContextMakeCurrent(const Napi::CallbackInfo& info) {
+  makeCurrent(info.Env(), contextArg(info[0]).context);
   return info.Env().Undefined();
 }
 
-Napi::Value Context::PushCurrent(const Napi::CallbackInfo& info) {
-  CU_CHECK(info.Env(), cuCtxPushCurrent, live().context);
+Napi::Value ContextPushCurrent(const Napi::CallbackInfo& info) {
+  CU_CHECK(info.Env(), cuCtxPushCurrent, contextArg(info[0]).context);
   return info.Env().Undefined();
 }
 
 // Blocks the calling thread until all work in the context is done.
-Napi::Value Context::Synchronize(const Napi::CallbackInfo& info) {
-  CU_CHECK(info.Env(), cuCtxSynchronize_v2, live().context);
+Napi::Value ContextSynchronize(const Napi::CallbackInfo& info) {
+  CU_CHECK(info.Env(), cuCtxSynchronize_v2, contextArg(info[0]).context);
   return info.Env().Undefined();
 }
 
-Napi::Value Context::ApiVersion(const Napi::CallbackInfo& info) {
+Napi::Value ContextApiVersion(const Napi::CallbackInfo& info) {
   unsigned int version = 0;
-  CU_CHECK(info.Env(), cuCtxGetApiVersion, live().context, &version);
+  CU_CHECK(info.Env(), cuCtxGetApiVersion, contextArg(info[0]).context, &version);
   return Napi::Number::New(info.Env(), version);
 }
 
-Napi::Value Context::Id(const Napi::CallbackInfo& info) {
+Napi::Value ContextId(const Napi::CallbackInfo& info) {
   unsigned long long id = 0;
-  CU_CHECK(info.Env(), cuCtxGetId, live().context, &id);
+  CU_CHECK(info.Env(), cuCtxGetId, contextArg(info[0]).context, &id);
   return bigint(info.Env(), id);
 }
 
 // The device as the driver reports it for this context (cuCtxGetDevice_v2).
-Napi::Value Context::QueryDevice(const Napi::CallbackInfo& info) {
+Napi::Value ContextDevice(const Napi::CallbackInfo& info) {
   CUdevice device = 0;
-  CU_CHECK(info.Env(), cuCtxGetDevice_v2, &device, live().context);
+  CU_CHECK(info.Env(), cuCtxGetDevice_v2, &device, contextArg(info[0]).context);
   return Napi::Number::New(info.Env(), device);
 }
 
 // The calls below act on the current context: make this one current first.
-Napi::Value Context::Flags(const Napi::CallbackInfo& info) {
-  makeCurrent(info.Env(), live().context);
+Napi::Value ContextFlags(const Napi::CallbackInfo& info) {
+  makeCurrent(info.Env(), contextArg(info[0]).context);
   unsigned int flags = 0;
   CU_CHECK(info.Env(), cuCtxGetFlags, &flags);
   return Napi::Number::New(info.Env(), flags);
 }
 
-Napi::Value Context::SetFlags(const Napi::CallbackInfo& info) {
-  unsigned int flags = uintArg(info[0], "flags");
-  makeCurrent(info.Env(), live().context);
+Napi::Value ContextSetFlags(const Napi::CallbackInfo& info) {
+  unsigned int flags = uintArg(info[1], "flags");
+  makeCurrent(info.Env(), contextArg(info[0]).context);
   CU_CHECK(info.Env(), cuCtxSetFlags, flags);
   return info.Env().Undefined();
 }
 
-Napi::Value Context::GetLimit(const Napi::CallbackInfo& info) {
-  CUlimit limit = static_cast<CUlimit>(uintArg(info[0], "limit"));
-  makeCurrent(info.Env(), live().context);
+Napi::Value ContextGetLimit(const Napi::CallbackInfo& info) {
+  CUlimit limit = static_cast<CUlimit>(uintArg(info[1], "limit"));
+  makeCurrent(info.Env(), contextArg(info[0]).context);
   size_t value = 0;
   CU_CHECK_DETAIL(info.Env(), "limit=" + std::to_string(limit), cuCtxGetLimit, &value, limit);
   return Napi::Number::New(info.Env(), static_cast<double>(value));
 }
 
-Napi::Value Context::SetLimit(const Napi::CallbackInfo& info) {
-  CUlimit limit = static_cast<CUlimit>(uintArg(info[0], "limit"));
-  uint64_t value = u64Arg(info[1], "value");
-  makeCurrent(info.Env(), live().context);
+Napi::Value ContextSetLimit(const Napi::CallbackInfo& info) {
+  CUlimit limit = static_cast<CUlimit>(uintArg(info[1], "limit"));
+  uint64_t value = u64Arg(info[2], "value");
+  makeCurrent(info.Env(), contextArg(info[0]).context);
   CU_CHECK_DETAIL(info.Env(), "limit=" + std::to_string(limit), cuCtxSetLimit, limit, static_cast<size_t>(value));
   return info.Env().Undefined();
 }
 
-Napi::Value Context::StreamPriorityRange(const Napi::CallbackInfo& info) {
-  makeCurrent(info.Env(), live().context);
+Napi::Value ContextStreamPriorityRange(const Napi::CallbackInfo& info) {
+  makeCurrent(info.Env(), contextArg(info[0]).context);
   int least = 0, greatest = 0;
   CU_CHECK(info.Env(), cuCtxGetStreamPriorityRange, &least, &greatest);
   Napi::Object out = Napi::Object::New(info.Env());
@@ -271,23 +246,27 @@ Napi::Value Context::StreamPriorityRange(const Napi::CallbackInfo& info) {
   return out;
 }
 
-Napi::Value Context::ResetPersistingL2Cache(const Napi::CallbackInfo& info) {
-  makeCurrent(info.Env(), live().context);
+Napi::Value ContextResetPersistingL2Cache(const Napi::CallbackInfo& info) {
+  makeCurrent(info.Env(), contextArg(info[0]).context);
   CU_CHECK(info.Env(), cuCtxResetPersistingL2Cache);
   return info.Env().Undefined();
 }
 
-Napi::Value Context::EnablePeerAccess(const Napi::CallbackInfo& info) {
-  const ContextRef& peer = Context::from(info[0], "peer");
-  makeCurrent(info.Env(), live().context);
-  CU_CHECK_DETAIL(info.Env(), "peer device " + std::to_string(peer->ordinal), cuCtxEnablePeerAccess, peer->context, 0);
+Napi::Value ContextEnablePeerAccess(const Napi::CallbackInfo& info) {
+  const SlotTable& table = slotTable(info.Env());
+  const ContextBox& context = *Context::fromSlot(table, info[0], "context");
+  const ContextBox& peer = *Context::fromSlot(table, info[1], "peer");
+  makeCurrent(info.Env(), context.context);
+  CU_CHECK_DETAIL(info.Env(), "peer device " + std::to_string(peer.ordinal), cuCtxEnablePeerAccess, peer.context, 0);
   return info.Env().Undefined();
 }
 
-Napi::Value Context::DisablePeerAccess(const Napi::CallbackInfo& info) {
-  const ContextRef& peer = Context::from(info[0], "peer");
-  makeCurrent(info.Env(), live().context);
-  CU_CHECK_DETAIL(info.Env(), "peer device " + std::to_string(peer->ordinal), cuCtxDisablePeerAccess, peer->context);
+Napi::Value ContextDisablePeerAccess(const Napi::CallbackInfo& info) {
+  const SlotTable& table = slotTable(info.Env());
+  const ContextBox& context = *Context::fromSlot(table, info[0], "context");
+  const ContextBox& peer = *Context::fromSlot(table, info[1], "peer");
+  makeCurrent(info.Env(), context.context);
+  CU_CHECK_DETAIL(info.Env(), "peer device " + std::to_string(peer.ordinal), cuCtxDisablePeerAccess, peer.context);
   return info.Env().Undefined();
 }
 

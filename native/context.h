@@ -40,26 +40,6 @@ class Context : public Handle<Context, ContextBox> {
  public:
   static constexpr const char* kName = "Context";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value HandleValue(const Napi::CallbackInfo& info);
-  Napi::Value QueryDevice(const Napi::CallbackInfo& info);
-  Napi::Value Ordinal(const Napi::CallbackInfo& info);
-  Napi::Value IsPrimary(const Napi::CallbackInfo& info);
-  Napi::Value MakeCurrent(const Napi::CallbackInfo& info);
-  Napi::Value PushCurrent(const Napi::CallbackInfo& info);
-  Napi::Value Synchronize(const Napi::CallbackInfo& info);
-  Napi::Value ApiVersion(const Napi::CallbackInfo& info);
-  Napi::Value Id(const Napi::CallbackInfo& info);
-  Napi::Value Flags(const Napi::CallbackInfo& info);
-  Napi::Value SetFlags(const Napi::CallbackInfo& info);
-  Napi::Value GetLimit(const Napi::CallbackInfo& info);
-  Napi::Value SetLimit(const Napi::CallbackInfo& info);
-  Napi::Value StreamPriorityRange(const Napi::CallbackInfo& info);
-  Napi::Value ResetPersistingL2Cache(const Napi::CallbackInfo& info);
-  Napi::Value EnablePeerAccess(const Napi::CallbackInfo& info);
-  Napi::Value DisablePeerAccess(const Napi::CallbackInfo& info);
 };
 
 }  // namespace cudrv

@@ -1,13 +1,10 @@
 // Devices: enumeration and queries. A device is named by its ordinal in
 // JavaScript; nothing here needs a context.
-#include "device.h"
-
-#include "core/args.h"
 #include "context.h"
+#include "core/args.h"
+#include "generated/entries.h"
 
 namespace cudrv {
-
-namespace {
 
 Napi::Value DeviceCount(const Napi::CallbackInfo& info) {
   requireDriver(info.Env(), Fn::cuDeviceGetCount);
@@ -71,7 +68,7 @@ Napi::Value DeviceAttribute(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), value);
 }
 
-Napi::Value CanAccessPeer(const Napi::CallbackInfo& info) {
+Napi::Value DeviceCanAccessPeer(const Napi::CallbackInfo& info) {
   CUdevice device = deviceOf(info.Env(), info[0], "ordinal");
   CUdevice peer = deviceOf(info.Env(), info[1], "peer");
   int can = 0;
@@ -79,7 +76,7 @@ Napi::Value CanAccessPeer(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), can != 0);
 }
 
-Napi::Value P2PAttribute(const Napi::CallbackInfo& info) {
+Napi::Value DeviceP2PAttribute(const Napi::CallbackInfo& info) {
   CUdevice device = deviceOf(info.Env(), info[0], "ordinal");
   CUdevice peer = deviceOf(info.Env(), info[1], "peer");
   int attribute = intArg(info[2], "attribute");
@@ -87,20 +84,6 @@ Napi::Value P2PAttribute(const Napi::CallbackInfo& info) {
   CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(attribute), cuDeviceGetP2PAttribute, &value,
                   static_cast<CUdevice_P2PAttribute>(attribute), device, peer);
   return Napi::Number::New(info.Env(), value);
-}
-
-}  // namespace
-
-void initDevice(Napi::Env env, Napi::Object exports) {
-  exports.Set("deviceCount", Napi::Function::New(env, DeviceCount));
-  exports.Set("deviceByPciBusId", Napi::Function::New(env, DeviceByPciBusId));
-  exports.Set("deviceName", Napi::Function::New(env, DeviceName));
-  exports.Set("deviceUuid", Napi::Function::New(env, DeviceUuid));
-  exports.Set("devicePciBusId", Napi::Function::New(env, DevicePciBusId));
-  exports.Set("deviceTotalMemory", Napi::Function::New(env, DeviceTotalMemory));
-  exports.Set("deviceAttribute", Napi::Function::New(env, DeviceAttribute));
-  exports.Set("deviceCanAccessPeer", Napi::Function::New(env, CanAccessPeer));
-  exports.Set("deviceP2PAttribute", Napi::Function::New(env, P2PAttribute));
 }
 
 }  // namespace cudrv

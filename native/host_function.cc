@@ -4,6 +4,7 @@
 // the stream goes on without waiting for the JavaScript to run.
 #include "core/args.h"
 #include "core/js_thread.h"
+#include "generated/entries.h"
 #include "stream.h"
 
 namespace cudrv {
@@ -46,6 +47,8 @@ std::unique_ptr<HostCall> hostCall(Napi::Env env, Napi::Value callback, bool wit
       new HostCall{Napi::Persistent(callback.As<Napi::Function>()), JsThreadTicket::take(env), withStatus});
 }
 
+}  // namespace
+
 // launchHostFunction(stream, callback): cuLaunchHostFunc; callback() runs on the
 // JavaScript thread after the work queued before it.
 Napi::Value LaunchHostFunction(const Napi::CallbackInfo& info) {
@@ -75,13 +78,6 @@ Napi::Value AddStreamCallback(const Napi::CallbackInfo& info) {
   }
   call.release();
   return env.Undefined();
-}
-
-}  // namespace
-
-void initHostFunctions(Napi::Env env, Napi::Object exports) {
-  exports.Set("launchHostFunction", Napi::Function::New(env, LaunchHostFunction));
-  exports.Set("addStreamCallback", Napi::Function::New(env, AddStreamCallback));
 }
 
 }  // namespace cudrv

@@ -8,6 +8,7 @@
 #include "event.h"
 #include "graph/graph.h"
 #include "core/hot_call.h"
+#include "generated/entries.h"
 #include "memory/memory.h"
 #include "core/reaper.h"
 #include "core/release.h"
@@ -140,6 +141,18 @@ StreamRef newStreamBox(Napi::Env env, int ordinal) {
   return box;
 }
 
+// The memory-operation target: a 4- or 8-byte word of device-reachable memory.
+Span wordOf(Napi::Env env, Napi::Value target, Napi::Value offset, size_t width) {
+  Span span = deviceSpanOf(target, "target", u64Arg(offset, "offset"), width);
+  if (span.device == 0) throwTypeError(env, "target must be memory the device can reach (device, managed or mapped host memory)");
+  if (span.device % width != 0) {
+    throwRangeError(env, "target address must be " + std::to_string(width) + "-byte aligned");
+  }
+  return span;
+}
+
+}  // namespace
+
 // createStream(ordinal, flags, priority | undefined)
 napi_value CreateStream(Napi::Env env, SlotTable&, const HotArgs<3>& args) {
   int ordinal = intArg(Napi::Value(env, args[0]), "ordinal");
@@ -167,75 +180,37 @@ Napi::Value SpecialStream(const Napi::CallbackInfo& info) {
   return Stream::newSlot(env, box);
 }
 
-// The memory-operation target: a 4- or 8-byte word of device-reachable memory.
-Span wordOf(Napi::Env env, Napi::Value target, Napi::Value offset, size_t width) {
-  Span span = deviceSpanOf(target, "target", u64Arg(offset, "offset"), width);
-  if (span.device == 0) throwTypeError(env, "target must be memory the device can reach (device, managed or mapped host memory)");
-  if (span.device % width != 0) {
-    throwRangeError(env, "target address must be " + std::to_string(width) + "-byte aligned");
-  }
-  return span;
+Napi::Value StreamHandle(const Napi::CallbackInfo& info) {
+  return handleValue(info.Env(), Stream::fromSlot(info[0], "stream")->stream);
 }
 
-}  // namespace
-
-void Stream::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("Stream", define(env, {
-      InstanceAccessor("handle", &Stream::HandleValue, nullptr),
-      InstanceAccessor("ordinal", &Stream::Ordinal, nullptr),
-      InstanceMethod("query", &Stream::Query),
-      InstanceMethod("synchronize", &Stream::Synchronize),
-      InstanceMethod("synchronizeAsync", &Stream::SynchronizeAsync),
-      InstanceMethod("synchronizeAbandonable", &Stream::SynchronizeAbandonable),
-      InstanceMethod("waitEvent", &Stream::WaitEvent),
-      InstanceMethod("flags", &Stream::Flags),
-      InstanceMethod("priority", &Stream::Priority),
-      InstanceMethod("id", &Stream::Id),
-      InstanceMethod("contextHandle", &Stream::ContextHandle),
-      InstanceMethod("device", &Stream::DeviceOf),
-      InstanceMethod("getAttribute", &Stream::GetAttribute),
-      InstanceMethod("setAttribute", &Stream::SetAttribute),
-      InstanceMethod("copyAttributesFrom", &Stream::CopyAttributesFrom),
-      InstanceMethod("attachMemory", &Stream::AttachMemory),
-      InstanceMethod("waitValue", &Stream::WaitValue),
-      InstanceMethod("writeValue", &Stream::WriteValue),
-      InstanceMethod("batchMemoryOps", &Stream::BatchMemoryOps),
-      InstanceMethod("pendingResources", &Stream::PendingResources),
-  }));
-  exports.Set("createStream", hotFunction<3, CreateStream>(env, "createStream"));
-  exports.Set("specialStream", Napi::Function::New(env, SpecialStream));
-}
-
-StreamBox& Stream::used() {
-  StreamBox& box = live();
-  box.makeContextCurrent(Env());
-  return box;
-}
-
-Napi::Value Stream::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().stream); }
-Napi::Value Stream::Ordinal(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), live().context->ordinal);
+Napi::Value StreamOrdinal(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), Stream::fromSlot(info[0], "stream")->context->ordinal);
 }
 
 // True when all work queued so far has completed.
-Napi::Value Stream::Query(const Napi::CallbackInfo& info) {
-  StreamBox& box = used();
+napi_value StreamQuery(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
+  StreamBox& box = *Stream::fromSlot(table, Napi::Value(env, args[0]), "stream");
+  box.makeContextCurrent(env);
   uint64_t covered = box.markWait();
   CUresult r = CU_CALL(cuStreamQuery, box.stream);
-  if (r == CUDA_ERROR_NOT_READY) return Napi::Boolean::New(info.Env(), false);
-  if (r != CUDA_SUCCESS) throwCudaError(info.Env(), r, Fn::cuStreamQuery);
+  if (r == CUDA_ERROR_NOT_READY) return Napi::Boolean::New(env, false);
+  if (r != CUDA_SUCCESS) throwCudaError(env, r, Fn::cuStreamQuery);
   box.completedThrough(covered);
-  return Napi::Boolean::New(info.Env(), true);
+  return Napi::Boolean::New(env, true);
 }
 
 // Blocks the JavaScript thread until the stream's work is done.
-Napi::Value Stream::Synchronize(const Napi::CallbackInfo& info) {
-  StreamBox& box = used();
+napi_value StreamSynchronize(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
+  StreamBox& box = *Stream::fromSlot(table, Napi::Value(env, args[0]), "stream");
+  box.makeContextCurrent(env);
   uint64_t covered = box.markWait();
-  CU_CHECK(info.Env(), cuStreamSynchronize, box.stream);
+  CU_CHECK(env, cuStreamSynchronize, box.stream);
   box.completedThrough(covered);
-  return info.Env().Undefined();
+  return nullptr;
 }
+
+namespace {
 
 // A promise for the completion of the work queued so far. The wait thread holds
 // the stream until its driver call returns, even if the promise is settled
@@ -243,8 +218,8 @@ Napi::Value Stream::Synchronize(const Napi::CallbackInfo& info) {
 // under a call that waits on it. Streams nobody owns (legacy, per-thread) are
 // waited through an event recorded here: the per-thread stream is this
 // thread's, and wait threads never touch the legacy stream.
-std::shared_ptr<GpuWait> Stream::awaitQueued(Napi::Env env) {
-  StreamRef box = shared();
+std::shared_ptr<GpuWait> awaitQueued(Napi::Env env, Napi::Value slot) {
+  StreamRef box = Stream::fromSlot(slot, "stream");
   uint64_t covered = box->markWait();
   auto onSuccess = [box, covered] { box->completedThrough(covered); };
   std::shared_ptr<GpuWait> wait;
@@ -272,47 +247,68 @@ std::shared_ptr<GpuWait> Stream::awaitQueued(Napi::Env env) {
   return wait;
 }
 
-Napi::Value Stream::SynchronizeAsync(const Napi::CallbackInfo& info) { return awaitQueued(info.Env())->promise(); }
-
-// The same as { promise, id }, for lib/ to abandon (an abort, a timeout).
-Napi::Value Stream::SynchronizeAbandonable(const Napi::CallbackInfo& info) {
-  return awaitQueued(info.Env())->abandonable(info.Env());
+// One 32- or 64-bit stream memory operation on a word of device-reachable memory.
+Napi::Value memoryOperation(const Napi::CallbackInfo& info, bool wait) {
+  Napi::Env env = info.Env();
+  bool wide = boolArg(info[5], "is64");
+  Span word = wordOf(env, info[1], info[2], wide ? 8 : 4);
+  unsigned int flags = uintArg(info[4], "flags");
+  uint64_t value = wide ? u64Arg(info[3], "value") : uintArg(info[3], "value");
+  StreamBox& box = streamArg(info[0]);
+  if (wait && wide) CU_CHECK(env, cuStreamWaitValue64, box.stream, word.device, value, flags);
+  else if (wait) CU_CHECK(env, cuStreamWaitValue32, box.stream, word.device, static_cast<cuuint32_t>(value), flags);
+  else if (wide) CU_CHECK(env, cuStreamWriteValue64, box.stream, word.device, value, flags);
+  else CU_CHECK(env, cuStreamWriteValue32, box.stream, word.device, static_cast<cuuint32_t>(value), flags);
+  box.keepUntilIdle(word.owner);
+  return env.Undefined();
 }
 
-// waitEvent(event, flags): later work on this stream waits for the event.
-Napi::Value Stream::WaitEvent(const Napi::CallbackInfo& info) {
-  StreamBox& box = used();
-  const EventRef& event = Event::fromSlot(info[0], "event");
-  unsigned int flags = uintArg(info[1], "flags");
-  CU_CHECK(info.Env(), cuStreamWaitEvent, box.stream, event->event, flags);
+}  // namespace
+
+Napi::Value StreamSynchronizeAsync(const Napi::CallbackInfo& info) { return awaitQueued(info.Env(), info[0])->promise(); }
+
+// The same as { promise, id }, for lib/ to abandon (an abort, a timeout).
+Napi::Value StreamSynchronizeAbandonable(const Napi::CallbackInfo& info) {
+  return awaitQueued(info.Env(), info[0])->abandonable(info.Env());
+}
+
+// streamWaitEvent(stream, event, flags): later work on the stream waits for the event.
+Napi::Value StreamWaitEvent(const Napi::CallbackInfo& info) {
+  unsigned int flags = uintArg(info[2], "flags");
+  const SlotTable& table = slotTable(info.Env());
+  StreamBox& box = *Stream::fromSlot(table, info[0], "stream");
+  const EventBox& event = *Event::fromSlot(table, info[1], "event");
+  box.makeContextCurrent(info.Env());
+  CU_CHECK(info.Env(), cuStreamWaitEvent, box.stream, event.event, flags);
   return info.Env().Undefined();
 }
 
-Napi::Value Stream::Flags(const Napi::CallbackInfo& info) {
+Napi::Value StreamFlags(const Napi::CallbackInfo& info) {
   unsigned int flags = 0;
-  CU_CHECK(info.Env(), cuStreamGetFlags, used().stream, &flags);
+  CU_CHECK(info.Env(), cuStreamGetFlags, streamArg(info[0]).stream, &flags);
   return Napi::Number::New(info.Env(), flags);
 }
 
-Napi::Value Stream::Priority(const Napi::CallbackInfo& info) {
+Napi::Value StreamPriority(const Napi::CallbackInfo& info) {
   int priority = 0;
-  CU_CHECK(info.Env(), cuStreamGetPriority, used().stream, &priority);
+  CU_CHECK(info.Env(), cuStreamGetPriority, streamArg(info[0]).stream, &priority);
   return Napi::Number::New(info.Env(), priority);
 }
 
-Napi::Value Stream::Id(const Napi::CallbackInfo& info) {
+Napi::Value StreamId(const Napi::CallbackInfo& info) {
   unsigned long long id = 0;
-  CU_CHECK(info.Env(), cuStreamGetId, used().stream, &id);
+  CU_CHECK(info.Env(), cuStreamGetId, streamArg(info[0]).stream, &id);
   return bigint(info.Env(), id);
 }
 
-// contextHandle(viaV2): the stream's context as the driver reports it, through
+// streamContextHandle(stream, viaV2): the stream's context as the driver reports it, through
 // cuStreamGetCtx or (viaV2) cuStreamGetCtx_v2, which also knows green contexts.
-Napi::Value Stream::ContextHandle(const Napi::CallbackInfo& info) {
-  StreamBox& box = live();
+Napi::Value StreamContextHandle(const Napi::CallbackInfo& info) {
+  const bool viaV2 = info.Length() > 1 && boolArg(info[1], "viaV2");
+  StreamBox& box = *Stream::fromSlot(info[0], "stream");
   makeCurrent(info.Env(), box.context);
   CUcontext ctx = nullptr;
-  if (info.Length() > 0 && boolArg(info[0], "viaV2")) {
+  if (viaV2) {
     CUgreenCtx green = nullptr;
     CU_CHECK(info.Env(), cuStreamGetCtx_v2, box.stream, &ctx, &green);
   } else {
@@ -321,18 +317,18 @@ Napi::Value Stream::ContextHandle(const Napi::CallbackInfo& info) {
   return handleValue(info.Env(), ctx);
 }
 
-Napi::Value Stream::DeviceOf(const Napi::CallbackInfo& info) {
-  StreamBox& box = live();
+Napi::Value StreamDevice(const Napi::CallbackInfo& info) {
+  StreamBox& box = *Stream::fromSlot(info[0], "stream");
   makeCurrent(info.Env(), box.context);
   CUdevice device = 0;
   CU_CHECK(info.Env(), cuStreamGetDevice, box.stream, &device);
   return Napi::Number::New(info.Env(), device);
 }
 
-// getAttribute(id) -> the CUstreamAttrValue union's bytes; lib/ decodes them.
-Napi::Value Stream::GetAttribute(const Napi::CallbackInfo& info) {
-  StreamBox& box = used();
-  unsigned int id = uintArg(info[0], "attribute");
+// streamGetAttribute(stream, id) -> the CUstreamAttrValue union's bytes; lib/ decodes them.
+Napi::Value StreamGetAttribute(const Napi::CallbackInfo& info) {
+  unsigned int id = uintArg(info[1], "attribute");
+  StreamBox& box = streamArg(info[0]);
   CUstreamAttrValue value;
   std::memset(&value, 0, sizeof(value));
   CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuStreamGetAttribute, box.stream,
@@ -340,63 +336,49 @@ Napi::Value Stream::GetAttribute(const Napi::CallbackInfo& info) {
   return bytesValue(info.Env(), value);
 }
 
-// setAttribute(id, bytes): bytes is the encoded CUstreamAttrValue union.
-Napi::Value Stream::SetAttribute(const Napi::CallbackInfo& info) {
-  StreamBox& box = used();
-  unsigned int id = uintArg(info[0], "attribute");
-  auto value = bytesArg<CUstreamAttrValue>(info[1], "value");
+// streamSetAttribute(stream, id, bytes): bytes is the encoded CUstreamAttrValue union.
+Napi::Value StreamSetAttribute(const Napi::CallbackInfo& info) {
+  unsigned int id = uintArg(info[1], "attribute");
+  auto value = bytesArg<CUstreamAttrValue>(info[2], "value");
+  StreamBox& box = streamArg(info[0]);
   CU_CHECK_DETAIL(info.Env(), "attribute=" + std::to_string(id), cuStreamSetAttribute, box.stream,
                   static_cast<CUstreamAttrID>(id), &value);
   return info.Env().Undefined();
 }
 
-Napi::Value Stream::CopyAttributesFrom(const Napi::CallbackInfo& info) {
-  StreamBox& box = used();
-  const StreamRef& source = Stream::from(info[0], "source");
-  CU_CHECK(info.Env(), cuStreamCopyAttributes, box.stream, source->stream);
+Napi::Value StreamCopyAttributesFrom(const Napi::CallbackInfo& info) {
+  const SlotTable& table = slotTable(info.Env());
+  StreamBox& box = *Stream::fromSlot(table, info[0], "stream");
+  const StreamBox& source = *Stream::fromSlot(table, info[1], "source");
+  box.makeContextCurrent(info.Env());
+  CU_CHECK(info.Env(), cuStreamCopyAttributes, box.stream, source.stream);
   return info.Env().Undefined();
 }
 
-// attachMemory(managedBuffer, flags): cuStreamAttachMemAsync for the whole allocation.
-Napi::Value Stream::AttachMemory(const Napi::CallbackInfo& info) {
-  StreamBox& box = used();
-  MemoryRef memory = memoryOf(info[0]);
+// streamAttachMemory(stream, managedBuffer, flags): cuStreamAttachMemAsync for the whole allocation.
+Napi::Value StreamAttachMemory(const Napi::CallbackInfo& info) {
+  MemoryRef memory = memoryOf(info[1]);
   if (!memory || memory->kind != MemoryKind::Unified) {
     throwTypeError(info.Env(), "buffer must be managed memory (DeviceBuffer.allocManaged)");
   }
-  unsigned int flags = uintArg(info[1], "flags");
+  unsigned int flags = uintArg(info[2], "flags");
+  StreamBox& box = streamArg(info[0]);
   CU_CHECK(info.Env(), cuStreamAttachMemAsync, box.stream, memory->device, 0, flags);
   box.keepUntilIdle(memory);
   return info.Env().Undefined();
 }
 
-// waitValue / writeValue(target, offset, value, flags, is64): one 32- or 64-bit
-// stream memory operation on a word of device-reachable memory.
-Napi::Value Stream::WaitValue(const Napi::CallbackInfo& info) { return memoryOperation(info, true); }
-Napi::Value Stream::WriteValue(const Napi::CallbackInfo& info) { return memoryOperation(info, false); }
+// streamWaitValue / streamWriteValue(stream, target, offset, value, flags, is64).
+Napi::Value StreamWaitValue(const Napi::CallbackInfo& info) { return memoryOperation(info, true); }
+Napi::Value StreamWriteValue(const Napi::CallbackInfo& info) { return memoryOperation(info, false); }
 
-Napi::Value Stream::memoryOperation(const Napi::CallbackInfo& info, bool wait) {
-  Napi::Env env = info.Env();
-  StreamBox& box = used();
-  bool wide = boolArg(info[4], "is64");
-  Span word = wordOf(env, info[0], info[1], wide ? 8 : 4);
-  unsigned int flags = uintArg(info[3], "flags");
-  if (wait && wide) CU_CHECK(env, cuStreamWaitValue64, box.stream, word.device, u64Arg(info[2], "value"), flags);
-  else if (wait) CU_CHECK(env, cuStreamWaitValue32, box.stream, word.device, uintArg(info[2], "value"), flags);
-  else if (wide) CU_CHECK(env, cuStreamWriteValue64, box.stream, word.device, u64Arg(info[2], "value"), flags);
-  else CU_CHECK(env, cuStreamWriteValue32, box.stream, word.device, uintArg(info[2], "value"), flags);
-  box.keepUntilIdle(word.owner);
-  return env.Undefined();
-}
-
-// batchMemoryOps(ops, flags): ops is an array of [operation, target, offset, value, flags]
+// streamBatchMemoryOps(stream, ops, flags): ops is an array of [operation, target, offset, value, flags]
 // (target/offset/value unused for barriers and remote-write flushes).
-Napi::Value Stream::BatchMemoryOps(const Napi::CallbackInfo& info) {
+Napi::Value StreamBatchMemoryOps(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const BatchValues ops(arrayArg(info[0], "ops", 1, 256, "must hold 1 to 256 operations"), 5,
+  const BatchValues ops(arrayArg(info[1], "ops", 1, 256, "must hold 1 to 256 operations"), 5,
                         "each operation must be an array");
-  const unsigned int batchFlags = uintArg(info[1], "flags");
-  StreamBox& box = used();
+  const unsigned int batchFlags = uintArg(info[2], "flags");
   std::vector<CUstreamBatchMemOpParams> params(ops.size());
   std::vector<MemoryRef> owners;
   for (uint32_t i = 0; i < ops.size(); ++i) {
@@ -429,14 +411,15 @@ Napi::Value Stream::BatchMemoryOps(const Napi::CallbackInfo& info) {
         throwRangeError(env, "operation " + std::to_string(p.operation) + " is not a stream memory operation");
     }
   }
+  StreamBox& box = streamArg(info[0]);
   CU_CHECK(env, cuStreamBatchMemOp, box.stream, static_cast<unsigned int>(params.size()), params.data(), batchFlags);
   for (auto& owner : owners) box.keepUntilIdle(owner);
   return env.Undefined();
 }
 
 // How many resources the stream keeps alive for work in flight (for tests and diagnostics).
-Napi::Value Stream::PendingResources(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(live().pendingCount()));
+Napi::Value StreamPendingResources(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(Stream::fromSlot(info[0], "stream")->pendingCount()));
 }
 
 }  // namespace cudrv

@@ -144,7 +144,6 @@ class Stream : public Handle<Stream, StreamBox> {
  public:
   static constexpr const char* kName = "Stream";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
   // dispose() ends a capture left open, rejects the promises for its work
   // (their waits go on), and hands what queued work still uses to a wait for
   // that work: other holders of the box (buffers freed on this stream, a
@@ -154,33 +153,6 @@ class Stream : public Handle<Stream, StreamBox> {
   // The legacy and per-thread streams belong to the driver: lib's objects for
   // them ignore dispose(), and so does their slot, asked by any path.
   static bool permanent(const StreamBox& box) { return !box.owned; }
-
- private:
-  // The live box, its context current when it is a special stream (what calls
-  // that hand the stream to the driver use).
-  StreamBox& used();
-  Napi::Value HandleValue(const Napi::CallbackInfo& info);
-  Napi::Value Ordinal(const Napi::CallbackInfo& info);
-  Napi::Value Query(const Napi::CallbackInfo& info);
-  Napi::Value Synchronize(const Napi::CallbackInfo& info);
-  Napi::Value SynchronizeAsync(const Napi::CallbackInfo& info);
-  Napi::Value SynchronizeAbandonable(const Napi::CallbackInfo& info);
-  std::shared_ptr<GpuWait> awaitQueued(Napi::Env env);
-  Napi::Value WaitEvent(const Napi::CallbackInfo& info);
-  Napi::Value Flags(const Napi::CallbackInfo& info);
-  Napi::Value Priority(const Napi::CallbackInfo& info);
-  Napi::Value Id(const Napi::CallbackInfo& info);
-  Napi::Value ContextHandle(const Napi::CallbackInfo& info);
-  Napi::Value DeviceOf(const Napi::CallbackInfo& info);
-  Napi::Value GetAttribute(const Napi::CallbackInfo& info);
-  Napi::Value SetAttribute(const Napi::CallbackInfo& info);
-  Napi::Value CopyAttributesFrom(const Napi::CallbackInfo& info);
-  Napi::Value AttachMemory(const Napi::CallbackInfo& info);
-  Napi::Value WaitValue(const Napi::CallbackInfo& info);
-  Napi::Value WriteValue(const Napi::CallbackInfo& info);
-  Napi::Value memoryOperation(const Napi::CallbackInfo& info, bool wait);
-  Napi::Value BatchMemoryOps(const Napi::CallbackInfo& info);
-  Napi::Value PendingResources(const Napi::CallbackInfo& info);
 };
 
 // The stream argument of an async operation: a live Stream's slot number. Its

@@ -14,6 +14,10 @@ export interface NativeHandle {
   readonly [handleClass]?: string;
 }
 
+export interface NativeContext extends NativeHandle {
+  readonly [handleClass]?: 'Context';
+}
+
 export interface NativeEvent extends NativeHandle {
   readonly [handleClass]?: 'Event';
 }
@@ -97,6 +101,11 @@ export interface NativeVirtualMemory extends NativeHandle {
 /** A wait abandonWait can settle early (core/waiter.h GpuWait). */
 export type NativeWait = { promise: Promise<void>; id: number };
 
+/** Builds the error the addon throws: see native/core/errors.cc. */
+export type ErrorFactory = ( kind: 'cuda' | 'unavailable' | 'missing' | 'disposed' | 'system' | 'timeout' | 'closed' | 'protocol' | 'type' | 'range', code: number, name: string, message: string, call: string | null, detail: string, requiredVersion: number) => Error;
+
+export type NativeDriverStatus = { stage: 'addon-missing' | 'not-loaded' | 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready'; libraryPath: string; detail: string; initResult: number; initResultName: string; driverVersion: number; headerVersion: number };
+
 export type NativeEdgeData = [fromPort: number, toPort: number, type: number];
 
 /** Dependencies as the calls that add nodes take them: none, one node's slot (a chain's), or a list. */
@@ -134,6 +143,86 @@ export type NativeAccessEntry = [number, number, number];
 export interface NativeAddon {
   /** Marks the environment as the main thread's (idempotent): its teardown is the process exiting. */
   markMainThread(): void;
+  /** Settles the wait numbered id with reason, if it is still pending. */
+  abandonWait(id: number, reason: unknown): void;
+  /**
+   * A cancel signal for the next wait started on a wait thread of this
+   * environment (FdChannel's waits): cancelWait(id) ends that wait as its
+   * handle's dispose() would. disarmWaitCancel() after starting it (or failing to).
+   */
+  armWaitCancel(): number;
+  disarmWaitCancel(): void;
+  cancelWait(id: number): void;
+  /**
+   * The handle queue (core/slots.h): [count, ...entries], each entry a slot an
+   * object adopted, or -1 - a slot whose owner was collected. A new array over
+   * the same storage each call.
+   */
+  handleQueue(): Float64Array;
+  /** Acts on the queue's entries and empties it (when full; the table drains it itself before it reads ownership). */
+  drainHandleQueue(): void;
+  /** A native object of the slot's class, for the calls that are its methods. */
+  handleView(slot: number): unknown;
+  /** dispose(); a slot nobody adopted is freed. */
+  disposeHandle(slot: number): void;
+  /** False once disposed. */
+  handleAlive(slot: number): boolean;
+  /** Registers the error factory for this environment. */
+  setErrorFactory(factory: ErrorFactory): void;
+  /** Tries to load the driver (never throws) and says what happened. */
+  driverStatus(): NativeDriverStatus;
+  /**
+   * [name, version, available] for every function in the table; available is
+   * false before the driver has been loaded.
+   */
+  driverFunctions(): Array<[name: string, version: number, available: boolean]>;
+  setCounting(enabled: boolean): void;
+  isCounting(): boolean;
+  /** [name, calls, errors] for every function called at least once. */
+  readCounters(): Array<[name: string, calls: number, errors: number]>;
+  resetCounters(): void;
+  /** The CUDA_VERSION of the headers the addon was built with. */
+  readonly headerVersion: number;
+  /** Devices are named by ordinal; none of these needs a context. */
+  deviceCount(): number;
+  /** The ordinal of the device with this PCI bus id ("0000:65:00.0"). */
+  deviceByPciBusId(busId: string): number;
+  deviceName(ordinal: number): string;
+  deviceUuid(ordinal: number): Buffer;
+  devicePciBusId(ordinal: number): string;
+  deviceTotalMemory(ordinal: number): number;
+  deviceAttribute(ordinal: number, attribute: number): number;
+  deviceCanAccessPeer(ordinal: number, peer: number): boolean;
+  deviceP2PAttribute(ordinal: number, peer: number, attribute: number): number;
+  /** The device's primary context, retained on first use. */
+  primaryContext(ordinal: number): Slot<NativeContext>;
+  createContext(ordinal: number, flags: number): Slot<NativeContext>;
+  /** The calling thread's current CUcontext (0n when none). */
+  currentContext(): bigint;
+  popCurrentContext(): bigint;
+  primaryContextState(ordinal: number): { flags: number; active: boolean };
+  setPrimaryContextFlags(ordinal: number, flags: number): void;
+  /** Refused while a handle of this library still lives on the primary context. */
+  resetPrimaryContext(ordinal: number): void;
+  /** The CUcontext, for logs and comparisons. */
+  contextHandle(context: Slot<NativeContext>): bigint;
+  contextOrdinal(context: Slot<NativeContext>): number;
+  contextIsPrimary(context: Slot<NativeContext>): boolean;
+  contextMakeCurrent(context: Slot<NativeContext>): void;
+  contextPushCurrent(context: Slot<NativeContext>): void;
+  contextSynchronize(context: Slot<NativeContext>): void;
+  contextApiVersion(context: Slot<NativeContext>): number;
+  contextId(context: Slot<NativeContext>): bigint;
+  /** The device as the driver reports it for the context (cuCtxGetDevice_v2). */
+  contextDevice(context: Slot<NativeContext>): number;
+  contextFlags(context: Slot<NativeContext>): number;
+  contextSetFlags(context: Slot<NativeContext>, flags: number): void;
+  contextGetLimit(context: Slot<NativeContext>, limit: number): number;
+  contextSetLimit(context: Slot<NativeContext>, limit: number, value: number | bigint): void;
+  contextStreamPriorityRange(context: Slot<NativeContext>): { least: number; greatest: number };
+  contextResetPersistingL2Cache(context: Slot<NativeContext>): void;
+  contextEnablePeerAccess(context: Slot<NativeContext>, peer: Slot<NativeContext>): void;
+  contextDisablePeerAccess(context: Slot<NativeContext>, peer: Slot<NativeContext>): void;
   createEvent(device: number, flags: number): Slot<NativeEvent>;
   /** cuEventRecord, or cuEventRecordWithFlags when flags are given. */
   eventRecord(event: Slot<NativeEvent>, stream: Slot<NativeStream>, flags: number | undefined): void;
@@ -147,6 +236,44 @@ export interface NativeAddon {
   eventSynchronizeAbandonable(event: Slot<NativeEvent>): NativeWait;
   /** Milliseconds from start to end. */
   eventElapsedTime(start: Slot<NativeEvent>, end: Slot<NativeEvent>): number;
+  /** cuStreamCreate, or cuStreamCreateWithPriority when a priority is given. */
+  createStream(ordinal: number, flags: number, priority: number | undefined): Slot<NativeStream>;
+  /** The legacy or the calling thread's per-thread default stream; nobody owns it. */
+  specialStream(ordinal: number, perThread: boolean): Slot<NativeStream>;
+  /** The CUstream (1n and 2n for the legacy and per-thread streams). */
+  streamHandle(stream: Slot<NativeStream>): bigint;
+  streamOrdinal(stream: Slot<NativeStream>): number;
+  /** True when all work queued so far has completed. */
+  streamQuery(stream: Slot<NativeStream>): boolean;
+  streamSynchronize(stream: Slot<NativeStream>): void;
+  streamSynchronizeAsync(stream: Slot<NativeStream>): Promise<void>;
+  streamSynchronizeAbandonable(stream: Slot<NativeStream>): NativeWait;
+  streamWaitEvent(stream: Slot<NativeStream>, event: Slot<NativeEvent>, flags: number): void;
+  streamFlags(stream: Slot<NativeStream>): number;
+  streamPriority(stream: Slot<NativeStream>): number;
+  streamId(stream: Slot<NativeStream>): bigint;
+  /** cuStreamGetCtx, or cuStreamGetCtx_v2 (which also knows green contexts) with viaV2. */
+  streamContextHandle(stream: Slot<NativeStream>, viaV2?: boolean): bigint;
+  streamDevice(stream: Slot<NativeStream>): number;
+  /** The CUstreamAttrValue union's bytes; lib/ decodes them. */
+  streamGetAttribute(stream: Slot<NativeStream>, attribute: number): Buffer;
+  streamSetAttribute(stream: Slot<NativeStream>, attribute: number, value: Uint8Array): void;
+  streamCopyAttributesFrom(stream: Slot<NativeStream>, source: Slot<NativeStream>): void;
+  /** buffer: managed memory, by slot. */
+  streamAttachMemory(stream: Slot<NativeStream>, buffer: number, flags: number): void;
+  streamWaitValue(stream: Slot<NativeStream>, target: number, offset: number, value: number | bigint, flags: number, is64: boolean): void;
+  streamWriteValue(stream: Slot<NativeStream>, target: number, offset: number, value: number | bigint, flags: number, is64: boolean): void;
+  /**
+   * ops: [operation, target memory slot, offset, value, flags] each (target, offset
+   * and value unused for barriers and remote-write flushes).
+   */
+  streamBatchMemoryOps(stream: Slot<NativeStream>, ops: Array<[number, number | undefined, number, number | bigint, number]>, flags: number): void;
+  /** How many resources the stream keeps alive for work in flight. */
+  streamPendingResources(stream: Slot<NativeStream>): number;
+  /** cuLaunchHostFunc: callback() runs on the JavaScript thread after the work queued before it. */
+  launchHostFunction(stream: Slot<NativeStream>, callback: () => void): void;
+  /** cuStreamAddCallback: callback(error | null). */
+  addStreamCallback(stream: Slot<NativeStream>, callback: (error: Error | null) => void): void;
   createGraph(): Slot<NativeGraph>;
   /** The CUgraph, for logs and comparisons. */
   graphHandle(graph: Slot<NativeGraph>): bigint;

@@ -325,7 +325,7 @@ export class Kernel extends Disposable<NativeKernel> {
   prepare(config: LaunchConfig, types: readonly ArgType[], values?: readonly ArgValue[]): PreparedLaunch {
     const stream = launchStream(config);
     const layout: ArgLayout = argLayout(this.name, this.params, types);
-    const prepared = new PreparedLaunch(this, this.native.prepare(stream.native, encodeLaunchShape(config), layout.bytes), layout);
+    const prepared = new PreparedLaunch(this, this.native.prepare(stream.slot, encodeLaunchShape(config), layout.bytes), layout);
     if (values !== undefined) prepared.setAll(values);
     return prepared;
   }
@@ -336,8 +336,8 @@ export class Kernel extends Disposable<NativeKernel> {
   }
 
   #queryContext(context: Context | undefined) {
-    if (context !== undefined) return checkInstance(context, Context, 'context').native;
-    return this.context ? null : Device.get(0).primaryContext.native;
+    if (context !== undefined) return checkInstance(context, Context, 'context').slot;
+    return this.context ? null : Device.get(0).primaryContext.slot;
   }
 
   override toString(): string {

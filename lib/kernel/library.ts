@@ -65,7 +65,7 @@ export class Library extends Disposable<NativeLibrary> {
 
   /** A __device__ or __constant__ variable, as it lives in one context (default: device 0's primary). */
   global(name: string, context: Context = Device.get(0).primaryContext): DeviceVariable {
-    return this.native.global(checkCString(name, 'name'), checkInstance(context, Context, 'context').native);
+    return this.native.global(checkCString(name, 'name'), checkInstance(context, Context, 'context').slot);
   }
 
   /** A __managed__ variable, shared by every device. */
@@ -81,7 +81,7 @@ export class Library extends Disposable<NativeLibrary> {
   /** The library's module in one context (default: device 0's primary); the library owns it. */
   module(context: Context = Device.get(0).primaryContext): Module {
     checkInstance(context, Context, 'context');
-    return new Module(this.native.module(context.native), context);
+    return new Module(this.native.module(context.slot), context);
   }
 
   override toString(): string {

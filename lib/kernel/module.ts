@@ -35,7 +35,7 @@ export class Module extends Disposable<NativeModule> {
   static load(code: CodeImage, options: ModuleLoadOptions = noOptions): Module {
     checkObject(options, 'options');
     const context = options.context === undefined ? Device.get(0).primaryContext : checkInstance(options.context, Context, 'options.context');
-    return new Module(native.loadModuleData(context.native, codeBytes(code), checkJitOptions(options.jit)), context);
+    return new Module(native.loadModuleData(context.slot, codeBytes(code), checkJitOptions(options.jit)), context);
   }
 
   /** Loads a CUBIN, fatbin or PTX file into a context. */

@@ -4,8 +4,6 @@
 
 #include "core/addon_data.h"
 #include "context.h"
-#include "device.h"
-#include "driver/driver_info.h"
 #include "generated/entries.h"
 #include "graph/graph.h"
 #include "core/js_thread.h"
@@ -24,7 +22,6 @@
 namespace cudrv {
 
 // Module set-up of files without a header of their own.
-void initHostFunctions(Napi::Env env, Napi::Object exports);
 
 namespace {
 
@@ -65,19 +62,16 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   // again into the same environment: keep its data and hooks (Node refuses a
   // cleanup hook twice); the classes are defined anew below.
   if (!env.GetInstanceData<AddonData>()) {
-    env.SetInstanceData(new AddonData());
+    auto* data = new AddonData();
+    env.SetInstanceData(data);
     napi_add_env_cleanup_hook(env, onEnvironmentTeardown, env);
+    // What frees the slots nobody adopted, in a task of its own (SlotTable::expectOwner).
+    data->setImmediate = Napi::Persistent(env.Global().Get("setImmediate").As<Napi::Function>());
+    data->sweepUnowned = Napi::Persistent(Napi::Function::New(
+        env, [](const Napi::CallbackInfo& info) { slotTable(info.Env()).sweepUnowned(); }, "sweepUnownedHandles"));
   }
   registerEntries(env, exports);
-  initDriverInfo(env, exports);
-  initHandles(env, exports);
-  initDevice(env, exports);
-  Context::init(env, exports);
-  Stream::init(env, exports);
   findHostBuiltins(env);
-  initHostFunctions(env, exports);
-  initWaits(env, exports);
-  initWaitCancels(env, exports);
   initNvrtc(env, exports);
   Library::init(env, exports);
   Module::init(env, exports);

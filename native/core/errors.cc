@@ -1,6 +1,7 @@
 #include "core/errors.h"
 
 #include "core/addon_data.h"
+#include "generated/entries.h"
 
 namespace cudrv {
 

@@ -51,9 +51,6 @@ inline void requireDriver(Napi::Env env, Fn fn) {
 [[noreturn]] void throwTypeError(Napi::Env env, const std::string& message);
 [[noreturn]] void throwRangeError(Napi::Env env, const std::string& message);
 
-// Registers the TypeScript error factory for this environment.
-Napi::Value SetErrorFactory(const Napi::CallbackInfo& info);
-
 }  // namespace cudrv
 
 // CU_CHECK(env, cuMemAlloc, &ptr, bytes): call, and throw a CudaError on failure.

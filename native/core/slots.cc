@@ -5,6 +5,7 @@
 #include "core/addon_data.h"
 #include "core/errors.h"
 #include "core/hot_call.h"
+#include "generated/entries.h"
 
 namespace cudrv {
 
@@ -188,6 +189,8 @@ const SlotTable::Entry& liveSlot(Napi::Env env, const SlotTable& table, double i
   return *entry;
 }
 
+}  // namespace
+
 // handleView(slot): a new native object of the slot's class, for its methods.
 Napi::Value HandleView(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -225,21 +228,10 @@ Napi::Value HandleAlive(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, liveSlot(env, slotTable(env), slotArg(info[0])).hasBox);
 }
 
-}  // namespace
-
-void initHandles(Napi::Env env, Napi::Object exports) {
-  AddonData& data = addonData(env);
-  data.setImmediate = Napi::Persistent(env.Global().Get("setImmediate").As<Napi::Function>());
-  data.sweepUnowned = Napi::Persistent(Napi::Function::New(env, [](const Napi::CallbackInfo& info) {
-    slotTable(info.Env()).sweepUnowned();
-  }, "sweepUnownedHandles"));
-  exports.Set("handleQueue", Napi::Function::New(env, HandleQueue, "handleQueue"));
-  exports.Set("drainHandleQueue", Napi::Function::New(env, [](const Napi::CallbackInfo& info) {
-    slotTable(info.Env()).drainQueue();
-  }, "drainHandleQueue"));
-  exports.Set("handleView", Napi::Function::New(env, HandleView, "handleView"));
-  exports.Set("disposeHandle", hotFunction<1, DisposeHandle>(env, "disposeHandle"));
-  exports.Set("handleAlive", Napi::Function::New(env, HandleAlive, "handleAlive"));
+// Acts on the queue's entries and empties it.
+Napi::Value DrainHandleQueue(const Napi::CallbackInfo& info) {
+  slotTable(info.Env()).drainQueue();
+  return info.Env().Undefined();
 }
 
 }  // namespace cudrv

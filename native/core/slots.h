@@ -220,7 +220,4 @@ struct MemoryInSlot {
 MemoryInSlot memoryInEntry(Napi::Env env, const SlotTable::Entry* entry);
 inline MemoryInSlot memoryInSlot(Napi::Env env, const SlotTable& table, double id) { return memoryInEntry(env, table.find(id)); }
 
-// handleQueue, drainHandleQueue, handleView, disposeHandle, handleAlive: what lib/disposable.ts uses.
-void initHandles(Napi::Env env, Napi::Object exports);
-
 }  // namespace cudrv

@@ -10,6 +10,7 @@
 #include "core/addon_data.h"
 #include "core/args.h"
 #include "core/errors.h"
+#include "generated/entries.h"
 #include "core/waiter.h"
 
 namespace cudrv {
@@ -127,8 +128,6 @@ Napi::Promise runOnWaitThread(Napi::Env env, std::function<void()> work,
   return deferred->Promise();
 }
 
-namespace {
-
 Napi::Value ArmWaitCancel(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int err = 0;
@@ -159,14 +158,6 @@ Napi::Value CancelWait(const Napi::CallbackInfo& info) {
     if (std::shared_ptr<CancelSignal> signal = found->second.lock()) signal->fire();
   }
   return env.Undefined();
-}
-
-}  // namespace
-
-void initWaitCancels(Napi::Env env, Napi::Object exports) {
-  exports.Set("armWaitCancel", Napi::Function::New(env, ArmWaitCancel));
-  exports.Set("disarmWaitCancel", Napi::Function::New(env, DisarmWaitCancel));
-  exports.Set("cancelWait", Napi::Function::New(env, CancelWait));
 }
 
 }  // namespace cudrv

@@ -69,9 +69,4 @@ WaitResult waitFor(int fd, short events, const Deadline& deadline, const CancelS
 Napi::Promise runOnWaitThread(Napi::Env env, std::function<void()> work,
                               std::function<void(Napi::Env, Napi::Promise::Deferred&)> settle);
 
-// armWaitCancel, disarmWaitCancel and cancelWait: lib/'s AbortSignals for
-// these waits. armWaitCancel() makes a cancel signal for the next wait started
-// here and returns its number; cancelWait(number) fires it.
-void initWaitCancels(Napi::Env env, Napi::Object exports);
-
 }  // namespace cudrv

@@ -16,6 +16,7 @@
 #include "core/addon_data.h"
 #include "core/args.h"
 #include "core/errors.h"
+#include "generated/entries.h"
 
 namespace cudrv {
 
@@ -205,8 +206,6 @@ void WaitsInFlight::abandonAll(const char* what) {
   }
 }
 
-namespace {
-
 // abandonWait(id, reason): settles the wait numbered id with reason, if still pending.
 Napi::Value AbandonWait(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -217,12 +216,6 @@ Napi::Value AbandonWait(const Napi::CallbackInfo& info) {
   std::shared_ptr<GpuWait> wait = found->second;  // abandon() takes it out of the map
   wait->abandon(env, info[1]);
   return env.Undefined();
-}
-
-}  // namespace
-
-void initWaits(Napi::Env env, Napi::Object exports) {
-  exports.Set("abandonWait", Napi::Function::New(env, AbandonWait));
 }
 
 }  // namespace cudrv

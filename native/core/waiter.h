@@ -90,7 +90,4 @@ class WaitsInFlight {
   std::vector<std::weak_ptr<GpuWait>> waits_;
 };
 
-// abandonWait(id, reason): what lib/ calls on an abort or a timeout.
-void initWaits(Napi::Env env, Napi::Object exports);
-
 }  // namespace cudrv

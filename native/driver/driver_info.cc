@@ -1,17 +1,25 @@
-#include "driver/driver_info.h"
-
+// What JavaScript can learn about the driver without needing it: load status,
+// versions, the function table and the call counters.
 #include <cstdlib>
 #include <cstring>
 
 #include "core/args.h"
 #include "driver/call.h"
 #include "core/errors.h"
+#include "generated/entries.h"
 
 namespace cudrv {
 
 Counters counters;
 
 namespace {
+
+// CUDA_DRIVER_COUNTERS (other than "0") counts from the start, before any call.
+[[maybe_unused]] const bool countingFromStart = [] {
+  const char* counting = std::getenv("CUDA_DRIVER_COUNTERS");
+  if (counting && *counting && std::strcmp(counting, "0") != 0) counters.enabled.store(true);
+  return true;
+}();
 
 const char* stageName(LoadStage stage) {
   switch (stage) {
@@ -23,6 +31,8 @@ const char* stageName(LoadStage stage) {
   }
   return "unknown";
 }
+
+}  // namespace
 
 // Tries to load the driver (never throws) and says what happened.
 Napi::Value DriverStatus(const Napi::CallbackInfo& info) {
@@ -92,19 +102,6 @@ Napi::Value ResetCounters(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-}  // namespace
-
-void initDriverInfo(Napi::Env env, Napi::Object exports) {
-  const char* counting = std::getenv("CUDA_DRIVER_COUNTERS");
-  if (counting && *counting && std::strcmp(counting, "0") != 0) counters.enabled.store(true);
-  exports.Set("driverStatus", Napi::Function::New(env, DriverStatus));
-  exports.Set("driverFunctions", Napi::Function::New(env, DriverFunctions));
-  exports.Set("setCounting", Napi::Function::New(env, SetCounting));
-  exports.Set("isCounting", Napi::Function::New(env, IsCounting));
-  exports.Set("readCounters", Napi::Function::New(env, ReadCounters));
-  exports.Set("resetCounters", Napi::Function::New(env, ResetCounters));
-  exports.Set("setErrorFactory", Napi::Function::New(env, SetErrorFactory));
-  exports.Set("headerVersion", Napi::Number::New(env, CUDA_VERSION));
-}
+Napi::Value HeaderVersion(Napi::Env env) { return Napi::Number::New(env, CUDA_VERSION); }
 
 }  // namespace cudrv

@@ -10,8 +10,60 @@ namespace cudrv {
 
 // native/core/entries.txt
 Napi::Value MarkMainThread(const Napi::CallbackInfo& info);
+Napi::Value AbandonWait(const Napi::CallbackInfo& info);
+Napi::Value ArmWaitCancel(const Napi::CallbackInfo& info);
+Napi::Value DisarmWaitCancel(const Napi::CallbackInfo& info);
+Napi::Value CancelWait(const Napi::CallbackInfo& info);
+Napi::Value HandleQueue(const Napi::CallbackInfo& info);
+Napi::Value DrainHandleQueue(const Napi::CallbackInfo& info);
+Napi::Value HandleView(const Napi::CallbackInfo& info);
+napi_value DisposeHandle(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
+Napi::Value HandleAlive(const Napi::CallbackInfo& info);
+Napi::Value SetErrorFactory(const Napi::CallbackInfo& info);
+
+// native/driver/entries.txt
+Napi::Value DriverStatus(const Napi::CallbackInfo& info);
+Napi::Value DriverFunctions(const Napi::CallbackInfo& info);
+Napi::Value SetCounting(const Napi::CallbackInfo& info);
+Napi::Value IsCounting(const Napi::CallbackInfo& info);
+Napi::Value ReadCounters(const Napi::CallbackInfo& info);
+Napi::Value ResetCounters(const Napi::CallbackInfo& info);
+Napi::Value HeaderVersion(Napi::Env env);
 
 // native/entries.txt
+Napi::Value DeviceCount(const Napi::CallbackInfo& info);
+Napi::Value DeviceByPciBusId(const Napi::CallbackInfo& info);
+Napi::Value DeviceName(const Napi::CallbackInfo& info);
+Napi::Value DeviceUuid(const Napi::CallbackInfo& info);
+Napi::Value DevicePciBusId(const Napi::CallbackInfo& info);
+Napi::Value DeviceTotalMemory(const Napi::CallbackInfo& info);
+Napi::Value DeviceAttribute(const Napi::CallbackInfo& info);
+Napi::Value DeviceCanAccessPeer(const Napi::CallbackInfo& info);
+Napi::Value DeviceP2PAttribute(const Napi::CallbackInfo& info);
+Napi::Value PrimaryContext(const Napi::CallbackInfo& info);
+Napi::Value CreateContext(const Napi::CallbackInfo& info);
+Napi::Value CurrentContext(const Napi::CallbackInfo& info);
+Napi::Value PopCurrentContext(const Napi::CallbackInfo& info);
+Napi::Value PrimaryContextState(const Napi::CallbackInfo& info);
+Napi::Value SetPrimaryContextFlags(const Napi::CallbackInfo& info);
+Napi::Value ResetPrimaryContext(const Napi::CallbackInfo& info);
+Napi::Value ContextHandle(const Napi::CallbackInfo& info);
+Napi::Value ContextOrdinal(const Napi::CallbackInfo& info);
+Napi::Value ContextIsPrimary(const Napi::CallbackInfo& info);
+Napi::Value ContextMakeCurrent(const Napi::CallbackInfo& info);
+Napi::Value ContextPushCurrent(const Napi::CallbackInfo& info);
+Napi::Value ContextSynchronize(const Napi::CallbackInfo& info);
+Napi::Value ContextApiVersion(const Napi::CallbackInfo& info);
+Napi::Value ContextId(const Napi::CallbackInfo& info);
+Napi::Value ContextDevice(const Napi::CallbackInfo& info);
+Napi::Value ContextFlags(const Napi::CallbackInfo& info);
+Napi::Value ContextSetFlags(const Napi::CallbackInfo& info);
+Napi::Value ContextGetLimit(const Napi::CallbackInfo& info);
+Napi::Value ContextSetLimit(const Napi::CallbackInfo& info);
+Napi::Value ContextStreamPriorityRange(const Napi::CallbackInfo& info);
+Napi::Value ContextResetPersistingL2Cache(const Napi::CallbackInfo& info);
+Napi::Value ContextEnablePeerAccess(const Napi::CallbackInfo& info);
+Napi::Value ContextDisablePeerAccess(const Napi::CallbackInfo& info);
 Napi::Value CreateEvent(const Napi::CallbackInfo& info);
 napi_value EventRecord(Napi::Env env, SlotTable& table, const HotArgs<3>& args);
 napi_value EventQuery(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
@@ -21,6 +73,30 @@ Napi::Value EventSynchronize(const Napi::CallbackInfo& info);
 Napi::Value EventSynchronizeAsync(const Napi::CallbackInfo& info);
 Napi::Value EventSynchronizeAbandonable(const Napi::CallbackInfo& info);
 Napi::Value EventElapsedTime(const Napi::CallbackInfo& info);
+napi_value CreateStream(Napi::Env env, SlotTable& table, const HotArgs<3>& args);
+Napi::Value SpecialStream(const Napi::CallbackInfo& info);
+Napi::Value StreamHandle(const Napi::CallbackInfo& info);
+Napi::Value StreamOrdinal(const Napi::CallbackInfo& info);
+napi_value StreamQuery(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
+napi_value StreamSynchronize(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
+Napi::Value StreamSynchronizeAsync(const Napi::CallbackInfo& info);
+Napi::Value StreamSynchronizeAbandonable(const Napi::CallbackInfo& info);
+Napi::Value StreamWaitEvent(const Napi::CallbackInfo& info);
+Napi::Value StreamFlags(const Napi::CallbackInfo& info);
+Napi::Value StreamPriority(const Napi::CallbackInfo& info);
+Napi::Value StreamId(const Napi::CallbackInfo& info);
+Napi::Value StreamContextHandle(const Napi::CallbackInfo& info);
+Napi::Value StreamDevice(const Napi::CallbackInfo& info);
+Napi::Value StreamGetAttribute(const Napi::CallbackInfo& info);
+Napi::Value StreamSetAttribute(const Napi::CallbackInfo& info);
+Napi::Value StreamCopyAttributesFrom(const Napi::CallbackInfo& info);
+Napi::Value StreamAttachMemory(const Napi::CallbackInfo& info);
+Napi::Value StreamWaitValue(const Napi::CallbackInfo& info);
+Napi::Value StreamWriteValue(const Napi::CallbackInfo& info);
+Napi::Value StreamBatchMemoryOps(const Napi::CallbackInfo& info);
+Napi::Value StreamPendingResources(const Napi::CallbackInfo& info);
+Napi::Value LaunchHostFunction(const Napi::CallbackInfo& info);
+Napi::Value AddStreamCallback(const Napi::CallbackInfo& info);
 
 // native/graph/entries.txt
 Napi::Value CreateGraph(const Napi::CallbackInfo& info);

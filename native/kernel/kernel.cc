@@ -151,13 +151,13 @@ CUcontext Kernel::queryContext(Napi::Value context) {
   Napi::Env env = context.Env();
   KernelBox& k = live();
   if (k.function) {
-    if (!context.IsUndefined() && !context.IsNull() && Context::from(context, "context")->context != k.context()) {
+    if (!context.IsUndefined() && !context.IsNull() && Context::fromSlot(context, "context")->context != k.context()) {
       throw Napi::Error::New(env, k.name + " belongs to its module's context; it cannot be queried in another");
     }
     makeCurrent(env, k.context());
     return k.context();
   }
-  const ContextRef& ref = Context::from(context, "context");
+  const ContextRef& ref = Context::fromSlot(context, "context");
   makeCurrent(env, ref);
   return ref->context;
 }
@@ -236,7 +236,7 @@ Napi::Value Kernel::MaxPotentialBlockSize(const Napi::CallbackInfo& info) {
   // Held for the call: the JavaScript callback could dispose this kernel, its
   // library, or the context it is asked about.
   KernelRef keep = shared();
-  ContextRef context = keep->function ? nullptr : Context::from(info[0], "context");
+  ContextRef context = keep->function ? nullptr : Context::fromSlot(info[0], "context");
   queryContext(info[0]);
   int limit = intArg(info[2], "blockSizeLimit");
   unsigned flags = uintArg(info[3], "flags");

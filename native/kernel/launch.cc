@@ -150,7 +150,7 @@ Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kerne
   Napi::Env env = info.Env();
   auto box = std::make_shared<PreparedLaunchBox>();
   box->kernel = kernel;
-  box->stream = Stream::from(info[0], "stream");
+  box->stream = Stream::fromSlot(info[0], "stream");
   box->plan = readLaunchPlan(info[1], "config");
   box->context = launchContext(env, *kernel, *box->stream);
   const ParamLayout& layout = kernel->params;

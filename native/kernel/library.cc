@@ -103,7 +103,7 @@ Napi::Value Library::Kernels(const Napi::CallbackInfo& info) {
 Napi::Value Library::Global(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::string name = stringArg(info[0], "name");
-  makeCurrent(env, Context::from(info[1], "context"));
+  makeCurrent(env, Context::fromSlot(info[1], "context"));
   CUdeviceptr address = 0;
   size_t bytes = 0;
   CU_CHECK_DETAIL(env, name, cuLibraryGetGlobal, &address, &bytes, live().library, name.c_str());
@@ -131,7 +131,7 @@ Napi::Value Library::UnifiedFunction(const Napi::CallbackInfo& info) {
 // (context) -> Module: the library's module in that context, owned by the library.
 Napi::Value Library::Module(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const ContextRef& context = Context::from(info[0], "context");
+  const ContextRef& context = Context::fromSlot(info[0], "context");
   makeCurrent(env, context);
   auto box = std::make_shared<ModuleBox>();
   CU_CHECK(env, cuLibraryGetModule, &box->module, live().library);

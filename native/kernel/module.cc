@@ -27,7 +27,7 @@ Napi::Value LoadModuleData(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   JitOptions jit(info[2]);
   std::vector<char> code = codeImage(info[1], "code");
-  const ContextRef& context = Context::from(info[0], "context");
+  const ContextRef& context = Context::fromSlot(info[0], "context");
   makeCurrent(env, context);
   auto box = std::make_shared<ModuleBox>();
   CUresult r = CU_CALL(cuModuleLoadDataEx, &box->module, code.data(), jit.count(), jit.keys(), jit.values());

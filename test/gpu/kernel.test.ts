@@ -315,10 +315,10 @@ describeGpu('kernels', () => {
     spin.launch({ grid: 1, block: 1, stream }, [arg.i64(rate * 200), arg.ptr(done)]); // about 200 ms
     spin.dispose();
     spinLib.dispose();
-    expect(stream.native.pendingResources()).toBeGreaterThanOrEqual(1);
+    expect(stream.pendingResources).toBeGreaterThanOrEqual(1);
     await stream.synchronize();
     expect(done.readSync(Uint32Array)[0]).toBe(0xc0ffee);
-    expect(stream.native.pendingResources()).toBe(0);
+    expect(stream.pendingResources).toBe(0);
   });
 
   test('launch attributes: priority and programmatic stream serialization are accepted', () => {

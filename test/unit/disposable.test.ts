@@ -37,9 +37,8 @@ test('the legacy and per-thread streams belong to the driver: no way of disposin
     const perThread = cuda.Stream.perThread();
     legacy.dispose();
     legacy[Symbol.dispose]();
-    native.handleView(legacy.slot).dispose();
+    native.disposeHandle(legacy.slot);
     native.disposeHandle(perThread.slot);
-    native.handleView(perThread.slot).dispose();
     ownerCollected(legacy.slot);
     ownerCollected(perThread.slot);
     const buffer = cuda.DeviceBuffer.alloc(16);
@@ -97,24 +96,24 @@ test('the slot functions refuse numbers that name no live handle', () => {
     report({
       refused: notSlots.map((s) => [attempt(() => native.handleView(s)), attempt(() => native.disposeHandle(s)),
         attempt(() => native.handleAlive(s))]),
-      view: native.handleView(stream.slot).query(),
+      query: native.streamQuery(stream.slot),
     });
   `);
   const refusal = 'TypeError: slot must name a live handle';
   expect(report.refused).toEqual(Array(7).fill([refusal, refusal, refusal]));
-  expect(report.view).toBe(true);
+  expect(report.query).toBe(true);
 });
 
-test('a handle collected undisposed is released by its object\'s finalizer; a view does not keep it', () => {
+test('a handle collected undisposed is released by its object\'s finalizer; its slot number does not keep it', () => {
   const report = run(`
     (async () => {
-      let view;
-      (() => { view = cuda.Stream.create().native; })();
+      let slot;
+      (() => { slot = cuda.Stream.create().slot; })();
       for (let i = 0; i < 10 && destroys() === 0; i++) { global.gc(); await new Promise((r) => setTimeout(r, 10)); }
-      report({ destroys: destroys(), view: attempt(() => view.query()) });
+      report({ destroys: destroys(), use: attempt(() => native.streamQuery(slot)) });
     })();
   `);
-  expect(report).toEqual({ destroys: 1, view: 'DisposedError: Stream has been disposed' });
+  expect(report).toEqual({ destroys: 1, use: 'TypeError: stream must be a Stream' });
 });
 
 test('a disposed handle keeps its slot until its object is collected; a stale number then names nothing', () => {

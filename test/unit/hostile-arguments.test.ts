@@ -93,9 +93,8 @@ describe('a getter that frees what the call already named', () => {
     ['Stream#batchMemoryOps: an operation\'s flags getter disposes the stream', `
       const stream = cuda.Stream.create();
       const word = cuda.DeviceBuffer.alloc(8);
-      const view = stream.native;
       const op = withGetter([3, word.slot, 0, 1], 4, () => { stream.dispose(); return 0; });
-      return attempt(() => view.batchMemoryOps([op], 0));`,
+      return attempt(() => native.streamBatchMemoryOps(stream.slot, [op], 0));`,
     'DisposedError: Stream has been disposed'],
     ['beginCapture into a graph: a dependency getter disposes the stream', `
       const stream = cuda.Stream.create();
@@ -123,8 +122,7 @@ describe('a getter that frees what the call already named', () => {
     'DisposedError: MemoryPool has been disposed'],
     ['loadModuleData: a JIT option getter disposes the context', `
       const context = cuda.Device.get(0).createContext();
-      const view = context.native;
-      return attempt(() => native.loadModuleData(view, new TextEncoder().encode('FAKE\\nkernel k 8'),
+      return attempt(() => native.loadModuleData(context.slot, new TextEncoder().encode('FAKE\\nkernel k 8'),
         { get maxRegisters() { context.dispose(); return 32; } }));`,
     'DisposedError: Context has been disposed'],
   ])('%s', (_name, body, expected) => {

@@ -349,10 +349,10 @@ describe('launches', () => {
       const prepared = lib.kernel('saxpy').prepare({ grid: 1, block: 1, stream }, ['f32', 'ptr', 'ptr', 'u32'], [1, 0n, 0n, 1]);
       prepared.launch();
       kernel.dispose(); lib.dispose(); prepared.dispose(); prepared.kernel.dispose();
-      const out = { pending: stream.native.pendingResources(), beforeSync: log().filter((l) => l.includes('unload')) };
+      const out = { pending: stream.pendingResources, beforeSync: log().filter((l) => l.includes('unload')) };
       stream.synchronizeSync();
       out.afterSync = log().filter((l) => l.includes('unload'));
-      out.pendingAfter = stream.native.pendingResources();
+      out.pendingAfter = stream.pendingResources;
       const idle = cuda.Library.load(image);
       idle.dispose();
       out.unlaunched = log().filter((l) => l.includes('unload')).length;
@@ -371,7 +371,7 @@ describe('launches', () => {
         lib.dispose();
         const before = log().filter((l) => l.includes('unload')).length;
         await stream.synchronize();
-        report({ before, after: log().filter((l) => l.includes('unload')), pending: stream.native.pendingResources() });
+        report({ before, after: log().filter((l) => l.includes('unload')), pending: stream.pendingResources });
       })();`);
     expect(r).toEqual({ before: 0, after: ['library unload'], pending: 0 });
   });

@@ -436,7 +436,7 @@ describe('leaks the reliability work found, fixed', () => {
         packed.config.set([1, 1, 1, 1, 1, 1]);
         packed.pointers.set([offset, b.slot]);
         packed.fields[1] = 1;
-        packed.launch.set([kernel.native.slot, stream.native.slot]);
+        packed.launch.set([kernel.native.slot, stream.slot]);
         return native.kernelLaunch(packed.record);
       };
       report({
