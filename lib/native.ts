@@ -227,69 +227,6 @@ export interface NativeFdChannelServer extends NativeHandle {
   accept(timeoutMs: number, peerUid: number): Promise<Slot<NativeFdChannel>>;
 }
 
-export interface NativeDeviceVariable {
-  address: bigint;
-  size: number;
-}
-
-export interface NativeJitOptions {
-  maxRegisters?: number;
-  optimizationLevel?: number;
-  generateDebugInfo?: boolean;
-  generateLineInfo?: boolean;
-  logVerbose?: boolean;
-}
-
-export interface NativeLibrary extends NativeHandle {
-  readonly handle: bigint;
-  readonly jitLog: string;
-  kernel(name: string): Slot<NativeKernel>;
-  kernelCount(): number;
-  kernels(): Slot<NativeKernel>[];
-  global(name: string, context: NativeContext): NativeDeviceVariable;
-  managed(name: string): NativeDeviceVariable;
-  unifiedFunction(symbol: string): bigint;
-  module(context: NativeContext): Slot<NativeModule>;
-}
-
-export interface NativeModule extends NativeHandle {
-  readonly handle: bigint;
-  readonly jitLog: string;
-  readonly ownedByLibrary: boolean;
-  function(name: string): Slot<NativeKernel>;
-  functionCount(): number;
-  functions(): Slot<NativeKernel>[];
-  global(name: string): NativeDeviceVariable;
-}
-
-export interface NativeKernel extends NativeHandle {
-  readonly handle: bigint;
-  readonly name: string;
-  readonly isLibraryKernel: boolean;
-  /** [offset, size] per parameter, or null when the driver cannot say. */
-  params(): Array<[offset: number, size: number]> | null;
-  getAttribute(attribute: number, device: number): number;
-  setAttribute(attribute: number, value: number, device: number): void;
-  /** context: null for a module's function (its own context is used). */
-  isLoaded(context: NativeContext | null): boolean;
-  load(context: NativeContext | null): void;
-  maxActiveBlocksPerMultiprocessor(context: NativeContext | null, blockSize: number, dynamicSharedMemory: number, flags: number): number;
-  maxPotentialBlockSize(context: NativeContext | null, dynamicSharedMemory: number | ((blockSize: number) => number),
-    blockSizeLimit: number, flags: number): { minGridSize: number; blockSize: number };
-  availableDynamicSharedMemoryPerBlock(context: NativeContext | null, blocks: number, blockSize: number): number;
-  maxPotentialClusterSize(context: NativeContext | null, config: Int32Array): number;
-  maxActiveClusters(context: NativeContext | null, config: Int32Array): number;
-  /** bytes: the packed size, used only when the driver cannot report the layout. */
-  prepare(stream: NativeStream, config: Int32Array, bytes: number): Slot<NativePreparedLaunch>;
-}
-
-export interface NativePreparedLaunch extends NativeHandle {
-  /** The parameter buffer (native memory) the arguments are written into. */
-  readonly arguments: ArrayBuffer;
-  /** Writes memory's device address at offset and keeps the memory for the launches (null: keeps none). */
-  setPointer(offset: number, memory: MemorySlot | null): void;
-}
-
 export interface NativeDriverStatus {
   stage: 'addon-missing' | 'not-loaded' | 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready';
   libraryPath: string;
@@ -310,37 +247,6 @@ export type ErrorFactory = (
   detail: string,
   requiredVersion: number,
 ) => Error;
-
-export interface NativeNvrtcStatus {
-  available: boolean;
-  libraryPath: string;
-  detail: string;
-  version?: [major: number, minor: number];
-  supportedArchs?: number[];
-}
-
-/** A compile as native/nvrtc/program.cc reads it. */
-export interface NativeCompileRequest {
-  source: string;
-  name: string;
-  headerNames: string[];
-  headerSources: string[];
-  options: string[];
-  nameExpressions: string[];
-  output: 'ptx' | 'cubin';
-}
-
-/** What a compile did; `code` only when stage is 'done'. */
-export interface NativeCompileOutcome {
-  stage: 'unavailable' | 'create' | 'name-expression' | 'compile' | 'lowered-name' | 'output' | 'done';
-  result: number;
-  resultName: string;
-  log: string;
-  code?: Buffer;
-  loweredNames: Array<[expression: string, lowered: string]>;
-  libraryPath: string;
-  detail: string;
-}
 
 export interface NativeAddon extends GeneratedAddon {
   readonly headerVersion: number;
@@ -453,13 +359,6 @@ export interface NativeAddon extends GeneratedAddon {
   execSetKernelNodeParams(execSlot: number, nodeSlot: number, kernelSlot: number, record: ArrayBuffer, perTypeCall: boolean): void;
   /** A kernel node of the executable takes a prepared launch's kernel, configuration and current arguments. */
   execSetPreparedKernelNode(execSlot: number, nodeSlot: number, launchSlot: number): void;
-  /**
-   * record: the launch configuration, the counts, the parameters and the
-   * [offset, memory slot] pairs of memory whose device address goes at offset
-   * in the parameters (lib/kernel/kernel.ts PackedArgs).
-   */
-  kernelLaunch(record: ArrayBuffer): void;
-  preparedLaunch(slot: number): void;
   instantiate(graph: NativeGraph, flags: number, uploadStreamSlot: number | undefined, detailed: boolean):
     Slot<NativeGraphExec> | { error: Error; result: number; node?: Slot<NativeGraphNode> };
   createConditionalHandle(graph: NativeGraph, ordinal: number, defaultValue?: number): Slot<NativeConditionalHandle>;
@@ -504,14 +403,6 @@ export interface NativeAddon extends GeneratedAddon {
   /** timeoutMs -1: no timeout (also for connect and the channel's calls). */
   fdChannelListen(address: string, abstract: boolean, backlog: number): Slot<NativeFdChannelServer>;
   fdChannelConnect(address: string, abstract: boolean, timeoutMs: number): Promise<Slot<NativeFdChannel>>;
-  loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
-  loadLibraryFile(path: string, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
-  loadModuleData(context: NativeContext, code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeModule>;
-  moduleLoadingMode(): 'eager' | 'lazy';
-
-  nvrtcStatus(): NativeNvrtcStatus;
-  nvrtcCompile(request: NativeCompileRequest): NativeCompileOutcome;
-  nvrtcCompileAsync(request: NativeCompileRequest): Promise<NativeCompileOutcome>;
 }
 
 export const native = generatedNative as NativeAddon;

@@ -11,11 +11,6 @@
 #include "core/js_thread.h"
 #include "memory/memory.h"
 #include "ipc/fd_channel.h"
-#include "kernel/kernel.h"
-#include "kernel/launch.h"
-#include "kernel/library.h"
-#include "kernel/module.h"
-#include "nvrtc/program.h"
 #include "ipc/imported_memory.h"
 #include "core/reaper.h"
 #include "core/release.h"
@@ -98,11 +93,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   initFdChannel(env, exports);
   initWaits(env, exports);
   initWaitCancels(env, exports);
-  initNvrtc(env, exports);
-  Library::init(env, exports);
-  Module::init(env, exports);
-  Kernel::init(env, exports);
-  PreparedLaunch::init(env, exports);
   initIpc(env, exports);
   return exports;
 }

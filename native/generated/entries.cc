@@ -14,6 +14,47 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("eventSynchronizeAsync", Napi::Function::New(env, EventSynchronizeAsync, "eventSynchronizeAsync"));
   exports.Set("eventSynchronizeAbandonable", Napi::Function::New(env, EventSynchronizeAbandonable, "eventSynchronizeAbandonable"));
   exports.Set("eventElapsedTime", Napi::Function::New(env, EventElapsedTime, "eventElapsedTime"));
+  exports.Set("loadLibraryData", Napi::Function::New(env, LoadLibraryData, "loadLibraryData"));
+  exports.Set("loadLibraryFile", Napi::Function::New(env, LoadLibraryFile, "loadLibraryFile"));
+  exports.Set("libraryHandle", Napi::Function::New(env, LibraryHandle, "libraryHandle"));
+  exports.Set("libraryJitLog", Napi::Function::New(env, LibraryJitLog, "libraryJitLog"));
+  exports.Set("libraryKernel", Napi::Function::New(env, LibraryKernel, "libraryKernel"));
+  exports.Set("libraryKernelCount", Napi::Function::New(env, LibraryKernelCount, "libraryKernelCount"));
+  exports.Set("libraryKernels", Napi::Function::New(env, LibraryKernels, "libraryKernels"));
+  exports.Set("libraryGlobal", Napi::Function::New(env, LibraryGlobal, "libraryGlobal"));
+  exports.Set("libraryManaged", Napi::Function::New(env, LibraryManaged, "libraryManaged"));
+  exports.Set("libraryUnifiedFunction", Napi::Function::New(env, LibraryUnifiedFunction, "libraryUnifiedFunction"));
+  exports.Set("libraryModule", Napi::Function::New(env, LibraryModule, "libraryModule"));
+  exports.Set("loadModuleData", Napi::Function::New(env, LoadModuleData, "loadModuleData"));
+  exports.Set("moduleLoadingMode", Napi::Function::New(env, ModuleLoadingMode, "moduleLoadingMode"));
+  exports.Set("moduleHandle", Napi::Function::New(env, ModuleHandle, "moduleHandle"));
+  exports.Set("moduleJitLog", Napi::Function::New(env, ModuleJitLog, "moduleJitLog"));
+  exports.Set("moduleOwnedByLibrary", Napi::Function::New(env, ModuleOwnedByLibrary, "moduleOwnedByLibrary"));
+  exports.Set("moduleFunction", Napi::Function::New(env, ModuleFunction, "moduleFunction"));
+  exports.Set("moduleFunctionCount", Napi::Function::New(env, ModuleFunctionCount, "moduleFunctionCount"));
+  exports.Set("moduleFunctions", Napi::Function::New(env, ModuleFunctions, "moduleFunctions"));
+  exports.Set("moduleGlobal", Napi::Function::New(env, ModuleGlobal, "moduleGlobal"));
+  exports.Set("kernelHandle", Napi::Function::New(env, KernelHandle, "kernelHandle"));
+  exports.Set("kernelName", Napi::Function::New(env, KernelName, "kernelName"));
+  exports.Set("kernelIsLibraryKernel", Napi::Function::New(env, KernelIsLibraryKernel, "kernelIsLibraryKernel"));
+  exports.Set("kernelParamInfo", Napi::Function::New(env, KernelParamInfo, "kernelParamInfo"));
+  exports.Set("kernelAttribute", Napi::Function::New(env, KernelAttribute, "kernelAttribute"));
+  exports.Set("kernelSetAttribute", Napi::Function::New(env, KernelSetAttribute, "kernelSetAttribute"));
+  exports.Set("kernelIsLoaded", Napi::Function::New(env, KernelIsLoaded, "kernelIsLoaded"));
+  exports.Set("kernelLoad", Napi::Function::New(env, KernelLoad, "kernelLoad"));
+  exports.Set("kernelMaxActiveBlocksPerMultiprocessor", Napi::Function::New(env, KernelMaxActiveBlocksPerMultiprocessor, "kernelMaxActiveBlocksPerMultiprocessor"));
+  exports.Set("kernelMaxPotentialBlockSize", Napi::Function::New(env, KernelMaxPotentialBlockSize, "kernelMaxPotentialBlockSize"));
+  exports.Set("kernelAvailableDynamicSharedMemoryPerBlock", Napi::Function::New(env, KernelAvailableDynamicSharedMemoryPerBlock, "kernelAvailableDynamicSharedMemoryPerBlock"));
+  exports.Set("kernelMaxPotentialClusterSize", Napi::Function::New(env, KernelMaxPotentialClusterSize, "kernelMaxPotentialClusterSize"));
+  exports.Set("kernelMaxActiveClusters", Napi::Function::New(env, KernelMaxActiveClusters, "kernelMaxActiveClusters"));
+  exports.Set("kernelPrepare", Napi::Function::New(env, KernelPrepare, "kernelPrepare"));
+  exports.Set("preparedLaunchArguments", Napi::Function::New(env, PreparedLaunchArguments, "preparedLaunchArguments"));
+  exports.Set("preparedLaunchSetPointer", Napi::Function::New(env, PreparedLaunchSetPointer, "preparedLaunchSetPointer"));
+  exports.Set("kernelLaunch", hotFunction<1, KernelLaunch>(env, "kernelLaunch"));
+  exports.Set("preparedLaunch", hotFunction<1, PreparedLaunch>(env, "preparedLaunch"));
+  exports.Set("nvrtcStatus", Napi::Function::New(env, NvrtcStatus, "nvrtcStatus"));
+  exports.Set("nvrtcCompile", Napi::Function::New(env, NvrtcCompile, "nvrtcCompile"));
+  exports.Set("nvrtcCompileAsync", Napi::Function::New(env, NvrtcCompileAsync, "nvrtcCompileAsync"));
 }
 
 }  // namespace cudrv

@@ -22,6 +22,51 @@ Napi::Value EventSynchronizeAsync(const Napi::CallbackInfo& info);
 Napi::Value EventSynchronizeAbandonable(const Napi::CallbackInfo& info);
 Napi::Value EventElapsedTime(const Napi::CallbackInfo& info);
 
+// native/kernel/entries.txt
+Napi::Value LoadLibraryData(const Napi::CallbackInfo& info);
+Napi::Value LoadLibraryFile(const Napi::CallbackInfo& info);
+Napi::Value LibraryHandle(const Napi::CallbackInfo& info);
+Napi::Value LibraryJitLog(const Napi::CallbackInfo& info);
+Napi::Value LibraryKernel(const Napi::CallbackInfo& info);
+Napi::Value LibraryKernelCount(const Napi::CallbackInfo& info);
+Napi::Value LibraryKernels(const Napi::CallbackInfo& info);
+Napi::Value LibraryGlobal(const Napi::CallbackInfo& info);
+Napi::Value LibraryManaged(const Napi::CallbackInfo& info);
+Napi::Value LibraryUnifiedFunction(const Napi::CallbackInfo& info);
+Napi::Value LibraryModule(const Napi::CallbackInfo& info);
+Napi::Value LoadModuleData(const Napi::CallbackInfo& info);
+Napi::Value ModuleLoadingMode(const Napi::CallbackInfo& info);
+Napi::Value ModuleHandle(const Napi::CallbackInfo& info);
+Napi::Value ModuleJitLog(const Napi::CallbackInfo& info);
+Napi::Value ModuleOwnedByLibrary(const Napi::CallbackInfo& info);
+Napi::Value ModuleFunction(const Napi::CallbackInfo& info);
+Napi::Value ModuleFunctionCount(const Napi::CallbackInfo& info);
+Napi::Value ModuleFunctions(const Napi::CallbackInfo& info);
+Napi::Value ModuleGlobal(const Napi::CallbackInfo& info);
+Napi::Value KernelHandle(const Napi::CallbackInfo& info);
+Napi::Value KernelName(const Napi::CallbackInfo& info);
+Napi::Value KernelIsLibraryKernel(const Napi::CallbackInfo& info);
+Napi::Value KernelParamInfo(const Napi::CallbackInfo& info);
+Napi::Value KernelAttribute(const Napi::CallbackInfo& info);
+Napi::Value KernelSetAttribute(const Napi::CallbackInfo& info);
+Napi::Value KernelIsLoaded(const Napi::CallbackInfo& info);
+Napi::Value KernelLoad(const Napi::CallbackInfo& info);
+Napi::Value KernelMaxActiveBlocksPerMultiprocessor(const Napi::CallbackInfo& info);
+Napi::Value KernelMaxPotentialBlockSize(const Napi::CallbackInfo& info);
+Napi::Value KernelAvailableDynamicSharedMemoryPerBlock(const Napi::CallbackInfo& info);
+Napi::Value KernelMaxPotentialClusterSize(const Napi::CallbackInfo& info);
+Napi::Value KernelMaxActiveClusters(const Napi::CallbackInfo& info);
+Napi::Value KernelPrepare(const Napi::CallbackInfo& info);
+Napi::Value PreparedLaunchArguments(const Napi::CallbackInfo& info);
+Napi::Value PreparedLaunchSetPointer(const Napi::CallbackInfo& info);
+napi_value KernelLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
+napi_value PreparedLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
+
+// native/nvrtc/entries.txt
+Napi::Value NvrtcStatus(const Napi::CallbackInfo& info);
+Napi::Value NvrtcCompile(const Napi::CallbackInfo& info);
+Napi::Value NvrtcCompileAsync(const Napi::CallbackInfo& info);
+
 // Sets every entry above on the addon's exports.
 void registerEntries(Napi::Env env, Napi::Object exports);
 
