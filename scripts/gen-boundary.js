@@ -107,6 +107,7 @@ function splitTop(text) {
 const kindTypes = { i32: 'number', u32: 'number', f64: 'number', size: 'number', u64: 'number | bigint', bool: 'boolean', string: 'string', bytes: 'Uint8Array' };
 
 function tsType(kind) {
+  // A kind's word followed by `:` is a property's or a label's name (`{ size: number }`), not a kind.
   return kind.replace(/\bSlot<(\w+)>/g, 'Slot<Native$1>').replace(/\b(i32|u32|f64|size|u64|bool|bytes)\b(?!\??:)/g, (k) => kindTypes[k]);
 }
 
@@ -306,9 +307,10 @@ function layoutsModule(records) {
     out += `  bytes: ${r.total},\n} as const;\n`;
     if (r.uniform) {
       const size = fieldTypes[r.fields[0].type].bytes;
-      out += `/** ${r.name}'s fields as indexes of a ${r.fields[0].type} array over it. */\nexport const ${r.name}Index = {\n`;
-      for (const f of r.fields) out += `  ${f.name}: ${f.offset / size},\n`;
-      out += `  count: ${r.layout.bytes / size},\n} as const;\n`;
+      // A const enum: tsc writes the number in at each use, so hot paths load nothing.
+      out += `/** ${r.name}'s fields as indexes of an ${r.fields[0].type} array over it. */\nexport const enum ${r.name}Index {\n`;
+      for (const f of r.fields) out += `  ${f.name} = ${f.offset / size},\n`;
+      out += `  count = ${r.layout.bytes / size},\n}\n`;
     }
   }
   return out;
@@ -345,4 +347,4 @@ if (require.main === module) {
   process.exitCode = stale ? 1 : 0;
 }
 
-module.exports = { outputs, readEntries, cppName };
+module.exports = { outputs };

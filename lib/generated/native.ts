@@ -74,6 +74,22 @@ export interface NativeImportedMemory extends NativeHandle {
   readonly [handleClass]?: 'ImportedMemory';
 }
 
+export interface NativeLibrary extends NativeHandle {
+  readonly [handleClass]?: 'Library';
+}
+
+export interface NativeModule extends NativeHandle {
+  readonly [handleClass]?: 'Module';
+}
+
+export interface NativeKernel extends NativeHandle {
+  readonly [handleClass]?: 'Kernel';
+}
+
+export interface NativePreparedLaunch extends NativeHandle {
+  readonly [handleClass]?: 'PreparedLaunch';
+}
+
 export interface NativeDeviceBuffer extends NativeHandle {
   readonly [handleClass]?: 'DeviceBuffer';
 }
@@ -121,6 +137,12 @@ export type NativePeerCredentials = { pid: number; uid: number; gid: number };
 /** A message as received: its payload and a new ReceivedFd per descriptor. */
 export type NativeFdMessage = { payload: Buffer; fds: Slot<NativeReceivedFd>[] };
 
+/** Options for the driver's JIT compiler (kernel/code_load.h JitOptions). */
+export type NativeJitOptions = { maxRegisters?: number; optimizationLevel?: number; generateDebugInfo?: boolean; generateLineInfo?: boolean; logVerbose?: boolean };
+
+/** A variable of loaded code (__device__, __constant__, __managed__). */
+export type NativeDeviceVariable = { address: bigint; size: number };
+
 /**
  * Library memory as calls take it: the slot number of any memory handle
  * (DeviceBuffer, HostBuffer, VirtualMemory, GraphAllocation, ImportedMemory).
@@ -133,6 +155,14 @@ export type NativeBytes = MemorySlot | ArrayBuffer | ArrayBufferView;
 export type Pitched2D = { dst: NativeBytes; dstOffset: number; dstPitch: number; src: NativeBytes; srcOffset: number; srcPitch: number; width: number; height: number };
 
 export type Pitched3D = Pitched2D & { dstHeight: number; srcHeight: number; depth: number };
+
+export type NativeNvrtcStatus = { available: boolean; libraryPath: string; detail: string; version?: [major: number, minor: number]; supportedArchs?: number[] };
+
+/** A compile as native/nvrtc/program.cc reads it. */
+export type NativeCompileRequest = { source: string; name: string; headerNames: string[]; headerSources: string[]; options: string[]; nameExpressions: string[]; output: 'ptx' | 'cubin' };
+
+/** What a compile did; `code` only when stage is 'done'. */
+export type NativeCompileOutcome = { stage: 'unavailable' | 'create' | 'name-expression' | 'compile' | 'lowered-name' | 'output' | 'done'; result: number; resultName: string; log: string; code?: Buffer; loweredNames: Array<[expression: string, lowered: string]>; libraryPath: string; detail: string };
 
 /** [allocation, allocationOffset, bytes] */
 export type NativeSegment = [Slot<NativePhysicalAllocation>, number, number];
@@ -412,6 +442,67 @@ export interface NativeAddon {
   exportPoolPointer(memory: MemorySlot): Buffer;
   /** An allocation of an imported pool, imported once per export data. */
   importPoolPointer(pool: Slot<NativeMemoryPool>, data: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
+  loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
+  loadLibraryFile(path: string, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
+  /** The CUlibrary, for logs and comparisons. */
+  libraryHandle(library: Slot<NativeLibrary>): bigint;
+  /** What the JIT said while loading PTX, or ''. */
+  libraryJitLog(library: Slot<NativeLibrary>): string;
+  libraryKernel(library: Slot<NativeLibrary>, name: string): Slot<NativeKernel>;
+  libraryKernelCount(library: Slot<NativeLibrary>): number;
+  libraryKernels(library: Slot<NativeLibrary>): Slot<NativeKernel>[];
+  /** A __device__ or __constant__ variable, in one context. */
+  libraryGlobal(library: Slot<NativeLibrary>, name: string, context: Slot<NativeContext>): NativeDeviceVariable;
+  /** A __managed__ variable, shared by every device. */
+  libraryManaged(library: Slot<NativeLibrary>, name: string): NativeDeviceVariable;
+  libraryUnifiedFunction(library: Slot<NativeLibrary>, symbol: string): bigint;
+  /** The library's module in one context, owned by the library. */
+  libraryModule(library: Slot<NativeLibrary>, context: Slot<NativeContext>): Slot<NativeModule>;
+  loadModuleData(context: Slot<NativeContext>, code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeModule>;
+  /** How this process loads module code (CUDA_MODULE_LOADING). */
+  moduleLoadingMode(): 'eager' | 'lazy';
+  /** The CUmodule, for logs and comparisons. */
+  moduleHandle(module: Slot<NativeModule>): bigint;
+  moduleJitLog(module: Slot<NativeModule>): string;
+  /** True for a library's module: the library unloads it. */
+  moduleOwnedByLibrary(module: Slot<NativeModule>): boolean;
+  moduleFunction(module: Slot<NativeModule>, name: string): Slot<NativeKernel>;
+  moduleFunctionCount(module: Slot<NativeModule>): number;
+  moduleFunctions(module: Slot<NativeModule>): Slot<NativeKernel>[];
+  /** A __device__ or __constant__ variable of the module. */
+  moduleGlobal(module: Slot<NativeModule>, name: string): NativeDeviceVariable;
+  /** The CUkernel or CUfunction, for logs and comparisons. */
+  kernelHandle(kernel: Slot<NativeKernel>): bigint;
+  kernelName(kernel: Slot<NativeKernel>): string;
+  kernelIsLibraryKernel(kernel: Slot<NativeKernel>): boolean;
+  /** [offset, size] per parameter, or null when the driver cannot say. */
+  kernelParamInfo(kernel: Slot<NativeKernel>): Array<[offset: number, size: number]> | null;
+  /** A library's kernel has attributes per device; a module's function those of its context's device (device unused). */
+  kernelAttribute(kernel: Slot<NativeKernel>, attribute: number, device: number): number;
+  kernelSetAttribute(kernel: Slot<NativeKernel>, attribute: number, value: number, device: number): void;
+  /** context: null for a module's function (its own context is used). */
+  kernelIsLoaded(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null): boolean;
+  kernelLoad(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null): void;
+  kernelMaxActiveBlocksPerMultiprocessor(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, blockSize: number, dynamicSharedMemory: number | bigint, flags: number): number;
+  kernelMaxPotentialBlockSize(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, dynamicSharedMemory: number | ((blockSize: number) => number), blockSizeLimit: number, flags: number): { minGridSize: number; blockSize: number };
+  kernelAvailableDynamicSharedMemoryPerBlock(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, blocks: number, blockSize: number): number;
+  /** config: an encoded launch configuration (layouts.txt LaunchConfig); its cluster dimension is ignored. */
+  kernelMaxPotentialClusterSize(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, config: Int32Array): number;
+  kernelMaxActiveClusters(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, config: Int32Array): number;
+  /** bytes: the packed size, used only when the driver cannot report the layout. */
+  kernelPrepare(kernel: Slot<NativeKernel>, stream: Slot<NativeStream>, config: Int32Array, bytes: number): Slot<NativePreparedLaunch>;
+  /** The parameter buffer (native memory) the arguments are written into. */
+  preparedLaunchArguments(launch: Slot<NativePreparedLaunch>): ArrayBuffer;
+  /** Writes memory's device address at offset and keeps the memory for the launches (null: keeps none). */
+  preparedLaunchSetPointer(launch: Slot<NativePreparedLaunch>, offset: number | bigint, memory: number | null): void;
+  /**
+   * record: a KernelCallHeader (layouts.txt) with the kernel and stream, the
+   * parameters, and the MemoryArguments whose device address goes at offset in
+   * the parameters (lib/kernel/kernel.ts PackedArgs).
+   */
+  kernelLaunch(record: ArrayBuffer): void;
+  /** One driver call with what kernelPrepare fixed. */
+  preparedLaunch(launch: Slot<NativePreparedLaunch>): void;
   /** What every memory handle has: its address (the host address of host memory), size and device. */
   memoryAddress(memory: MemorySlot): bigint;
   memorySize(memory: MemorySlot): number;
@@ -472,6 +563,11 @@ export interface NativeAddon {
   setSyncMemops(pointer: MemorySlot, enabled: boolean): void;
   /** On failure the error's detail names the failing entry. */
   decompressBatch(entries: Array<[MemorySlot, number, number, MemorySlot, number, number, MemorySlot, number, number]>, stream: Slot<NativeStream>): void;
+  /** Loads NVRTC if needed (never throws) and says what is there. */
+  nvrtcStatus(): NativeNvrtcStatus;
+  nvrtcCompile(request: NativeCompileRequest): NativeCompileOutcome;
+  /** The same off the JavaScript thread. */
+  nvrtcCompileAsync(request: NativeCompileRequest): Promise<NativeCompileOutcome>;
   /** properties: [locationType, locationId, handleTypes, compression, gpuDirectRdma, usage] */
   allocationGranularity(properties: number[], recommended: boolean): number;
   createAllocation(properties: number[], bytes: number): Slot<NativePhysicalAllocation>;

@@ -7,6 +7,7 @@
 // adding a kind is a row in each (and its parameter type in node-params.ts).
 import { DeviceLike, ordinalOf } from '../device';
 import { slotOf } from '../disposable';
+import { KernelCallFieldsIndex } from '../generated/layouts';
 import type { KernelArg } from '../kernel/args';
 import { checkKernel, Kernel } from '../kernel/kernel';
 import type { LaunchShape } from '../kernel/launch-config';
@@ -185,7 +186,7 @@ const kernelNode: EncodedKernelNode = { type: 0, kernel: -1, record: new ArrayBu
 export function encodeKernelNode(kernelValue: Kernel, args: readonly KernelArg[] | undefined, shape: LaunchShape & { device?: DeviceLike }): EncodedKernelNode {
   const kernel = checkKernel(kernelValue, 'params.kernel');
   const packed = kernel.packCall(args ?? noItems, shape, 'params.args');
-  packed.fields[2] = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(shape.device, 'params.device');
+  packed.fields[KernelCallFieldsIndex.ordinal] = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(shape.device, 'params.device');
   kernelNode.type = NodeType.kernel;
   kernelNode.kernel = kernel.slot;
   kernelNode.record = packed.record;

@@ -5,11 +5,12 @@ import { Context } from '../context';
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generated/enums';
+import { KernelCallFieldsIndex, KernelCallHeader, LaunchConfigIndex, LaunchSlotsIndex, MemoryArgument, MemoryArgumentIndex } from '../generated/layouts';
+import type { NativeKernel } from '../generated/native';
 import { native, Slot } from '../native';
-import type { NativeKernel } from '../native';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, noItems, noOptions } from '../validate';
 import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, writeArg } from './args';
-import { encodeLaunchShape, LaunchConfig, LaunchConfigSlot, LaunchShapeMemo, launchStream, LaunchShape } from './launch-config';
+import { encodeLaunchShape, LaunchConfig, LaunchShapeMemo, launchStream, LaunchShape } from './launch-config';
 import { PreparedLaunch } from './prepared-launch';
 
 /** Where one parameter lives in the kernel's parameter buffer, as the driver reports it. */
@@ -41,11 +42,10 @@ export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedM
 /**
  * @internal A kernel call packed for the native layer (Kernel.packCall): one
  * record that a launch or a kernel node reads with one N-API call
- * (native/kernel/launch.h, KernelCall): a header of kernelCallConfigBytes (the
- * encoded launch configuration, the fields, and a plain launch's kernel and
- * stream), the parameter bytes, then
- * from the next multiple of 8 an [offset, memory slot] pair of each memory
- * argument. The members are views of its parts.
+ * (native/kernel/layouts.txt): a KernelCallHeader (the encoded launch
+ * configuration, the fields, and a plain launch's kernel and stream), the
+ * parameter bytes, then from the next multiple of 8 a MemoryArgument for each
+ * memory argument. The members are views of its parts.
  */
 export interface PackedArgs {
   /** The whole record. */
@@ -56,35 +56,29 @@ export interface PackedArgs {
   bytes: Uint8Array;
   /** A view of bytes. */
   view: DataView;
-  /** [offset, memory slot] of each memory argument. */
+  /** A MemoryArgument (MemoryArgumentIndex) for each memory argument. */
   pointers: Float64Array;
-  /** [bytes of parameters, pairs of pointers set, a kernel node's device ordinal]: header slots the native layer reads and checks. */
+  /** The header's KernelCallFields (KernelCallFieldsIndex), which the native layer reads and checks. */
   fields: Int32Array;
-  /** [kernel slot, stream slot] of a plain launch (a kernel node names its kernel in its fields). */
+  /** A plain launch's LaunchSlots (LaunchSlotsIndex; a kernel node names its kernel in its fields). */
   launch: Float64Array;
 }
 
-/** Bytes of a packed record before the parameter bytes (native/kernel/launch.h, kKernelCallConfigBytes). */
-const kernelCallConfigBytes = 96;
-/** The header's int32 slot of the parameter byte count, then the pointer count's and a kernel node's device ordinal (native/kernel/launch.h, kArgBytesSlot). */
-const argBytesSlot = 14;
-/** The header's byte offset of a plain launch's [kernel slot, stream slot] (native/kernel/launch.h, kLaunchSlotsByte). */
-const launchSlotsByte = 72;
-
 /** @internal A packed record for parameters of `bytes` and up to `pointerSlots` memory arguments. */
 export function packedRecord(bytes: number, pointerSlots: number): PackedArgs {
-  const pairsAt = kernelCallConfigBytes + Math.ceil(bytes / 8) * 8;
-  const buffer = new ArrayBuffer(pairsAt + 16 * pointerSlots);
-  const fields = new Int32Array(buffer, 4 * argBytesSlot, 3);
-  fields[0] = bytes;
+  const align = Float64Array.BYTES_PER_ELEMENT;  // a MemoryArgument's
+  const pairsAt = KernelCallHeader.bytes + Math.ceil(bytes / align) * align;
+  const buffer = new ArrayBuffer(pairsAt + MemoryArgument.bytes * pointerSlots);
+  const fields = new Int32Array(buffer, KernelCallHeader.fields, KernelCallFieldsIndex.count);
+  fields[KernelCallFieldsIndex.argBytes] = bytes;
   return {
     record: buffer,
-    config: new Int32Array(buffer, 0, LaunchConfigSlot.count),
-    bytes: new Uint8Array(buffer, kernelCallConfigBytes, bytes),
-    view: new DataView(buffer, kernelCallConfigBytes, bytes),
-    pointers: new Float64Array(buffer, pairsAt, 2 * pointerSlots),
+    config: new Int32Array(buffer, KernelCallHeader.config, LaunchConfigIndex.count),
+    bytes: new Uint8Array(buffer, KernelCallHeader.bytes, bytes),
+    view: new DataView(buffer, KernelCallHeader.bytes, bytes),
+    pointers: new Float64Array(buffer, pairsAt, MemoryArgumentIndex.count * pointerSlots),
     fields,
-    launch: new Float64Array(buffer, launchSlotsByte, 2),
+    launch: new Float64Array(buffer, KernelCallHeader.launch, LaunchSlotsIndex.count),
   };
 }
 
@@ -116,17 +110,17 @@ export class Kernel extends Disposable<NativeKernel> {
 
   /** The kernel's (lowered) name. */
   get name(): string {
-    return (this.#name ??= this.native.name);
+    return (this.#name ??= native.kernelName(this.slot));
   }
 
   /** 'library' for a context-independent CUkernel, 'module' for a module's CUfunction. */
   get kind(): 'library' | 'module' {
-    return this.native.isLibraryKernel ? 'library' : 'module';
+    return native.kernelIsLibraryKernel(this.slot) ? 'library' : 'module';
   }
 
   /** The CUkernel or CUfunction value, for logs and comparisons. */
   get handle(): bigint {
-    return this.native.handle;
+    return native.kernelHandle(this.slot);
   }
 
   /**
@@ -136,7 +130,7 @@ export class Kernel extends Disposable<NativeKernel> {
    */
   get params(): readonly KernelParam[] | null {
     if (this.#params === undefined) {
-      const raw = this.native.params();
+      const raw = native.kernelParamInfo(this.slot);
       this.#params = raw && Object.freeze(raw.map(([offset, size]) => Object.freeze({ offset, size })));
     }
     return this.#params;
@@ -144,7 +138,7 @@ export class Kernel extends Disposable<NativeKernel> {
 
   /** One attribute (registers, shared memory, max threads per block, ...) on a device (default 0; a module's function: its own). */
   attribute(name: FunctionAttributeName | number, device?: DeviceLike): number {
-    return this.native.getAttribute(checkEnum(name, FunctionAttribute, 'name'), this.#ordinal(device));
+    return native.kernelAttribute(this.slot, checkEnum(name, FunctionAttribute, 'name'), this.#ordinal(device));
   }
 
   /** Every attribute the installed driver knows, on a device. */
@@ -153,7 +147,7 @@ export class Kernel extends Disposable<NativeKernel> {
     const out: Partial<Record<FunctionAttributeName, number>> = {};
     for (const [name, value] of Object.entries(FunctionAttribute) as Array<[FunctionAttributeName, number]>) {
       try {
-        out[name] = this.native.getAttribute(value, ordinal);
+        out[name] = native.kernelAttribute(this.slot, value, ordinal);
       } catch (error) {
         // An attribute newer than the driver is left out rather than failing the rest.
         if ((error as { code?: number }).code !== CudaResult.CUDA_ERROR_INVALID_VALUE) throw error;
@@ -164,7 +158,7 @@ export class Kernel extends Disposable<NativeKernel> {
 
   /** Sets a settable attribute (max dynamic shared memory, carveout, cluster settings, ...). */
   setAttribute(name: FunctionAttributeName | number, value: number, device?: DeviceLike): void {
-    this.native.setAttribute(checkEnum(name, FunctionAttribute, 'name'), checkInteger(value, 'value', -(2 ** 31), 2 ** 31 - 1),
+    native.kernelSetAttribute(this.slot, checkEnum(name, FunctionAttribute, 'name'), checkInteger(value, 'value', -(2 ** 31), 2 ** 31 - 1),
       this.#ordinal(device));
   }
 
@@ -175,18 +169,18 @@ export class Kernel extends Disposable<NativeKernel> {
 
   /** Whether the kernel's code is loaded in a context yet (lazy loading loads it at first launch). */
   isLoaded(context?: Context): boolean {
-    return this.native.isLoaded(this.#queryContext(context));
+    return native.kernelIsLoaded(this.slot, this.#queryContext(context));
   }
 
   /** Loads the kernel's code in a context now, so that the first launch does not pay for it. */
   load(context?: Context): void {
-    this.native.load(this.#queryContext(context));
+    native.kernelLoad(this.slot, this.#queryContext(context));
   }
 
   /** How many blocks of blockSize threads can be resident on one multiprocessor. */
   maxActiveBlocksPerMultiprocessor(blockSize: number, options: OccupancyOptions = noOptions): number {
     checkObject(options, 'options');
-    return this.native.maxActiveBlocksPerMultiprocessor(this.#queryContext(options.context), checkInteger(blockSize, 'blockSize', 1),
+    return native.kernelMaxActiveBlocksPerMultiprocessor(this.slot, this.#queryContext(options.context), checkInteger(blockSize, 'blockSize', 1),
       checkSize(options.dynamicSharedMemory ?? 0, 'options.dynamicSharedMemory'), occupancyFlags(options));
   }
 
@@ -200,27 +194,27 @@ export class Kernel extends Disposable<NativeKernel> {
     checkObject(options, 'options');
     const shared = options.dynamicSharedMemory ?? 0;
     if (typeof shared !== 'function') checkSize(shared, 'options.dynamicSharedMemory');
-    return this.native.maxPotentialBlockSize(this.#queryContext(options.context), shared,
+    return native.kernelMaxPotentialBlockSize(this.slot, this.#queryContext(options.context), shared,
       checkInteger(options.blockSizeLimit ?? 0, 'options.blockSizeLimit', 0), occupancyFlags(options));
   }
 
   /** The dynamic shared memory a block can have when blocksPerMultiprocessor blocks of blockSize share a multiprocessor. */
   availableDynamicSharedMemoryPerBlock(blocksPerMultiprocessor: number, blockSize: number, options: { context?: Context } = noOptions): number {
     checkObject(options, 'options');
-    return this.native.availableDynamicSharedMemoryPerBlock(this.#queryContext(options.context),
+    return native.kernelAvailableDynamicSharedMemoryPerBlock(this.slot, this.#queryContext(options.context),
       checkInteger(blocksPerMultiprocessor, 'blocksPerMultiprocessor', 1), checkInteger(blockSize, 'blockSize', 1));
   }
 
   /** The largest cluster this launch shape could use (its cluster dimension is ignored). */
   maxPotentialClusterSize(shape: LaunchShape, options: { context?: Context } = noOptions): number {
     checkObject(options, 'options');
-    return this.native.maxPotentialClusterSize(this.#queryContext(options.context), encodeLaunchShape(shape));
+    return native.kernelMaxPotentialClusterSize(this.slot, this.#queryContext(options.context), encodeLaunchShape(shape));
   }
 
   /** How many clusters of the shape's cluster dimension can be resident at once. */
   maxActiveClusters(shape: LaunchShape, options: { context?: Context } = noOptions): number {
     checkObject(options, 'options');
-    return this.native.maxActiveClusters(this.#queryContext(options.context), encodeLaunchShape(shape));
+    return native.kernelMaxActiveClusters(this.slot, this.#queryContext(options.context), encodeLaunchShape(shape));
   }
 
   /**
@@ -232,8 +226,8 @@ export class Kernel extends Disposable<NativeKernel> {
     const stream = launchStream(config);
     const packed = this.packCall(args, config, 'args');
     const launch = packed.launch;
-    launch[0] = this.slot;
-    launch[1] = stream.slot;
+    launch[LaunchSlotsIndex.kernel] = this.slot;
+    launch[LaunchSlotsIndex.stream] = stream.slot;
     native.kernelLaunch(packed.record);
   }
 
@@ -280,12 +274,12 @@ export class Kernel extends Disposable<NativeKernel> {
       const slot = slots[i];
       const memory = writeArg(view, bytes, slot, a.value, label, i);
       if (memory !== null) {
-        pointers[2 * pointerCount] = slot.offset;
-        pointers[2 * pointerCount + 1] = memory.slot;
+        pointers[MemoryArgumentIndex.count * pointerCount + MemoryArgumentIndex.offset] = slot.offset;
+        pointers[MemoryArgumentIndex.count * pointerCount + MemoryArgumentIndex.memory] = memory.slot;
         pointerCount++;
       }
     }
-    packed.fields[1] = pointerCount;
+    packed.fields[KernelCallFieldsIndex.pointerCount] = pointerCount;
     return true;
   }
 
@@ -325,7 +319,7 @@ export class Kernel extends Disposable<NativeKernel> {
   prepare(config: LaunchConfig, types: readonly ArgType[], values?: readonly ArgValue[]): PreparedLaunch {
     const stream = launchStream(config);
     const layout: ArgLayout = argLayout(this.name, this.params, types);
-    const prepared = new PreparedLaunch(this, this.native.prepare(stream.slot, encodeLaunchShape(config), layout.bytes), layout);
+    const prepared = new PreparedLaunch(this, native.kernelPrepare(this.slot, stream.slot, encodeLaunchShape(config), layout.bytes), layout);
     if (values !== undefined) prepared.setAll(values);
     return prepared;
   }

@@ -1,6 +1,7 @@
 // Launch configurations: grid, block, dynamic shared memory and the launch
 // attributes, checked here and encoded into one Int32Array that the native
-// layer reads without property lookups (native/kernel/launch_config.h mirrors the slots).
+// layer reads without property lookups (the LaunchConfig record of native/kernel/layouts.txt).
+import { LaunchConfigIndex } from '../generated/layouts';
 import { checkStream, Stream } from '../stream';
 import { checkBoolean, checkInteger } from '../validate';
 
@@ -38,23 +39,10 @@ export interface LaunchConfig extends LaunchShape {
   stream: Stream;
 }
 
-/** Slots of the encoded configuration (native/kernel/launch_config.h, LaunchConfigSlot). */
-export const LaunchConfigSlot = {
-  gridX: 0, gridY: 1, gridZ: 2,
-  blockX: 3, blockY: 4, blockZ: 5,
-  sharedMemoryBytes: 6,
-  cooperative: 7,
-  clusterX: 8, clusterY: 9, clusterZ: 10,
-  hasPriority: 11, priority: 12,
-  programmaticStreamSerialization: 13,
-  count: 14,
-} as const;
-
-const S = LaunchConfigSlot;
 const maxInt32 = 2 ** 31 - 1;
 
 /** Checks a launch shape and encodes it into out (a new Int32Array when not given). */
-export function encodeLaunchShape(shape: LaunchShape, out: Int32Array = new Int32Array(S.count)): Int32Array {
+export function encodeLaunchShape(shape: LaunchShape, out: Int32Array = new Int32Array(LaunchConfigIndex.count)): Int32Array {
   if (shape === null || typeof shape !== 'object') throw new TypeError('config must be an object');
   const { grid, block, sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization } = shape;
   writeShape(grid, block, sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization, out);
@@ -128,15 +116,15 @@ function part(value: unknown, name: string, axis: string): number {
 // A shape's parts, checked in order and written to out.
 function writeShape(grid: Dim3, block: Dim3, sharedMemory: unknown, cooperative: unknown, cluster: Dim3 | undefined,
   priority: unknown, programmaticStreamSerialization: unknown, out: Int32Array): void {
-  writeDim3(grid, 'config.grid', out, S.gridX);
-  writeDim3(block, 'config.block', out, S.blockX);
-  out[S.sharedMemoryBytes] = sharedMemory === undefined ? 0 : int32(sharedMemory, 0, 'config.sharedMemory');
-  out[S.cooperative] = cooperative === undefined ? 0 : flag(cooperative, 'config.cooperative');
-  if (cluster === undefined) out[S.clusterX] = out[S.clusterY] = out[S.clusterZ] = 0;
-  else writeDim3(cluster, 'config.cluster', out, S.clusterX);
-  out[S.hasPriority] = priority === undefined ? 0 : 1;
-  out[S.priority] = priority === undefined ? 0 : int32(priority, -(2 ** 31), 'config.priority');
-  out[S.programmaticStreamSerialization] = programmaticStreamSerialization === undefined ? 0
+  writeDim3(grid, 'config.grid', out, LaunchConfigIndex.gridX);
+  writeDim3(block, 'config.block', out, LaunchConfigIndex.blockX);
+  out[LaunchConfigIndex.sharedMemoryBytes] = sharedMemory === undefined ? 0 : int32(sharedMemory, 0, 'config.sharedMemory');
+  out[LaunchConfigIndex.cooperative] = cooperative === undefined ? 0 : flag(cooperative, 'config.cooperative');
+  if (cluster === undefined) out[LaunchConfigIndex.clusterX] = out[LaunchConfigIndex.clusterY] = out[LaunchConfigIndex.clusterZ] = 0;
+  else writeDim3(cluster, 'config.cluster', out, LaunchConfigIndex.clusterX);
+  out[LaunchConfigIndex.hasPriority] = priority === undefined ? 0 : 1;
+  out[LaunchConfigIndex.priority] = priority === undefined ? 0 : int32(priority, -(2 ** 31), 'config.priority');
+  out[LaunchConfigIndex.programmaticStreamSerialization] = programmaticStreamSerialization === undefined ? 0
     : flag(programmaticStreamSerialization, 'config.programmaticStreamSerialization');
 }
 

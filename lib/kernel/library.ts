@@ -3,7 +3,8 @@
 import { Context } from '../context';
 import { Device } from '../device';
 import { Disposable } from '../disposable';
-import { native, NativeLibrary, Slot } from '../native';
+import { NativeLibrary } from '../generated/native';
+import { native, Slot } from '../native';
 import { checkCString, checkInstance, checkObject, noOptions } from '../validate';
 import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';
 import { Kernel } from './kernel';
@@ -40,48 +41,48 @@ export class Library extends Disposable<NativeLibrary> {
 
   /** The CUlibrary value, for logs and comparisons. */
   get handle(): bigint {
-    return this.native.handle;
+    return native.libraryHandle(this.slot);
   }
 
   /** What the driver's JIT compiler said while loading PTX ('' otherwise). */
   get jitLog(): string {
-    return this.native.jitLog;
+    return native.libraryJitLog(this.slot);
   }
 
   /** The kernel with this (lowered) name; see CompiledProgram.loweredName for C++ names. */
   kernel(name: string): Kernel {
-    return new Kernel(this.native.kernel(checkCString(name, 'name')));
+    return new Kernel(native.libraryKernel(this.slot, checkCString(name, 'name')));
   }
 
   /** How many kernels the library has. */
   get kernelCount(): number {
-    return this.native.kernelCount();
+    return native.libraryKernelCount(this.slot);
   }
 
   /** Every kernel of the library. */
   kernels(): Kernel[] {
-    return this.native.kernels().map((k) => new Kernel(k));
+    return native.libraryKernels(this.slot).map((k) => new Kernel(k));
   }
 
   /** A __device__ or __constant__ variable, as it lives in one context (default: device 0's primary). */
   global(name: string, context: Context = Device.get(0).primaryContext): DeviceVariable {
-    return this.native.global(checkCString(name, 'name'), checkInstance(context, Context, 'context').slot);
+    return native.libraryGlobal(this.slot, checkCString(name, 'name'), checkInstance(context, Context, 'context').slot);
   }
 
   /** A __managed__ variable, shared by every device. */
   managed(name: string): DeviceVariable {
-    return this.native.managed(checkCString(name, 'name'));
+    return native.libraryManaged(this.slot, checkCString(name, 'name'));
   }
 
   /** The address of a unified function (needs a device with unified function pointers). */
   unifiedFunction(symbol: string): bigint {
-    return this.native.unifiedFunction(checkCString(symbol, 'symbol'));
+    return native.libraryUnifiedFunction(this.slot, checkCString(symbol, 'symbol'));
   }
 
   /** The library's module in one context (default: device 0's primary); the library owns it. */
   module(context: Context = Device.get(0).primaryContext): Module {
     checkInstance(context, Context, 'context');
-    return new Module(this.native.module(context.slot), context);
+    return new Module(native.libraryModule(this.slot, context.slot), context);
   }
 
   override toString(): string {

@@ -4,7 +4,8 @@ import { readFileSync } from 'fs';
 import { Context } from '../context';
 import { Device } from '../device';
 import { Disposable } from '../disposable';
-import { native, NativeModule, Slot } from '../native';
+import { NativeModule } from '../generated/native';
+import { native, Slot } from '../native';
 import { checkCString, checkInstance, checkObject, noOptions } from '../validate';
 import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';
 import { Kernel } from './kernel';
@@ -50,37 +51,37 @@ export class Module extends Disposable<NativeModule> {
 
   /** The CUmodule value, for logs and comparisons. */
   get handle(): bigint {
-    return this.native.handle;
+    return native.moduleHandle(this.slot);
   }
 
   /** What the driver's JIT compiler said while loading PTX ('' otherwise). */
   get jitLog(): string {
-    return this.native.jitLog;
+    return native.moduleJitLog(this.slot);
   }
 
   /** True for a library's module (Library.module): the library unloads it. */
   get ownedByLibrary(): boolean {
-    return this.native.ownedByLibrary;
+    return native.moduleOwnedByLibrary(this.slot);
   }
 
   /** The function with this (lowered) name. */
   function(name: string): Kernel {
-    return new Kernel(this.native.function(checkCString(name, 'name')), this.context);
+    return new Kernel(native.moduleFunction(this.slot, checkCString(name, 'name')), this.context);
   }
 
   /** How many functions the module has. */
   get functionCount(): number {
-    return this.native.functionCount();
+    return native.moduleFunctionCount(this.slot);
   }
 
   /** Every function of the module. */
   functions(): Kernel[] {
-    return this.native.functions().map((f) => new Kernel(f, this.context));
+    return native.moduleFunctions(this.slot).map((f) => new Kernel(f, this.context));
   }
 
   /** A __device__ or __constant__ variable of the module. */
   global(name: string): DeviceVariable {
-    return this.native.global(checkCString(name, 'name'));
+    return native.moduleGlobal(this.slot, checkCString(name, 'name'));
   }
 
   override toString(): string {

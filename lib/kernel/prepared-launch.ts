@@ -3,7 +3,8 @@
 // place and launch() is one call into the driver with nothing allocated.
 import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
-import { native, NativePreparedLaunch, Slot } from '../native';
+import { NativePreparedLaunch } from '../generated/native';
+import { native, Slot } from '../native';
 import { checkInteger } from '../validate';
 import { ArgLayout, ArgSlot, ArgValue, KernelArgumentError, writeArg } from './args';
 import type { Kernel } from './kernel';
@@ -31,7 +32,7 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
     super(handle);
     this.kernel = kernel;
     this.layout = layout;
-    const buffer = this.native.arguments;
+    const buffer = native.preparedLaunchArguments(this.slot);
     if (buffer.byteLength < layout.bytes) throw new Error(`the parameter buffer of ${kernel.name} is smaller than its layout`);
     this.#view = new DataView(buffer);
     this.#bytes = new Uint8Array(buffer);
@@ -51,7 +52,7 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
     }
     const memory = writeArg(this.#view, this.#bytes, slot, value, 'values', index);
     // Memory's address is written by the native layer, which also keeps the memory for the launches.
-    if (slot.type === 'ptr') this.native.setPointer(slot.offset, memory !== null ? memory.slot : null);
+    if (slot.type === 'ptr') native.preparedLaunchSetPointer(this.slot, slot.offset, memory !== null ? memory.slot : null);
     if (this.#values[index] === undefined) this.#unset -= 1;
     this.#values[index] = value;
     return this;

@@ -8,11 +8,6 @@
 #include "graph/graph.h"
 #include "core/js_thread.h"
 #include "memory/host_buffer.h"
-#include "kernel/kernel.h"
-#include "kernel/launch.h"
-#include "kernel/library.h"
-#include "kernel/module.h"
-#include "nvrtc/program.h"
 #include "core/reaper.h"
 #include "core/release.h"
 #include "stream.h"
@@ -72,11 +67,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   }
   registerEntries(env, exports);
   findHostBuiltins(env);
-  initNvrtc(env, exports);
-  Library::init(env, exports);
-  Module::init(env, exports);
-  Kernel::init(env, exports);
-  PreparedLaunch::init(env, exports);
   return exports;
 }
 

@@ -179,6 +179,46 @@ Napi::Value ImportPool(const Napi::CallbackInfo& info);
 Napi::Value ExportPoolPointer(const Napi::CallbackInfo& info);
 Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info);
 
+// native/kernel/entries.txt
+Napi::Value LoadLibraryData(const Napi::CallbackInfo& info);
+Napi::Value LoadLibraryFile(const Napi::CallbackInfo& info);
+Napi::Value LibraryHandle(const Napi::CallbackInfo& info);
+Napi::Value LibraryJitLog(const Napi::CallbackInfo& info);
+Napi::Value LibraryKernel(const Napi::CallbackInfo& info);
+Napi::Value LibraryKernelCount(const Napi::CallbackInfo& info);
+Napi::Value LibraryKernels(const Napi::CallbackInfo& info);
+Napi::Value LibraryGlobal(const Napi::CallbackInfo& info);
+Napi::Value LibraryManaged(const Napi::CallbackInfo& info);
+Napi::Value LibraryUnifiedFunction(const Napi::CallbackInfo& info);
+Napi::Value LibraryModule(const Napi::CallbackInfo& info);
+Napi::Value LoadModuleData(const Napi::CallbackInfo& info);
+Napi::Value ModuleLoadingMode(const Napi::CallbackInfo& info);
+Napi::Value ModuleHandle(const Napi::CallbackInfo& info);
+Napi::Value ModuleJitLog(const Napi::CallbackInfo& info);
+Napi::Value ModuleOwnedByLibrary(const Napi::CallbackInfo& info);
+Napi::Value ModuleFunction(const Napi::CallbackInfo& info);
+Napi::Value ModuleFunctionCount(const Napi::CallbackInfo& info);
+Napi::Value ModuleFunctions(const Napi::CallbackInfo& info);
+Napi::Value ModuleGlobal(const Napi::CallbackInfo& info);
+Napi::Value KernelHandle(const Napi::CallbackInfo& info);
+Napi::Value KernelName(const Napi::CallbackInfo& info);
+Napi::Value KernelIsLibraryKernel(const Napi::CallbackInfo& info);
+Napi::Value KernelParamInfo(const Napi::CallbackInfo& info);
+Napi::Value KernelAttribute(const Napi::CallbackInfo& info);
+Napi::Value KernelSetAttribute(const Napi::CallbackInfo& info);
+Napi::Value KernelIsLoaded(const Napi::CallbackInfo& info);
+Napi::Value KernelLoad(const Napi::CallbackInfo& info);
+Napi::Value KernelMaxActiveBlocksPerMultiprocessor(const Napi::CallbackInfo& info);
+Napi::Value KernelMaxPotentialBlockSize(const Napi::CallbackInfo& info);
+Napi::Value KernelAvailableDynamicSharedMemoryPerBlock(const Napi::CallbackInfo& info);
+Napi::Value KernelMaxPotentialClusterSize(const Napi::CallbackInfo& info);
+Napi::Value KernelMaxActiveClusters(const Napi::CallbackInfo& info);
+Napi::Value KernelPrepare(const Napi::CallbackInfo& info);
+Napi::Value PreparedLaunchArguments(const Napi::CallbackInfo& info);
+Napi::Value PreparedLaunchSetPointer(const Napi::CallbackInfo& info);
+napi_value KernelLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
+napi_value PreparedLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
+
 // native/memory/entries.txt
 Napi::Value MemoryAddress(const Napi::CallbackInfo& info);
 Napi::Value MemorySize(const Napi::CallbackInfo& info);
@@ -228,6 +268,11 @@ Napi::Value PointerAttribute(const Napi::CallbackInfo& info);
 Napi::Value PointerAttributes(const Napi::CallbackInfo& info);
 Napi::Value SetSyncMemops(const Napi::CallbackInfo& info);
 Napi::Value DecompressBatch(const Napi::CallbackInfo& info);
+
+// native/nvrtc/entries.txt
+Napi::Value NvrtcStatus(const Napi::CallbackInfo& info);
+Napi::Value NvrtcCompile(const Napi::CallbackInfo& info);
+Napi::Value NvrtcCompileAsync(const Napi::CallbackInfo& info);
 
 // native/vmm/entries.txt
 Napi::Value AllocationGranularity(const Napi::CallbackInfo& info);

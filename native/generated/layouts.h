@@ -8,4 +8,89 @@
 
 namespace cudrv {
 
+// A launch's configuration as lib/kernel/launch-config.ts encodes it and
+// kernel/launch_config.cc decodes it: grid, block, dynamic shared memory and
+// the launch attributes.
+struct LaunchConfig {
+  int32_t gridX;
+  int32_t gridY;
+  int32_t gridZ;
+  int32_t blockX;
+  int32_t blockY;
+  int32_t blockZ;
+  int32_t sharedMemoryBytes;
+  int32_t cooperative;
+  int32_t clusterX;
+  int32_t clusterY;
+  int32_t clusterZ;
+  int32_t hasPriority;
+  int32_t priority;
+  int32_t programmaticStreamSerialization;
+};
+static_assert(offsetof(LaunchConfig, gridX) == 0);
+static_assert(offsetof(LaunchConfig, gridY) == 4);
+static_assert(offsetof(LaunchConfig, gridZ) == 8);
+static_assert(offsetof(LaunchConfig, blockX) == 12);
+static_assert(offsetof(LaunchConfig, blockY) == 16);
+static_assert(offsetof(LaunchConfig, blockZ) == 20);
+static_assert(offsetof(LaunchConfig, sharedMemoryBytes) == 24);
+static_assert(offsetof(LaunchConfig, cooperative) == 28);
+static_assert(offsetof(LaunchConfig, clusterX) == 32);
+static_assert(offsetof(LaunchConfig, clusterY) == 36);
+static_assert(offsetof(LaunchConfig, clusterZ) == 40);
+static_assert(offsetof(LaunchConfig, hasPriority) == 44);
+static_assert(offsetof(LaunchConfig, priority) == 48);
+static_assert(offsetof(LaunchConfig, programmaticStreamSerialization) == 52);
+static_assert(sizeof(LaunchConfig) == 56);
+constexpr size_t kLaunchConfigBytes = 56;
+
+// The counts of a kernel call, which the native layer checks against the record's length.
+struct KernelCallFields {
+  int32_t argBytes;
+  int32_t pointerCount;
+  int32_t ordinal;
+};
+static_assert(offsetof(KernelCallFields, argBytes) == 0);
+static_assert(offsetof(KernelCallFields, pointerCount) == 4);
+static_assert(offsetof(KernelCallFields, ordinal) == 8);
+static_assert(sizeof(KernelCallFields) == 12);
+constexpr size_t kKernelCallFieldsBytes = 12;
+
+// A plain launch's kernel and stream, by slot (a kernel node names its kernel in its fields).
+struct LaunchSlots {
+  double kernel;
+  double stream;
+};
+static_assert(offsetof(LaunchSlots, kernel) == 0);
+static_assert(offsetof(LaunchSlots, stream) == 8);
+static_assert(sizeof(LaunchSlots) == 16);
+constexpr size_t kLaunchSlotsBytes = 16;
+
+// The head of a kernel call as lib/kernel/kernel.ts packs it for a plain launch
+// or a kernel node (kernel/launch.h readKernelCall): one ArrayBuffer that one
+// N-API call finds all of. The parameter bytes follow it (its size keeps them
+// 16-byte aligned), then, from the next multiple of 8, a MemoryArgument per
+// memory argument.
+struct KernelCallHeader {
+  LaunchConfig config;
+  KernelCallFields fields;
+  LaunchSlots launch;
+};
+static_assert(offsetof(KernelCallHeader, config) == 0);
+static_assert(offsetof(KernelCallHeader, fields) == 56);
+static_assert(offsetof(KernelCallHeader, launch) == 72);
+static_assert(sizeof(KernelCallHeader) == 88);
+constexpr size_t kKernelCallHeaderBytes = 96;
+
+// A memory argument of a kernel call: the native layer writes the memory's
+// device address at offset in the parameters.
+struct MemoryArgument {
+  double offset;
+  double memory;
+};
+static_assert(offsetof(MemoryArgument, offset) == 0);
+static_assert(offsetof(MemoryArgument, memory) == 8);
+static_assert(sizeof(MemoryArgument) == 16);
+constexpr size_t kMemoryArgumentBytes = 16;
+
 }  // namespace cudrv

@@ -90,7 +90,7 @@ napi_value ExecSetKernelNodeParams(Napi::Env env, SlotTable& table, const HotArg
 napi_value ExecSetPreparedKernelNode(Napi::Env env, SlotTable& table, const HotArgs<3>& args) {
   GraphExecBox& exec = *GraphExec::fromSlot(table, Napi::Value(env, args[0]), "exec");
   const NodeRef& node = liveNode(env, GraphNode::fromSlot(table, Napi::Value(env, args[1]), "node"), "node");
-  PreparedLaunchBox& p = *PreparedLaunch::fromSlot(table, Napi::Value(env, args[2]), "launch");
+  PreparedLaunchBox& p = *PreparedLaunchHandle::fromSlot(table, Napi::Value(env, args[2]), "launch");
   CUgraphNodeParams g;
   makeCurrent(env, preparedKernelNode(env, p, g));
   execSetNodeCall(env, exec.exec, node->node, g, &p.kernel->name);

@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "kernel/launch.h"
 #include "kernel/launch_config.h"
 
@@ -68,41 +69,24 @@ KernelRef makeModuleFunction(Napi::Env env, const ModuleRef& module, CUfunction 
   return box;
 }
 
-void Kernel::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("Kernel", define(env, {
-      InstanceAccessor("handle", &Kernel::HandleValue, nullptr),
-      InstanceAccessor("name", &Kernel::Name, nullptr),
-      InstanceAccessor("isLibraryKernel", &Kernel::IsLibraryKernel, nullptr),
-      InstanceMethod("params", &Kernel::Params),
-      InstanceMethod("getAttribute", &Kernel::GetAttribute),
-      InstanceMethod("setAttribute", &Kernel::SetAttribute),
-      InstanceMethod("isLoaded", &Kernel::IsLoaded),
-      InstanceMethod("load", &Kernel::Load),
-      InstanceMethod("maxActiveBlocksPerMultiprocessor", &Kernel::MaxActiveBlocksPerMultiprocessor),
-      InstanceMethod("maxPotentialBlockSize", &Kernel::MaxPotentialBlockSize),
-      InstanceMethod("availableDynamicSharedMemoryPerBlock", &Kernel::AvailableDynamicSharedMemoryPerBlock),
-      InstanceMethod("maxPotentialClusterSize", &Kernel::MaxPotentialClusterSize),
-      InstanceMethod("maxActiveClusters", &Kernel::MaxActiveClusters),
-      InstanceMethod("prepare", &Kernel::Prepare),
-  }));
-}
-
-Napi::Value Kernel::HandleValue(const Napi::CallbackInfo& info) {
-  KernelBox& k = live();
+Napi::Value KernelHandle(const Napi::CallbackInfo& info) {
+  const KernelBox& k = *Kernel::fromSlot(info[0], "kernel");
   return k.function ? handleValue(info.Env(), k.function) : handleValue(info.Env(), k.kernel);
 }
 
-Napi::Value Kernel::Name(const Napi::CallbackInfo& info) { return Napi::String::New(info.Env(), live().name); }
+Napi::Value KernelName(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), Kernel::fromSlot(info[0], "kernel")->name);
+}
 
-Napi::Value Kernel::IsLibraryKernel(const Napi::CallbackInfo& info) {
-  return Napi::Boolean::New(info.Env(), live().function == nullptr);
+Napi::Value KernelIsLibraryKernel(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), Kernel::fromSlot(info[0], "kernel")->function == nullptr);
 }
 
 // [[offset, size], ...], or null when the driver cannot say.
-Napi::Value Kernel::Params(const Napi::CallbackInfo& info) {
+Napi::Value KernelParamInfo(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   // Held: setting the result's elements may run JavaScript (setters on Array.prototype) that disposes the kernel.
-  const KernelRef kernel = shared();
+  const KernelRef kernel = Kernel::fromSlot(info[0], "kernel");
   const ParamLayout& p = kernel->params;
   if (!p.known) return env.Null();
   Napi::Array out = Napi::Array::New(env, p.offsets.size());
@@ -115,89 +99,95 @@ Napi::Value Kernel::Params(const Napi::CallbackInfo& info) {
   return out;
 }
 
-// (attribute, device ordinal): a library's kernel has attributes per device; a
+// (kernel, attribute, device ordinal): a library's kernel has attributes per device; a
 // module's function has those of its context's device, and the ordinal is not used.
-Napi::Value Kernel::GetAttribute(const Napi::CallbackInfo& info) {
+Napi::Value KernelAttribute(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  KernelBox& k = live();
-  auto attribute = static_cast<CUfunction_attribute>(intArg(info[0], "attribute"));
+  auto attribute = static_cast<CUfunction_attribute>(intArg(info[1], "attribute"));
+  const KernelBox& k = *Kernel::fromSlot(info[0], "kernel");
   std::string detail = k.name + " attribute=" + std::to_string(attribute);
   int value = 0;
   if (k.function) {
     CU_CHECK_DETAIL(env, detail, cuFuncGetAttribute, &value, attribute, k.function);
   } else {
-    CUdevice device = deviceOf(env, info[1], "device");
+    CUdevice device = deviceOf(env, info[2], "device");
     CU_CHECK_DETAIL(env, detail, cuKernelGetAttribute, &value, attribute, k.kernel, device);
   }
   return Napi::Number::New(env, value);
 }
 
-Napi::Value Kernel::SetAttribute(const Napi::CallbackInfo& info) {
+Napi::Value KernelSetAttribute(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  KernelBox& k = live();
-  auto attribute = static_cast<CUfunction_attribute>(intArg(info[0], "attribute"));
-  int value = intArg(info[1], "value");
+  auto attribute = static_cast<CUfunction_attribute>(intArg(info[1], "attribute"));
+  int value = intArg(info[2], "value");
+  const KernelBox& k = *Kernel::fromSlot(info[0], "kernel");
   std::string detail = k.name + " attribute=" + std::to_string(attribute) + " value=" + std::to_string(value);
   if (k.function) {
     CU_CHECK_DETAIL(env, detail, cuFuncSetAttribute, k.function, attribute, value);
   } else {
-    CUdevice device = deviceOf(env, info[2], "device");
+    CUdevice device = deviceOf(env, info[3], "device");
     CU_CHECK_DETAIL(env, detail, cuKernelSetAttribute, attribute, value, k.kernel, device);
   }
   return env.Undefined();
 }
 
-CUcontext Kernel::queryContext(Napi::Value context) {
-  Napi::Env env = context.Env();
-  KernelBox& k = live();
+namespace {
+
+// The context occupancy and loading queries run in, made current: the
+// module's for a module's function (a context given must be it), else the
+// Context slot given.
+void queryContext(Napi::Env env, const KernelBox& k, Napi::Value context) {
   if (k.function) {
     if (!context.IsUndefined() && !context.IsNull() && Context::fromSlot(context, "context")->context != k.context()) {
       throw Napi::Error::New(env, k.name + " belongs to its module's context; it cannot be queried in another");
     }
     makeCurrent(env, k.context());
-    return k.context();
+    return;
   }
-  const ContextRef& ref = Context::fromSlot(context, "context");
-  makeCurrent(env, ref);
-  return ref->context;
+  makeCurrent(env, Context::fromSlot(context, "context"));
 }
 
-CUfunction Kernel::currentFunction(Napi::Env env) {
-  KernelBox& k = live();
+// The CUfunction of the kernel in the current context.
+CUfunction currentFunction(Napi::Env env, const KernelBox& k) {
   if (k.function) return k.function;
   CUfunction function = nullptr;
   CU_CHECK_DETAIL(env, k.name, cuKernelGetFunction, &function, k.kernel);  // for the current context
   return function;
 }
 
+}  // namespace
+
 // Whether the kernel's code is loaded in a context (with lazy loading it is
-// loaded on first use); load() loads it now, e.g. before timing a launch.
-Napi::Value Kernel::IsLoaded(const Napi::CallbackInfo& info) {
+// loaded on first use); kernelLoad loads it now, e.g. before timing a launch.
+Napi::Value KernelIsLoaded(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  queryContext(info[0]);
-  CUfunction function = currentFunction(env);
+  const KernelBox& k = *Kernel::fromSlot(info[0], "kernel");
+  queryContext(env, k, info[1]);
+  CUfunction function = currentFunction(env, k);
   CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_UNLOADED;
-  CU_CHECK_DETAIL(env, live().name, cuFuncIsLoaded, &state, function);
+  CU_CHECK_DETAIL(env, k.name, cuFuncIsLoaded, &state, function);
   return Napi::Boolean::New(env, state == CU_FUNCTION_LOADING_STATE_LOADED);
 }
 
-Napi::Value Kernel::Load(const Napi::CallbackInfo& info) {
+Napi::Value KernelLoad(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  queryContext(info[0]);
-  CUfunction function = currentFunction(env);
-  CU_CHECK_DETAIL(env, live().name, cuFuncLoad, function);
+  const KernelBox& k = *Kernel::fromSlot(info[0], "kernel");
+  queryContext(env, k, info[1]);
+  CUfunction function = currentFunction(env, k);
+  CU_CHECK_DETAIL(env, k.name, cuFuncLoad, function);
   return env.Undefined();
 }
 
-// (context, blockSize, dynamicSharedMemoryBytes, flags)
-Napi::Value Kernel::MaxActiveBlocksPerMultiprocessor(const Napi::CallbackInfo& info) {
+// (kernel, context, blockSize, dynamicSharedMemoryBytes, flags)
+Napi::Value KernelMaxActiveBlocksPerMultiprocessor(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  queryContext(info[0]);
-  int blockSize = intArg(info[1], "blockSize");
-  uint64_t sharedBytes = u64Arg(info[2], "dynamicSharedMemory");
-  unsigned flags = uintArg(info[3], "flags");
+  int blockSize = intArg(info[2], "blockSize");
+  uint64_t sharedBytes = u64Arg(info[3], "dynamicSharedMemory");
+  unsigned flags = uintArg(info[4], "flags");
+  const KernelBox& k = *Kernel::fromSlot(info[0], "kernel");
+  queryContext(env, k, info[1]);
   int blocks = 0;
-  CU_CHECK_DETAIL(env, live().name, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, &blocks, live().launchable(),
+  CU_CHECK_DETAIL(env, k.name, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, &blocks, k.launchable(),
                   blockSize, static_cast<size_t>(sharedBytes), flags);
   return Napi::Number::New(env, blocks);
 }
@@ -230,20 +220,22 @@ size_t CUDA_CB sharedMemoryForBlockSize(int blockSize) {
 
 }  // namespace
 
-// (context, dynamicSharedMemoryBytes | (blockSize) => bytes, blockSizeLimit, flags) -> { minGridSize, blockSize }
-Napi::Value Kernel::MaxPotentialBlockSize(const Napi::CallbackInfo& info) {
+// (kernel, context, dynamicSharedMemoryBytes | (blockSize) => bytes, blockSizeLimit, flags) -> { minGridSize, blockSize }
+Napi::Value KernelMaxPotentialBlockSize(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  int limit = intArg(info[3], "blockSizeLimit");
+  unsigned flags = uintArg(info[4], "flags");
+  const bool byFunction = info[2].IsFunction();
+  uint64_t sharedBytes = byFunction ? 0 : u64Arg(info[2], "dynamicSharedMemory");
   // Held for the call: the JavaScript callback could dispose this kernel, its
   // library, or the context it is asked about.
-  KernelRef keep = shared();
-  ContextRef context = keep->function ? nullptr : Context::fromSlot(info[0], "context");
-  queryContext(info[0]);
-  int limit = intArg(info[2], "blockSizeLimit");
-  unsigned flags = uintArg(info[3], "flags");
+  KernelRef keep = Kernel::fromSlot(info[0], "kernel");
+  ContextRef context = keep->function ? nullptr : Context::fromSlot(info[1], "context");
+  queryContext(env, *keep, info[1]);
   int minGridSize = 0, blockSize = 0;
   CUresult r;
-  if (info[1].IsFunction()) {
-    SharedMemoryCallback callback{info[1].As<Napi::Function>(), nullptr};
+  if (byFunction) {
+    SharedMemoryCallback callback{info[2].As<Napi::Function>(), nullptr};
     SharedMemoryCallback* outer = currentCallback;  // a callback may itself ask (nested)
     currentCallback = &callback;
     r = CU_CALL(cuOccupancyMaxPotentialBlockSizeWithFlags, &minGridSize, &blockSize, keep->launchable(),
@@ -251,7 +243,6 @@ Napi::Value Kernel::MaxPotentialBlockSize(const Napi::CallbackInfo& info) {
     currentCallback = outer;
     if (callback.error) std::rethrow_exception(callback.error);
   } else {
-    uint64_t sharedBytes = u64Arg(info[1], "dynamicSharedMemory");
     r = CU_CALL(cuOccupancyMaxPotentialBlockSizeWithFlags, &minGridSize, &blockSize, keep->launchable(), nullptr,
                 static_cast<size_t>(sharedBytes), limit, flags);
   }
@@ -262,37 +253,38 @@ Napi::Value Kernel::MaxPotentialBlockSize(const Napi::CallbackInfo& info) {
   return out;
 }
 
-// (context, blocksPerMultiprocessor, blockSize)
-Napi::Value Kernel::AvailableDynamicSharedMemoryPerBlock(const Napi::CallbackInfo& info) {
+// (kernel, context, blocksPerMultiprocessor, blockSize)
+Napi::Value KernelAvailableDynamicSharedMemoryPerBlock(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  queryContext(info[0]);
-  int blocks = intArg(info[1], "blocksPerMultiprocessor");
-  int blockSize = intArg(info[2], "blockSize");
+  int blocks = intArg(info[2], "blocksPerMultiprocessor");
+  int blockSize = intArg(info[3], "blockSize");
+  const KernelBox& k = *Kernel::fromSlot(info[0], "kernel");
+  queryContext(env, k, info[1]);
   size_t bytes = 0;
-  CU_CHECK_DETAIL(env, live().name, cuOccupancyAvailableDynamicSMemPerBlock, &bytes, live().launchable(), blocks, blockSize);
+  CU_CHECK_DETAIL(env, k.name, cuOccupancyAvailableDynamicSMemPerBlock, &bytes, k.launchable(), blocks, blockSize);
   return Napi::Number::New(env, static_cast<double>(bytes));
 }
 
-// (context, encoded launch configuration): the cluster dimension in it is ignored.
-Napi::Value Kernel::MaxPotentialClusterSize(const Napi::CallbackInfo& info) {
+// (kernel, context, encoded launch configuration): the cluster dimension in it is ignored.
+Napi::Value KernelMaxPotentialClusterSize(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  queryContext(info[0]);
-  LaunchPlan plan = readLaunchPlan(info[1], "config");
+  LaunchPlan plan = readLaunchPlan(info[2], "config");
+  const KernelBox& k = *Kernel::fromSlot(info[0], "kernel");
+  queryContext(env, k, info[1]);
   int size = 0;
-  CU_CHECK_DETAIL(env, live().name, cuOccupancyMaxPotentialClusterSize, &size, live().launchable(), &plan.config);
+  CU_CHECK_DETAIL(env, k.name, cuOccupancyMaxPotentialClusterSize, &size, k.launchable(), &plan.config);
   return Napi::Number::New(env, size);
 }
 
-Napi::Value Kernel::MaxActiveClusters(const Napi::CallbackInfo& info) {
+Napi::Value KernelMaxActiveClusters(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  queryContext(info[0]);
-  LaunchPlan plan = readLaunchPlan(info[1], "config");
+  LaunchPlan plan = readLaunchPlan(info[2], "config");
+  const KernelBox& k = *Kernel::fromSlot(info[0], "kernel");
+  queryContext(env, k, info[1]);
   int clusters = 0;
-  CU_CHECK_DETAIL(env, live().name, cuOccupancyMaxActiveClusters, &clusters, live().launchable(), &plan.config);
+  CU_CHECK_DETAIL(env, k.name, cuOccupancyMaxActiveClusters, &clusters, k.launchable(), &plan.config);
   return Napi::Number::New(env, clusters);
 }
-
-Napi::Value Kernel::Prepare(const Napi::CallbackInfo& info) { return prepareLaunch(info, shared()); }
 
 // Its code and parameter layout only.
 bool holdsJavaScript(const KernelBox&) { return false; }

@@ -55,29 +55,6 @@ class Kernel : public Handle<Kernel, KernelBox> {
  public:
   static constexpr const char* kName = "Kernel";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  // The context occupancy and loading queries run in: the module's for a
-  // module's function, else the Context argument; made current.
-  CUcontext queryContext(Napi::Value context);
-  // The CUfunction of this kernel in the current context.
-  CUfunction currentFunction(Napi::Env env);
-
-  Napi::Value HandleValue(const Napi::CallbackInfo& info);
-  Napi::Value Name(const Napi::CallbackInfo& info);
-  Napi::Value IsLibraryKernel(const Napi::CallbackInfo& info);
-  Napi::Value Params(const Napi::CallbackInfo& info);
-  Napi::Value GetAttribute(const Napi::CallbackInfo& info);
-  Napi::Value SetAttribute(const Napi::CallbackInfo& info);
-  Napi::Value IsLoaded(const Napi::CallbackInfo& info);
-  Napi::Value Load(const Napi::CallbackInfo& info);
-  Napi::Value MaxActiveBlocksPerMultiprocessor(const Napi::CallbackInfo& info);
-  Napi::Value MaxPotentialBlockSize(const Napi::CallbackInfo& info);
-  Napi::Value AvailableDynamicSharedMemoryPerBlock(const Napi::CallbackInfo& info);
-  Napi::Value MaxPotentialClusterSize(const Napi::CallbackInfo& info);
-  Napi::Value MaxActiveClusters(const Napi::CallbackInfo& info);
-  Napi::Value Prepare(const Napi::CallbackInfo& info);
 };
 
 }  // namespace cudrv

@@ -4,6 +4,7 @@
 
 #include "core/args.h"
 #include "core/hot_call.h"
+#include "generated/entries.h"
 
 namespace cudrv {
 
@@ -77,28 +78,27 @@ void readKernelCall(Napi::Value record, KernelCall& call) {
   // info took dispatch on its type and its buffer, twice the cost.
   if (napi_get_arraybuffer_info(env, record, &bytes, &length) != napi_ok) typeError(env, "record", "an ArrayBuffer");
   uint8_t* data = static_cast<uint8_t*>(bytes);
-  if (length < kKernelCallConfigBytes) rangeError(env, "record", "is shorter than a launch configuration");
-  int32_t header[kKernelCallConfigBytes / sizeof(int32_t)];
-  std::memcpy(header, data, sizeof(header));  // the record may sit at any byte of its buffer
-  decodeLaunchPlan(env, header, "config", call.plan);
-  const size_t room = length - kKernelCallConfigBytes;
-  const int32_t argBytes = header[kArgBytesSlot];
+  if (length < kKernelCallHeaderBytes) rangeError(env, "record", "is shorter than a launch configuration");
+  KernelCallHeader header;
+  std::memcpy(&header, data, sizeof(header));  // the record may sit at any byte of its buffer
+  decodeLaunchPlan(env, header.config, "config", call.plan);
+  const size_t room = length - kKernelCallHeaderBytes;
+  const int32_t argBytes = header.fields.argBytes;
   if (argBytes < 0 || static_cast<size_t>(argBytes) > room) rangeError(env, "argBytes", "exceeds the record");
   call.argBytes = static_cast<size_t>(argBytes);
-  call.args = data + kKernelCallConfigBytes;
-  const size_t pairsAt = (call.argBytes + 7) & ~size_t{7};
-  const int32_t pointerCount = header[kPointerCountSlot];
-  if (pointerCount < 0 || pairsAt > room || static_cast<size_t>(pointerCount) > (room - pairsAt) / 16) {
+  call.args = data + kKernelCallHeaderBytes;
+  constexpr size_t kAlign = alignof(MemoryArgument);
+  const size_t pairsAt = (call.argBytes + kAlign - 1) & ~(kAlign - 1);
+  const int32_t pointerCount = header.fields.pointerCount;
+  if (pointerCount < 0 || pairsAt > room || static_cast<size_t>(pointerCount) > (room - pairsAt) / sizeof(MemoryArgument)) {
     rangeError(env, "pointerCount", "exceeds the record");
   }
   call.pointerCount = static_cast<uint32_t>(pointerCount);
-  call.ordinal = header[kOrdinalSlot];
-  std::memcpy(&call.kernelSlot, data + kLaunchSlotsByte, sizeof(double));
-  std::memcpy(&call.streamSlot, data + kLaunchSlotsByte + sizeof(double), sizeof(double));
+  call.ordinal = header.fields.ordinal;
+  call.kernelSlot = header.launch.kernel;
+  call.streamSlot = header.launch.stream;
   call.pointers = call.args + pairsAt;
 }
-
-namespace {
 
 // kernelLaunch(record): the record as readKernelCall reads it, the kernel and
 // stream by slot number in its header. No JavaScript object is unwrapped or
@@ -125,9 +125,9 @@ napi_value KernelLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args)
   return nullptr;
 }
 
-// preparedLaunch(slot): one driver call with what prepare() fixed.
-napi_value PreparedLaunchRun(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
-  const std::shared_ptr<PreparedLaunchBox>& box = PreparedLaunch::fromSlot(table, Napi::Value(env, args[0]), "launch");
+// preparedLaunch(slot): one driver call with what kernelPrepare fixed.
+napi_value PreparedLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
+  const std::shared_ptr<PreparedLaunchBox>& box = PreparedLaunchHandle::fromSlot(table, Napi::Value(env, args[0]), "launch");
   PreparedLaunchBox& p = *box;
   if (p.context) {
     CUresult current = setCurrent(p.context);
@@ -142,19 +142,20 @@ napi_value PreparedLaunchRun(Napi::Env env, SlotTable& table, const HotArgs<1>& 
   return nullptr;
 }
 
-}  // namespace
-
-// prepare(stream, config, bytes) -> PreparedLaunch. bytes is the caller's
+// (kernel, stream, config, bytes) -> PreparedLaunch. bytes is the caller's
 // packed size, used only when the driver cannot report the layout.
-Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kernel) {
+Napi::Value KernelPrepare(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  LaunchPlan plan = readLaunchPlan(info[2], "config");
+  const SlotTable& table = slotTable(env);
+  const KernelRef& kernel = Kernel::fromSlot(table, info[0], "kernel");
   auto box = std::make_shared<PreparedLaunchBox>();
   box->kernel = kernel;
-  box->stream = Stream::fromSlot(info[0], "stream");
-  box->plan = readLaunchPlan(info[1], "config");
+  box->stream = Stream::fromSlot(table, info[1], "stream");
+  box->plan = plan;
   box->context = launchContext(env, *kernel, *box->stream);
   const ParamLayout& layout = kernel->params;
-  box->bytes = layout.known ? layout.bytes : static_cast<size_t>(u64Arg(info[2], "bytes"));
+  box->bytes = layout.known ? layout.bytes : static_cast<size_t>(u64Arg(info[3], "bytes"));
   if (box->bytes > kMaxParamBytes) {
     rangeError(env, "bytes", "is more than a kernel's parameters can take (" + std::to_string(kMaxParamBytes) + ")");
   }
@@ -170,40 +171,31 @@ Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kerne
                      CU_LAUNCH_PARAM_END};
     std::memcpy(box->extra, extra, sizeof(extra));
   }
-  return PreparedLaunch::newSlot(env, box);
-}
-
-void PreparedLaunch::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("PreparedLaunch", define(env, {
-      InstanceAccessor("arguments", &PreparedLaunch::Arguments, nullptr),
-      InstanceMethod("setPointer", &PreparedLaunch::SetPointer),
-  }));
-  exports.Set("kernelLaunch", hotFunction<1, KernelLaunch>(env, "kernelLaunch"));
-  exports.Set("preparedLaunch", hotFunction<1, PreparedLaunchRun>(env, "preparedLaunch"));
+  return PreparedLaunchHandle::newSlot(env, box);
 }
 
 // The parameter buffer as an ArrayBuffer over the native storage. The buffer
 // holds the storage too, so detaching or outliving the launch cannot leave
 // either side with freed memory.
-Napi::Value PreparedLaunch::Arguments(const Napi::CallbackInfo& info) {
-  PreparedLaunchBox& p = live();
+Napi::Value PreparedLaunchArguments(const Napi::CallbackInfo& info) {
+  const PreparedLaunchBox& p = *PreparedLaunchHandle::fromSlot(info[0], "launch");
   auto* hold = new std::shared_ptr<PreparedLaunchBox::Storage>(p.storage);
   return Napi::ArrayBuffer::New(
       info.Env(), p.storage->data(), p.bytes,
       [](Napi::Env, void*, std::shared_ptr<PreparedLaunchBox::Storage>* held) { delete held; }, hold);
 }
 
-// setPointer(offset, memory | null): memory's device address goes at offset
+// (launch, offset, memory | null): memory's device address goes at offset
 // and the memory is kept for the launches; null only lets go of the memory
 // there (the caller wrote another address). Memory it named before stays
 // alive until launches already queued are done.
-Napi::Value PreparedLaunch::SetPointer(const Napi::CallbackInfo& info) {
+Napi::Value PreparedLaunchSetPointer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  PreparedLaunchBox& p = live();
-  uint64_t offset = u64Arg(info[0], "offset");
-  MemoryRef next;
-  if (!info[1].IsNull() && !info[1].IsUndefined()) {
-    next = memoryOf(info[1]);
+  uint64_t offset = u64Arg(info[1], "offset");
+  const bool none = info[2].IsNull() || info[2].IsUndefined();
+  MemoryRef next = none ? nullptr : memoryOf(info[2]);
+  PreparedLaunchBox& p = *PreparedLaunchHandle::fromSlot(info[0], "launch");
+  if (!none) {
     writePointer(env, next.get(), offset, reinterpret_cast<uint8_t*>(p.storage->data()), p.bytes);
   } else if (!pointerPlace(offset, p.bytes)) {
     rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in the parameters of " + p.kernel->name);

@@ -22,6 +22,7 @@
 
 #include "core/args.h"
 #include "core/handle.h"
+#include "generated/layouts.h"
 #include "kernel/kernel.h"
 #include "kernel/launch_config.h"
 #include "memory/memory.h"
@@ -49,15 +50,11 @@ struct PreparedLaunchBox {
   PreparedLaunchBox& operator=(const PreparedLaunchBox&) = delete;
 };
 
-class PreparedLaunch : public Handle<PreparedLaunch, PreparedLaunchBox> {
+// Named apart from its class in JavaScript: PreparedLaunch is the entry that launches one.
+class PreparedLaunchHandle : public Handle<PreparedLaunchHandle, PreparedLaunchBox> {
  public:
   static constexpr const char* kName = "PreparedLaunch";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value Arguments(const Napi::CallbackInfo& info);
-  Napi::Value SetPointer(const Napi::CallbackInfo& info);
 };
 
 // The device address of memory (TypeError when null: not library memory),
@@ -65,28 +62,18 @@ class PreparedLaunch : public Handle<PreparedLaunch, PreparedLaunchBox> {
 void writePointer(Napi::Env env, const MemoryBox* memory, uint64_t offset, uint8_t* buffer, size_t bytes);
 
 // A kernel call as lib/kernel/kernel.ts packs it for a plain launch or a kernel
-// node (PackedArgs): one ArrayBuffer holding a header of kKernelCallConfigBytes
-// (the encoded configuration, then the int32 fields below), the argument
-// bytes, and from the next multiple of 8 the memory arguments as float64
-// [offset, memory slot] pairs. One N-API read finds all of it: three typed
-// arrays cost three, each more than the driver's launch call on the stand-in,
-// and the fields given as numbers cost a quarter of a launch's native time;
-// so does a plain launch's kernel and stream, as float64 slot numbers (a
-// kernel node names its kernel in its fields). The header's 96 bytes keep
-// the arguments 16-byte aligned.
-constexpr size_t kKernelCallConfigBytes = 96;
-constexpr int kArgBytesSlot = 14;       // int32 slots of the header
-constexpr int kPointerCountSlot = 15;
-constexpr int kOrdinalSlot = 16;        // a kernel node's device (a library's kernel runs in its primary context)
-constexpr size_t kLaunchSlotsByte = 72;  // float64 [kernel slot, stream slot] of a plain launch
-static_assert(kLaunchConfigSlots <= kArgBytesSlot && (kOrdinalSlot + 1) * sizeof(int32_t) <= kLaunchSlotsByte &&
-              kLaunchSlotsByte % 8 == 0 && kLaunchSlotsByte + 2 * sizeof(double) <= kKernelCallConfigBytes);
+// node: one ArrayBuffer holding a KernelCallHeader (generated/layouts.h: the
+// encoded configuration, the counts, a plain launch's kernel and stream by
+// slot), the argument bytes, and from the next multiple of 8 a MemoryArgument
+// per memory argument. One N-API read finds all of it, where typed arrays or
+// numbers for its parts would each cost one.
+static_assert(kKernelCallHeaderBytes % 16 == 0, "the arguments stay 16-byte aligned");
 
 struct KernelCall {
   LaunchPlan plan;
   uint8_t* args = nullptr;  // in the caller's record
   size_t argBytes = 0;
-  const uint8_t* pointers = nullptr;  // pointerCount pairs of doubles, any alignment
+  const uint8_t* pointers = nullptr;  // pointerCount MemoryArguments, any alignment
   uint32_t pointerCount = 0;
   int ordinal = 0;
   double kernelSlot = -1;  // a plain launch's
@@ -100,11 +87,11 @@ void readKernelCall(Napi::Value record, KernelCall& call);
 template <typename Keep>
 void writeMemoryArguments(Napi::Env env, const SlotTable& table, const KernelCall& call, uint8_t* args, Keep keep) {
   for (uint32_t i = 0; i < call.pointerCount; ++i) {
-    double pair[2];  // [offset, memory slot]
-    std::memcpy(pair, call.pointers + 16 * i, sizeof(pair));
-    if (!(pair[0] >= 0) || pair[0] > static_cast<double>(call.argBytes)) rangeError(env, "offset", "is outside the parameters");
-    const MemoryInSlot memory = memoryInSlot(env, table, pair[1]);
-    writePointer(env, memory.box, static_cast<uint64_t>(pair[0]), args, call.argBytes);
+    MemoryArgument pair;
+    std::memcpy(&pair, call.pointers + sizeof(MemoryArgument) * i, sizeof(pair));
+    if (!(pair.offset >= 0) || pair.offset > static_cast<double>(call.argBytes)) rangeError(env, "offset", "is outside the parameters");
+    const MemoryInSlot memory = memoryInSlot(env, table, pair.memory);
+    writePointer(env, memory.box, static_cast<uint64_t>(pair.offset), args, call.argBytes);
     keep(memory);
   }
 }
@@ -132,9 +119,5 @@ class KernelParams {
   size_t size_ = 0;
   void* extra_[5] = {};
 };
-
-// Kernel.prepare(stream, config, bytes). Launches are the module-level
-// kernelLaunch and preparedLaunch, which take handles by slot (core/slots.h).
-Napi::Value prepareLaunch(const Napi::CallbackInfo& info, const KernelRef& kernel);
 
 }  // namespace cudrv

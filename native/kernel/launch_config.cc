@@ -17,55 +17,56 @@ LaunchPlan& LaunchPlan::operator=(const LaunchPlan& other) {
 LaunchPlan readLaunchPlan(Napi::Value encoded, const char* name) {
   size_t length = 0;
   const int32_t* slots = typedArrayArg<int32_t>(encoded, napi_int32_array, name, "an Int32Array", &length);
-  if (length != kLaunchConfigSlots) rangeError(encoded.Env(), name, "must have " + std::to_string(kLaunchConfigSlots) + " slots");
+  constexpr size_t kSlots = kLaunchConfigBytes / sizeof(int32_t);
+  if (length != kSlots) rangeError(encoded.Env(), name, "must have " + std::to_string(kSlots) + " slots");
+  LaunchConfig config;
+  std::memcpy(&config, slots, sizeof(config));
   LaunchPlan plan;
-  decodeLaunchPlan(encoded.Env(), slots, name, plan);
+  decodeLaunchPlan(encoded.Env(), config, name, plan);
   return plan;
 }
 
-void decodeLaunchPlan(Napi::Env env, const int32_t* slots, const char* name, LaunchPlan& plan) {
-  int32_t s[kLaunchConfigSlots];
-  std::memcpy(s, slots, sizeof(s));  // the slots may sit at any byte of a caller's buffer
-  for (int i : {kGridX, kGridY, kGridZ, kBlockX, kBlockY, kBlockZ}) {
-    if (s[i] < 1) rangeError(env, name, "grid and block dimensions must be at least 1");
+void decodeLaunchPlan(Napi::Env env, const LaunchConfig& s, const char* name, LaunchPlan& plan) {
+  for (int32_t d : {s.gridX, s.gridY, s.gridZ, s.blockX, s.blockY, s.blockZ}) {
+    if (d < 1) rangeError(env, name, "grid and block dimensions must be at least 1");
   }
-  if (s[kSharedMemoryBytes] < 0) rangeError(env, name, "shared memory bytes must not be negative");
-  for (int i : {kClusterX, kClusterY, kClusterZ}) {
-    if (s[i] < 0) rangeError(env, name, "cluster dimensions must not be negative");
+  if (s.sharedMemoryBytes < 0) rangeError(env, name, "shared memory bytes must not be negative");
+  for (int32_t d : {s.clusterX, s.clusterY, s.clusterZ}) {
+    if (d < 0) rangeError(env, name, "cluster dimensions must not be negative");
   }
 
   CUlaunchConfig& c = plan.config;
-  c.gridDimX = static_cast<unsigned>(s[kGridX]);
-  c.gridDimY = static_cast<unsigned>(s[kGridY]);
-  c.gridDimZ = static_cast<unsigned>(s[kGridZ]);
-  c.blockDimX = static_cast<unsigned>(s[kBlockX]);
-  c.blockDimY = static_cast<unsigned>(s[kBlockY]);
-  c.blockDimZ = static_cast<unsigned>(s[kBlockZ]);
-  c.sharedMemBytes = static_cast<unsigned>(s[kSharedMemoryBytes]);
+  c.gridDimX = static_cast<unsigned>(s.gridX);
+  c.gridDimY = static_cast<unsigned>(s.gridY);
+  c.gridDimZ = static_cast<unsigned>(s.gridZ);
+  c.blockDimX = static_cast<unsigned>(s.blockX);
+  c.blockDimY = static_cast<unsigned>(s.blockY);
+  c.blockDimZ = static_cast<unsigned>(s.blockZ);
+  c.sharedMemBytes = static_cast<unsigned>(s.sharedMemoryBytes);
   c.hStream = nullptr;
   unsigned n = 0;
-  if (s[kCooperative]) {
+  if (s.cooperative) {
     plan.attributes[n].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
     plan.attributes[n++].value.cooperative = 1;
   }
-  if (s[kClusterX] || s[kClusterY] || s[kClusterZ]) {
+  if (s.clusterX || s.clusterY || s.clusterZ) {
     plan.attributes[n].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    plan.attributes[n].value.clusterDim.x = static_cast<unsigned>(s[kClusterX] ? s[kClusterX] : 1);
-    plan.attributes[n].value.clusterDim.y = static_cast<unsigned>(s[kClusterY] ? s[kClusterY] : 1);
-    plan.attributes[n++].value.clusterDim.z = static_cast<unsigned>(s[kClusterZ] ? s[kClusterZ] : 1);
+    plan.attributes[n].value.clusterDim.x = static_cast<unsigned>(s.clusterX ? s.clusterX : 1);
+    plan.attributes[n].value.clusterDim.y = static_cast<unsigned>(s.clusterY ? s.clusterY : 1);
+    plan.attributes[n++].value.clusterDim.z = static_cast<unsigned>(s.clusterZ ? s.clusterZ : 1);
   }
-  if (s[kHasPriority]) {
+  if (s.hasPriority) {
     plan.attributes[n].id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
-    plan.attributes[n++].value.priority = s[kPriority];
+    plan.attributes[n++].value.priority = s.priority;
   }
-  if (s[kProgrammaticStreamSerialization]) {
+  if (s.programmaticStreamSerialization) {
     plan.attributes[n].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     plan.attributes[n++].value.programmaticStreamSerializationAllowed = 1;
   }
   c.numAttrs = n;
   c.attrs = n ? plan.attributes : nullptr;
   plan.call = n == 0 ? LaunchCall::Plain
-              : (n == 1 && s[kCooperative]) ? LaunchCall::Cooperative
+              : (n == 1 && s.cooperative) ? LaunchCall::Cooperative
                                              : LaunchCall::Extended;
 }
 

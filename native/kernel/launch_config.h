@@ -1,25 +1,14 @@
 // A launch's configuration as the TypeScript layer encodes it: one Int32Array
-// (lib/kernel/launch-config.ts, LaunchConfigSlot), read without property
+// (the LaunchConfig record of kernel/layouts.txt), read without property
 // lookups, and turned into the driver's CUlaunchConfig with its attributes.
 #pragma once
 
 #include <napi.h>
 
 #include "driver/call.h"
+#include "generated/layouts.h"
 
 namespace cudrv {
-
-// Slots of the encoded configuration; lib/kernel/launch-config.ts mirrors them.
-enum LaunchConfigSlot : int {
-  kGridX, kGridY, kGridZ,
-  kBlockX, kBlockY, kBlockZ,
-  kSharedMemoryBytes,
-  kCooperative,                      // 0 or 1
-  kClusterX, kClusterY, kClusterZ,   // 0 when no cluster dimension is set
-  kHasPriority, kPriority,
-  kProgrammaticStreamSerialization,  // 0 or 1
-  kLaunchConfigSlots
-};
 
 // How a launch reaches the driver: the plain call when it has no attributes,
 // cuLaunchCooperativeKernel when cooperation is its only one, else cuLaunchKernelEx.
@@ -36,11 +25,11 @@ struct LaunchPlan {
   LaunchPlan& operator=(const LaunchPlan& other);
 };
 
-// Reads and checks an encoded configuration (an Int32Array of kLaunchConfigSlots).
+// Reads and checks an encoded configuration (an Int32Array over a LaunchConfig).
 LaunchPlan readLaunchPlan(Napi::Value encoded, const char* name);
-// The same from kLaunchConfigSlots int32 values at slots (any alignment),
-// decoded into plan (in place: a launch's plan is not copied).
-void decodeLaunchPlan(Napi::Env env, const int32_t* slots, const char* name, LaunchPlan& plan);
+// The same from a LaunchConfig read out of a record, decoded into plan (in
+// place: a launch's plan is not copied).
+void decodeLaunchPlan(Napi::Env env, const LaunchConfig& s, const char* name, LaunchPlan& plan);
 
 // Launches with the plan's call; kernelParams or extra as cuLaunchKernel takes them.
 CUresult launchWithPlan(const LaunchPlan& plan, CUfunction f, CUstream stream, void** kernelParams, void** extra);

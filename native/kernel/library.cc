@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "context.h"
 #include "kernel/code_load.h"
 #include "kernel/kernel.h"
@@ -16,8 +17,6 @@ LibraryBox::~LibraryBox() {
   CUlibrary handle = library;
   releaseWhenSafe([handle] { CU_CALL(cuLibraryUnload, handle); });
 }
-
-namespace {
 
 // (code: Uint8Array, jit options) -> Library
 Napi::Value LoadLibraryData(const Napi::CallbackInfo& info) {
@@ -53,90 +52,86 @@ Napi::Value LoadLibraryFile(const Napi::CallbackInfo& info) {
   return Library::newSlot(env, box);
 }
 
-}  // namespace
-
-void Library::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("Library", define(env, {
-      InstanceAccessor("handle", &Library::HandleValue, nullptr),
-      InstanceAccessor("jitLog", &Library::JitLog, nullptr),
-      InstanceMethod("kernel", &Library::Kernel),
-      InstanceMethod("kernelCount", &Library::KernelCount),
-      InstanceMethod("kernels", &Library::Kernels),
-      InstanceMethod("global", &Library::Global),
-      InstanceMethod("managed", &Library::Managed),
-      InstanceMethod("unifiedFunction", &Library::UnifiedFunction),
-      InstanceMethod("module", &Library::Module),
-  }));
-  exports.Set("loadLibraryData", Napi::Function::New(env, LoadLibraryData));
-  exports.Set("loadLibraryFile", Napi::Function::New(env, LoadLibraryFile));
+Napi::Value LibraryHandle(const Napi::CallbackInfo& info) {
+  return handleValue(info.Env(), Library::fromSlot(info[0], "library")->library);
 }
 
-Napi::Value Library::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().library); }
-Napi::Value Library::JitLog(const Napi::CallbackInfo& info) { return Napi::String::New(info.Env(), live().jitLog); }
+Napi::Value LibraryJitLog(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), Library::fromSlot(info[0], "library")->jitLog);
+}
 
-Napi::Value Library::Kernel(const Napi::CallbackInfo& info) {
+Napi::Value LibraryKernel(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  std::string name = stringArg(info[0], "name");
+  std::string name = stringArg(info[1], "name");
+  const LibraryRef& library = Library::fromSlot(info[0], "library");
   CUkernel kernel = nullptr;
-  CU_CHECK_DETAIL(env, name, cuLibraryGetKernel, &kernel, live().library, name.c_str());
-  return Kernel::newSlot(env, makeLibraryKernel(env, shared(), kernel, name));
+  CU_CHECK_DETAIL(env, name, cuLibraryGetKernel, &kernel, library->library, name.c_str());
+  return Kernel::newSlot(env, makeLibraryKernel(env, library, kernel, name));
 }
 
-Napi::Value Library::KernelCount(const Napi::CallbackInfo& info) {
+Napi::Value LibraryKernelCount(const Napi::CallbackInfo& info) {
   unsigned count = 0;
-  CU_CHECK(info.Env(), cuLibraryGetKernelCount, &count, live().library);
+  CU_CHECK(info.Env(), cuLibraryGetKernelCount, &count, Library::fromSlot(info[0], "library")->library);
   return Napi::Number::New(info.Env(), count);
 }
 
-Napi::Value Library::Kernels(const Napi::CallbackInfo& info) {
+Napi::Value LibraryKernels(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  // Held: setting the result's elements may run JavaScript that disposes the library.
+  const LibraryRef library = Library::fromSlot(info[0], "library");
   unsigned count = 0;
-  CU_CHECK(env, cuLibraryGetKernelCount, &count, live().library);
+  CU_CHECK(env, cuLibraryGetKernelCount, &count, library->library);
   std::vector<CUkernel> kernels(count);
-  if (count) CU_CHECK(env, cuLibraryEnumerateKernels, kernels.data(), count, live().library);
+  if (count) CU_CHECK(env, cuLibraryEnumerateKernels, kernels.data(), count, library->library);
   Napi::Array out = Napi::Array::New(env, count);
-  for (unsigned i = 0; i < count; ++i) out.Set(i, Kernel::newSlot(env, makeLibraryKernel(env, shared(), kernels[i], "")));
+  for (unsigned i = 0; i < count; ++i) out.Set(i, Kernel::newSlot(env, makeLibraryKernel(env, library, kernels[i], "")));
   return out;
 }
 
-// (name, context) -> { address, size }: a __device__ or __constant__ variable, in one context.
-Napi::Value Library::Global(const Napi::CallbackInfo& info) {
+// (library, name, context) -> { address, size }: a __device__ or __constant__ variable, in one context.
+Napi::Value LibraryGlobal(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  std::string name = stringArg(info[0], "name");
-  makeCurrent(env, Context::fromSlot(info[1], "context"));
+  std::string name = stringArg(info[1], "name");
+  const SlotTable& table = slotTable(env);
+  makeCurrent(env, Context::fromSlot(table, info[2], "context"));
   CUdeviceptr address = 0;
   size_t bytes = 0;
-  CU_CHECK_DETAIL(env, name, cuLibraryGetGlobal, &address, &bytes, live().library, name.c_str());
+  CU_CHECK_DETAIL(env, name, cuLibraryGetGlobal, &address, &bytes, Library::fromSlot(table, info[0], "library")->library,
+                  name.c_str());
   return variableSpan(env, address, bytes);
 }
 
-// (name) -> { address, size }: a __managed__ variable, shared by every device.
-Napi::Value Library::Managed(const Napi::CallbackInfo& info) {
+// (library, name) -> { address, size }: a __managed__ variable, shared by every device.
+Napi::Value LibraryManaged(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  std::string name = stringArg(info[0], "name");
+  std::string name = stringArg(info[1], "name");
   CUdeviceptr address = 0;
   size_t bytes = 0;
-  CU_CHECK_DETAIL(env, name, cuLibraryGetManaged, &address, &bytes, live().library, name.c_str());
+  CU_CHECK_DETAIL(env, name, cuLibraryGetManaged, &address, &bytes, Library::fromSlot(info[0], "library")->library,
+                  name.c_str());
   return variableSpan(env, address, bytes);
 }
 
-Napi::Value Library::UnifiedFunction(const Napi::CallbackInfo& info) {
+Napi::Value LibraryUnifiedFunction(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  std::string symbol = stringArg(info[0], "symbol");
+  std::string symbol = stringArg(info[1], "symbol");
   void* pointer = nullptr;
-  CU_CHECK_DETAIL(env, symbol, cuLibraryGetUnifiedFunction, &pointer, live().library, symbol.c_str());
+  CU_CHECK_DETAIL(env, symbol, cuLibraryGetUnifiedFunction, &pointer, Library::fromSlot(info[0], "library")->library,
+                  symbol.c_str());
   return handleValue(env, pointer);
 }
 
-// (context) -> Module: the library's module in that context, owned by the library.
-Napi::Value Library::Module(const Napi::CallbackInfo& info) {
+// (library, context) -> Module: the library's module in that context, owned by the library.
+Napi::Value LibraryModule(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const ContextRef& context = Context::fromSlot(info[0], "context");
+  const SlotTable& table = slotTable(env);
+  const ContextRef& context = Context::fromSlot(table, info[1], "context");
+  const LibraryRef& library = Library::fromSlot(table, info[0], "library");
   makeCurrent(env, context);
   auto box = std::make_shared<ModuleBox>();
-  CU_CHECK(env, cuLibraryGetModule, &box->module, live().library);
+  CU_CHECK(env, cuLibraryGetModule, &box->module, library->library);
   box->context = context;
-  box->library = shared();
+  box->library = library;
   return Module::newSlot(env, box);
 }
 

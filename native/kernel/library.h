@@ -29,18 +29,6 @@ class Library : public Handle<Library, LibraryBox> {
  public:
   static constexpr const char* kName = "Library";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value HandleValue(const Napi::CallbackInfo& info);
-  Napi::Value JitLog(const Napi::CallbackInfo& info);
-  Napi::Value Kernel(const Napi::CallbackInfo& info);
-  Napi::Value KernelCount(const Napi::CallbackInfo& info);
-  Napi::Value Kernels(const Napi::CallbackInfo& info);
-  Napi::Value Global(const Napi::CallbackInfo& info);
-  Napi::Value Managed(const Napi::CallbackInfo& info);
-  Napi::Value UnifiedFunction(const Napi::CallbackInfo& info);
-  Napi::Value Module(const Napi::CallbackInfo& info);
 };
 
 }  // namespace cudrv

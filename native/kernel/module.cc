@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "kernel/code_load.h"
 #include "kernel/kernel.h"
 #include "core/release.h"
@@ -19,8 +20,6 @@ ModuleBox::~ModuleBox() {
     if (setCurrent(ctx) == CUDA_SUCCESS) CU_CALL(cuModuleUnload, handle);
   });
 }
-
-namespace {
 
 // (context, code: Uint8Array, jit options) -> Module
 Napi::Value LoadModuleData(const Napi::CallbackInfo& info) {
@@ -49,64 +48,55 @@ Napi::Value ModuleLoadingMode(const Napi::CallbackInfo& info) {
   return Napi::String::New(env, mode == CU_MODULE_LAZY_LOADING ? "lazy" : "eager");
 }
 
-}  // namespace
-
-void Module::init(Napi::Env env, Napi::Object exports) {
-  exports.Set("Module", define(env, {
-      InstanceAccessor("handle", &Module::HandleValue, nullptr),
-      InstanceAccessor("jitLog", &Module::JitLog, nullptr),
-      InstanceAccessor("ownedByLibrary", &Module::OwnedByLibrary, nullptr),
-      InstanceMethod("function", &Module::Function),
-      InstanceMethod("functionCount", &Module::FunctionCount),
-      InstanceMethod("functions", &Module::Functions),
-      InstanceMethod("global", &Module::Global),
-  }));
-  exports.Set("loadModuleData", Napi::Function::New(env, LoadModuleData));
-  exports.Set("moduleLoadingMode", Napi::Function::New(env, ModuleLoadingMode));
+Napi::Value ModuleHandle(const Napi::CallbackInfo& info) {
+  return handleValue(info.Env(), Module::fromSlot(info[0], "module")->module);
 }
 
-Napi::Value Module::HandleValue(const Napi::CallbackInfo& info) { return handleValue(info.Env(), live().module); }
-Napi::Value Module::JitLog(const Napi::CallbackInfo& info) { return Napi::String::New(info.Env(), live().jitLog); }
-Napi::Value Module::OwnedByLibrary(const Napi::CallbackInfo& info) {
-  return Napi::Boolean::New(info.Env(), live().library != nullptr);
+Napi::Value ModuleJitLog(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), Module::fromSlot(info[0], "module")->jitLog);
 }
 
-Napi::Value Module::Function(const Napi::CallbackInfo& info) {
+Napi::Value ModuleOwnedByLibrary(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), Module::fromSlot(info[0], "module")->library != nullptr);
+}
+
+Napi::Value ModuleFunction(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  std::string name = stringArg(info[0], "name");
-  ModuleBox& m = live();
-  makeCurrent(env, m.context);
+  std::string name = stringArg(info[1], "name");
+  const ModuleRef& m = Module::fromSlot(info[0], "module");
+  makeCurrent(env, m->context);
   CUfunction function = nullptr;
-  CU_CHECK_DETAIL(env, name, cuModuleGetFunction, &function, m.module, name.c_str());
-  return Kernel::newSlot(env, makeModuleFunction(env, shared(), function, name));
+  CU_CHECK_DETAIL(env, name, cuModuleGetFunction, &function, m->module, name.c_str());
+  return Kernel::newSlot(env, makeModuleFunction(env, m, function, name));
 }
 
-Napi::Value Module::FunctionCount(const Napi::CallbackInfo& info) {
+Napi::Value ModuleFunctionCount(const Napi::CallbackInfo& info) {
   unsigned count = 0;
-  CU_CHECK(info.Env(), cuModuleGetFunctionCount, &count, live().module);
+  CU_CHECK(info.Env(), cuModuleGetFunctionCount, &count, Module::fromSlot(info[0], "module")->module);
   return Napi::Number::New(info.Env(), count);
 }
 
-Napi::Value Module::Functions(const Napi::CallbackInfo& info) {
+Napi::Value ModuleFunctions(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  ModuleBox& m = live();
-  makeCurrent(env, m.context);
+  // Held: setting the result's elements may run JavaScript that disposes the module.
+  const ModuleRef m = Module::fromSlot(info[0], "module");
+  makeCurrent(env, m->context);
   unsigned count = 0;
-  CU_CHECK(env, cuModuleGetFunctionCount, &count, m.module);
+  CU_CHECK(env, cuModuleGetFunctionCount, &count, m->module);
   std::vector<CUfunction> functions(count);
-  if (count) CU_CHECK(env, cuModuleEnumerateFunctions, functions.data(), count, m.module);
+  if (count) CU_CHECK(env, cuModuleEnumerateFunctions, functions.data(), count, m->module);
   Napi::Array out = Napi::Array::New(env, count);
   for (unsigned i = 0; i < count; ++i) {
-    out.Set(i, Kernel::newSlot(env, makeModuleFunction(env, shared(), functions[i], "")));
+    out.Set(i, Kernel::newSlot(env, makeModuleFunction(env, m, functions[i], "")));
   }
   return out;
 }
 
-// (name) -> { address, size }: a __device__ or __constant__ variable of the module.
-Napi::Value Module::Global(const Napi::CallbackInfo& info) {
+// (module, name) -> { address, size }: a __device__ or __constant__ variable of the module.
+Napi::Value ModuleGlobal(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  std::string name = stringArg(info[0], "name");
-  ModuleBox& m = live();
+  std::string name = stringArg(info[1], "name");
+  const ModuleBox& m = *Module::fromSlot(info[0], "module");
   makeCurrent(env, m.context);
   CUdeviceptr address = 0;
   size_t bytes = 0;

@@ -33,16 +33,6 @@ class Module : public Handle<Module, ModuleBox> {
  public:
   static constexpr const char* kName = "Module";
   using Base::Base;
-  static void init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value HandleValue(const Napi::CallbackInfo& info);
-  Napi::Value JitLog(const Napi::CallbackInfo& info);
-  Napi::Value OwnedByLibrary(const Napi::CallbackInfo& info);
-  Napi::Value Function(const Napi::CallbackInfo& info);
-  Napi::Value FunctionCount(const Napi::CallbackInfo& info);
-  Napi::Value Functions(const Napi::CallbackInfo& info);
-  Napi::Value Global(const Napi::CallbackInfo& info);
 };
 
 }  // namespace cudrv

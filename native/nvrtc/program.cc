@@ -1,10 +1,14 @@
-#include "nvrtc/program.h"
+// Compiling CUDA C++ with NVRTC, on the JavaScript thread or off it. A compile
+// never throws for NVRTC's own failures: it returns what happened (the stage
+// that failed, NVRTC's result and the full log), and the TypeScript layer
+// turns a failure into a CompileError or NvrtcUnavailableError.
 
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/args.h"
+#include "generated/entries.h"
 #include "nvrtc/loader.h"
 
 namespace cudrv {
@@ -198,11 +202,13 @@ class CompileWorker : public Napi::AsyncWorker {
   CompileOutcome outcome_;
 };
 
-Napi::Value Compile(const Napi::CallbackInfo& info) {
+}  // namespace
+
+Napi::Value NvrtcCompile(const Napi::CallbackInfo& info) {
   return toJs(info.Env(), compile(readRequest(info[0])));
 }
 
-Napi::Value CompileAsync(const Napi::CallbackInfo& info) {
+Napi::Value NvrtcCompileAsync(const Napi::CallbackInfo& info) {
   auto* worker = new CompileWorker(info.Env(), readRequest(info[0]));
   Napi::Promise promise = worker->promise();
   worker->Queue();  // the worker deletes itself once settled
@@ -210,7 +216,7 @@ Napi::Value CompileAsync(const Napi::CallbackInfo& info) {
 }
 
 // Loads NVRTC if needed (never throws) and says what is there.
-Napi::Value Status(const Napi::CallbackInfo& info) {
+Napi::Value NvrtcStatus(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const nvrtc::State& state = nvrtc::load();
   Napi::Object out = Napi::Object::New(env);
@@ -232,14 +238,6 @@ Napi::Value Status(const Napi::CallbackInfo& info) {
   for (size_t i = 0; i < archs.size(); ++i) supported.Set(static_cast<uint32_t>(i), archs[i]);
   out.Set("supportedArchs", supported);
   return out;
-}
-
-}  // namespace
-
-void initNvrtc(Napi::Env env, Napi::Object exports) {
-  exports.Set("nvrtcStatus", Napi::Function::New(env, Status));
-  exports.Set("nvrtcCompile", Napi::Function::New(env, Compile));
-  exports.Set("nvrtcCompileAsync", Napi::Function::New(env, CompileAsync));
 }
 
 }  // namespace cudrv

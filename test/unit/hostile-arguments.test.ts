@@ -122,7 +122,8 @@ describe('a getter that frees what the call already named', () => {
     'DisposedError: MemoryPool has been disposed'],
     ['loadModuleData: a JIT option getter disposes the context', `
       const context = cuda.Device.get(0).createContext();
-      return attempt(() => native.loadModuleData(context.slot, new TextEncoder().encode('FAKE\\nkernel k 8'),
+      const slot = context.slot;
+      return attempt(() => native.loadModuleData(slot, new TextEncoder().encode('FAKE\\nkernel k 8'),
         { get maxRegisters() { context.dispose(); return 32; } }));`,
     'DisposedError: Context has been disposed'],
   ])('%s', (_name, body, expected) => {

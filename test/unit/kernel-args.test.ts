@@ -3,7 +3,8 @@
 // each value becomes, half-precision bits and launch configuration encoding.
 import { arg, fromBFloat16Bits, fromFloat16Bits, KernelArgumentError, toBFloat16Bits, toFloat16Bits } from '../../lib';
 import { argLayout, typeInfo, writeArg, ArgSlot } from '../../lib/kernel/args';
-import { encodeLaunchShape, LaunchConfigSlot } from '../../lib/kernel/launch-config';
+import { LaunchConfigIndex as S } from '../../lib/generated/layouts';
+import { encodeLaunchShape } from '../../lib/kernel/launch-config';
 
 const params = (...p: Array<[number, number]>) => p.map(([offset, size]) => ({ offset, size }));
 
@@ -169,8 +170,6 @@ describe('half-precision bits', () => {
 });
 
 describe('launch configuration encoding', () => {
-  const S = LaunchConfigSlot;
-
   test('dimensions as numbers, arrays or objects; attributes', () => {
     const plain = encodeLaunchShape({ grid: 10, block: [32, 4] });
     expect([...plain]).toEqual([10, 1, 1, 32, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0]);

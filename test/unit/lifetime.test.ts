@@ -436,13 +436,13 @@ describe('leaks the reliability work found, fixed', () => {
         packed.config.set([1, 1, 1, 1, 1, 1]);
         packed.pointers.set([offset, b.slot]);
         packed.fields[1] = 1;
-        packed.launch.set([kernel.native.slot, stream.slot]);
+        packed.launch.set([kernel.slot, stream.slot]);
         return native.kernelLaunch(packed.record);
       };
       report({
         launch: attempt(() => launch(2 ** 64 - 8)),
-        setPointer: attempt(() => p.native.setPointer(2n ** 64n - 8n, b.slot)),
-        setNull: attempt(() => p.native.setPointer(2n ** 64n - 8n, null)),
+        setPointer: attempt(() => native.preparedLaunchSetPointer(p.slot, 2n ** 64n - 8n, b.slot)),
+        setNull: attempt(() => native.preparedLaunchSetPointer(p.slot, 2n ** 64n - 8n, null)),
         fits: attempt(() => launch(16)),
       });`);
     expect(r).toEqual({ launch: 'RangeError', setPointer: 'RangeError', setNull: 'RangeError', fits: 'ok' });
