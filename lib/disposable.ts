@@ -1,12 +1,10 @@
 // The base of every handle class. A handle is a slot of the native slot table
 // (native/core/slots.h); this object adopts it, and once the object is collected
 // its slot is freed: a handle garbage-collected undisposed is released then,
-// in a task of its own (never in the middle of a call). Calls name the handle
-// by its slot; the native object whose methods the other calls are (a "view")
-// is made on first use. Use after dispose throws DisposedError from the native
+// in a task of its own (never in the middle of a call). Every call names the
+// handle by its slot. Use after dispose throws DisposedError from the native
 // layer, before the driver is reached.
-import { NativeHandle as HandleBrand } from './generated/native';
-import { native as binding, Slot } from './native';
+import { native as binding, NativeHandle, Slot } from './native';
 
 // Adoptions and collections go into the handle queue the native slot table
 // reads (native/core/slots.h) instead of being calls: a call cost more than the rest
@@ -70,15 +68,12 @@ export class SlotGroup {
  * released too, but only once nothing on the GPU can still use the resource.
  * Using a disposed handle throws {@link DisposedError}.
  */
-export abstract class Disposable<H extends HandleBrand = HandleBrand> implements globalThis.Disposable {
+export abstract class Disposable<H extends NativeHandle = NativeHandle> implements globalThis.Disposable {
   // These are assigned in the constructor, not declared as class fields:
   // a field is defined on the object (DefineOwnProperty), and that site in this
   // base constructor sees every handle class's shape, so V8 went to its runtime
   // for each definition: ~250 ns per handle made, more than the native call.
   // A plain assignment is served from V8's store cache.
-
-  // The view, once made.
-  private declare nativeView: H | undefined;
 
   // True once dispose() has run on this object: known without a call into the
   // native layer, which stays the authority (see disposed: a handle may also be
@@ -95,18 +90,12 @@ export abstract class Disposable<H extends HandleBrand = HandleBrand> implements
   protected constructor(handle: Slot<H>, group?: SlotGroup) {
     this.releasedFlag = false;
     this.slotNumber = handle;
-    this.nativeView = undefined;
     if (group === undefined || group.owner === handle) {
       enqueue(handle);
       collected.register(this, group ?? handle);
     } else {
       group.members.push(handle);
     }
-  }
-
-  /** @internal The native object whose methods are the handle's other calls; for lib/ only. */
-  get native(): H {
-    return (this.nativeView ??= binding.handleView(this.slotNumber) as unknown as H);
   }
 
   /** @internal The number calls name the handle by (native/core/slots.h). */

@@ -7,19 +7,18 @@
 
 #include <memory>
 
+#include "core/non_copyable.h"
 #include "core/handle.h"
 
 namespace cudrv {
 
-struct ContextBox {
+struct ContextBox : NonCopyable {
   CUcontext context = nullptr;
   CUdevice device = 0;
   int ordinal = 0;
   bool primary = true;
 
   ContextBox() = default;
-  ContextBox(const ContextBox&) = delete;
-  ContextBox& operator=(const ContextBox&) = delete;
   ~ContextBox();
 };
 using ContextRef = std::shared_ptr<ContextBox>;
@@ -39,7 +38,6 @@ ContextRef primaryContext(Napi::Env env, int ordinal);
 class Context : public Handle<Context, ContextBox> {
  public:
   static constexpr const char* kName = "Context";
-  using Base::Base;
 };
 
 }  // namespace cudrv

@@ -3,6 +3,7 @@
 
 #include <napi.h>
 
+#include "core/non_copyable.h"
 #include "context.h"
 #include "core/handle.h"
 #include "core/waiter.h"
@@ -11,7 +12,7 @@ namespace cudrv {
 
 struct StreamBox;
 
-struct EventBox {
+struct EventBox : NonCopyable {
   CUevent event = nullptr;
   ContextRef context;
   unsigned int flags = 0;
@@ -23,8 +24,6 @@ struct EventBox {
   WaitsInFlight waits;  // promises for it, rejected by dispose()
 
   EventBox() = default;
-  EventBox(const EventBox&) = delete;
-  EventBox& operator=(const EventBox&) = delete;
   ~EventBox();
 };
 using EventRef = std::shared_ptr<EventBox>;
@@ -32,7 +31,6 @@ using EventRef = std::shared_ptr<EventBox>;
 class Event : public Handle<Event, EventBox> {
  public:
   static constexpr const char* kName = "Event";
-  using Base::Base;
   // dispose() rejects the promises for the event; their waits go on, holding
   // the event until the driver returns.
   static void disposing(EventBox& box);

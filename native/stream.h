@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "core/non_copyable.h"
 #include "context.h"
 #include "core/handle.h"
 #include "core/js_thread.h"
@@ -36,7 +37,7 @@ bool holdsJavaScript(const KernelBox& kernel);
 bool holdsJavaScript(const PreparedLaunchBox& launch);
 bool holdsJavaScript(const GraphExecBox& exec);
 
-struct StreamBox {
+struct StreamBox : NonCopyable {
   CUstream stream = nullptr;
   ContextRef context;
   bool owned = true;      // false for CU_STREAM_LEGACY / CU_STREAM_PER_THREAD
@@ -47,8 +48,6 @@ struct StreamBox {
   WaitsInFlight waits;    // promises for its work, rejected by dispose()
 
   StreamBox() = default;
-  StreamBox(const StreamBox&) = delete;
-  StreamBox& operator=(const StreamBox&) = delete;
   ~StreamBox();
 
   // The legacy and per-thread streams name a stream of whichever context is
@@ -143,7 +142,6 @@ using StreamRef = std::shared_ptr<StreamBox>;
 class Stream : public Handle<Stream, StreamBox> {
  public:
   static constexpr const char* kName = "Stream";
-  using Base::Base;
   // dispose() ends a capture left open, rejects the promises for its work
   // (their waits go on), and hands what queued work still uses to a wait for
   // that work: other holders of the box (buffers freed on this stream, a

@@ -11,7 +11,7 @@
 //    (native/**/entries.txt, read through scripts/gen-boundary.js) and box
 //    destructors (a handle's release: dispose() or garbage collection).
 // 2. lib/: with the TypeScript compiler, every use of a member of the generated
-//    view (lib/generated/native.ts, NativeAddon) is found, and traced back
+//    view (lib/native.ts, NativeAddon) is found, and traced back
 //    through lib's own callers to the public API that lib/index.ts exports.
 // 3. The two are joined by name: entry `f` is NativeAddon.f; the destructor of
 //    the box of handle class C releases what every lib class extending
@@ -346,7 +346,7 @@ function scanLib() {
   const program = ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, noEmit: true } });
   const checker = program.getTypeChecker();
   const libDir = path.join(root, 'lib') + path.sep;
-  const nativeFiles = new Set([path.join(root, 'lib', 'generated', 'native.ts'), path.join(root, 'lib', 'native.ts')]);
+  const nativeFiles = new Set([path.join(root, 'lib', 'native.ts')]);
   const sources = program.getSourceFiles().filter((s) => path.resolve(s.fileName).startsWith(libDir));
 
   const resolveSymbol = (symbol) => (symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);

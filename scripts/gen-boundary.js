@@ -10,7 +10,7 @@
 //   native/generated/entries.h    the entries' C++ declarations and registerEntries()
 //   native/generated/entries.cc   registerEntries(): every entry set on the addon's exports
 //   native/generated/layouts.h    each record as a C++ struct, its offsets checked by static_assert
-//   lib/generated/native.ts       the typed view of the addon that lib/ calls
+//   lib/native.ts                 the typed view of the addon that lib/ calls
 //   lib/generated/layouts.ts      each record's offsets for TypeScript
 //
 // entries.txt, one entry per line (a line that starts with white space goes on
@@ -187,7 +187,7 @@ function nativeView({ handles, types, entries }) {
   out += `// The typed view of the C++ addon. Only lib/ imports this; users see the
 // classes built on it.
 import { isMainThread } from 'worker_threads';
-import { addonStandIn, loadAddon } from '../addon';
+import { addonStandIn, loadAddon } from './addon';
 
 declare const slotOf: unique symbol;
 /** A handle as calls name it: its number in the native slot table (native/core/slots.h). */
@@ -323,7 +323,7 @@ function outputs() {
     ['native/generated/entries.h', entriesHeader(boundary)],
     ['native/generated/entries.cc', entriesSource(boundary)],
     ['native/generated/layouts.h', layoutsHeader(records)],
-    ['lib/generated/native.ts', nativeView(boundary)],
+    ['lib/native.ts', nativeView(boundary)],
     ['lib/generated/layouts.ts', layoutsModule(records)],
   ]);
 }

@@ -1,7 +1,7 @@
 // Edge data (section 4.2.1.2 of the CUDA Graphs chapter): which port of the
 // upstream node the edge leaves from and what kind of dependency it is.
 // Programmatic edges let a kernel start before its upstream kernel finishes.
-import type { NativeEdgeData } from '../generated/native';
+import type { NativeEdgeData } from '../native';
 import { checkEnum, checkObject, nameOfValue } from '../validate';
 
 const ports = { default: 0, programmatic: 1, launchOrder: 2 };

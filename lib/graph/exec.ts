@@ -4,7 +4,7 @@
 import { AbortError, CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
 import { Disposable, slotOf } from '../disposable';
 import { PreparedLaunch } from '../kernel/prepared-launch';
-import type { NativeGraphExec } from '../generated/native';
+import type { NativeGraphExec } from '../native';
 import { native, Slot } from '../native';
 import { checkStream, Stream, streamSlot, synchronizeStream } from '../stream';
 import { checkWaitOptions, WaitOptions } from '../wait-options';

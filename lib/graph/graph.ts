@@ -13,7 +13,7 @@ import type { KernelArg } from '../kernel/args';
 import type { Kernel } from '../kernel/kernel';
 import type { LaunchShape } from '../kernel/launch-config';
 import type { MemoryHandle } from '../memory/bytes';
-import type { NativeGraph, NativeGraphNode } from '../generated/native';
+import type { NativeGraph, NativeGraphNode } from '../native';
 import { native, Slot } from '../native';
 import type { StreamMemoryOp } from '../stream';
 import { GraphDebugDotFlag, GraphDebugDotFlagName } from '../generated/enums';

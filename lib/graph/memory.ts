@@ -1,7 +1,7 @@
 // Memory that graphs allocate (memory nodes), and the device-wide accounting
 // and trimming of it.
 import { DeviceLike, ordinalOf } from '../device';
-import type { NativeGraphAllocation } from '../generated/native';
+import type { NativeGraphAllocation } from '../native';
 import { Memory } from '../memory/memory';
 import { native, Slot } from '../native';
 import { checkEnum } from '../validate';

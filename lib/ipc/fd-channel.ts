@@ -10,7 +10,7 @@ import { randomBytes } from 'crypto';
 import * as path from 'path';
 import { Disposable } from '../disposable';
 import { AbortError, ChannelPeerError, ChannelProtocolError, DisposedError } from '../errors';
-import { NativeFdChannel, NativeFdChannelServer, NativePeerCredentials } from '../generated/native';
+import { NativeFdChannel, NativeFdChannelServer, NativePeerCredentials } from '../native';
 import { native, NativeReceivedFd, Slot } from '../native';
 import { checkInteger, checkObject, checkString, noOptions } from '../validate';
 import { CheckedWait, checkWaitOptions } from '../wait-options';

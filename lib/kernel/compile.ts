@@ -2,7 +2,7 @@
 // compile (or nvrtcStatus()), never at import: a machine without it can use
 // everything else, and the first compile says what is missing.
 import { Device, DeviceLike, ordinalOf } from '../device';
-import { NativeCompileOutcome, NativeCompileRequest } from '../generated/native';
+import { NativeCompileOutcome, NativeCompileRequest } from '../native';
 import { native } from '../native';
 import { checkCString, checkInteger, checkObject, noOptions } from '../validate';
 import { checkWaitOptions, raceWait, WaitOptions } from '../wait-options';

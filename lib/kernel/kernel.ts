@@ -6,7 +6,7 @@ import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generated/enums';
 import { KernelCallFieldsIndex, KernelCallHeader, LaunchConfigIndex, LaunchSlotsIndex, MemoryArgument, MemoryArgumentIndex } from '../generated/layouts';
-import type { NativeKernel } from '../generated/native';
+import type { NativeKernel } from '../native';
 import { native, Slot } from '../native';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, noItems, noOptions } from '../validate';
 import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, writeArg } from './args';

@@ -4,7 +4,7 @@ import { readFileSync } from 'fs';
 import { Context } from '../context';
 import { Device } from '../device';
 import { Disposable } from '../disposable';
-import { NativeModule } from '../generated/native';
+import { NativeModule } from '../native';
 import { native, Slot } from '../native';
 import { checkCString, checkInstance, checkObject, noOptions } from '../validate';
 import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';

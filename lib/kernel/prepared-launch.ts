@@ -3,7 +3,7 @@
 // place and launch() is one call into the driver with nothing allocated.
 import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
-import { NativePreparedLaunch } from '../generated/native';
+import { NativePreparedLaunch } from '../native';
 import { native, Slot } from '../native';
 import { checkInteger } from '../validate';
 import { ArgLayout, ArgSlot, ArgValue, KernelArgumentError, writeArg } from './args';

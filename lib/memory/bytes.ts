@@ -3,7 +3,7 @@
 // are, a SharedArrayBuffer as a view of it (the native layer reaches shared
 // memory only through a view).
 import { Disposable } from '../disposable';
-import type { MemorySlot, NativeBytes } from '../generated/native';
+import type { MemorySlot, NativeBytes } from '../native';
 
 /** Memory the library hands out (DeviceBuffer, HostBuffer, Mapping, GrowableBuffer, SharedMemory). */
 export interface MemoryHandle {

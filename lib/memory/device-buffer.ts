@@ -10,7 +10,7 @@ import {
   MemoryLocationType,
   RangeAttribute,
 } from '../generated/enums';
-import { NativeDeviceBuffer, Slot } from '../generated/native';
+import { NativeDeviceBuffer, Slot } from '../native';
 import { native } from '../native';
 import { Stream, streamSlot } from '../stream';
 import { checkEnum, checkInstance, checkObject, checkSize, checkViewType, nameOfValue, noOptions } from '../validate';

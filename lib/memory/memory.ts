@@ -3,7 +3,7 @@
 // one native entry whichever class the slot names.
 import { Device } from '../device';
 import { Disposable, SlotGroup } from '../disposable';
-import { NativeHandle as HandleBrand } from '../generated/native';
+import { NativeHandle as HandleBrand } from '../native';
 import { native, Slot } from '../native';
 
 /** Memory the library hands out: an address, a size and the device whose context it belongs to. */

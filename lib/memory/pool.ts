@@ -11,7 +11,7 @@ import {
   PoolAttribute,
   PoolAttributeName,
 } from '../generated/enums';
-import { NativeMemoryPool, Slot } from '../generated/native';
+import { NativeMemoryPool, Slot } from '../native';
 import { native } from '../native';
 import { checkArray, checkEnum, checkFlag, checkFlags, checkObject, checkSize, nameOfValue, noOptions } from '../validate';
 import { Location, locationFrom, locationOf } from './location';

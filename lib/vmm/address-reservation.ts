@@ -3,7 +3,7 @@
 // object is disposed and every mapping into it is gone.
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
-import { NativeAddressReservation, Slot } from '../generated/native';
+import { NativeAddressReservation, Slot } from '../native';
 import { native } from '../native';
 import { checkInteger, checkObject, checkSize, noOptions } from '../validate';
 import { deviceGranularity, roundToGranularity } from './granularity';

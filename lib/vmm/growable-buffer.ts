@@ -4,7 +4,7 @@
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { MemoryAccessName, MemoryHandleTypeName } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
-import { NativeAccessEntry, NativeVirtualMemory, Slot } from '../generated/native';
+import { NativeAccessEntry, NativeVirtualMemory, Slot } from '../native';
 import { Memory } from '../memory/memory';
 import { native } from '../native';
 import { checkObject, checkSize } from '../validate';

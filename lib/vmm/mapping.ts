@@ -8,7 +8,7 @@
 import { Device } from '../device';
 import { MemoryAccessName } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
-import { NativeVirtualMemory, Slot } from '../generated/native';
+import { NativeVirtualMemory, Slot } from '../native';
 import { Memory } from '../memory/memory';
 import { native } from '../native';
 import { checkInstance, checkObject, checkSize, noOptions } from '../validate';

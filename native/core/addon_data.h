@@ -1,5 +1,5 @@
 // State that belongs to one JavaScript environment (the main thread or one
-// worker_thread): constructors of handle classes and the error factory. Driver
+// worker_thread): its slot table, waits and the error factory. Driver
 // state is process-wide and lives elsewhere.
 #pragma once
 
@@ -19,8 +19,6 @@ struct JsThreadChannel;
 
 struct AddonData {
   Napi::FunctionReference errorFactory;
-  // Indexed by a class's number (Handle::classNumber): no hashing of type names per object.
-  std::vector<Napi::FunctionReference> constructors;
   // Work handed back to this environment's thread (native/core/js_thread.cc).
   std::shared_ptr<JsThreadChannel> jsThread;
   int pendingDeliveries = 0;
@@ -36,7 +34,7 @@ struct AddonData {
   double lastWaitCancel = 0;
   bool mainThreadMarked = false;
   // Handles by number (native/core/slots.h), and what frees the slots nobody adopted.
-  SlotTableHold slots;
+  std::unique_ptr<SlotTable> slots;
   Napi::FunctionReference setImmediate;
   Napi::FunctionReference sweepUnowned;
   // What HostBuffer registration takes buffers with (native/memory/host_buffer.cc).

@@ -114,58 +114,10 @@ bool SlotTable::own(double id) {
   return true;
 }
 
-void SlotTable::WrapperMap::insert(const void* key, double value) {
-  if (2 * (size_ + 1) > keys_.size()) grow();
-  size_t i = indexOf(key);
-  while (keys_[i] && keys_[i] != key) i = (i + 1) & mask();
-  if (!keys_[i]) ++size_;
-  keys_[i] = key;
-  values_[i] = value;
-}
-
-// Removal by backward shift: the entries after the hole that would probe
-// through it move into it, so no tombstones accumulate.
-void SlotTable::WrapperMap::erase(const void* key) {
-  if (keys_.empty()) return;
-  size_t hole = indexOf(key);
-  while (keys_[hole] != key) {
-    if (!keys_[hole]) return;
-    hole = (hole + 1) & mask();
-  }
-  --size_;
-  for (size_t i = (hole + 1) & mask(); keys_[i]; i = (i + 1) & mask()) {
-    const size_t home = indexOf(keys_[i]);
-    // Entry i may fill the hole when its home is not in (hole, i], cyclically.
-    if (((i - home) & mask()) >= ((i - hole) & mask())) {
-      keys_[hole] = keys_[i];
-      values_[hole] = values_[i];
-      hole = i;
-    }
-  }
-  keys_[hole] = nullptr;
-}
-
-void SlotTable::WrapperMap::grow() {
-  std::vector<const void*> keys = std::move(keys_);
-  std::vector<double> values = std::move(values_);
-  keys_.assign(keys.empty() ? 64 : 2 * keys.size(), nullptr);
-  values_.assign(keys_.size(), 0);
-  size_ = 0;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (keys[i]) insert(keys[i], values[i]);
-  }
-}
-
 SlotTable& slotTable(Napi::Env env) {
-  SlotTableHold& hold = addonData(env).slots;
-  if (!hold.table) hold.table = new SlotTable();
-  return *hold.table;
-}
-
-const SlotTable::Entry* entryOfObject(Napi::Value value) {
-  void* wrapper = nullptr;
-  if (!value.IsObject() || napi_unwrap(value.Env(), value, &wrapper) != napi_ok) return nullptr;
-  return slotTable(value.Env()).entryOf(wrapper);
+  std::unique_ptr<SlotTable>& table = addonData(env).slots;
+  if (!table) table = std::make_unique<SlotTable>();
+  return *table;
 }
 
 MemoryInSlot memoryInEntry(Napi::Env env, const SlotTable::Entry* entry) {
@@ -190,13 +142,6 @@ const SlotTable::Entry& liveSlot(Napi::Env env, const SlotTable& table, double i
 }
 
 }  // namespace
-
-// handleView(slot): a new native object of the slot's class, for its methods.
-Napi::Value HandleView(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  const double id = slotArg(info[0]);
-  return Napi::Value(env, liveSlot(env, slotTable(env), id).kind->view(env, id));
-}
 
 // disposeHandle(slot): dispose(); an unowned slot is freed.
 napi_value DisposeHandle(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {

@@ -6,13 +6,9 @@
 // in every call, and once the object is collected, a FinalizationRegistry of
 // lib/disposable.ts frees the slot. Adoptions and collections are entries of
 // the handle queue (a Float64Array shared with JavaScript, below), not calls:
-// a call cost more than the rest of a handle's adoption. A
-// native object per handle, made through a function template and wrapped,
-// cost four times a plain object with a finalizer (bench/handle-cost.js):
-// more than the driver call that makes a stream. A Node-API finalizer on the
-// object cost a third more than the registry, collections included. Native objects ("views",
-// native/core/handle.h) are made on demand, for the calls that are methods; they
-// reach their box through the slot, so dispose() and the slot's end reach them.
+// a call costs more than the rest of a handle's adoption. JavaScript holds
+// numbers, never native objects: a wrapped object per handle costs more than
+// the driver call that makes a stream (bench/handle-cost.js measures both).
 //
 // Graph nodes' slots are owned from the start and freed with their graph's
 // object (graph/graph.h NodeBox).
@@ -37,7 +33,6 @@ using MemoryRef = std::shared_ptr<MemoryBox>;
 // What the table knows of a handle class (Handle<Self, Box>::slotClass()).
 struct SlotClass {
   const char* name;                                 // Self::kName
-  napi_value (*view)(napi_env env, double id);      // a new native object naming slot id
   void (*beforeDispose)(void* box);                 // Self::disposing, before dispose() lets go of the box
   std::shared_ptr<void> (*take)(void* box);         // moves the box out of its storage, and ends the storage
   MemoryRef (*memory)(const void* box);             // memory classes: the box as memory; others: null
@@ -101,33 +96,12 @@ class SlotTable {
     return entry.kind && entry.generation == (n >> kIndexBits) ? &entry : nullptr;
   }
 
-  // The wrappers (the pointers napi_wrap holds) of this environment's views,
-  // with their slots: what proves an object to be a view (of the class its
-  // entry says). A foreign object unwraps to nothing or to a pointer not
-  // listed here, and nothing JavaScript can do (prototypes, another addon's
-  // wrap) adds one.
-  void addWrapper(const void* wrapper, double id) { wrappers_.insert(wrapper, id); }
-  void removeWrapper(const void* wrapper) { wrappers_.erase(wrapper); }
-  // The entry of the view whose wrapper this is, or nullptr.
-  const Entry* entryOf(const void* wrapper) const {
-    const double* id = wrappers_.find(wrapper);
-    return id ? find(*id) : nullptr;
-  }
-
-  // The table lives while its environment or a view may still reach it:
-  // environment teardown runs finalizers in no set order. All of them run on
-  // the environment's one thread.
-  void retain() { ++holders_; }
-  void release() {
-    if (--holders_ == 0) delete this;
-  }
-
   SlotTable() = default;
   SlotTable(const SlotTable&) = delete;
   SlotTable& operator=(const SlotTable&) = delete;
+  ~SlotTable();
 
  private:
-  ~SlotTable();
   double reserve(const SlotClass& kind);
   Entry& entryAt(double id) {
     const uint64_t index = static_cast<uint64_t>(id) & (kIndexSpan - 1);
@@ -148,44 +122,6 @@ class SlotTable {
   std::vector<double> unowned_;
   bool sweepScheduled_ = false;
   std::shared_ptr<double[]> queue_{new double[kQueueEntries + 1]()};
-  int holders_ = 1;  // the environment's
-  // Wrapper pointer -> slot, open addressing with linear probing: a view's
-  // creation and release touch it, and std::unordered_map's node per entry cost
-  // an allocation and a free each time.
-  class WrapperMap {
-   public:
-    void insert(const void* key, double value);
-    void erase(const void* key);
-    const double* find(const void* key) const {
-      if (keys_.empty()) return nullptr;
-      for (size_t i = indexOf(key);; i = (i + 1) & mask()) {
-        if (keys_[i] == key) return &values_[i];
-        if (!keys_[i]) return nullptr;
-      }
-    }
-
-   private:
-    size_t mask() const { return keys_.size() - 1; }
-    size_t indexOf(const void* key) const {
-      return static_cast<size_t>((reinterpret_cast<uintptr_t>(key) >> 3) * 0x9E3779B97F4A7C15ull) & mask();
-    }
-    void grow();
-    std::vector<const void*> keys_;  // nullptr: empty
-    std::vector<double> values_;
-    size_t size_ = 0;
-  };
-  WrapperMap wrappers_;
-};
-
-// The environment's reference to its table (AddonData::slots).
-struct SlotTableHold {
-  SlotTable* table = nullptr;
-  SlotTableHold() = default;
-  SlotTableHold(const SlotTableHold&) = delete;
-  SlotTableHold& operator=(const SlotTableHold&) = delete;
-  ~SlotTableHold() {
-    if (table) table->release();
-  }
 };
 
 // The table of env's handles.
@@ -197,9 +133,6 @@ inline double slotArg(Napi::Value value) {
   if (napi_get_value_double(value.Env(), value, &id) != napi_ok) return -1;
   return id;
 }
-
-// The entry of the view value is, or nullptr when it is none (one unwrap).
-const SlotTable::Entry* entryOfObject(Napi::Value value);
 
 // The memory an entry names (a DeviceBuffer, HostBuffer, ...); null when it is
 // no memory handle's, the disposed error when it names a disposed one.

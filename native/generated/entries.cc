@@ -11,7 +11,6 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("cancelWait", Napi::Function::New(env, CancelWait, "cancelWait"));
   exports.Set("handleQueue", Napi::Function::New(env, HandleQueue, "handleQueue"));
   exports.Set("drainHandleQueue", Napi::Function::New(env, DrainHandleQueue, "drainHandleQueue"));
-  exports.Set("handleView", Napi::Function::New(env, HandleView, "handleView"));
   exports.Set("disposeHandle", hotFunction<1, DisposeHandle>(env, "disposeHandle"));
   exports.Set("handleAlive", Napi::Function::New(env, HandleAlive, "handleAlive"));
   exports.Set("setErrorFactory", Napi::Function::New(env, SetErrorFactory, "setErrorFactory"));

@@ -16,7 +16,6 @@ Napi::Value DisarmWaitCancel(const Napi::CallbackInfo& info);
 Napi::Value CancelWait(const Napi::CallbackInfo& info);
 Napi::Value HandleQueue(const Napi::CallbackInfo& info);
 Napi::Value DrainHandleQueue(const Napi::CallbackInfo& info);
-Napi::Value HandleView(const Napi::CallbackInfo& info);
 napi_value DisposeHandle(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
 Napi::Value HandleAlive(const Napi::CallbackInfo& info);
 Napi::Value SetErrorFactory(const Napi::CallbackInfo& info);

@@ -1,13 +1,14 @@
 // Conditional nodes (if/else, while, switch) and the handles that steer them:
 // a handle belongs to one graph, starts each launch at its default value (when
 // asked) and is set from device code with cudaGraphSetConditional.
+#include "core/non_copyable.h"
 #include "core/args.h"
 #include "generated/entries.h"
 #include "graph/node_params.h"
 
 namespace cudrv {
 
-struct ConditionalHandleBox {
+struct ConditionalHandleBox : NonCopyable {
   CUgraphConditionalHandle handle = 0;
   std::weak_ptr<GraphBox> graph;  // the graph it was made for (named, not kept)
   ContextRef context;
@@ -16,7 +17,6 @@ struct ConditionalHandleBox {
 class ConditionalHandle : public Handle<ConditionalHandle, ConditionalHandleBox> {
  public:
   static constexpr const char* kName = "ConditionalHandle";
-  using Base::Base;
 };
 
 // createConditionalHandle(graph, ordinal, defaultValue | undefined)

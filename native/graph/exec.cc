@@ -5,6 +5,7 @@
 // stream, so nothing it uses is released while a launch may still run.
 #include <cstring>
 
+#include "core/non_copyable.h"
 #include "core/args.h"
 #include "graph/node_kinds.h"
 #include "generated/entries.h"
@@ -16,14 +17,12 @@
 
 namespace cudrv {
 
-struct GraphExecBox {
+struct GraphExecBox : NonCopyable {
   CUgraphExec exec = nullptr;
   BagRef graphResources;  // the bag of the graph it was made from
   ResourceBag extra;      // what updates brought in
 
   GraphExecBox() = default;
-  GraphExecBox(const GraphExecBox&) = delete;
-  GraphExecBox& operator=(const GraphExecBox&) = delete;
   ~GraphExecBox() {
     if (!exec) return;
     CUgraphExec e = exec;
@@ -35,7 +34,6 @@ using ExecRef = std::shared_ptr<GraphExecBox>;
 class GraphExec : public Handle<GraphExec, GraphExecBox> {
  public:
   static constexpr const char* kName = "GraphExec";
-  using Base::Base;
 };
 
 // instantiate(graph, flags, uploadStream | undefined, detailed) -> GraphExec, or

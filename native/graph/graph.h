@@ -19,6 +19,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/non_copyable.h"
 #include "context.h"
 #include "graph/node_boxes.h"
 #include "core/handle.h"
@@ -54,7 +55,7 @@ using BagRef = std::shared_ptr<ResourceBag>;
 // A graph's box belongs to its JavaScript object; dispose() destroys the
 // CUgraph at once. Nodes, body graphs and conditional handles only name it
 // (weakly): once it is gone they throw instead of reaching the driver.
-struct GraphBox {
+struct GraphBox : NonCopyable {
   CUgraph graph = nullptr;
   bool owned = true;                    // false: a child or conditional body graph its parent owns
   std::weak_ptr<GraphBox> parent;       // the owner of a graph that is not owned
@@ -63,8 +64,6 @@ struct GraphBox {
   NodeBoxes nodes;                      // one box per node
 
   GraphBox() = default;
-  GraphBox(const GraphBox&) = delete;
-  GraphBox& operator=(const GraphBox&) = delete;
   ~GraphBox();
 
   // Keeps resource alive for as long as this graph (or its root graph) or work
@@ -89,13 +88,11 @@ using GraphRef = std::shared_ptr<GraphBox>;
 class Graph : public Handle<Graph, GraphBox> {
  public:
   static constexpr const char* kName = "Graph";
-  using Base::Base;
 };
 
 class GraphNode : public Handle<GraphNode, NodeBox> {
  public:
   static constexpr const char* kName = "GraphNode";
-  using Base::Base;
 };
 
 // A graph box owning (or, with a parent, naming) a CUgraph.

@@ -15,6 +15,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/non_copyable.h"
+
 namespace cudrv {
 
 struct GraphBox;
@@ -25,15 +27,13 @@ struct GraphBox;
 // no finalizer and no reference held here, which cost more than the driver's
 // cuGraphAddNode; identity (the same object for the same node) is the graph
 // object's lookup from slot to node.
-struct NodeBox {
+struct NodeBox : NonCopyable {
   CUgraphNode node = nullptr;
   std::weak_ptr<GraphBox> graph;  // the graph the node belongs to
   bool alive = true;  // false once destroyed with cuGraphDestroyNode
   double slot = -1;   // its slot, while that still holds this box
 
   NodeBox() = default;
-  NodeBox(const NodeBox&) = delete;
-  NodeBox& operator=(const NodeBox&) = delete;
 };
 using NodeRef = std::shared_ptr<NodeBox>;
 

@@ -115,7 +115,6 @@ struct GraphAllocationBox : MemoryBox {
 class GraphAllocation : public Handle<GraphAllocation, GraphAllocationBox> {
  public:
   static constexpr const char* kName = "GraphAllocation";
-  using Base::Base;
 };
 
 Napi::Value newGraphAllocationSlot(Napi::Env env, const std::shared_ptr<GraphAllocationBox>& allocation);

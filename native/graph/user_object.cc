@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include "core/non_copyable.h"
 #include "core/args.h"
 #include "generated/entries.h"
 #include "graph/graph.h"
@@ -29,7 +30,7 @@ void CUDA_CB runDestructor(void* data) {
   });
 }
 
-struct UserObjectBox {
+struct UserObjectBox : NonCopyable {
   CUuserObject object = nullptr;
   unsigned int references = 0;  // held by this box
   std::unordered_map<CUgraph, unsigned int> graphReferences;  // held by graphs through this box
@@ -45,7 +46,6 @@ struct UserObjectBox {
 class UserObject : public Handle<UserObject, UserObjectBox> {
  public:
   static constexpr const char* kName = "UserObject";
-  using Base::Base;
 };
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/non_copyable.h"
 #include "core/args.h"
 #include "core/errors.h"
 #include "core/handle.h"
@@ -92,15 +93,13 @@ using SocketRef = std::shared_ptr<Socket>;
 
 // What a JavaScript object holds. Letting go of it wakes the socket's waits,
 // which end and drop their hold, and removes the path a listener was bound to.
-struct SocketBox {
+struct SocketBox : NonCopyable {
   SocketRef socket;
   std::string boundPath;
   dev_t boundDevice = 0;
   ino_t boundInode = 0;
 
   SocketBox() = default;
-  SocketBox(const SocketBox&) = delete;
-  SocketBox& operator=(const SocketBox&) = delete;
   ~SocketBox() {
     if (socket && socket->disposed) socket->disposed->fire();
     // Remove the path only if it is still the socket this listener made.
@@ -112,7 +111,7 @@ struct SocketBox {
   }
 };
 
-struct FdBox {
+struct FdBox : NonCopyable {
   UniqueFd fd;
 };
 
@@ -422,13 +421,11 @@ Outcome receiveFrame(Socket& s, int64_t timeoutMs, Received* out) {
 class ReceivedFd : public Handle<ReceivedFd, FdBox> {
  public:
   static constexpr const char* kName = "ReceivedFd";
-  using Base::Base;
 };
 
 class FdChannel : public Handle<FdChannel, SocketBox> {
  public:
   static constexpr const char* kName = "FdChannel";
-  using Base::Base;
 
   static Napi::Value newSocketSlot(Napi::Env env, SocketRef socket) {
     auto box = std::make_shared<SocketBox>();
@@ -440,7 +437,6 @@ class FdChannel : public Handle<FdChannel, SocketBox> {
 class FdChannelServer : public Handle<FdChannelServer, SocketBox> {
  public:
   static constexpr const char* kName = "FdChannelServer";
-  using Base::Base;
 };
 
 Napi::Value newOwnedFdSlot(Napi::Env env, int fd) {

@@ -14,13 +14,14 @@
 #include <memory>
 #include <string>
 
+#include "core/non_copyable.h"
 #include "context.h"
 #include "core/handle.h"
 #include "memory/memory.h"
 
 namespace cudrv {
 
-struct OpenedBox {
+struct OpenedBox : NonCopyable {
   enum class Kind { LegacyIpc, PoolPointer };
   Kind kind = Kind::LegacyIpc;
   CUdeviceptr base = 0;        // what the driver returned
@@ -29,8 +30,6 @@ struct OpenedBox {
   std::shared_ptr<void> pool;  // pool pointers: the imported pool (released after the pointer)
 
   OpenedBox() = default;
-  OpenedBox(const OpenedBox&) = delete;
-  OpenedBox& operator=(const OpenedBox&) = delete;
   // Closes (cuIpcCloseMemHandle / cuMemFree) under its context. Neither call is
   // stream-ordered: views are held by the streams that use them until their work
   // is done, and every view holds its opening.
@@ -56,7 +55,6 @@ struct ImportedMemoryBox : MemoryBox {
 class ImportedMemory : public Handle<ImportedMemory, ImportedMemoryBox> {
  public:
   static constexpr const char* kName = "ImportedMemory";
-  using Base::Base;
 
   // A view [offset, offset + bytes) of `available` bytes at base; RangeError
   // (naming what the descriptor claimed) when it does not fit.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/non_copyable.h"
 #include "core/handle.h"
 #include "kernel/library.h"
 #include "kernel/module.h"
@@ -29,7 +30,7 @@ struct ParamLayout {
   size_t bytes = 0;  // the end of the last parameter
 };
 
-struct KernelBox {
+struct KernelBox : NonCopyable {
   LibraryRef library;  // a library's kernel ...
   ModuleRef module;    // ... or a module's function
   CUkernel kernel = nullptr;
@@ -54,7 +55,6 @@ KernelRef makeModuleFunction(Napi::Env env, const ModuleRef& module, CUfunction 
 class Kernel : public Handle<Kernel, KernelBox> {
  public:
   static constexpr const char* kName = "Kernel";
-  using Base::Base;
 };
 
 }  // namespace cudrv

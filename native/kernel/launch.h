@@ -20,6 +20,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/non_copyable.h"
 #include "core/args.h"
 #include "core/handle.h"
 #include "generated/layouts.h"
@@ -30,7 +31,7 @@
 
 namespace cudrv {
 
-struct PreparedLaunchBox {
+struct PreparedLaunchBox : NonCopyable {
   KernelRef kernel;
   StreamRef stream;
   LaunchPlan plan;
@@ -46,15 +47,12 @@ struct PreparedLaunchBox {
   std::vector<MemoryRef> owners;  // by offset / 8: the memory a pointer argument names
 
   PreparedLaunchBox() = default;
-  PreparedLaunchBox(const PreparedLaunchBox&) = delete;
-  PreparedLaunchBox& operator=(const PreparedLaunchBox&) = delete;
 };
 
 // Named apart from its class in JavaScript: PreparedLaunch is the entry that launches one.
 class PreparedLaunchHandle : public Handle<PreparedLaunchHandle, PreparedLaunchBox> {
  public:
   static constexpr const char* kName = "PreparedLaunch";
-  using Base::Base;
 };
 
 // The device address of memory (TypeError when null: not library memory),

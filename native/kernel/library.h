@@ -10,17 +10,16 @@
 #include <memory>
 #include <string>
 
+#include "core/non_copyable.h"
 #include "core/handle.h"
 
 namespace cudrv {
 
-struct LibraryBox {
+struct LibraryBox : NonCopyable {
   CUlibrary library = nullptr;
   std::string jitLog;  // what the JIT said while loading (PTX), or ''
 
   LibraryBox() = default;
-  LibraryBox(const LibraryBox&) = delete;
-  LibraryBox& operator=(const LibraryBox&) = delete;
   ~LibraryBox();
 };
 using LibraryRef = std::shared_ptr<LibraryBox>;
@@ -28,7 +27,6 @@ using LibraryRef = std::shared_ptr<LibraryBox>;
 class Library : public Handle<Library, LibraryBox> {
  public:
   static constexpr const char* kName = "Library";
-  using Base::Base;
 };
 
 }  // namespace cudrv

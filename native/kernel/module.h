@@ -10,21 +10,20 @@
 #include <memory>
 #include <string>
 
+#include "core/non_copyable.h"
 #include "context.h"
 #include "core/handle.h"
 #include "kernel/library.h"
 
 namespace cudrv {
 
-struct ModuleBox {
+struct ModuleBox : NonCopyable {
   CUmodule module = nullptr;
   ContextRef context;
   LibraryRef library;  // set when the module is a library's: the library unloads it
   std::string jitLog;
 
   ModuleBox() = default;
-  ModuleBox(const ModuleBox&) = delete;
-  ModuleBox& operator=(const ModuleBox&) = delete;
   ~ModuleBox();
 };
 using ModuleRef = std::shared_ptr<ModuleBox>;
@@ -32,7 +31,6 @@ using ModuleRef = std::shared_ptr<ModuleBox>;
 class Module : public Handle<Module, ModuleBox> {
  public:
   static constexpr const char* kName = "Module";
-  using Base::Base;
 };
 
 }  // namespace cudrv

@@ -22,7 +22,6 @@ struct DeviceMemoryBox : MemoryBox {
 class DeviceBuffer : public Handle<DeviceBuffer, DeviceMemoryBox> {
  public:
   static constexpr const char* kName = "DeviceBuffer";
-  using Base::Base;
 };
 
 }  // namespace cudrv

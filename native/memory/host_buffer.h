@@ -41,7 +41,6 @@ struct HostMemoryBox : MemoryBox {
 class HostBuffer : public Handle<HostBuffer, HostMemoryBox> {
  public:
   static constexpr const char* kName = "HostBuffer";
-  using Base::Base;
   static void disposing(HostMemoryBox& box);
 };
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/non_copyable.h"
 #include "context.h"
 
 namespace cudrv {
@@ -19,10 +20,8 @@ enum class MemoryKind {
 };
 
 // The base of every memory box (device buffers, pinned host memory, ...).
-struct MemoryBox {
+struct MemoryBox : NonCopyable {
   MemoryBox() = default;
-  MemoryBox(const MemoryBox&) = delete;
-  MemoryBox& operator=(const MemoryBox&) = delete;
   virtual ~MemoryBox() = default;
 
   MemoryKind kind = MemoryKind::Device;

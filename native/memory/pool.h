@@ -4,12 +4,13 @@
 
 #include <napi.h>
 
+#include "core/non_copyable.h"
 #include "context.h"
 #include "core/handle.h"
 
 namespace cudrv {
 
-struct PoolBox {
+struct PoolBox : NonCopyable {
   CUmemoryPool pool = nullptr;
   ContextRef context;
   // Where the pool's memory lives: the owning device's entry is implicit in access lists.
@@ -17,8 +18,6 @@ struct PoolBox {
   bool owned = true;
 
   PoolBox() = default;
-  PoolBox(const PoolBox&) = delete;
-  PoolBox& operator=(const PoolBox&) = delete;
   ~PoolBox();
 };
 using PoolRef = std::shared_ptr<PoolBox>;
@@ -26,7 +25,6 @@ using PoolRef = std::shared_ptr<PoolBox>;
 class MemoryPool : public Handle<MemoryPool, PoolBox> {
  public:
   static constexpr const char* kName = "MemoryPool";
-  using Base::Base;
 };
 
 }  // namespace cudrv

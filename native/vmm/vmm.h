@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/non_copyable.h"
 #include "context.h"
 #include "core/handle.h"
 #include "memory/memory.h"
@@ -20,29 +21,25 @@
 namespace cudrv {
 
 // A CUmemGenericAllocationHandle this process holds one reference to.
-struct AllocationBox {
+struct AllocationBox : NonCopyable {
   CUmemGenericAllocationHandle handle = 0;
   size_t size = 0;         // bytes of the allocation (as known: see PhysicalAllocation.size)
   CUmemAllocationProp props{};
   ContextRef context;      // the primary context of its device (device 0 for host memory)
 
   AllocationBox() = default;
-  AllocationBox(const AllocationBox&) = delete;
-  AllocationBox& operator=(const AllocationBox&) = delete;
   ~AllocationBox();
 };
 using AllocationRef = std::shared_ptr<AllocationBox>;
 
 // A virtual address range from cuMemAddressReserve.
-struct ReservationBox {
+struct ReservationBox : NonCopyable {
   CUdeviceptr base = 0;
   size_t size = 0;
   size_t alignment = 0;
   ContextRef context;
 
   ReservationBox() = default;
-  ReservationBox(const ReservationBox&) = delete;
-  ReservationBox& operator=(const ReservationBox&) = delete;
   ~ReservationBox();
 };
 using ReservationRef = std::shared_ptr<ReservationBox>;
@@ -69,19 +66,16 @@ using VirtualMemoryRef = std::shared_ptr<VirtualMemoryBox>;
 class PhysicalAllocation : public Handle<PhysicalAllocation, AllocationBox> {
  public:
   static constexpr const char* kName = "PhysicalAllocation";
-  using Base::Base;
 };
 
 class AddressReservation : public Handle<AddressReservation, ReservationBox> {
  public:
   static constexpr const char* kName = "AddressReservation";
-  using Base::Base;
 };
 
 class VirtualMemory : public Handle<VirtualMemory, VirtualMemoryBox> {
  public:
   static constexpr const char* kName = "VirtualMemory";
-  using Base::Base;
 };
 
 }  // namespace cudrv
