@@ -30,8 +30,8 @@ function enqueue(entry: number): void {
 // Frees the slot of each collected handle object, disposed or not (a disposed
 // handle's slot stays taken until then, so that its number keeps saying
 // "disposed"), and those of its group's members. A registry, not a Node-API
-// finalizer per object: a handle made and disposed cost 800 ns that way
-// against 588, collections and finalizers included (bench/handle-cost.js).
+// finalizer per object, which costs more per handle made and disposed,
+// collections and finalizers included (bench/handle-cost.js measures both).
 // Nothing is unregistered on dispose, which cost more than the finalizer; a
 // stale number is ignored (slots carry a generation).
 const collected = new FinalizationRegistry<number | SlotGroup>((held) => {
@@ -72,7 +72,7 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   // These are assigned in the constructor, not declared as class fields:
   // a field is defined on the object (DefineOwnProperty), and that site in this
   // base constructor sees every handle class's shape, so V8 went to its runtime
-  // for each definition: ~250 ns per handle made, more than the native call.
+  // for each definition, which cost more than the native call.
   // A plain assignment is served from V8's store cache.
 
   // True once dispose() has run on this object: known without a call into the

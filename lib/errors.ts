@@ -3,11 +3,26 @@
 import { constants } from 'os';
 import { getSystemErrorMap } from 'util';
 import { CudaResult } from './generated/enums';
-import type { PeerCredentials } from './ipc/fd-channel';
 import { native } from './native';
 import { checkInteger } from './validate';
 
 const resultNames = new Map<number, string>(Object.entries(CudaResult).map(([name, code]) => [code, name]));
+
+/**
+ * The process at the other end of a channel, as the kernel recorded it when the
+ * connection was made (SO_PEERCRED): for the connecting side, the process that
+ * made the listening socket; for the accepting side, the one that connected.
+ * Both ends check the peer's user ({@link FdChannelPeerOptions.peerUid}); check
+ * more (the pid) before trusting what arrives where more matters.
+ */
+export interface PeerCredentials {
+  /** The peer's process id. */
+  readonly pid: number;
+  /** Its user id. */
+  readonly uid: number;
+  /** Its group id. */
+  readonly gid: number;
+}
 
 /** The driver's name for a CUresult code (`CUDA_ERROR_OUT_OF_MEMORY`). */
 export function resultName(code: number): string {

@@ -41,6 +41,7 @@ export {
   SystemError,
   TimeoutError,
   resultName,
+  type PeerCredentials,
 } from './errors';
 export {
   FdChannel,
@@ -54,7 +55,6 @@ export {
   type FdChannelListenOptions,
   type FdChannelPeerOptions,
   type FdChannelWaitOptions,
-  type PeerCredentials,
 } from './ipc/fd-channel';
 export * from './generated/enums';
 export {
@@ -152,7 +152,6 @@ export { UserObject } from './graph/user-object';
 export { GraphAllocation, graphMemory, resetGraphMemoryHigh, trimGraphMemory, type GraphMemoryUsage } from './graph/memory';
 export type { EdgeData } from './graph/edge';
 export {
-  NodeType,
   type AllocNodeParams,
   type ChildGraphNodeParams,
   type ConditionalNodeParams,
@@ -165,8 +164,8 @@ export {
   type KernelNodeParams,
   type MemoryOpsNodeParams,
   type NodeParams,
-  type NodeTypeName,
 } from './graph/node-params';
+export { NodeType, type NodeTypeName } from './graph/node-kinds';
 export { StreamCapture, type CaptureOptions } from './graph/capture';
 export { discardBatch, prefetchBatch, type ManagedRange } from './memory/managed';
 export {
@@ -182,7 +181,7 @@ export {
   type NvrtcStatus,
 } from './kernel/compile';
 export { type CodeImage, type DeviceVariable, type JitOptions } from './kernel/code-load';
-export { Kernel, type BlockSizeOptions, type KernelParam, type OccupancyOptions } from './kernel/kernel';
+export { Kernel, type BlockSizeOptions, type OccupancyOptions } from './kernel/kernel';
 export { type Dim3, type LaunchConfig, type LaunchShape } from './kernel/launch-config';
 export { Library, type LibraryLoadOptions } from './kernel/library';
 export { Module, type ModuleLoadOptions } from './kernel/module';
@@ -195,6 +194,7 @@ export {
   type ArgType,
   type ArgValue,
   type BytesType,
+  type KernelParam,
   type PointerValue,
   type ScalarType,
 } from './kernel/args';
@@ -205,7 +205,7 @@ export { decompressBatch, type DecompressEntry } from './memory/decompress';
 // require('cuda-driver') returns these exports copied into an object of plain
 // data properties. tsc defines each re-export above as a getter, on an object
 // that holds too many (155) to stay out of V8's dictionary mode, so every
-// `cuda.copy(...)` paid a getter call through the generic load IC, about
-// 18 ns; from the copy, optimized code reads a constant. The ES module entry
+// `cuda.copy(...)` paid a getter call through the generic load IC; from the
+// copy, optimized code reads a constant. The ES module entry
 // (dist/index.mjs) takes its names from this same copy.
 module.exports = Object.defineProperty(Object.fromEntries(Object.entries(exports)), '__esModule', { value: true });

@@ -5,8 +5,6 @@
 import { Device, DeviceLike, ordinalOf } from './device';
 import { Disposable, slotOf } from './disposable';
 import type { Event } from './event';
-import { captureGraph, CaptureOptions, StreamCapture } from './graph/capture';
-import type { Graph } from './graph/graph';
 import {
   CaptureStatus,
   CaptureStatusName,
@@ -225,22 +223,6 @@ export class Stream extends Disposable<NativeStream> {
   batchMemoryOps(ops: StreamMemoryOp[]): void {
     const encoded = encodeMemoryOps(ops, 'ops');
     native.streamBatchMemoryOps(this.slot, encoded, 0);
-  }
-
-  /**
-   * Begins capturing this stream's work into a graph. Use with `using`, or call
-   * end(): `using capture = stream.beginCapture(); ...; const graph = capture.end();`
-   */
-  beginCapture(options: CaptureOptions = noOptions): StreamCapture {
-    return new StreamCapture(this, options);
-  }
-
-  /**
-   * Captures what fn queues on this stream into a graph. fn must be
-   * synchronous; the capture ends even if fn throws.
-   */
-  capture(fn: (stream: Stream) => unknown, options: CaptureOptions = noOptions): Graph {
-    return captureGraph(this, fn, options);
   }
 
   /** 'none', 'active' or 'invalidated' (cuStreamIsCapturing). */

@@ -170,7 +170,11 @@ function functionDefinitions(file, bare) {
         const kind = classify(header);
         if (kind.type === 'namespace') scan(i + 1, close, scope);
         else if (kind.type === 'class') scan(i + 1, close, [...scope, kind.name]);
-        else if (kind.type === 'function') {
+        else if (kind.type === 'variable') {
+          // A table whose rows hold lambdas that call the driver (graph/node_kinds.cc):
+          // a unit of its own, reached from every function that names it.
+          definitions.push({ file, name: kind.name, short: kind.name, start: i, end: close, variable: true });
+        } else if (kind.type === 'function') {
           const qualified = kind.name.includes('::') || scope.length === 0 ? kind.name : `${scope[scope.length - 1]}::${kind.name}`;
           definitions.push({ file, name: qualified, short: kind.name.split('::').pop(), start: i, end: close });
         }
@@ -188,6 +192,8 @@ function classify(header) {
   if (/\benum\b/.test(header)) return { type: 'other' };
   const cls = /\b(?:class|struct|union)\s+(?:\[\[[^\]]*\]\]\s*)?(\w+)[^()=]*$/.exec(header);
   if (cls && !header.includes('(')) return { type: 'class', name: cls[1] };
+  const variable = /(\w+)\s*(?:\[\w*\])?\s*=$/.exec(header);
+  if (variable && !header.includes('(')) return { type: 'variable', name: variable[1] };
   if (/=\s*$/.test(header) || /=\s*\[/.test(header) || header === '') return { type: 'other' };
   // The first top-level '(' follows the function's name: `T Name(...)`, `A::B(...) : init(...)`.
   const fn = /(~?[A-Za-z_]\w*(?:\s*::\s*~?[A-Za-z_]\w*)*)\s*(?:<[^()]*>)?\s*\(/.exec(header);
@@ -241,9 +247,12 @@ function scanNative(driverNames) {
       for (const m of code.slice(d.start, d.end + 1).matchAll(/\bdlsym\([^,]+,\s*"(cu\w+?)(?:_v\d+)?"\)/g)) {
         if (driver.has(m[1])) d.driverCalls.push({ name: m[1], release: false });
       }
+      d.body = body;
       d.calls = new Set([...body.matchAll(/(?:^|[^\w.>:])(?:\w+::)*(~?[A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]).filter((n) => !notCalls.has(n)));
       // Member calls (x.f(), x->f()) name functions too.
       for (const m of body.matchAll(/(?:\.|->)\s*([A-Za-z_]\w*)\s*\(/g)) d.calls.add(m[1]);
+      // A table's rows name their functions without calling them (function pointers).
+      if (d.variable) for (const m of body.matchAll(/\b[A-Za-z_]\w*\b/g)) d.calls.add(m[0]);
       definitions.push(d);
     }
     for (const m of bare.matchAll(/\b(?:class|struct)\s+(\w+)\s*(?:final\s*)?:\s*public\s+Handle<\s*\1\s*,\s*(\w+)\s*>/g)) {
@@ -251,6 +260,13 @@ function scanNative(driverNames) {
       addTo(handlesOfFile, stem(rel), m[1]);
     }
     for (const m of bare.matchAll(/\b(?:class|struct)\s+(\w+Box)\b\s*(?:final\s*)?[:{]/g)) boxFiles.set(m[1], stem(rel));
+  }
+  // A function that names a table of driver-calling rows reaches what the rows call.
+  for (const table of definitions.filter((d) => d.variable)) {
+    const named = new RegExp(`\\b${table.name}\\b`);
+    for (const d of definitions) {
+      if (d !== table && d.file === table.file && named.test(d.body)) d.calls.add(table.name);
+    }
   }
   // A box no handle holds directly (an opening shared by views) belongs to the handles of its file.
   const handlesOfBox = (box) => (handleBoxes.has(box) ? [handleBoxes.get(box)] : [...(handlesOfFile.get(boxFiles.get(box)) ?? [])]);
@@ -382,6 +398,19 @@ function scanLib() {
       }
     }
   }
+  // Methods a module adds to an exported class (Stream.prototype.capture = function ...).
+  const exportedNames = new Set(checker.getExportsOfModule(checker.getSymbolAtLocation(index)).map((e) => e.name));
+  for (const source of sources) {
+    for (const statement of source.statements) {
+      if (!ts.isExpressionStatement(statement) || !ts.isBinaryExpression(statement.expression)) continue;
+      const { left, right } = statement.expression;
+      if (!ts.isPropertyAccessExpression(left) || !ts.isFunctionExpression(right)) continue;
+      const owner = left.expression;
+      if (ts.isPropertyAccessExpression(owner) && owner.name.text === 'prototype' && exportedNames.has(owner.expression.getText())) {
+        publicName.set(right, `${owner.expression.getText()}.${left.name.text}()`);
+      }
+    }
+  }
   function stripAs(node) {
     while (ts.isAsExpression(node) || ts.isSatisfiesExpression?.(node) || ts.isParenthesizedExpression(node)) node = node.expression;
     return node;
@@ -396,6 +425,7 @@ function scanLib() {
       if (ts.isMethodDeclaration(n) || ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n)
         || ts.isConstructorDeclaration(n) || ts.isFunctionDeclaration(n) || ts.isPropertyDeclaration(n)) return n;
       if (ts.isPropertyAssignment(n) && publicName.has(n)) return n;
+      if (ts.isFunctionExpression(n) && publicName.has(n)) return n;
       if (ts.isVariableDeclaration(n) && ts.isSourceFile(n.parent.parent.parent)) return n;
       if (ts.isSourceFile(n)) return n;
     }
@@ -425,7 +455,8 @@ function scanLib() {
       if (ts.isClassDeclaration(node) && node.name) {
         for (const clause of node.heritageClauses ?? []) {
           for (const type of clause.types) {
-            if (type.expression.getText() === 'Disposable' && type.typeArguments?.length === 1) {
+            // Disposable<NativeX>, or a base between them (Memory<NativeX>).
+            if (type.typeArguments?.length === 1 && /^Native\w+$/.test(type.typeArguments[0].getText())) {
               const className = node.name.text;
               const exported = [...publicName.values()].some((n) => n.startsWith(`${className}.`) || n === `new ${className}()`);
               if (exported) addTo(disposers, type.typeArguments[0].getText().replace(/^Native/, ''), className);

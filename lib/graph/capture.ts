@@ -6,7 +6,7 @@
 import { CaptureInvalidatedError, lastCaptureFailure } from '../errors';
 import { CaptureMode, CaptureModeName, CaptureStatus, CaptureStatusName } from '../generated/enums';
 import { native } from '../native';
-import type { Stream } from '../stream';
+import { Stream } from '../stream';
 import { checkArray, checkEnum, checkFlag, checkInstance, checkObject, nameOfValue, noItems, noOptions } from '../validate';
 import { EdgeData, encodeEdge } from './edge';
 import { Graph } from './graph';
@@ -146,6 +146,31 @@ export class StreamCapture implements Disposable {
     return error;
   }
 }
+
+// Stream's capture methods live here, beside the capture they begin: defining
+// them in stream.ts would make streams import graphs, which import streams.
+declare module '../stream' {
+  interface Stream {
+    /**
+     * Begins capturing this stream's work into a graph. Use with `using`, or call
+     * end(): `using capture = stream.beginCapture(); ...; const graph = capture.end();`
+     */
+    beginCapture(options?: CaptureOptions): StreamCapture;
+    /**
+     * Captures what fn queues on this stream into a graph. fn must be
+     * synchronous; the capture ends even if fn throws.
+     */
+    capture(fn: (stream: Stream) => unknown, options?: CaptureOptions): Graph;
+  }
+}
+
+Stream.prototype.beginCapture = function beginCapture(this: Stream, options: CaptureOptions = noOptions): StreamCapture {
+  return new StreamCapture(this, options);
+};
+
+Stream.prototype.capture = function capture(this: Stream, fn: (stream: Stream) => unknown, options: CaptureOptions = noOptions): Graph {
+  return captureGraph(this, fn, options);
+};
 
 /**
  * Runs fn with the stream capturing and returns the captured graph. fn must be

@@ -11,7 +11,8 @@ import { checkWaitOptions, WaitOptions } from '../wait-options';
 import { checkBoolean, checkObject, nameOfValue, noOptions } from '../validate';
 import type { Graph } from './graph';
 import { checkGraphNode, GraphNode } from './node';
-import { encodeKernelNode, encodeNodeParams, isSignal, NodeParams } from './node-params';
+import { encodeKernelNode, encodeNodeParams, isSignal } from './node-kinds';
+import type { NodeParams } from './node-params';
 
 /** Options of {@link Graph.instantiate}. */
 export interface InstantiateOptions {

@@ -26,8 +26,8 @@ import { decodeEdge, EdgeData, encodeEdge } from './edge';
 import { GraphExec, InstantiateOptions, instantiateGraph } from './exec';
 import { GraphAllocation } from './memory';
 import { checkGraphNode, checkGraphNodes, GraphNode, setGraphWrapper, slotsOf, slotsOfDependencies, trackedSlots } from './node';
-import { dotKindOf } from './node-kinds';
-import { accessesOf, EncodedKernelNode, encodeKernelNode, EncodedNodeParams, encodeNodeParams, isSignal, NodeParams, NodeType } from './node-params';
+import { accessesOf, dotKindOf, encodeKernelNode, encodeNodeParams, isSignal, NodeType } from './node-kinds';
+import type { EncodedKernelNode, EncodedNodeParams, NodeParams } from './node-params';
 import { UserObject } from './user-object';
 
 /** Where a new node goes: what it runs after, and (data-flow building) what it touches. */

@@ -172,4 +172,3 @@ export type EncodedKernelNode = {
   record: ArrayBuffer;
 };
 
-export { accessesOf, encodeKernelNode, encodeNodeParams, isSignal, NodeType, nodeTypeName, type NodeTypeName } from './node-kinds';

@@ -8,7 +8,8 @@ import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, Ke
 import { checkArray, checkInstance } from '../validate';
 import { EdgeData, decodeEdge } from './edge';
 import type { Graph } from './graph';
-import { encodeNodeParams, isSignal, NodeParams, NodeTypeName, nodeTypeName } from './node-params';
+import { encodeNodeParams, isSignal, NodeTypeName, nodeTypeName } from './node-kinds';
+import type { NodeParams } from './node-params';
 
 // How a native graph becomes a Graph; graph.ts sets it (it imports this file).
 let wrapGraph: (handle: Slot<NativeGraph>) => unknown = (handle) => handle;

@@ -9,7 +9,7 @@
 import { randomBytes } from 'crypto';
 import * as path from 'path';
 import { Disposable } from '../disposable';
-import { AbortError, ChannelPeerError, ChannelProtocolError, DisposedError } from '../errors';
+import { AbortError, ChannelPeerError, ChannelProtocolError, DisposedError, PeerCredentials } from '../errors';
 import { NativeFdChannel, NativeFdChannelServer, NativePeerCredentials } from '../native';
 import { native, NativeReceivedFd, Slot } from '../native';
 import { checkInteger, checkObject, checkString, noOptions } from '../validate';
@@ -25,22 +25,6 @@ export type FdChannelAddress = string | {
   /** A name in the abstract socket namespace. */
   readonly abstract: string;
 };
-
-/**
- * The process at the other end of a channel, as the kernel recorded it when the
- * connection was made (SO_PEERCRED): for the connecting side, the process that
- * made the listening socket; for the accepting side, the one that connected.
- * Both ends check the peer's user ({@link FdChannelPeerOptions.peerUid}); check
- * more (the pid) before trusting what arrives where more matters.
- */
-export interface PeerCredentials {
-  /** The peer's process id. */
-  readonly pid: number;
-  /** Its user id. */
-  readonly uid: number;
-  /** Its group id. */
-  readonly gid: number;
-}
 
 /** Options of a call that waits. */
 export interface FdChannelWaitOptions {

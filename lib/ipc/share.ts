@@ -27,7 +27,8 @@ import {
   validateMemoryDescriptor,
 } from './descriptor';
 import { InvalidDescriptorError, SharingUnsupportedError } from './errors';
-import { FdChannel, FdChannelWaitOptions, OwnedFd, PeerCredentials, ReceivedFd } from './fd-channel';
+import type { PeerCredentials } from '../errors';
+import { FdChannel, FdChannelWaitOptions, OwnedFd, ReceivedFd } from './fd-channel';
 import { exportLegacy, openLegacy } from './legacy-memory';
 import { exportablePoolRemedy, exportPoolMemory, openPoolMemory, ShareableHandleType } from './pool-sharing';
 import { MemoryExport, SharedMemory } from './shared-memory';

@@ -4,9 +4,16 @@
 // match the kernel is a KernelArgumentError before anything is launched.
 import { isMemoryHandle, MemoryHandle } from '../memory/bytes';
 import { checkInteger } from '../validate';
-import type { KernelParam } from './kernel';
 
 /** A scalar parameter type; f16 and bf16 are given as their 16-bit patterns (see toFloat16Bits). */
+/** Where one parameter lives in the kernel's parameter buffer, as the driver reports it. */
+export interface KernelParam {
+  /** Byte offset in the parameter buffer. */
+  readonly offset: number;
+  /** Size in bytes. */
+  readonly size: number;
+}
+
 export type ScalarType = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'bf16' | 'f32' | 'f64' | 'ptr';
 /** A struct or other aggregate passed by value: its size and (for layouts the driver cannot report) its alignment. */
 export interface BytesType {

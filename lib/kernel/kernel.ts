@@ -9,17 +9,9 @@ import { KernelCallFieldsIndex, KernelCallHeader, LaunchConfigIndex, LaunchSlots
 import type { NativeKernel } from '../native';
 import { native, Slot } from '../native';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, noItems, noOptions } from '../validate';
-import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, writeArg } from './args';
+import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, KernelParam, writeArg } from './args';
 import { encodeLaunchShape, LaunchConfig, LaunchShapeMemo, launchStream, LaunchShape } from './launch-config';
 import { PreparedLaunch } from './prepared-launch';
-
-/** Where one parameter lives in the kernel's parameter buffer, as the driver reports it. */
-export interface KernelParam {
-  /** Byte offset in the parameter buffer. */
-  readonly offset: number;
-  /** Size in bytes. */
-  readonly size: number;
-}
 
 /** Options of the occupancy queries. */
 export interface OccupancyOptions {
@@ -95,7 +87,7 @@ export class Kernel extends Disposable<NativeKernel> {
   // Reused by plain launches and kernel nodes (packCall) while the argument
   // types stay the same: the layout's slots and packed record of the last
   // types. The slots are an unfrozen copy: V8 reads a frozen array's elements
-  // through its generic keyed-load stub, some 70 instructions a read.
+  // through its generic keyed-load stub, a slow path on every read.
   #lastTypes: ArgType[] | undefined;
   #lastSlots: ArgSlot[] | undefined;
   #packed: PackedArgs = packedRecord(0, 0);
@@ -259,8 +251,8 @@ export class Kernel extends Disposable<NativeKernel> {
 
   // Writes the arguments' values at slots into the record. With types (the
   // last launch's), each argument's type is checked as its value is written,
-  // one pass over them (two passes, types then values, took 25 to 40
-  // instructions more per argument over the stand-in driver); false, the
+  // one pass over them (two passes, types then values, cost more per
+  // argument); false, the
   // record left unfinished, at a type that differs.
   #write(args: readonly KernelArg[], slots: readonly ArgSlot[], label: string, types: readonly ArgType[] | undefined): boolean {
     const packed = this.#packed;

@@ -53,8 +53,7 @@ export function encodeLaunchShape(shape: LaunchShape, out: Int32Array = new Int3
  * The encoding of the last shape a launch or kernel node wrote into its record, by the
  * values of its parts: a launch whose parts are the same numbers and flags as
  * the last one's, into the same array, is not checked or encoded again (that
- * took some 270 of the 1,290 instructions of a launch without arguments over
- * the stand-in driver; comparing the parts takes a tenth of it). Dimensions
+ * was a fifth of a launch's own cost; comparing the parts costs far less). Dimensions
  * given as arrays or objects are encoded every time: they may have changed
  * inside.
  */

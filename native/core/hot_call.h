@@ -1,8 +1,8 @@
 // The hottest calls (launches, graph launches and updates, event record and
 // query, handle making and disposal) as plain Node-API callbacks.
 // node-addon-api's wrapper reads six arguments, `this` and its data on every
-// call, and adds a call of its own: about 100 instructions, a seventh of a
-// prepared launch. These read only the arguments they take (missing ones as
+// call, and adds a call of its own: a large part of a prepared launch's own
+// cost (bench/binding-overhead.js --instructions). These read only the arguments they take (missing ones as
 // undefined) and return a value or nullptr (undefined); a Napi::Error thrown
 // inside becomes the JavaScript exception, as there.
 #pragma once
@@ -19,8 +19,8 @@ template <size_t N>
 using HotArgs = napi_value[N];
 
 // A hot call gets the environment's slot table with its arguments, as its
-// function's data: slotTable(env) asks N-API for the instance data, 36
-// instructions, a seventeenth of a prepared launch over the stand-in driver.
+// function's data: slotTable(env) would ask N-API for the instance data on
+// every call.
 // The table outlives every call: it goes with the environment.
 template <size_t N>
 using HotFunction = napi_value (*)(Napi::Env, SlotTable&, const HotArgs<N>&);

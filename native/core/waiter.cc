@@ -32,8 +32,7 @@ struct Task {
 // How long one idle wait thread looks for the next wait before it sleeps. A
 // loop that awaits the GPU submits its next wait a few microseconds after the
 // last one ended; found by a thread still looking, the wait starts without a
-// futex wake-up (2 to 15 microseconds of the await on the GPU host's VMs:
-// bench/HISTORY.md).
+// futex wake-up, which would be most of the await's cost (bench/wait-latency.js).
 constexpr std::chrono::microseconds kLookBeforeSleep{100};
 
 // A spin-wait step: lets the core's other hardware thread run.

@@ -7,9 +7,9 @@
 // as long as the graph, an executable or a launch that may still use it.
 //
 // CUDA user objects could carry the same references, but a graph that retains
-// one costs 1 to 22 µs more host time per launch (measured on an H200, driver
-// 580: 1.1 -> 3.0 µs for one node, 1.2 -> 23.9 µs for 100), so they are left
-// to programs that want them (UserObject, native/graph/user_object.cc).
+// one makes every launch cost the driver more host time, growing with the
+// graph's size, so they are left to programs that want them (UserObject,
+// native/graph/user_object.cc).
 #pragma once
 
 #include <napi.h>

@@ -3,8 +3,8 @@
 // aliasing shared_ptr), so a node added costs no allocation of its own, and
 // the index from CUgraphNode to box, which listings, clones and errors need
 // and builds do not, is brought up to date when one of those looks a node up.
-// A make_shared box and a hash-map entry per added node were a seventh of a
-// node-by-node build's instructions over the stand-in driver.
+// A make_shared box and a hash-map entry per added node would be a large part
+// of a node-by-node build's own cost.
 #pragma once
 
 #include <cuda.h>

@@ -515,14 +515,14 @@ constexpr NodeKind kKinds[] = {
 };
 #undef CUDRV_FIELDS
 
-// The rows by CUgraphNodeType.
+// Rows by CUgraphNodeType.
 struct KindIndex {
   const NodeKind* byType[CU_GRAPH_NODE_TYPE_CONDITIONAL + 1] = {};
-  constexpr KindIndex() {
-    for (const NodeKind& kind : kKinds) byType[kind.type] = &kind;
+  template <size_t N>
+  constexpr explicit KindIndex(const NodeKind (&rows)[N]) {
+    for (const NodeKind& kind : rows) byType[kind.type] = &kind;
   }
 };
-constexpr KindIndex kIndex;
 
 // Which calls go to the driver's generic functions: those it has, unless
 // CUDA_DRIVER_GRAPH_PER_TYPE_CALLS asks for the per-type ones. Read once,
@@ -547,7 +547,8 @@ const GenericCalls& genericCalls() {
 }  // namespace
 
 const NodeKind* nodeKind(CUgraphNodeType type) {
-  return static_cast<unsigned>(type) < std::size(kIndex.byType) ? kIndex.byType[type] : nullptr;
+  static constexpr KindIndex index(kKinds);
+  return static_cast<unsigned>(type) < std::size(index.byType) ? index.byType[type] : nullptr;
 }
 
 CUgraphNode addNodeCall(Napi::Env env, CUgraph graph, const Dependencies& deps, CUgraphNodeParams& g, bool genericOnly,
