@@ -551,13 +551,17 @@ const NodeKind* nodeKind(CUgraphNodeType type) {
   return static_cast<unsigned>(type) < std::size(index.byType) ? index.byType[type] : nullptr;
 }
 
+// The row whose per-type call serves g, or null where the generic call does:
+// the common case asks no more than the driver's table.
+static const NodeKind* perTypeKind(bool generic, const CUgraphNodeParams& g) { return generic ? nullptr : nodeKind(g.type); }
+
 CUgraphNode addNodeCall(Napi::Env env, CUgraph graph, const Dependencies& deps, CUgraphNodeParams& g, bool genericOnly,
                         const std::string* detail) {
   CUgraphNode node = nullptr;
-  const NodeKind* kind = nodeKind(g.type);
+  const NodeKind* kind = perTypeKind(genericCalls().add || genericOnly || deps.hasEdgeData(), g);
   CUresult r;
   Fn fn;
-  if (genericCalls().add || genericOnly || deps.hasEdgeData() || !kind || !kind->add) {
+  if (!kind || !kind->add) {
     fn = Fn::cuGraphAddNode;
     r = CU_CALL(cuGraphAddNode, &node, graph, deps.nodes(), deps.edges(), deps.count(), &g);
   } else {
@@ -569,10 +573,10 @@ CUgraphNode addNodeCall(Napi::Env env, CUgraph graph, const Dependencies& deps, 
 }
 
 void setNodeCall(Napi::Env env, CUgraphNode node, CUgraphNodeParams& g) {
-  const NodeKind* kind = nodeKind(g.type);
+  const NodeKind* kind = perTypeKind(genericCalls().set, g);
   CUresult r;
   Fn fn;
-  if (genericCalls().set || !kind || !kind->set) {
+  if (!kind || !kind->set) {
     fn = Fn::cuGraphNodeSetParams;
     r = CU_CALL(cuGraphNodeSetParams, node, &g);
   } else {
@@ -583,10 +587,10 @@ void setNodeCall(Napi::Env env, CUgraphNode node, CUgraphNodeParams& g) {
 }
 
 void execSetNodeCall(Napi::Env env, CUgraphExec exec, CUgraphNode node, CUgraphNodeParams& g, const std::string* detail) {
-  const NodeKind* kind = nodeKind(g.type);
+  const NodeKind* kind = perTypeKind(genericCalls().execSet, g);
   CUresult r;
   Fn fn;
-  if (genericCalls().execSet || !kind || !kind->execSet) {
+  if (!kind || !kind->execSet) {
     fn = Fn::cuGraphExecNodeSetParams;
     r = CU_CALL(cuGraphExecNodeSetParams, exec, node, &g);
   } else {
