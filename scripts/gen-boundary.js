@@ -347,4 +347,4 @@ if (require.main === module) {
   process.exitCode = stale ? 1 : 0;
 }
 
-module.exports = { outputs };
+module.exports = { outputs, readEntries };
