@@ -107,9 +107,9 @@ const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, c
 Dependencies::Dependencies(Napi::Env env, Napi::Value nodes, Napi::Value edges) {
   if (napi_get_value_double(env, nodes, &one_) == napi_ok) {
     // One dependency by its slot: a chain's, with no list to make and read.
+    single_ = true;
     count_ = 1;
   } else {
-    one_ = -1;
     const napi_valuetype type = nodes.Type();
     if (type != napi_undefined && type != napi_null) {
       if (!nodes.IsArray()) throwTypeError(env, "dependencies must be an array of GraphNodes");
@@ -143,7 +143,7 @@ void Dependencies::resolve(Napi::Env env, const GraphBox& graph) {
   if (count_ > kFew) more_.resize(count_);
   CUgraphNode* nodes = count_ <= kFew ? few_ : more_.data();
   for (size_t i = 0; i < count_; ++i) {
-    const NodeRef& node = one_ >= 0 ? GraphNode::fromSlot(env, table, one_, "dependency")
+    const NodeRef& node = single_ ? GraphNode::fromSlot(env, table, one_, "dependency")
                                     : GraphNode::fromSlot(table, Napi::Value(env, valueAt(i)), "dependency");
     nodes[i] = liveNode(env, node, "dependency", &graph)->node;
   }

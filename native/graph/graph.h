@@ -135,7 +135,10 @@ class Dependencies {
  private:
   static constexpr size_t kFew = 8;
   napi_value valueAt(size_t i) const { return count_ <= kFew ? fewValues_[i] : moreValues_[i]; }
-  double one_ = -1;  // one node given by its slot (count_ 1, no values)
+  // One node given by its slot number (count_ 1, no values); any number, a
+  // negative one or NaN too, which the lookup refuses.
+  bool single_ = false;
+  double one_ = 0;
   napi_value fewValues_[kFew];
   std::vector<napi_value> moreValues_;  // all of them, past kFew
   CUgraphNode few_[kFew];

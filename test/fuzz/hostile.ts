@@ -129,7 +129,7 @@ export class Victims {
     if (this.#buffer && this.#bytes && addon) attempt(() => addon.memcpy(this.#bytes, 0, this.#buffer!.slot, 0, 16, undefined));
     if (this.#node) {
       attempt(() => this.#node!.destroy());
-      attempt(() => (this.#node!.native as { dispose(): void }).dispose());
+      if (addon) attempt(() => addon.disposeHandle(this.#node!.slot));
     }
     for (const made of this.#made) attempt(() => made.dispose());
     if (this.#bytes && this.#bytes.byteLength > 0) structuredClone(this.#bytes.buffer, { transfer: [this.#bytes.buffer as ArrayBuffer] });
@@ -161,15 +161,16 @@ type Sides = 'bytes to device' | 'device to bytes' | 'device';
 // Plausible values for a property, by its name: a getter that answers them
 // gets a call further before it strikes.
 function plausible(v: Victims, key: string, native: boolean, sides: Sides): unknown {
-  const handle = <T extends { slot: number; native: unknown }>(h: T) => (native ? h.slot : h);
+  const handle = <T extends { slot: number }>(h: T) => (native ? h.slot : h);
   if (/^(dst|src|target|memory|allocation|buffer)$/.test(key)) {
     const bytesSide = sides === 'device' ? '' : sides === 'bytes to device' ? 'src' : 'dst';
     return key === bytesSide ? v.bytes : handle(v.buffer);
   }
   if (key === 'stream') return handle(v.stream);
   if (key === 'graph') return handle(v.graph);
-  if (key === 'event') return native ? v.event.native : v.event;
-  if (key === 'pool') return native ? v.pool.native : v.pool;
+  if (key === 'event') return handle(v.event);
+  if (key === 'pool') return handle(v.pool);
+  if (key === 'node') return handle(v.node);
   if (key === 'type') return sides === 'device' ? 5 : 1;
   if (key === 'callback') return () => undefined;
   if (/^(ops|peers|after|dependencies)$/.test(key)) return [];
@@ -196,26 +197,34 @@ function strikingRecord(v: Victims, world: World, strike: number, native: boolea
 // The names native entries read from parameter objects (copies, node parameters, JIT options).
 const recordKeys = ['type', 'dst', 'dstOffset', 'dstPitch', 'dstHeight', 'src', 'srcOffset', 'srcPitch', 'srcHeight', 'width', 'height',
   'depth', 'bytes', 'target', 'offset', 'value', 'elementBytes', 'pitch', 'graph', 'move', 'event', 'allocation', 'ordinal', 'kind',
-  'size', 'handle', 'maxRegisters', 'optimizationLevel'];
+  'size', 'handle', 'maxRegisters', 'optimizationLevel', 'node', 'stream'];
 
 /**
- * A victim's native object that also answers a parameter object's reads with
- * getters, striking at read `strike`: passed both as a handle and as the
- * parameters of one call, it is disposed while that call holds it.
+ * A victim's slot number as a Number object that also answers a parameter
+ * object's reads with getters, striking at read `strike` (and when turned into
+ * a number). A handle is a plain number: where one is expected, this must be
+ * refused without being coerced; where parameters are expected, it strikes at
+ * the victims the same call names by their slots.
  */
-function strikingView(v: Victims, world: World, view: object, strike: number): object {
+function strikingSlot(v: Victims, world: World, slot: number, what: string, strike: number): object {
   let reads = 0;
+  const boxed = new Number(slot);
+  const strikeNow = () => {
+    if (world.armed && reads++ === strike) v.attack();
+  };
   for (const key of recordKeys) {
-    Object.defineProperty(view, key, {
+    Object.defineProperty(boxed, key, {
       configurable: true,
+      enumerable: true,
       get() {
         if (!world.armed) return undefined;
-        if (reads++ === strike) v.attack();
+        strikeNow();
         return plausible(v, key, true, 'device');
       },
     });
   }
-  return mark(view, `${view.constructor?.name} striking at read ${strike}`);
+  Object.defineProperty(boxed, 'valueOf', { value: () => { strikeNow(); return slot; } });
+  return mark(boxed, `${what} slot as a Number striking at read ${strike}`);
 }
 
 /**
@@ -240,46 +249,44 @@ function strikingBatch(v: Victims, world: World, strike: number, entries: number
   return mark(list, `batch striking at read ${strike}`);
 }
 
-/** A Proxy posing as what it wraps (a handle, a buffer): it must be refused or used as what it wraps, never misread. */
+/** A Proxy posing as what it wraps (a buffer): it must be refused or used as what it wraps, never misread. */
 function posing(target: object): object {
   return mark(new Proxy(target, {}), `Proxy posing as ${target.constructor?.name}`);
 }
 
+/** The victims' slots by their native handle class (the tables' Slot<Class>). */
+export const victimSlots: Record<string, HostileMaker> = {
+  Stream: (v) => v.stream.slot, DeviceBuffer: (v) => v.buffer.slot, HostBuffer: (v) => v.hostBuffer.slot, Graph: (v) => v.graph.slot,
+  GraphNode: (v) => v.node.slot, Event: (v) => v.event.slot, MemoryPool: (v) => v.pool.slot,
+};
+
+/** Strikers: values read as parameters (records, batches, boxed slots) that attack the call's victims. */
+export function strikers(world: World): HostileMaker[] {
+  if (world.deviceCount === 0) return [];
+  const out: HostileMaker[] = [];
+  for (let strike = 0; strike < 4; strike++) {
+    out.push((v) => strikingRecord(v, world, strike, true, strike % 2 === 0 ? 'bytes to device' : 'device to bytes'),
+      (v) => strikingRecord(v, world, strike, true, 'device'), (v) => strikingBatch(v, world, strike, 1 + (strike % 2)));
+    for (const [what, slot] of Object.entries(victimSlots)) out.push((v) => strikingSlot(v, world, slot(v) as number, what, strike));
+  }
+  return out;
+}
+
+/** JavaScript bytes a striker detaches or shrinks, and Proxies posing as them. */
+export const victimBytes: HostileMaker[] = [(v) => v.bytes, (v) => new Uint8Array(v.resizable), (v) => posing(v.bytes)];
+
 /**
  * Hostile values for calls into the addon itself (raw arguments): strikers
- * (striking records, batches and native objects), and what they strike at:
- * the victims' slots, native objects and bytes, and Proxies posing as them.
+ * (striking records, batches and boxed slots), and what they strike at: the
+ * victims' slots and bytes, and views of them.
  * A hostile argument list is victims with one striker among them.
  */
 export function nativeHostileMakers(world: World): { strikers: HostileMaker[]; victims: HostileMaker[] } {
   // Flags and the like too: a call must get as far as its use of what the striker freed.
-  const victims: HostileMaker[] = [(v) => v.bytes, (v) => new Uint8Array(v.resizable), (v) => posing(v.bytes), () => false, () => true,
-    () => undefined, () => 0];
+  const victims: HostileMaker[] = [...victimBytes, () => false, () => true, () => undefined, () => 0];
   if (world.deviceCount === 0) return { strikers: [], victims };
-  const strikers: HostileMaker[] = [];
-  for (let strike = 0; strike < 4; strike++) {
-    strikers.push((v) => strikingRecord(v, world, strike, true, strike % 2 === 0 ? 'bytes to device' : 'device to bytes'),
-      (v) => strikingRecord(v, world, strike, true, 'device'), (v) => strikingBatch(v, world, strike, 1 + (strike % 2)));
-    for (const view of [(v: Victims) => v.node.native, (v: Victims) => v.stream.native, (v: Victims) => v.graph.native,
-      (v: Victims) => v.pool.native]) {
-      strikers.push((v) => strikingView(v, world, view(v) as object, strike));
-    }
-  }
-  victims.push(
-    (v) => v.stream.slot, (v) => v.buffer.slot, (v) => v.hostBuffer.slot, (v) => v.graph.slot, (v) => v.node.slot,
-    (v) => v.stream.native, (v) => v.graph.native, (v) => v.node.native, (v) => v.event.native, (v) => v.pool.native,
-    (v) => v.hostBuffer.view(), (v) => posing(v.buffer.native), (v) => posing(v.stream.native),
-  );
-  return { strikers, victims };
-}
-
-/** The victims' native objects by their class's name, as `this` of that class's methods. */
-export function victimSelves(world: World): Record<string, HostileMaker> {
-  if (world.deviceCount === 0) return {};
-  return {
-    Stream: (v) => v.stream.native, DeviceBuffer: (v) => v.buffer.native, HostBuffer: (v) => v.hostBuffer.native,
-    Graph: (v) => v.graph.native, GraphNode: (v) => v.node.native, Event: (v) => v.event.native, MemoryPool: (v) => v.pool.native,
-  };
+  victims.push(...Object.values(victimSlots), (v) => v.hostBuffer.view());
+  return { strikers: strikers(world), victims };
 }
 
 /**

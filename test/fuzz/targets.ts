@@ -88,7 +88,7 @@ function argValueValidity(a: Cuda.KernelArg, world: World): Validity {
     case 'ptr':
       if (v === null || (typeof v === 'bigint' && BigInt.asUintN(64, v) === v)) return 'valid';
       if (memoryKinds.some((k) => world.live(k).includes(v))) return 'valid';
-      return v !== null && typeof v === 'object' && 'native' in v ? 'unknown' : 'invalid';
+      return v !== null && typeof v === 'object' && 'slot' in v ? 'unknown' : 'invalid';
     default: {
       const [lo, hi] = ranges[a.type];
       return typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi ? 'valid' : 'invalid';
@@ -119,7 +119,7 @@ function kernelArgLists(world: World): { good: unknown[][]; bad: unknown[][] } {
     [a.ptr(null), a.bytes(new Uint8Array(3)), a.f64(1)], [a.ptr(null), a.i32(1), a.bytes(new Uint8Array(8), 3)],
     [{ type: 'ptr', value: null }, a.i32(1), a.f64(1)], [null, a.i32(1), a.f64(1)], [new c.KernelArg('nope' as never, 1), a.i32(1), a.f64(1)],
     [new c.KernelArg({ bytes: 0 }, new Uint8Array(0)), a.i32(1), a.f64(1)], [new c.KernelArg({ bytes: 40000 }, new Uint8Array(8)), a.i32(1), a.f64(1)],
-    [a.ptr({ native: {}, size: 8 } as never), a.i32(1), a.f64(1)], [a.ptr(world.disposed('deviceBuffer')[0] as never ?? 3), a.i32(1), a.f64(1)],
+    [a.ptr({ slot: 1, size: 8 } as never), a.i32(1), a.f64(1)], [a.ptr(world.disposed('deviceBuffer')[0] as never ?? 3), a.i32(1), a.f64(1)],
   ];
   return { good, bad };
 }

@@ -218,12 +218,12 @@ export function invalidValues(p: Param, world: World): Maybe {
       return pick(['nope', '', 'toString', '__proto__', 'constructor', -1, 0.5, NaN, 2 ** 32, null, undefined, {}, 1n, true]);
     case 'handle':
       return oneof(p.disposedOk ? NONE : pick(p.of.flatMap((k) => world.disposed(k))), pick(world.foreign(p.of)),
-        pick([...junk(), 0, 1, 1n, new Uint8Array(8), { native: {} }, { native: null, size: 8 }, Object.create(null)]));
+        pick([...junk(), 0, 1, 1n, new Uint8Array(8), { slot: 1 }, { slot: 1, size: 8 }, Object.create(null)]));
     case 'self':
       return p.disposedOk ? NONE : pick(p.of.flatMap((k) => world.disposed(k)));
     case 'bytes':
       return oneof(pick(world.foreign(memoryKinds)), pick(memoryKinds.flatMap((k) => world.disposed(k))),
-        pick([undefined, null, 0, 'bytes', 1n, [1, 2], { length: 4 }, { native: 7, size: 4 }, Symbol('b')]));
+        pick([undefined, null, 0, 'bytes', 1n, [1, 2], { length: 4 }, { slot: 7, size: 4 }, Symbol('b')]));
     case 'fn':
       return pick([undefined, null, 0, 'fn', {}, [], 1n]);
     case 'device':
@@ -277,12 +277,12 @@ export function invalidValues(p: Param, world: World): Maybe {
 export function unknownValues(p: Param, world: World): Maybe {
   if (p.kind === 'any') return pick(p.values);
   // Other objects as `this`: what a prototype method does with them is their business (the native layer checks its own).
-  if (p.kind === 'self') return oneof(pick(world.foreign(p.of)), pick([undefined, null, 0, 'self', {}, [], 1n, { native: {} }, { native: null }, Object.create(null)]));
+  if (p.kind === 'self') return oneof(pick(world.foreign(p.of)), pick([undefined, null, 0, 'self', {}, [], 1n, { slot: 1 }, { slot: null }, Object.create(null)]));
   if (p.kind === 'handle' || p.kind === 'bytes') {
-    // Duck-typed imposters carrying a real native handle with a made-up size.
+    // Duck-typed imposters carrying a real handle's slot with a made-up size.
     const of = p.kind === 'bytes' ? memoryKinds : p.of;
-    const real = of.flatMap((k) => world.live(k)) as Array<{ native?: unknown }>;
-    const lies = real.filter((r) => r.native).map((r) => ({ native: r.native, size: 1 << 20 }));
+    const real = of.flatMap((k) => world.live(k)) as Array<{ slot?: unknown }>;
+    const lies = real.filter((r) => typeof r.slot === 'number').map((r) => ({ slot: r.slot, size: 1 << 20 }));
     // A detached view's length is 0: a copy of nothing from it is fine, one into it is out of range.
     return oneof(pick(lies), p.kind === 'bytes' ? oneof(pickMade([detachedView]), pickHostile(publicHostileBytes(world), world)) : NONE);
   }

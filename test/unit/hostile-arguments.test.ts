@@ -175,6 +175,23 @@ describe('other hostile arguments', () => {
       .toEqual(['no error', new Array(16).fill(7)]);
   });
 
+  test('one dependency given as a number no slot can have (negative, NaN) is refused, not read as a list', () => {
+    // The number was kept as the slot and -1 meant "a list": a negative number or NaN then read the
+    // list's values, which were never set (the fuzzer crashed in addKernelNode).
+    expect(run(`
+      const graph = cuda.Graph.create();
+      const stream = cuda.Stream.create();
+      const seen = new Set();
+      for (let i = 0; i < 200; i++) {
+        for (const dep of [-1, -(2 ** 53), -0.5, NaN, -Infinity]) {
+          seen.add(attempt(() => native.addKernelNode(graph.slot, dep, undefined, 1, new ArrayBuffer(256))));
+          seen.add(attempt(() => native.addNode(graph.slot, dep, undefined, { type: 5 })));
+          seen.add(attempt(() => native.beginCapture(stream.slot, 0, graph.slot, dep, undefined)));
+        }
+      }
+      return [...seen];`)).toEqual(['TypeError: dependency must be a GraphNode']);
+  });
+
   test('Proxies posing as handles and buffers are refused; a throwing toPrimitive is never called', () => {
     expect(run(`
       const a = cuda.DeviceBuffer.alloc(16);
