@@ -82,18 +82,22 @@ Napi::Value AllocateManaged(const Napi::CallbackInfo& info) {
 }
 
 // allocateAsync(bytes, stream, pool | undefined): stream-ordered; freed on the same stream.
+// Zero bytes take nothing: the driver would hand back a null pointer, with
+// nothing to free.
 napi_value AllocateAsync(Napi::Env env, SlotTable& table, const HotArgs<3>& args) {
   uint64_t bytes = u64Arg(Napi::Value(env, args[0]), "bytes");
   const StreamRef& stream = Stream::fromSlot(table, Napi::Value(env, args[1]), "stream");
   const Napi::Value poolArg(env, args[2]);
   auto box = newDeviceBox(env, stream->context);
   if (poolArg.IsUndefined()) {
-    CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocAsync, &box->device, bytes, stream->stream);
+    if (bytes) CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocAsync, &box->device, bytes, stream->stream);
   } else {
     const PoolRef& pool = MemoryPool::fromSlot(table, poolArg, "pool");
     box->pool = pool;
-    CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocFromPoolAsync, &box->device, bytes, pool->pool,
-                    stream->stream);
+    if (bytes) {
+      CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocFromPoolAsync, &box->device, bytes, pool->pool,
+                      stream->stream);
+    }
     // A host-located pool hands out host memory: the copy-engine calls for device
     // pointers (cuMemcpyDtoH, ...) refuse it, cuMemcpy takes it.
     if (pool->location.type != CU_MEM_LOCATION_TYPE_DEVICE) box->kind = MemoryKind::Unified;

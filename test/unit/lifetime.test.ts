@@ -464,4 +464,20 @@ describe('leaks the reliability work found, fixed', () => {
         apart: attempt(() => g.addCopy(b, b, { dstOffset: 32, bytes: 16 })) });`);
     expect(r).toEqual({ node: 'RangeError', copy: 'RangeError', apart: 'ok' });
   });
+
+  test('a zero-byte stream-ordered allocation takes nothing, so its release frees nothing', () => {
+    const r = run(`
+      const stream = cuda.Stream.create();
+      const pool = cuda.MemoryPool.create();
+      const made = [cuda.DeviceBuffer.allocAsync(0, stream), cuda.DeviceBuffer.allocAsync(0, stream, { pool })];
+      const shape = made.map((b) => [b.size, String(b.address)]);
+      made.forEach((b) => b.dispose());
+      stream.synchronizeSync();
+      stream.dispose();
+      pool.dispose();
+      await settle();
+      const calls = (name) => cuda.callCounters.read().find((c) => c.name === name)?.calls ?? 0;
+      report({ shape, allocs: calls('cuMemAllocAsync') + calls('cuMemAllocFromPoolAsync'), frees: calls('cuMemFreeAsync'), unreleased: unreleased() });`);
+    expect(r).toEqual({ shape: [[0, '0'], [0, '0']], allocs: 0, frees: 0, unreleased: {} });
+  });
 });
