@@ -5,7 +5,6 @@
 import { isMemoryHandle, MemoryHandle } from '../memory/bytes';
 import { checkInteger } from '../validate';
 
-/** A scalar parameter type; f16 and bf16 are given as their 16-bit patterns (see toFloat16Bits). */
 /** Where one parameter lives in the kernel's parameter buffer, as the driver reports it. */
 export interface KernelParam {
   /** Byte offset in the parameter buffer. */
@@ -14,6 +13,7 @@ export interface KernelParam {
   readonly size: number;
 }
 
+/** A scalar parameter type; f16 and bf16 are given as their 16-bit patterns (see toFloat16Bits). */
 export type ScalarType = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'bf16' | 'f32' | 'f64' | 'ptr';
 /** A struct or other aggregate passed by value: its size and (for layouts the driver cannot report) its alignment. */
 export interface BytesType {
