@@ -1,18 +1,24 @@
 // Events: markers recorded into streams, to order streams against each other,
 // wait for a point in a stream, or time the work between two points.
+import { Context } from './context';
 import { DeviceLike, ordinalOf } from './device';
 import { Disposable } from './disposable';
 import { CudaError } from './errors';
 import { EventFlag } from './generated/enums';
 import { native, NativeEvent, Slot } from './native';
 import { checkStream, Stream } from './stream';
-import { checkBoolean, checkObject, noOptions } from './validate';
+import { checkBoolean, checkInstance, checkObject, noOptions } from './validate';
 import { abandonableWait, checkWaitOptions, WaitOptions } from './wait-options';
 
 /** Options of {@link Event.create}. */
 export interface EventOptions {
   /** The device whose primary context the event belongs to (default 0). */
   device?: DeviceLike;
+  /**
+   * A context of its own (Device.createContext()) to make the event in, for
+   * streams of that context (Stream.create({ context })). Not with device.
+   */
+  context?: Context;
   /** Record timestamps, for elapsedTime (default false: cheaper to record and query). */
   timing?: boolean;
   /** synchronize() on this event yields the CPU instead of spinning. */
@@ -42,7 +48,12 @@ export class Event extends Disposable<NativeEvent> {
       if (timing) throw new RangeError('an interprocess event cannot record timing: leave options.timing off');
       flags |= EventFlag.interprocess;
     }
-    return new Event(native.createEvent(ordinalOf(options.device, 'options.device'), flags));
+    const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
+    if (context && options.device !== undefined) {
+      throw new TypeError('give options.device or options.context, not both: a context belongs to one device');
+    }
+    const ordinal = context ? context.deviceOrdinal : ordinalOf(options.device, 'options.device');
+    return new Event(native.createEvent(ordinal, flags, context?.slot));
   }
 
   /** The CUevent value, for logs and comparisons. */

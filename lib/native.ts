@@ -251,7 +251,8 @@ export interface NativeAddon {
   contextResetPersistingL2Cache(context: Slot<NativeContext>): void;
   contextEnablePeerAccess(context: Slot<NativeContext>, peer: Slot<NativeContext>): void;
   contextDisablePeerAccess(context: Slot<NativeContext>, peer: Slot<NativeContext>): void;
-  createEvent(device: number, flags: number): Slot<NativeEvent>;
+  /** In the device's primary context, or in context when given. */
+  createEvent(device: number, flags: number, context: Slot<NativeContext> | undefined): Slot<NativeEvent>;
   /** cuEventRecord, or cuEventRecordWithFlags when flags are given. */
   eventRecord(event: Slot<NativeEvent>, stream: Slot<NativeStream>, flags: number | undefined): void;
   /** True once the work before the last record has completed (or nothing was recorded). */
@@ -264,8 +265,11 @@ export interface NativeAddon {
   eventSynchronizeAbandonable(event: Slot<NativeEvent>): NativeWait;
   /** Milliseconds from start to end. */
   eventElapsedTime(start: Slot<NativeEvent>, end: Slot<NativeEvent>): number;
-  /** cuStreamCreate, or cuStreamCreateWithPriority when a priority is given. */
-  createStream(ordinal: number, flags: number, priority: number | undefined): Slot<NativeStream>;
+  /**
+   * cuStreamCreate, or cuStreamCreateWithPriority when a priority is given; in the
+   * device's primary context, or in context when given.
+   */
+  createStream(ordinal: number, flags: number, priority: number | undefined, context: Slot<NativeContext> | undefined): Slot<NativeStream>;
   /** The legacy or the calling thread's per-thread default stream; nobody owns it. */
   specialStream(ordinal: number, perThread: boolean): Slot<NativeStream>;
   /** The CUstream (1n and 2n for the legacy and per-thread streams). */
@@ -392,7 +396,10 @@ export interface NativeAddon {
   /** The captured graph (undefined when captured into an existing graph). */
   endCapture(stream: Slot<NativeStream>, into: Slot<NativeGraph> | undefined): Slot<NativeGraph> | undefined;
   captureStatus(stream: Slot<NativeStream>): number;
-  captureInfo(stream: Slot<NativeStream>): { status: number; id: bigint; graph: bigint; dependencies: number };
+  /** withNodes: the current dependencies as nodes of the capture's graph (captureGraph's object takes them in). */
+  captureInfo(stream: Slot<NativeStream>, withNodes: boolean): { status: number; id: bigint; graph: bigint; count: number; nodes?: Slot<NativeGraphNode>[]; edges?: NativeEdgeData[] };
+  /** The graph a capture into a new graph is building, not owned until endCapture hands it over. */
+  captureGraph(stream: Slot<NativeStream>): Slot<NativeGraph>;
   /** The calling thread's previous mode. */
   exchangeCaptureMode(mode: number): number;
   readonly fdChannelLimits: { maxPayloadBytes: number; maxFds: number; maxAddressBytes: number };

@@ -2,6 +2,7 @@
 // unless asked; the legacy and per-thread default streams are reachable
 // explicitly and never chosen silently; a disposed stream is never mistaken for
 // the default stream (its use throws DisposedError).
+import { Context } from './context';
 import { Device, DeviceLike, ordinalOf } from './device';
 import { Disposable, slotOf } from './disposable';
 import type { Event } from './event';
@@ -28,8 +29,14 @@ import { abandonableWait, CheckedWait, checkWaitOptions, WaitOptions } from './w
 
 /** Options of {@link Stream.create}. */
 export interface StreamOptions {
-  /** The device (default 0). */
+  /** The device (default 0), whose primary context the stream is made in. */
   device?: DeviceLike;
+  /**
+   * A context of its own (Device.createContext()) to make the stream in,
+   * instead of a device's primary context: the stream runs kernels of modules
+   * loaded there (Module.load({ context })). Not with device.
+   */
+  context?: Context;
   /**
    * Whether the stream runs independently of the legacy default stream
    * (default true). `false` makes a blocking stream that synchronizes with it.
@@ -51,18 +58,29 @@ const special = new Map<string, Stream>();
  */
 export class Stream extends Disposable<NativeStream> {
   /** @internal */
-  constructor(handle: Slot<NativeStream>) {
+  constructor(handle: Slot<NativeStream>, context?: Context) {
     super(handle);
+    this.#context = context;
   }
 
-  /** A new stream (cuStreamCreate, or cuStreamCreateWithPriority when a priority is given). */
+  // The context given to create(), held so that its object outlives the stream's.
+  readonly #context: Context | undefined;
+
+  /**
+   * A new stream (cuStreamCreate, or cuStreamCreateWithPriority when a priority
+   * is given), in a device's primary context or in options.context.
+   */
   static create(options: StreamOptions = noOptions): Stream {
     checkObject(options, 'options');
-    const ordinal = ordinalOf(options.device, 'options.device');
+    const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
+    if (context && options.device !== undefined) {
+      throw new TypeError('give options.device or options.context, not both: a context belongs to one device');
+    }
+    const ordinal = context ? context.deviceOrdinal : ordinalOf(options.device, 'options.device');
     const nonBlocking = options.nonBlocking === undefined ? true : checkBoolean(options.nonBlocking, 'options.nonBlocking');
     const flags = nonBlocking ? StreamFlag.nonBlocking : StreamFlag.default;
     const priority = options.priority === undefined ? undefined : checkInteger(options.priority, 'options.priority');
-    return new Stream(native.createStream(ordinal, flags, priority));
+    return new Stream(native.createStream(ordinal, flags, priority, context?.slot), context);
   }
 
   /**
@@ -90,9 +108,14 @@ export class Stream extends Disposable<NativeStream> {
     return native.streamHandle(this.slot);
   }
 
-  /** The device whose primary context the stream belongs to. */
+  /** The device of the stream's context. */
   get device(): Device {
     return Device.get(native.streamOrdinal(this.slot));
+  }
+
+  /** The context the stream was made in: options.context of create(), else its device's primary context. */
+  get context(): Context {
+    return this.#context ?? this.device.primaryContext;
   }
 
   /** True when the stream was created non-blocking. */

@@ -32,9 +32,11 @@ void recordCompleted(const EventBox& box) {
 
 Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  const int ordinal = intArg(info[0], "ordinal");
+  const unsigned int flags = uintArg(info[1], "flags");
   auto box = std::make_shared<EventBox>();
-  box->context = primaryContext(env, intArg(info[0], "ordinal"));
-  box->flags = uintArg(info[1], "flags");
+  box->context = info[2].IsUndefined() ? primaryContext(env, ordinal) : Context::fromSlot(info[2], "context");
+  box->flags = flags;
   makeCurrent(env, box->context);
   CU_CHECK_DETAIL(env, "flags=" + std::to_string(box->flags), cuEventCreate, &box->event, box->flags);
   return Event::newSlot(env, box);

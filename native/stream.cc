@@ -61,6 +61,8 @@ void StreamBox::endAbandonedCapture() {
   CU_CALL(cuStreamEndCapture, stream, &graph);
   if (graph) CU_CALL(cuGraphDestroy, graph);
   capturing = false;
+  if (captureGraph && captureGraph->capturing) captureGraph->retireCapture();
+  captureGraph.reset();
   ResourceBag used = takeCaptured(captureId);  // no graph runs the captured work: released below
   captureFinished();
 }
@@ -133,13 +135,15 @@ bool StreamBox::keptForCapture(const std::shared_ptr<void>& resource) {
 
 namespace {
 
-StreamRef newStreamBox(Napi::Env env, int ordinal) {
+StreamRef newStreamBox(Napi::Env env, ContextRef context) {
   auto box = std::make_shared<StreamBox>();
-  box->context = primaryContext(env, ordinal);
+  box->context = std::move(context);
   box->env = env;
   box->home = JsThreadHome::of(env);
   return box;
 }
+
+StreamRef newStreamBox(Napi::Env env, int ordinal) { return newStreamBox(env, primaryContext(env, ordinal)); }
 
 // The memory-operation target: a 4- or 8-byte word of device-reachable memory.
 Span wordOf(Napi::Env env, Napi::Value target, Napi::Value offset, size_t width) {
@@ -153,17 +157,20 @@ Span wordOf(Napi::Env env, Napi::Value target, Napi::Value offset, size_t width)
 
 }  // namespace
 
-// createStream(ordinal, flags, priority | undefined)
-napi_value CreateStream(Napi::Env env, SlotTable&, const HotArgs<3>& args) {
+// createStream(ordinal, flags, priority | undefined, context | undefined)
+napi_value CreateStream(Napi::Env env, SlotTable& table, const HotArgs<4>& args) {
   int ordinal = intArg(Napi::Value(env, args[0]), "ordinal");
   unsigned int flags = uintArg(Napi::Value(env, args[1]), "flags");
   const Napi::Value priorityArg(env, args[2]);
-  StreamRef box = newStreamBox(env, ordinal);
+  const bool withPriority = !priorityArg.IsUndefined();
+  const int priority = withPriority ? intArg(priorityArg, "priority") : 0;
+  const Napi::Value contextArg(env, args[3]);
+  StreamRef box = contextArg.IsUndefined() ? newStreamBox(env, ordinal)
+                                           : newStreamBox(env, Context::fromSlot(table, contextArg, "context"));
   makeCurrent(env, box->context);
-  if (priorityArg.IsUndefined()) {
+  if (!withPriority) {
     CU_CHECK(env, cuStreamCreate, &box->stream, flags);
   } else {
-    int priority = intArg(priorityArg, "priority");
     CU_CHECK_DETAIL(env, "priority=" + std::to_string(priority), cuStreamCreateWithPriority, &box->stream, flags,
                     priority);
   }

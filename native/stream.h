@@ -26,6 +26,7 @@ struct MemoryBox;
 struct KernelBox;
 struct PreparedLaunchBox;
 struct GraphExecBox;
+struct GraphBox;
 
 // Whether a resource that work in flight uses holds a JavaScript value (a
 // registered buffer, a view, a graph's host callback), which only its
@@ -43,6 +44,10 @@ struct StreamBox : NonCopyable {
   bool owned = true;      // false for CU_STREAM_LEGACY / CU_STREAM_PER_THREAD
   bool capturing = false; // a capture the library began is open on it
   uint64_t captureId = 0; // ... and its id
+  // ... and the graph it builds, as JavaScript has seen it: the graph captured
+  // into, or the box of a new capture graph (GraphBox::capturing), made when
+  // first asked for (native/graph/capture.cc).
+  std::shared_ptr<GraphBox> captureGraph;
   napi_env env = nullptr; // the environment whose thread uses it
   JsThreadHome home;      // ... as other threads may ask after it
   WaitsInFlight waits;    // promises for its work, rejected by dispose()

@@ -8,7 +8,7 @@ import { CaptureMode, CaptureModeName, CaptureStatus, CaptureStatusName } from '
 import { native } from '../native';
 import { Stream } from '../stream';
 import { checkArray, checkEnum, checkFlag, checkInstance, checkObject, nameOfValue, noItems, noOptions } from '../validate';
-import { EdgeData, encodeEdge } from './edge';
+import { decodeEdge, EdgeData, encodeEdge } from './edge';
 import { Graph } from './graph';
 import { checkGraphNodes, GraphNode, slotsOf } from './node';
 
@@ -33,7 +33,7 @@ export interface CaptureOptions {
 // Held: the stream and the capture's id, so that only that capture is ended.
 const abandoned = new FinalizationRegistry<{ stream: number; id: bigint }>(({ stream, id }) => {
   try {
-    if (!native.handleAlive(stream) || native.captureInfo(stream).id !== id) return;
+    if (!native.handleAlive(stream) || native.captureInfo(stream, false).id !== id) return;
     const graph = native.endCapture(stream, undefined);
     if (graph !== undefined) native.disposeHandle(graph);
   } catch {
@@ -50,6 +50,9 @@ export class StreamCapture implements Disposable {
   /** The stream being captured. */
   readonly stream: Stream;
   readonly #into: Graph | undefined;
+  // The object of the new graph being built, once info() or graph asked for it;
+  // end() returns it.
+  #building: Graph | undefined;
   readonly #failuresBefore: number;
   #ended = false;
 
@@ -64,20 +67,35 @@ export class StreamCapture implements Disposable {
     const after = slotsOf(checkGraphNodes(options.after ?? noItems, 'options.after'));
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
     native.beginCapture(stream.slot, mode, this.#into?.slot, after, edges);
-    abandoned.register(this, { stream: stream.slot, id: native.captureInfo(stream.slot).id }, this);
+    abandoned.register(this, { stream: stream.slot, id: native.captureInfo(stream.slot, false).id }, this);
+  }
+
+  /**
+   * The graph the capture is building: options.into, or the new graph, which
+   * the driver owns while the capture is open (disposing this object then
+   * gives up only the object). Add nodes to it mid-capture, after the nodes
+   * info() names, and make later captured work depend on them with
+   * setDependencies. end() returns this same object, which then owns the graph;
+   * if the capture fails, the graph is gone and its object throws.
+   */
+  get graph(): Graph {
+    if (this.#ended) throw new Error('the capture has ended: use the graph end() returned');
+    if (this.#into) return this.#into;
+    if (!this.#building || this.#building.disposed) this.#building = new Graph(native.captureGraph(this.stream.slot));
+    return this.#building;
   }
 
   /**
    * Sets (or, with add, extends) the nodes the next captured work depends on
-   * (cuStreamUpdateCaptureDependencies). Needs a capture into an existing graph,
-   * whose nodes these are.
+   * (cuStreamUpdateCaptureDependencies): nodes of the capture's graph
+   * (capture.graph, or those info() names).
    */
   setDependencies(nodes: readonly GraphNode[], options: { add?: boolean; edges?: readonly EdgeData[] } = noOptions): void {
     checkObject(options, 'options');
-    if (!this.#into) throw new TypeError('setDependencies needs a capture into an existing graph (options.into)');
     const list = slotsOf(checkGraphNodes(nodes, 'nodes'));
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
-    native.updateCaptureDependencies(this.stream.slot, this.#into.slot, list, edges, checkFlag(options.add, 'options.add') ? 0 : 1);
+    const add = checkFlag(options.add, 'options.add');
+    native.updateCaptureDependencies(this.stream.slot, this.graph.slot, list, edges, add ? 0 : 1);
   }
 
   /** True until end() (or disposal) ended the capture. */
@@ -90,17 +108,29 @@ export class StreamCapture implements Disposable {
     return this.stream.captureStatus;
   }
 
-  /** The capture's id and how many nodes the next captured work will depend on. */
+  /**
+   * What cuStreamGetCaptureInfo reports: the capture's status and id, the
+   * graph being built (see {@link StreamCapture.graph}), and the nodes of that
+   * graph the next captured work will depend on, with their edge data.
+   */
   info(): {
     /** The capture status (see {@link StreamCapture.status}). */
     status: CaptureStatusName;
     /** The driver's unique id of the capture. */
     id: bigint;
-    /** How many nodes the next captured work will depend on. */
-    dependencies: number;
+    /** The graph being built (undefined unless the capture is active). */
+    graph: Graph | undefined;
+    /** The nodes the next captured work will depend on (empty unless the capture is active). */
+    dependencies: GraphNode[];
+    /** The edge data of each dependency. */
+    edges: Required<EdgeData>[];
   } {
-    const i = native.captureInfo(this.stream.slot);
-    return { status: nameOfValue(CaptureStatus, i.status) ?? 'none', id: i.id, dependencies: i.dependencies };
+    const graph = this.#ended || this.stream.captureStatus !== 'active' ? undefined : this.graph;
+    const i = native.captureInfo(this.stream.slot, graph !== undefined);
+    const status = nameOfValue(CaptureStatus, i.status) ?? 'none';
+    const dependencies = graph && i.nodes ? i.nodes.map((slot) => graph.nodeOf(slot)) : [];
+    const edges = i.edges ? i.edges.map(decodeEdge) : dependencies.map(() => decodeEdge([0, 0, 0]));
+    return { status, id: i.id, graph, dependencies, edges };
   }
 
   /**
@@ -114,8 +144,19 @@ export class StreamCapture implements Disposable {
     abandoned.unregister(this);
     try {
       const graph = native.endCapture(this.stream.slot, this.#into?.slot);
-      return this.#into ?? new Graph(graph!);
+      if (this.#into) return this.#into;
+      const building = this.#building;
+      this.#building = undefined;
+      if (building && !building.disposed) {
+        // The same graph, now owned by building's box: one object is enough.
+        native.disposeHandle(graph!);
+        return building;
+      }
+      return new Graph(graph!);
     } catch (error) {
+      // The graph being built is gone: its object (retired natively) lets go too.
+      this.#building?.dispose();
+      this.#building = undefined;
       throw this.#explain(error);
     }
   }

@@ -63,7 +63,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("eventSynchronizeAsync", Napi::Function::New(env, EventSynchronizeAsync, "eventSynchronizeAsync"));
   exports.Set("eventSynchronizeAbandonable", Napi::Function::New(env, EventSynchronizeAbandonable, "eventSynchronizeAbandonable"));
   exports.Set("eventElapsedTime", Napi::Function::New(env, EventElapsedTime, "eventElapsedTime"));
-  exports.Set("createStream", hotFunction<3, CreateStream>(env, "createStream"));
+  exports.Set("createStream", hotFunction<4, CreateStream>(env, "createStream"));
   exports.Set("specialStream", Napi::Function::New(env, SpecialStream, "specialStream"));
   exports.Set("streamHandle", Napi::Function::New(env, StreamHandle, "streamHandle"));
   exports.Set("streamOrdinal", Napi::Function::New(env, StreamOrdinal, "streamOrdinal"));
@@ -143,6 +143,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("endCapture", Napi::Function::New(env, EndCapture, "endCapture"));
   exports.Set("captureStatus", Napi::Function::New(env, CaptureStatus, "captureStatus"));
   exports.Set("captureInfo", Napi::Function::New(env, CaptureInfo, "captureInfo"));
+  exports.Set("captureGraph", Napi::Function::New(env, CaptureGraph, "captureGraph"));
   exports.Set("exchangeCaptureMode", Napi::Function::New(env, ExchangeCaptureMode, "exchangeCaptureMode"));
   exports.Set("fdChannelLimits", FdChannelLimits(env));
   exports.Set("fdChannelListen", Napi::Function::New(env, FdChannelListen, "fdChannelListen"));

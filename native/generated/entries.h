@@ -72,7 +72,7 @@ Napi::Value EventSynchronize(const Napi::CallbackInfo& info);
 Napi::Value EventSynchronizeAsync(const Napi::CallbackInfo& info);
 Napi::Value EventSynchronizeAbandonable(const Napi::CallbackInfo& info);
 Napi::Value EventElapsedTime(const Napi::CallbackInfo& info);
-napi_value CreateStream(Napi::Env env, SlotTable& table, const HotArgs<3>& args);
+napi_value CreateStream(Napi::Env env, SlotTable& table, const HotArgs<4>& args);
 Napi::Value SpecialStream(const Napi::CallbackInfo& info);
 Napi::Value StreamHandle(const Napi::CallbackInfo& info);
 Napi::Value StreamOrdinal(const Napi::CallbackInfo& info);
@@ -154,6 +154,7 @@ Napi::Value UpdateCaptureDependencies(const Napi::CallbackInfo& info);
 Napi::Value EndCapture(const Napi::CallbackInfo& info);
 Napi::Value CaptureStatus(const Napi::CallbackInfo& info);
 Napi::Value CaptureInfo(const Napi::CallbackInfo& info);
+Napi::Value CaptureGraph(const Napi::CallbackInfo& info);
 Napi::Value ExchangeCaptureMode(const Napi::CallbackInfo& info);
 
 // native/ipc/entries.txt

@@ -45,6 +45,7 @@ Napi::Value BeginCapture(const Napi::CallbackInfo& info) {
   }
   stream.capturing = true;
   stream.captureId = id;
+  stream.captureGraph = intoGraph ? graphArg(info[2], "graph") : nullptr;
   captureStarted();
   return env.Undefined();
 }
@@ -63,11 +64,20 @@ Napi::Value EndCapture(const Napi::CallbackInfo& info) {
   stream.capturing = false;
   captureFinished();
   ResourceBag used = takeCaptured(stream.captureId);
+  GraphRef seen = std::move(stream.captureGraph);
+  // The box JavaScript saw during the capture becomes the captured graph's
+  // owner, so that its object and the nodes found through it stay valid.
+  const bool adopt = !into && seen && seen->capturing && result == CUDA_SUCCESS && seen->graph == graph;
+  if (seen && seen->capturing && !adopt) seen->retireCapture();
   if (result != CUDA_SUCCESS) {
     if (graph && !into) CU_CALL(cuGraphDestroy, graph);
     throwCudaError(env, result, Fn::cuStreamEndCapture);
   }
-  GraphRef box = into ? *into : makeGraphBox(env, graph);
+  if (adopt) {
+    seen->capturing = false;
+    seen->owned = true;
+  }
+  GraphRef box = into ? *into : adopt ? seen : makeGraphBox(env, graph);
   box->keepAll(env, used);
   if (into) return env.Undefined();
   return newGraphSlot(env, box);
@@ -81,9 +91,32 @@ Napi::Value CaptureStatus(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), status);
 }
 
-// captureInfo(stream) -> {status, id, graph (handle), dependencies (count)}
+namespace {
+
+// The box of the graph a capture the library began is building (see
+// StreamBox::captureGraph); null when there is none.
+GraphRef captureBox(Napi::Env env, StreamBox& stream, CUgraph graph) {
+  if (!stream.capturing || !graph) return nullptr;
+  if (stream.captureGraph && stream.captureGraph->graph != graph) {
+    if (stream.captureGraph->capturing) stream.captureGraph->retireCapture();
+    stream.captureGraph.reset();
+  }
+  if (!stream.captureGraph) {
+    stream.captureGraph = makeGraphBox(env, graph);
+    stream.captureGraph->owned = false;
+    stream.captureGraph->capturing = true;
+  }
+  return stream.captureGraph;
+}
+
+}  // namespace
+
+// captureInfo(stream, withNodes) -> {status, id, graph (handle), count, nodes?, edges?}:
+// with withNodes, the current dependencies as nodes of the capture's graph
+// (their slots, which the object of captureGraph() takes in) and their edge data.
 Napi::Value CaptureInfo(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  const bool withNodes = boolArg(info[1], "withNodes");
   StreamBox& stream = streamArg(info[0]);
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
   cuuint64_t id = 0;
@@ -96,8 +129,38 @@ Napi::Value CaptureInfo(const Napi::CallbackInfo& info) {
   out.Set("status", static_cast<int>(status));
   out.Set("id", bigint(env, id));
   out.Set("graph", handleValue(env, graph));
-  out.Set("dependencies", static_cast<double>(count));
+  out.Set("count", static_cast<double>(count));
+  GraphRef box = withNodes && status == CU_STREAM_CAPTURE_STATUS_ACTIVE ? captureBox(env, stream, graph) : nullptr;
+  if (!box) return out;
+  Napi::Array nodes = Napi::Array::New(env, count);
+  for (size_t i = 0; i < count; ++i) nodes.Set(static_cast<uint32_t>(i), nodeValue(env, nodeBoxOf(box, dependencies[i])));
+  out.Set("nodes", nodes);
+  if (edges) {
+    Napi::Array data = Napi::Array::New(env, count);
+    for (size_t i = 0; i < count; ++i) {
+      Napi::Array edge = Napi::Array::New(env, 3);
+      edge.Set(0u, static_cast<double>(edges[i].from_port));
+      edge.Set(1u, static_cast<double>(edges[i].to_port));
+      edge.Set(2u, static_cast<double>(edges[i].type));
+      data.Set(static_cast<uint32_t>(i), edge);
+    }
+    out.Set("edges", data);
+  }
   return out;
+}
+
+// captureGraph(stream) -> the graph a capture the library began into a new
+// graph is building, as a Graph that does not own it (until end() hands it over).
+Napi::Value CaptureGraph(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  StreamBox& stream = streamArg(info[0]);
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  cuuint64_t id = 0;
+  CUgraph graph = nullptr;
+  CU_CHECK(env, cuStreamGetCaptureInfo, stream.stream, &status, &id, &graph, nullptr, nullptr, nullptr);
+  GraphRef box = status == CU_STREAM_CAPTURE_STATUS_ACTIVE ? captureBox(env, stream, graph) : nullptr;
+  if (!box) throw Napi::Error::New(env, "the stream has no active capture the library began");
+  return newGraphSlot(env, box);
 }
 
 // updateCaptureDependencies(stream, graph, nodes, edgeData | undefined, flags): what the

@@ -58,6 +58,9 @@ using BagRef = std::shared_ptr<ResourceBag>;
 struct GraphBox : NonCopyable {
   CUgraph graph = nullptr;
   bool owned = true;                    // false: a child or conditional body graph its parent owns
+  // The graph of a capture in progress, which the driver owns until the
+  // capture ends: end() hands it to this box (owned), a failure retires it.
+  bool capturing = false;
   std::weak_ptr<GraphBox> parent;       // the owner of a graph that is not owned
   napi_env env = nullptr;
   BagRef bag;                           // created with the first resource
@@ -73,12 +76,19 @@ struct GraphBox : NonCopyable {
     if (resource) rootBag(env).add(resource);
   }
   void keepAll(Napi::Env env, const ResourceBag& resources);
+  // A capture's graph that did not become a graph (the capture failed or was
+  // abandoned): its nodes and objects throw from now on, and what its nodes
+  // used is let go.
+  void retireCapture() {
+    capturing = false;
+    bag.reset();
+  }
   // The bag of the graph that holds this one's resources (made on first use).
   ResourceBag& rootBag(Napi::Env env);
   // The graph whose bag holds the resources of this one; null
   // when an owner has been disposed (and with it this graph).
   GraphBox* root() {
-    if (owned) return this;
+    if (owned || capturing) return this;
     std::shared_ptr<GraphBox> owner = parent.lock();
     return owner ? owner->root() : nullptr;
   }

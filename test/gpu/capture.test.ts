@@ -1,5 +1,5 @@
 // Stream capture basics against the real driver (graph execution is tested with graphs).
-import { CaptureInvalidatedError, CaptureUnsupportedError, DeviceBuffer, Event, Graph, Stream, copy, fill } from '../../lib';
+import { arg, CaptureInvalidatedError, CaptureUnsupportedError, compile, DeviceBuffer, Event, Graph, Library, Stream, copy, fill } from '../../lib';
 import { describeGpu } from '../helpers/tiers';
 
 describeGpu('stream capture', () => {
@@ -14,7 +14,7 @@ describeGpu('stream capture', () => {
       expect(capture.info().status).toBe('active');
       fill(a, 1, { stream: s });
       copy(b, a, { stream: s });
-      expect(capture.info().dependencies).toBe(1);
+      expect(capture.info().dependencies).toHaveLength(1);
       using graph = capture.end();
       expect(graph.nodeCount).toBe(2);
     }
@@ -63,6 +63,43 @@ describeGpu('stream capture', () => {
     expect(capture.end()).toBe(target);
     expect(target.nodeCount).toBe(6);
     expect(marker.dependents()).toHaveLength(1);
+  });
+
+  test('info() gives the graph being built and its dependencies: a node added mid-capture runs in order', () => {
+    using lib = Library.load(compile(`
+      extern "C" __global__ void affine(float a, float b, float* y, unsigned n) {
+        unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) y[i] = a * y[i] + b;
+      }`));
+    using affine = lib.kernel('affine');
+    using s = Stream.create();
+    const n = 256;
+    using y = DeviceBuffer.alloc(n * 4);
+    const capture = s.beginCapture();
+    copy(y, Float32Array.from({ length: n }, (_, i) => i), { stream: s });
+    affine.launch({ grid: 2, block: 128, stream: s }, [arg.f32(2), arg.f32(0), arg.ptr(y), arg.u32(n)]);
+    const info = capture.info();
+    expect(info.status).toBe('active');
+    expect(info.graph).toBe(capture.graph);
+    expect(info.graph!.handle).not.toBe(0n);
+    expect(info.dependencies).toHaveLength(1);
+    expect(info.dependencies[0].type).toBe('kernel');
+    expect(info.edges).toEqual([{ fromPort: 'default', toPort: 'default', type: 'default' }]);
+    // y = 2i, then (added by hand) y + 10, then (captured after it) 3y.
+    const added = info.graph!.addKernel(affine, { grid: 2, block: 128 }, [arg.f32(1), arg.f32(10), arg.ptr(y), arg.u32(n)],
+      { after: info.dependencies });
+    capture.setDependencies([added]);
+    expect(capture.info().dependencies).toEqual([added]);
+    affine.launch({ grid: 2, block: 128, stream: s }, [arg.f32(3), arg.f32(0), arg.ptr(y), arg.u32(n)]);
+    using graph = capture.end();
+    expect(graph).toBe(info.graph);
+    expect(graph.nodeCount).toBe(4);
+    expect(added.dependents()).toHaveLength(1);
+    using exec = graph.instantiate();
+    exec.launch(s);
+    s.synchronizeSync();
+    const out = y.readSync(Float32Array);
+    for (let i = 0; i < n; i++) expect(out[i]).toBe(3 * (2 * i + 10));
   });
 
   test('an invalidated capture names the call that broke it; the stream is usable after', () => {

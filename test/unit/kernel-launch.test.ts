@@ -340,6 +340,36 @@ describe('launches', () => {
     expect(r.prepared.message).toMatch(/another context/);
   });
 
+  test('a stream of a created context launches a module loaded in that context', () => {
+    const r = run(`
+      const context = cuda.Device.get(0).createContext();
+      const stream = cuda.Stream.create({ context });
+      const kernel = cuda.Module.load(image, { context }).function('empty');
+      const primary = cuda.Module.load(image).function('empty');
+      const event = cuda.Event.create({ context });
+      clearLog();
+      kernel.launch({ grid: 2, block: 3, stream });
+      event.record(stream);
+      const buffer = cuda.DeviceBuffer.allocAsync(16, stream);
+      buffer.dispose();
+      stream.synchronizeSync();
+      report({ launches: log().filter((l) => l.startsWith('launch')), same: stream.context === context,
+        primary: attempt(() => primary.launch({ grid: 1, block: 1, stream })),
+        both: attempt(() => cuda.Stream.create({ context, device: 0 })),
+        eventBoth: attempt(() => cuda.Event.create({ context, device: 0 })),
+        notContext: attempt(() => cuda.Stream.create({ context: {} })),
+        device: stream.device.ordinal, primaryOfDefault: cuda.Stream.create().context === cuda.Device.get(0).primaryContext });`);
+    expect(r.launches).toEqual(['launch empty grid=2,1,1 block=3,1,1 smem=0 stream=1 args=']);
+    expect(r.same).toBe(true);
+    expect(r.primary.message).toMatch(/empty belongs to a module of another context than the stream's/);
+    expect(r.both).toMatchObject({ type: 'TypeError' });
+    expect(r.both.message).toMatch(/not both/);
+    expect(r.eventBoth.message).toMatch(/not both/);
+    expect(r.notContext).toMatchObject({ type: 'TypeError' });
+    expect(r.device).toBe(0);
+    expect(r.primaryOfDefault).toBe(true);
+  });
+
   test('code stays loaded while launched work may run it: released at the stream\'s next synchronization', () => {
     const r = run(`
       const stream = newStream();

@@ -292,6 +292,36 @@ describe('leaks the reliability work found, fixed', () => {
     expect(r.left).toEqual({});
   });
 
+  test("the graph a capture builds: nodes added to it mid-capture, end() hands it over, a discarded one throws", () => {
+    const r = run(`
+      const s = cuda.Stream.create();
+      const b = cuda.DeviceBuffer.alloc(64);
+      const capture = s.beginCapture();
+      cuda.fill(b, 1, { stream: s });
+      const info = capture.info();
+      const marker = info.graph.addEmpty({ after: info.dependencies });
+      cuda.fill(b, 2, { stream: s });
+      const graph = capture.end();
+      const out = { status: info.status, isGraph: info.graph instanceof cuda.Graph, same: graph === info.graph,
+        deps: Array.isArray(info.dependencies), edges: info.edges.length === info.dependencies.length,
+        listed: graph.nodes().includes(marker), markerType: marker.type, ended: attempt(() => capture.graph) };
+      graph.dispose();
+      const discarded = s.beginCapture();
+      const view = discarded.graph;
+      const node = view.addEmpty();
+      discarded.dispose();
+      out.viewAfter = attempt(() => view.addEmpty());
+      out.nodeAfter = attempt(() => node.type);
+      out.status2 = s.captureStatus;
+      view.dispose(); b.dispose(); s.dispose();
+      await settle();
+      out.left = unreleased();
+      report(out);`);
+    expect(r).toMatchObject({ status: 'active', isGraph: true, same: true, deps: true, edges: true, listed: true, markerType: 'empty',
+      ended: 'Error', nodeAfter: 'DisposedError', status2: 'none', left: {} });
+    expect(r.viewAfter).toMatch(/Error/);
+  });
+
   test('a StreamCapture collected while open ends its capture', () => {
     const r = run(`
       const s = cuda.Stream.create();
