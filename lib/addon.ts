@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { CudaUnavailableError } from './unavailable-error';
 
 // node-gyp-build ships no types: it is one function from a package folder to the addon's exports.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -58,7 +59,11 @@ export function loadAddon(): { exports: Record<string, unknown> } | { failure: A
 }
 
 /** The native addon is missing or does not load here: see the message for what was searched and what to do. */
-export class AddonUnavailableError extends Error {
+export class AddonUnavailableError extends CudaUnavailableError {
+  /** 'ERR_CUDA_ADDON_UNAVAILABLE'. */
+  readonly code = 'ERR_CUDA_ADDON_UNAVAILABLE';
+  /** 'addon-unavailable'. */
+  readonly reason = 'addon-unavailable';
   /** The platform, architecture and C library found, e.g. `linux-x64, glibc 2.36`. */
   readonly platform: string;
   /** The places searched for the binary, in order. */

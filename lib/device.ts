@@ -177,7 +177,7 @@ export class Device {
     try {
       return native.deviceAttribute(this.ordinal, DeviceAttribute[name]);
     } catch (error) {
-      if ((error as { code?: number }).code === CudaResult.CUDA_ERROR_INVALID_VALUE) return undefined;
+      if ((error as { result?: number }).result === CudaResult.CUDA_ERROR_INVALID_VALUE) return undefined;
       throw error;
     }
   }

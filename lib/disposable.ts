@@ -4,7 +4,18 @@
 // in a task of its own (never in the middle of a call). Every call names the
 // handle by its slot. Use after dispose throws DisposedError from the native
 // layer, before the driver is reached.
+import { inspect, InspectOptionsStylized } from 'util';
 import { native as binding, NativeHandle, Slot } from './native';
+
+// Structured clone (worker.postMessage, structuredClone) copies an object's own
+// enumerable string-keyed properties and refuses one that holds a function:
+// this one makes a handle refuse, where it would otherwise arrive as a plain
+// object whose slot number means nothing there. V8's DataCloneError quotes
+// the function's source, so the string in it (a directive, kept by every
+// compiler) is its message.
+const refuseClone = function cudaHandle() {
+  'a handle of cuda-driver cannot be cloned or posted to a worker: create it in the worker, or share memory with shareMemory()';
+};
 
 // Adoptions and collections go into the handle queue the native slot table
 // reads (native/core/slots.h) instead of being calls: a call cost more than the rest
@@ -83,6 +94,9 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   // The handle's slot number (native/core/slots.h).
   private declare slotNumber: number;
 
+  // See refuseClone.
+  private declare notCloneable: typeof refuseClone;
+
   /**
    * handle: a new handle's slot, which this object adopts. group: the group
    * this object owns (its owner is handle), or the one it joins as a member.
@@ -90,6 +104,7 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   protected constructor(handle: Slot<H>, group?: SlotGroup) {
     this.releasedFlag = false;
     this.slotNumber = handle;
+    this.notCloneable = refuseClone;
     if (group === undefined || group.owner === handle) {
       enqueue(handle);
       collected.register(this, group ?? handle);
@@ -127,6 +142,41 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   /** The same as dispose(), for `using`. */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /**
+   * What util.inspect (console.log) shows of a live handle besides its class:
+   * its device and size where it has them. Subclasses add what identifies them.
+   */
+  protected inspectSummary(): Record<string, unknown> {
+    const summary: Record<string, unknown> = {};
+    const self = this as unknown as { device?: unknown; deviceOrdinal?: unknown; size?: unknown };
+    if ('device' in this) {
+      const device = self.device;
+      summary.device = typeof device === 'object' && device !== null && 'ordinal' in device ? device.ordinal : device;
+    } else if ('deviceOrdinal' in this) {
+      summary.device = self.deviceOrdinal;
+    }
+    if ('size' in this) summary.size = self.size;
+    return summary;
+  }
+
+  /** `DeviceBuffer { device: 0, size: 1024 }`, `Stream { disposed: true }`: never the internal fields. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    const kind = this.constructor.name;
+    if (depth < 0) return options.stylize(`[${kind}]`, 'special');
+    let summary: Record<string, unknown>;
+    if (this.disposed) {
+      summary = { disposed: true };
+    } else {
+      try {
+        summary = this.inspectSummary();
+      } catch {
+        // Released from the native side meanwhile, or a getter the driver refused: show the kind alone.
+        summary = {};
+      }
+    }
+    return `${kind} ${nodeInspect(summary, { ...options, depth: typeof options.depth === 'number' ? options.depth - 1 : options.depth })}`;
   }
 }
 

@@ -4,6 +4,7 @@ import { constants } from 'os';
 import { getSystemErrorMap } from 'util';
 import { CudaResult } from './generated/enums';
 import { native } from './native';
+import { brandUnavailable } from './unavailable-error';
 import { checkInteger } from './validate';
 
 const resultNames = new Map<number, string>(Object.entries(CudaResult).map(([name, code]) => [code, name]));
@@ -29,43 +30,59 @@ export function resultName(code: number): string {
   return resultNames.get(checkInteger(code, 'code', -(2 ** 31), 2 ** 31 - 1)) ?? `CUDA_ERROR_${code}`;
 }
 
-/** A driver call that returned something other than CUDA_SUCCESS. */
+/**
+ * A driver call that returned something other than CUDA_SUCCESS. As every
+ * error class of this package: `name` is the class name, `code` a string
+ * (here the driver's name for the result); `result` keeps the CUresult number.
+ */
 export class CudaError extends Error {
-  /** The CUresult code. */
-  readonly code: number;
-  /** The driver's name for the code (cuGetErrorName), e.g. `CUDA_ERROR_OUT_OF_MEMORY`. */
+  /** The driver's name for the result (cuGetErrorName), e.g. `CUDA_ERROR_OUT_OF_MEMORY`. */
+  readonly code: string;
+  /** The CUresult number, e.g. 2. */
+  readonly result: number;
+  /** The class name, e.g. `CudaOutOfMemoryError`. */
   override readonly name: string;
-  /** The driver's description of the code (cuGetErrorString). */
+  /** The driver's description of the result (cuGetErrorString). */
   readonly driverMessage: string;
   /** The driver function that failed, e.g. `cuMemAlloc`. */
   readonly call: string | null;
   /** The handle or argument that matters (`device 0`, `bytes=4096`), or ''. */
   readonly detail: string;
 
-  constructor(code: number, name: string, driverMessage: string, call: string | null, detail = '') {
-    const resolved = name || resultName(code);
+  /** result: the CUresult; code: its name ('' to look it up). */
+  constructor(result: number, code: string, driverMessage: string, call: string | null, detail = '') {
+    const resolved = code || resultName(result);
     const where = call ? `${call}${detail ? ` (${detail})` : ''}: ` : '';
     super(`${where}${resolved}${driverMessage ? `: ${driverMessage}` : ''}`);
-    this.code = code;
-    this.name = resolved;
+    this.code = resolved;
+    this.result = result;
+    this.name = new.target.name;
     this.driverMessage = driverMessage;
     this.call = call;
     this.detail = detail;
   }
 }
 
-/** The driver cannot be used: no library, a driver too old, or cuInit failed (no device, ...). */
+/** Why the driver cannot be used. */
+export type DriverUnavailableReason = 'library-missing' | 'driver-too-old' | 'init-failed' | 'not-loaded';
+
+/**
+ * The driver cannot be used: no library, a driver too old, or cuInit failed (no
+ * device, ...). A CudaError (code and result are cuInit's, or
+ * CUDA_ERROR_NOT_INITIALIZED), and `instanceof CudaUnavailableError` too.
+ */
 export class DriverUnavailableError extends CudaError {
-  /** Why: 'library-missing' | 'driver-too-old' | 'init-failed' | 'not-loaded'. */
-  readonly reason: string;
-  constructor(code: number, name: string, message: string, call: string | null, reason: string) {
-    super(code, name, message, call);
+  /** Why, in a word. */
+  readonly reason: DriverUnavailableReason;
+  constructor(result: number, code: string, message: string, call: string | null, reason: DriverUnavailableReason) {
+    super(result, code, message, call);
     this.reason = reason;
-    this.message = `${message} (${this.name}, first needed by ${call})`;
+    this.message = `${message} (${this.code}, first needed by ${call})`;
   }
 }
+brandUnavailable(DriverUnavailableError);
 
-/** The installed driver lacks a function this call needs. */
+/** The installed driver lacks a function this call needs (code CUDA_ERROR_NOT_FOUND). */
 export class FunctionUnavailableError extends CudaError {
   /** The CUDA version (e.g. 12080) whose driver provides the function. */
   readonly requiredVersion: number;
@@ -91,8 +108,8 @@ export class CudaNotSupportedError extends CudaError {}
  * the GPU again.
  */
 export class ContextLostError extends CudaError {
-  constructor(code: number, name: string, driverMessage: string, call: string | null, detail = '') {
-    super(code, name, driverMessage, call, detail);
+  constructor(result: number, code: string, driverMessage: string, call: string | null, detail = '') {
+    super(result, code, driverMessage, call, detail);
     this.message = `${this.message} (the CUDA context is lost: every later call that uses it fails the same way; ` +
       'restart the process to use the GPU again)';
   }
@@ -119,6 +136,16 @@ export class CapturedEventError extends CaptureError {}
 /** 908: the capture was ended or used from the wrong thread. */
 export class CaptureWrongThreadError extends CaptureError {}
 
+/** The driver's CUgraphExecUpdateResult, by name; `result N` for one this library does not know. */
+export type GraphUpdateReason =
+  | 'error' | 'topologyChanged' | 'nodeTypeChanged' | 'functionChanged' | 'parametersChanged' | 'notSupported'
+  | 'unsupportedFunctionChange' | 'attributesChanged' | `result ${number}`;
+
+/** The driver's CUgraphInstantiateResult, by name; `result N` for one this library does not know. */
+export type GraphInstantiateReason =
+  | 'error' | 'invalidStructure' | 'nodeOperationNotSupported' | 'multipleContextsNotSupported'
+  | 'conditionalHandleUnused' | `result ${number}`;
+
 /**
  * 910: cuGraphExecUpdate refused the update. reason is the driver's
  * CUgraphExecUpdateResult ('topologyChanged', 'parametersChanged', ...); node
@@ -126,17 +153,17 @@ export class CaptureWrongThreadError extends CaptureError {}
  */
 export class GraphUpdateError extends CudaError {
   /** The driver's CUgraphExecUpdateResult, by name ('topologyChanged', ...); '' when unknown. */
-  reason = '';
+  reason: GraphUpdateReason | '' = '';
   /** The node the driver blames (a GraphNode), when it names one. */
   node: unknown;
 
-  constructor(cause: CudaError | number, reasonOrName = '', node?: unknown, call: string | null = 'cuGraphExecUpdate', detail = '') {
-    const code = typeof cause === 'number' ? cause : cause.code;
-    super(code, typeof cause === 'number' ? reasonOrName : cause.name, typeof cause === 'number' ? '' : cause.driverMessage, call, detail);
+  constructor(cause: CudaError | number, reasonOrCode = '', node?: unknown, call: string | null = 'cuGraphExecUpdate', detail = '') {
+    const result = typeof cause === 'number' ? cause : cause.result;
+    super(result, typeof cause === 'number' ? reasonOrCode : cause.code, typeof cause === 'number' ? '' : cause.driverMessage, call, detail);
     if (typeof cause !== 'number') {
-      this.reason = reasonOrName;
+      this.reason = reasonOrCode as GraphUpdateReason;
       this.node = node;
-      this.message = `${this.message} (reason: ${reasonOrName}${node ? `; node: ${node}` : ''})`;
+      this.message = `${this.message} (reason: ${reasonOrCode}${node ? `; node: ${node}` : ''})`;
     }
   }
 }
@@ -144,12 +171,12 @@ export class GraphUpdateError extends CudaError {
 /** Instantiation failed; reason is the driver's CUgraphInstantiateResult, node the node it names. */
 export class GraphInstantiateError extends CudaError {
   /** The driver's CUgraphInstantiateResult, by name ('invalidStructure', ...). */
-  readonly reason: string;
+  readonly reason: GraphInstantiateReason;
   /** The node the driver blames (a GraphNode), when it names one. */
   readonly node: unknown;
 
-  constructor(cause: CudaError, reason: string, node?: unknown) {
-    super(cause.code, cause.name, cause.driverMessage, 'cuGraphInstantiateWithParams');
+  constructor(cause: CudaError, reason: GraphInstantiateReason, node?: unknown) {
+    super(cause.result, cause.code, cause.driverMessage, 'cuGraphInstantiateWithParams');
     this.reason = reason;
     this.node = node;
     this.message = `${this.message} (reason: ${reason}${node ? `; node: ${node}` : ''})`;
@@ -158,6 +185,8 @@ export class GraphInstantiateError extends CudaError {
 
 /** A handle was used after dispose(). */
 export class DisposedError extends Error {
+  /** 'ERR_CUDA_DISPOSED'. */
+  readonly code = 'ERR_CUDA_DISPOSED';
   /** The kind of handle, e.g. `Stream`. */
   readonly handleType: string;
   constructor(handleType: string) {
@@ -212,6 +241,8 @@ export class AbortError extends Error {
 
 /** A wait ran out of time. */
 export class TimeoutError extends Error {
+  /** 'ERR_CUDA_TIMEOUT'. */
+  readonly code = 'ERR_CUDA_TIMEOUT';
   /** What timed out, e.g. `accept`, `receive`, `Stream.synchronize`. */
   readonly operation: string;
   /** The time it was given, in milliseconds. */
@@ -227,6 +258,8 @@ export class TimeoutError extends Error {
 
 /** The peer of an FdChannel closed the connection (or died), or the channel was shut down. */
 export class ChannelClosedError extends Error {
+  /** 'ERR_CUDA_CHANNEL_CLOSED'. */
+  readonly code = 'ERR_CUDA_CHANNEL_CLOSED';
   /** What found the channel closed: `send` or `receive`. */
   readonly operation: string;
 
@@ -244,6 +277,8 @@ export class ChannelClosedError extends Error {
  * down; a payload that is not JSON does not.
  */
 export class ChannelProtocolError extends Error {
+  /** 'ERR_CUDA_CHANNEL_PROTOCOL'. */
+  readonly code = 'ERR_CUDA_CHANNEL_PROTOCOL';
   /** The operation that found it: `receive`. */
   readonly operation: string;
 
@@ -260,6 +295,8 @@ export class ChannelProtocolError extends Error {
  * client of another user. The connection was closed before anything moved.
  */
 export class ChannelPeerError extends Error {
+  /** 'ERR_CUDA_CHANNEL_PEER'. */
+  readonly code = 'ERR_CUDA_CHANNEL_PEER';
   /** What found the peer unacceptable: `connect`. */
   readonly operation: string;
   /** The peer as the kernel recorded it. */
@@ -276,7 +313,7 @@ export class ChannelPeerError extends Error {
   }
 }
 
-type CudaErrorClass = new (code: number, name: string, message: string, call: string | null, detail?: string) => CudaError;
+type CudaErrorClass = new (result: number, code: string, message: string, call: string | null, detail?: string) => CudaError;
 
 const byCode = new Map<number, CudaErrorClass>([
   [CudaResult.CUDA_ERROR_OUT_OF_MEMORY, CudaOutOfMemoryError],
@@ -334,7 +371,7 @@ native.setErrorFactory((kind, code, name, message, call, detail, requiredVersion
     case 'protocol':
       return new ChannelProtocolError(call ?? '', message);
     case 'unavailable':
-      return new DriverUnavailableError(code, name, message, call, detail);
+      return new DriverUnavailableError(code, name, message, call, detail as DriverUnavailableReason);
     case 'missing':
       return new FunctionUnavailableError(message, call, detail, requiredVersion);
     default: {

@@ -127,9 +127,9 @@ function explainElapsed(error: unknown, start: Event, end: Event): unknown {
   let why: string | undefined;
   if (!start.timing || !end.timing) {
     why = `${!start.timing ? 'the start event' : 'the end event'} was created without timing: create both with Event.create({ timing: true })`;
-  } else if (error.name === 'CUDA_ERROR_NOT_READY') {
+  } else if (error.code === 'CUDA_ERROR_NOT_READY') {
     why = 'the events have not both completed yet: await end.synchronize() first';
-  } else if (error.name === 'CUDA_ERROR_INVALID_HANDLE') {
+  } else if (error.code === 'CUDA_ERROR_INVALID_HANDLE') {
     why = 'an event has not been recorded yet: record both on a stream first';
   }
   if (why) error.message = `${error.message} (${why})`;

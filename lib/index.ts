@@ -41,8 +41,12 @@ export {
   SystemError,
   TimeoutError,
   resultName,
+  type DriverUnavailableReason,
+  type GraphInstantiateReason,
+  type GraphUpdateReason,
   type PeerCredentials,
 } from './errors';
+export { CudaUnavailableError, type CudaUnavailableReason } from './unavailable-error';
 export {
   FdChannel,
   FdChannelServer,
@@ -178,6 +182,7 @@ export {
   type CompileAsyncOptions,
   type CompileOptions,
   type CompileOutput,
+  type CompileStage,
   type NvrtcStatus,
 } from './kernel/compile';
 export { type CodeImage, type DeviceVariable, type JitOptions } from './kernel/code-load';

@@ -14,6 +14,8 @@ export interface GraphEdge {
 
 /** A graph that should be acyclic has a cycle; {@link cycle} lists the nodes on one of them. */
 export class GraphCycleError extends Error {
+  /** 'ERR_CUDA_GRAPH_CYCLE'. */
+  readonly code = 'ERR_CUDA_GRAPH_CYCLE';
   /** Node ids along one cycle, in edge order: each depends on the one before and the first on the last. */
   readonly cycle: readonly number[];
 

@@ -1,7 +1,7 @@
 // Executable graphs: instantiated once, launched many times. Whole-graph
 // update says why it was refused (the driver's reason and the node); per-node
 // updates change one node of the executable; nodes can be disabled and re-enabled.
-import { AbortError, CudaError, GraphInstantiateError, GraphUpdateError } from '../errors';
+import { AbortError, CudaError, GraphInstantiateError, GraphInstantiateReason, GraphUpdateError } from '../errors';
 import { Disposable, slotOf } from '../disposable';
 import { PreparedLaunch } from '../kernel/prepared-launch';
 import type { NativeGraphExec } from '../native';
@@ -54,7 +54,7 @@ export function instantiateGraph(graph: Graph, options: InstantiateOptions): Gra
   const result = native.instantiate(graph.slot, flags, upload, true);
   if (typeof result === 'number') return new GraphExec(result);
   const reason = nameOfValue(instantiateResults, result.result) ?? `result ${result.result}`;
-  throw new GraphInstantiateError(result.error as CudaError, reason, result.node === undefined ? undefined : graph.nodeOf(result.node));
+  throw new GraphInstantiateError(result.error as CudaError, reason as GraphInstantiateReason, result.node === undefined ? undefined : graph.nodeOf(result.node));
 }
 
 /**

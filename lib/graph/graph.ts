@@ -521,6 +521,10 @@ export class Graph extends Disposable<NativeGraph> {
     return native.graphResourceCount(this.slot);
   }
 
+  protected override inspectSummary(): Record<string, unknown> {
+    return { nodes: this.nodeCount };
+  }
+
   override toString(): string {
     return this.disposed ? 'Graph(disposed)' : `Graph(${this.nodeCount} nodes)`;
   }

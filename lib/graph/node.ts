@@ -127,6 +127,10 @@ export class GraphNode extends Disposable<NativeGraphNode> {
     native.graphNodeDestroy(this.slot);
   }
 
+  protected override inspectSummary(): Record<string, unknown> {
+    return { type: this.type };
+  }
+
   override toString(): string {
     return this.disposed ? 'GraphNode(disposed)' : `GraphNode(${this.label ?? this.type})`;
   }

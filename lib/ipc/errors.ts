@@ -20,6 +20,8 @@ export type SharingUnsupportedReason =
  * says why in a word; `remedy` says what to do instead.
  */
 export class SharingUnsupportedError extends Error {
+  /** 'ERR_CUDA_SHARING_UNSUPPORTED'. */
+  readonly code = 'ERR_CUDA_SHARING_UNSUPPORTED';
   /** Why, in a word. */
   readonly reason: SharingUnsupportedReason;
   /** What to do instead, e.g. which allocation or export path fits. */
@@ -40,6 +42,8 @@ export class SharingUnsupportedError extends Error {
  * the driver.
  */
 export class InvalidDescriptorError extends Error {
+  /** 'ERR_CUDA_INVALID_DESCRIPTOR'. */
+  readonly code = 'ERR_CUDA_INVALID_DESCRIPTOR';
   /** The offending field's path, e.g. `segments[1].bytes` ('' for the whole value). */
   readonly field: string;
 

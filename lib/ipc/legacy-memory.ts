@@ -20,7 +20,7 @@ export function openLegacy(descriptor: LegacyMemoryDescriptor, ordinal: number):
   try {
     return native.openIpcMemory(ordinal, decodeBytes(descriptor.handle), descriptor.offset, descriptor.size);
   } catch (error) {
-    if (error instanceof CudaError && error.code === CudaResult.CUDA_ERROR_INVALID_CONTEXT) {
+    if (error instanceof CudaError && error.result === CudaResult.CUDA_ERROR_INVALID_CONTEXT) {
       throw new SharingUnsupportedError('same-process',
         `cuIpcOpenMemHandle refused the handle (${error.name}): the driver sees this process as the one that exported it`,
         'Use the exported buffer itself in the exporting process; open the descriptor in another process');

@@ -45,7 +45,7 @@ export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleTyp
     exported = native.exportPool(handle, type);
   } catch (error) {
     const refusals: number[] = [CudaResult.CUDA_ERROR_INVALID_VALUE, CudaResult.CUDA_ERROR_NOT_SUPPORTED, CudaResult.CUDA_ERROR_NOT_PERMITTED];
-    if (error instanceof CudaError && refusals.includes(error.code)) {
+    if (error instanceof CudaError && refusals.includes(error.result)) {
       throw new SharingUnsupportedError('pool-not-exportable',
         `the memory pool cannot be exported as ${options.handleType ?? 'posixFileDescriptor'} (${error.name})`, exportablePoolRemedy);
     }

@@ -81,6 +81,8 @@ export const arg = {
 
 /** An argument list does not match the kernel's parameters. */
 export class KernelArgumentError extends TypeError {
+  /** 'ERR_CUDA_KERNEL_ARGUMENT'. */
+  readonly code = 'ERR_CUDA_KERNEL_ARGUMENT';
   /** The kernel's name. */
   readonly kernel: string;
   /** The argument at fault, or -1 when the count is wrong. */

@@ -4,6 +4,7 @@
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { NativeCompileOutcome, NativeCompileRequest } from '../native';
 import { native } from '../native';
+import { CudaUnavailableError } from '../unavailable-error';
 import { checkCString, checkInteger, checkObject, noOptions } from '../validate';
 import { checkWaitOptions, raceWait, WaitOptions } from '../wait-options';
 
@@ -38,8 +39,12 @@ export function nvrtcStatus(): NvrtcStatus {
   });
 }
 
-/** NVRTC could not be loaded; thrown by the first compile. */
-export class NvrtcUnavailableError extends Error {
+/** NVRTC could not be loaded; thrown by the first compile. A CudaUnavailableError. */
+export class NvrtcUnavailableError extends CudaUnavailableError {
+  /** 'ERR_CUDA_NVRTC_UNAVAILABLE'. */
+  readonly code = 'ERR_CUDA_NVRTC_UNAVAILABLE';
+  /** 'nvrtc-unavailable'. */
+  readonly reason = 'nvrtc-unavailable';
   /** The paths tried, or the library that loaded but was unusable. */
   readonly libraryPath: string;
   /** The system's reason (dlopen's message, a missing entry point). */
@@ -53,14 +58,19 @@ export class NvrtcUnavailableError extends Error {
   }
 }
 
+/** Where a compilation failed. */
+export type CompileStage = 'compile' | 'create' | 'name-expression' | 'lowered-name' | 'output';
+
 /** NVRTC refused the program; `log` holds everything the compiler said. */
 export class CompileError extends Error {
+  /** NVRTC's name for its result, e.g. `NVRTC_ERROR_COMPILATION` (the same as resultName). */
+  readonly code: string;
   /** NVRTC's result code (6 for NVRTC_ERROR_COMPILATION). */
   readonly result: number;
   /** NVRTC's name for it, e.g. `NVRTC_ERROR_COMPILATION`. */
   readonly resultName: string;
   /** Where it failed: 'compile', 'create', 'name-expression', 'lowered-name' or 'output'. */
-  readonly stage: string;
+  readonly stage: CompileStage;
   /** The compiler's full log. */
   readonly log: string;
   /** The options the program was compiled with, as NVRTC got them. */
@@ -73,8 +83,9 @@ export class CompileError extends Error {
     super(`${programName} ${what}: ${outcome.resultName}${outcome.log ? `\n${outcome.log.trimEnd()}` : ''}`);
     this.name = 'CompileError';
     this.result = outcome.result;
+    this.code = outcome.resultName;
     this.resultName = outcome.resultName;
-    this.stage = outcome.stage;
+    this.stage = outcome.stage as CompileStage;
     this.log = outcome.log;
     this.options = options;
     this.programName = programName;

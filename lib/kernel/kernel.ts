@@ -142,7 +142,7 @@ export class Kernel extends Disposable<NativeKernel> {
         out[name] = native.kernelAttribute(this.slot, value, ordinal);
       } catch (error) {
         // An attribute newer than the driver is left out rather than failing the rest.
-        if ((error as { code?: number }).code !== CudaResult.CUDA_ERROR_INVALID_VALUE) throw error;
+        if ((error as { result?: number }).result !== CudaResult.CUDA_ERROR_INVALID_VALUE) throw error;
       }
     }
     return out;
@@ -324,6 +324,10 @@ export class Kernel extends Disposable<NativeKernel> {
   #queryContext(context: Context | undefined) {
     if (context !== undefined) return checkInstance(context, Context, 'context').slot;
     return this.context ? null : Device.get(0).primaryContext.slot;
+  }
+
+  protected override inspectSummary(): Record<string, unknown> {
+    return { name: this.name, ...super.inspectSummary() };
   }
 
   override toString(): string {

@@ -28,10 +28,10 @@ async function pass(cuda: typeof Cuda, code: string | Uint8Array): Promise<PassO
   try {
     return { ok: true, result: await scenario(cuda, code) };
   } catch (e) {
-    const error = e as Error & { code?: number; call?: string | null };
+    const error = e as Error & { result?: number; call?: string | null };
     return {
       ok: false,
-      error: { class: error?.constructor?.name, name: error?.name, code: typeof error?.code === 'number' ? error.code : undefined,
+      error: { class: error?.constructor?.name, name: error?.name, code: typeof error?.result === 'number' ? error.result : undefined,
         call: error?.call, cudaError: error instanceof cuda.CudaError, message: String(error?.message ?? error) },
     };
   }

@@ -63,7 +63,7 @@ function chainNames(error: object): string[] {
 /** The outcome class of a thrown value, or undefined when it is not one the library may throw. */
 export function classify(error: unknown, cuda: CudaModule): { outcome: string; unchecked?: boolean } | undefined {
   if (error === null || typeof error !== 'object') return undefined;
-  if (error instanceof cuda.CudaError) return { outcome: `${error.constructor.name}:${error.name}` };
+  if (error instanceof cuda.CudaError) return { outcome: `${error.constructor.name}:${error.code}` };
   if (error instanceof cuda.DisposedError) return { outcome: 'DisposedError' };
   const libraryClasses = [cuda.KernelArgumentError, cuda.InvalidDescriptorError, cuda.SharingUnsupportedError, cuda.GraphCycleError,
     cuda.CompileError, cuda.NvrtcUnavailableError, cuda.SystemError, cuda.TimeoutError, cuda.ChannelClosedError, cuda.ChannelProtocolError];

@@ -65,7 +65,7 @@ describeGpu('devices', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(CudaError);
-    expect(error).toMatchObject({ code: 1, name: 'CUDA_ERROR_INVALID_VALUE', call: 'cuDeviceGetAttribute', detail: 'attribute=100000' });
+    expect(error).toMatchObject({ result: 1, code: 'CUDA_ERROR_INVALID_VALUE', call: 'cuDeviceGetAttribute', detail: 'attribute=100000' });
     expect((error as Error).message).toBe('cuDeviceGetAttribute (attribute=100000): CUDA_ERROR_INVALID_VALUE: invalid argument');
   });
 
@@ -76,7 +76,7 @@ describeGpu('devices', () => {
       // A device is not its own peer: the driver says no, and refuses peer access to itself.
       expect(only.canAccessPeer(only)).toBe(false);
       const ctx = only.primaryContext;
-      expect(() => ctx.enablePeerAccess(ctx)).toThrow(expect.objectContaining({ name: 'CUDA_ERROR_PEER_ACCESS_UNSUPPORTED' }));
+      expect(() => ctx.enablePeerAccess(ctx)).toThrow(expect.objectContaining({ code: 'CUDA_ERROR_PEER_ACCESS_UNSUPPORTED' }));
       expect(() => ctx.disablePeerAccess(ctx)).toThrow(CudaError);
       return;
     }

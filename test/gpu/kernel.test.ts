@@ -304,7 +304,7 @@ describeGpu('kernels', () => {
     try { saxpy.launch({ grid: 1, block: 2048, stream }, [arg.f32(1), arg.ptr(null), arg.ptr(null), arg.u32(0)]); }
     catch (e) { error = e as CudaError; }
     expect(error).toBeInstanceOf(CudaError);
-    expect(error).toMatchObject({ name: 'CUDA_ERROR_INVALID_VALUE', call: 'cuLaunchKernel', detail: 'saxpy' });
+    expect(error).toMatchObject({ code: 'CUDA_ERROR_INVALID_VALUE', call: 'cuLaunchKernel', detail: 'saxpy' });
   });
 
   test('code stays loaded while a launch still runs it, after every handle is disposed', async () => {
@@ -357,7 +357,7 @@ describeGpu('library variables', () => {
     try { lib.unifiedFunction('bump'); } catch (e) { error = e as CudaError; }
     expect(error).toBeInstanceOf(CudaError);
     // The driver's answer for a kernel that is not a unified function (13.0 says invalid value).
-    expect(['CUDA_ERROR_NOT_FOUND', 'CUDA_ERROR_INVALID_VALUE']).toContain(error!.name);
+    expect(['CUDA_ERROR_NOT_FOUND', 'CUDA_ERROR_INVALID_VALUE']).toContain(error!.code);
     expect(error).toMatchObject({ call: 'cuLibraryGetUnifiedFunction', detail: 'bump' });
     expect(() => lib.managed('missing')).toThrow(CudaError);
   });
@@ -387,7 +387,7 @@ describeGpu('cooperative launch', () => {
     let error: CudaError | undefined;
     try { rotate.launch({ grid: grid * 2 + 1, block, stream, cooperative: true }, [arg.ptr(a), arg.ptr(b), arg.u32(n)]); }
     catch (e) { error = e as CudaError; }
-    expect(error).toMatchObject({ name: 'CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE', call: 'cuLaunchCooperativeKernel' });
+    expect(error).toMatchObject({ code: 'CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE', call: 'cuLaunchCooperativeKernel' });
     // The same through cuLaunchKernelEx, with a prepared launch.
     b.fill(0);
     using prepared = rotate.prepare({ grid, block, stream, cooperative: true, priority: 0 }, ['ptr', 'ptr', 'u32'], [a, b, n]);

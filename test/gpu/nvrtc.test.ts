@@ -134,7 +134,7 @@ template <typename T> __global__ void scale(T* x, T factor, unsigned n) {
       broken.kernel('broken');
     } catch (e) { error = e as CudaError; }
     expect(error).toBeInstanceOf(CudaError);
-    expect(error!.name).toBe('CUDA_ERROR_INVALID_PTX');
+    expect(error!.code).toBe('CUDA_ERROR_INVALID_PTX');
     if (error!.call === 'cuLibraryLoadData') expect(error!.detail).toMatch(/JIT log: .*ptxas/s);
   });
 });

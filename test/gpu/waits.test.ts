@@ -8,7 +8,7 @@
 import { expectPromptExit, runScript, timeExit } from '../helpers/subprocess';
 import { describeGpu } from '../helpers/tiers';
 
-const describeError = `const d = (e) => ({ type: e.constructor.name, name: e.name, code: e.code, message: e.message,
+const describeError = `const d = (e) => ({ type: e.constructor.name, name: e.name, code: e.code, result: e.result, message: e.message,
   operation: e.operation, isLost: e instanceof cuda.ContextLostError, isCuda: e instanceof cuda.CudaError });
   const outcome = (p) => p.then(() => 'resolved', d);`;
 
@@ -36,9 +36,9 @@ describeGpu('waits on the GPU', () => {
         later = d(e);
       }
       report({ awaited, later });`);
-    expect(report.awaited).toMatchObject({ type: 'ContextLostError', code: 700, name: 'CUDA_ERROR_ILLEGAL_ADDRESS', isLost: true, isCuda: true });
+    expect(report.awaited).toMatchObject({ type: 'ContextLostError', result: 700, code: 'CUDA_ERROR_ILLEGAL_ADDRESS', isLost: true, isCuda: true });
     expect(report.awaited.message).toMatch(/^cuStreamSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS: .*\(the CUDA context is lost: .*restart the process to use the GPU again\)$/);
-    expect(report.later).toMatchObject({ type: 'ContextLostError', code: 700, isLost: true });
+    expect(report.later).toMatchObject({ type: 'ContextLostError', result: 700, isLost: true });
   });
 
   test('a wait for a long kernel is given up by its timeout or its signal; the kernel runs on, and a later wait sees it end', () => {

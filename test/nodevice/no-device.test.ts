@@ -10,7 +10,7 @@ describeWithDriver('with every device hidden', () => {
       report({ s, e });`, { CUDA_VISIBLE_DEVICES: visible });
     expect(r.status).toBe(0);
     expect(r.report.s).toMatchObject({ available: false, stage: 'init-failed', initResult: { code: 100, name: 'CUDA_ERROR_NO_DEVICE' } });
-    expect(r.report.e).toMatchObject({ type: 'DriverUnavailableError', code: 100, name: 'CUDA_ERROR_NO_DEVICE', reason: 'init-failed' });
+    expect(r.report.e).toMatchObject({ type: 'DriverUnavailableError', result: 100, code: 'CUDA_ERROR_NO_DEVICE', name: 'DriverUnavailableError', reason: 'init-failed' });
     expect(r.report.e.message).toMatch(/no CUDA-capable device is visible/);
   });
 });

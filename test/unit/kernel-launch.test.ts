@@ -21,7 +21,7 @@ const prelude = `
   const log = () => fs.readFileSync(process.env.FAKE_CUDA_LOG, 'utf8').split('\\n')
     .filter((l) => l && !/^(retain|release)$/.test(l));
   const clearLog = () => fs.writeFileSync(process.env.FAKE_CUDA_LOG, '');
-  const d = (e) => ({ type: e.constructor.name, name: e.name, message: e.message, code: e.code, call: e.call,
+  const d = (e) => ({ type: e.constructor.name, name: e.name, message: e.message, code: e.code, result: e.result, call: e.call,
     detail: e.detail, kernel: e.kernel, index: e.index });
   const attempt = (f) => { try { f(); return null; } catch (e) { return d(e); } };
   const image = ${JSON.stringify(image)};
@@ -58,8 +58,8 @@ describe('libraries and modules', () => {
     expect(r.params).toEqual([{ offset: 0, size: 4 }, { offset: 8, size: 8 }, { offset: 16, size: 8 }, { offset: 24, size: 4 }]);
     expect(r.global.size).toBe(4);
     expect(BigInt(r.global.address)).toBeGreaterThan(0n);
-    expect(r.missing).toMatchObject({ type: 'CudaError', code: 500, call: 'cuLibraryGetKernel', detail: 'nope' });
-    expect(r.missingGlobal).toMatchObject({ code: 500, call: 'cuLibraryGetGlobal' });
+    expect(r.missing).toMatchObject({ type: 'CudaError', result: 500, code: 'CUDA_ERROR_NOT_FOUND', call: 'cuLibraryGetKernel', detail: 'nope' });
+    expect(r.missingGlobal).toMatchObject({ result: 500, call: 'cuLibraryGetGlobal' });
     // the four JIT log options always, plus the one asked for
     expect(r.log).toEqual(['library load 3 kernels, 4 jit options', 'library load 3 kernels, 5 jit options']);
   });
@@ -69,11 +69,11 @@ describe('libraries and modules', () => {
       module: attempt(() => cuda.Module.load('FAKE bad')), notImage: attempt(() => cuda.Library.load('garbage')),
       empty: attempt(() => cuda.Library.load(new Uint8Array(0))), nul: attempt(() => cuda.Library.load('a\\0b')),
       type: attempt(() => cuda.Library.load(42)), jit: attempt(() => cuda.Library.load(image, { jit: { optimizationLevel: 9 } })) });`);
-    expect(r.bad).toMatchObject({ type: 'CudaError', name: 'CUDA_ERROR_INVALID_PTX', call: 'cuLibraryLoadData',
+    expect(r.bad).toMatchObject({ type: 'CudaError', code: 'CUDA_ERROR_INVALID_PTX', call: 'cuLibraryLoadData',
       detail: '12 bytes; JIT log: ptxas fatal   : fake syntax error at line 1' });
     expect(r.bad.message).toContain('fake syntax error at line 1');
     expect(r.module).toMatchObject({ call: 'cuModuleLoadDataEx', detail: '8 bytes; JIT log: ptxas fatal   : fake syntax error at line 1' });
-    expect(r.notImage).toMatchObject({ code: 200, call: 'cuLibraryLoadData', detail: '7 bytes' });
+    expect(r.notImage).toMatchObject({ result: 200, call: 'cuLibraryLoadData', detail: '7 bytes' });
     expect(r.empty).toMatchObject({ type: 'RangeError', message: 'code must not be empty' });
     expect(r.nul).toMatchObject({ type: 'RangeError' });
     expect(r.type).toMatchObject({ type: 'TypeError' });
@@ -233,7 +233,7 @@ describe('launches', () => {
       const stream = newStream();
       const empty = cuda.Library.load(image).kernel('empty');
       report(attempt(() => empty.launch({ grid: 1, block: [1024, 2], stream })));`);
-    expect(r).toMatchObject({ type: 'CudaError', name: 'CUDA_ERROR_INVALID_VALUE', call: 'cuLaunchKernel', detail: 'empty' });
+    expect(r).toMatchObject({ type: 'CudaError', code: 'CUDA_ERROR_INVALID_VALUE', call: 'cuLaunchKernel', detail: 'empty' });
   });
 
   test('a prepared launch writes values in place; each launch sends the values as they are', () => {

@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { fakeDriver, runScript } from '../helpers/subprocess';
 
-const describeError = `const d = (e) => ({ type: e.constructor.name, name: e.name, code: e.code, call: e.call, detail: e.detail,
+const describeError = `const d = (e) => ({ type: e.constructor.name, name: e.name, code: e.code, result: e.result, call: e.call, detail: e.detail,
   reason: e.reason, requiredVersion: e.requiredVersion, message: e.message, isCuda: e instanceof cuda.CudaError });`;
 
 describe('without a driver library', () => {
@@ -36,7 +36,7 @@ describe('without a driver library', () => {
       report(errors);`, env);
     expect(r.status).toBe(0);
     for (const e of r.report) {
-      expect(e).toMatchObject({ type: 'DriverUnavailableError', isCuda: true, code: 3, name: 'CUDA_ERROR_NOT_INITIALIZED', reason: 'library-missing' });
+      expect(e).toMatchObject({ type: 'DriverUnavailableError', isCuda: true, result: 3, code: 'CUDA_ERROR_NOT_INITIALIZED', name: 'DriverUnavailableError', reason: 'library-missing' });
       expect(e.message).toMatch(/could not be loaded .*install the NVIDIA driver, or set CUDA_DRIVER_LIBRARY/);
     }
     expect(r.report[0].call).toBe('cuDeviceGetCount');
@@ -79,7 +79,7 @@ describe('with a stand-in driver', () => {
     { CUDA_DRIVER_LIBRARY: library, FAKE_CUDA_FAIL: 'cuInit=100' });
     expect(r.report.s).toMatchObject({ available: false, stage: 'init-failed', initResult: { code: 100, name: 'CUDA_ERROR_NO_DEVICE' },
       reason: 'init-failed: CUDA_ERROR_NO_DEVICE' });
-    expect(r.report.e).toMatchObject({ type: 'DriverUnavailableError', code: 100, name: 'CUDA_ERROR_NO_DEVICE', reason: 'init-failed' });
+    expect(r.report.e).toMatchObject({ type: 'DriverUnavailableError', result: 100, code: 'CUDA_ERROR_NO_DEVICE', name: 'DriverUnavailableError', reason: 'init-failed' });
     expect(r.report.e.message).toMatch(/no CUDA-capable device is visible.*CUDA_VISIBLE_DEVICES/);
   });
 
@@ -99,7 +99,7 @@ describe('with a stand-in driver', () => {
       report({ api, e, getDevice: table.find(f => f.name === 'cuCtxGetDevice_v2'), count: table.find(f => f.name === 'cuDeviceGetCount') });`,
     { CUDA_DRIVER_LIBRARY: library });
     expect(r.report.api).toBe(3020);
-    expect(r.report.e).toMatchObject({ type: 'FunctionUnavailableError', code: 500, call: 'cuCtxGetDevice_v2', requiredVersion: 13000 });
+    expect(r.report.e).toMatchObject({ type: 'FunctionUnavailableError', result: 500, code: 'CUDA_ERROR_NOT_FOUND', call: 'cuCtxGetDevice_v2', requiredVersion: 13000 });
     expect(r.report.e.message).toBe('cuCtxGetDevice_v2 is not provided by the installed driver (CUDA 12.8); it needs a driver for CUDA 13.0 or newer');
     expect(r.report.getDevice).toMatchObject({ available: false, requiredVersion: { raw: 13000 } });
     expect(r.report.count.available).toBe(true);
@@ -118,7 +118,7 @@ describe('with a stand-in driver', () => {
       try { dev.attribute(130); } catch (x) { out.invalid = d(x); }
       report(out);`, { CUDA_DRIVER_LIBRARY: library });
     expect(r.report.invalid).toMatchObject({
-      type: 'CudaError', code: 1, name: 'CUDA_ERROR_INVALID_VALUE', call: 'cuDeviceGetAttribute', detail: 'attribute=130',
+      type: 'CudaError', result: 1, code: 'CUDA_ERROR_INVALID_VALUE', name: 'CudaError', call: 'cuDeviceGetAttribute', detail: 'attribute=130',
       message: 'cuDeviceGetAttribute (attribute=130): CUDA_ERROR_INVALID_VALUE: invalid argument',
     });
   });
@@ -149,7 +149,7 @@ describe('with a stand-in driver', () => {
     const r = runScript(`${describeError} let e, isCapture; try { cuda.Device.get(0).name; } catch (x) { e = d(x); isCapture = x instanceof cuda.CaptureError; }
       report({ e, isCapture });`,
     { CUDA_DRIVER_LIBRARY: library, FAKE_CUDA_FAIL: `cuDeviceGetName=${code}` });
-    expect(r.report.e).toMatchObject({ type, code, name, call: 'cuDeviceGetName', isCuda: true });
+    expect(r.report.e).toMatchObject({ type, name: type, code: name, result: code, call: 'cuDeviceGetName', isCuda: true });
     expect(r.report.isCapture).toBe(type.startsWith('Capture'));
     if (type === 'ContextLostError') {
       expect(r.report.e.message).toBe(`cuDeviceGetName: ${name} (the CUDA context is lost: every later call that uses it fails ` +

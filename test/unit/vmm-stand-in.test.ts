@@ -92,9 +92,9 @@ describe('virtual memory against the stand-in driver', () => {
 
   test('a grant that fails leaves nothing mapped and nothing leaked', () => {
     const { r, log } = run(`
-      let e; try { cuda.Mapping.alloc(4 * M); } catch (x) { e = { type: x.constructor.name, call: x.call, code: x.code }; }
+      let e; try { cuda.Mapping.alloc(4 * M); } catch (x) { e = { type: x.constructor.name, call: x.call, result: x.result, code: x.code }; }
       report(e);`, { FAKE_CUDA_FAIL: 'cuMemSetAccess=1' });
-    expect(r.report).toEqual({ type: 'CudaError', call: 'cuMemSetAccess', code: 1 });
+    expect(r.report).toEqual({ type: 'CudaError', call: 'cuMemSetAccess', result: 1, code: 'CUDA_ERROR_INVALID_VALUE' });
     const base = reservation(1);
     expect(log).toEqual([
       `create 1 ${hex(4 * MiB)}`,

@@ -7,7 +7,7 @@
 // ContextLostError.
 import { fakeDriver, fakeNvrtc, runScript } from '../helpers/subprocess';
 
-const describeError = `const d = (e) => ({ type: e.constructor.name, name: e.name, code: e.code, message: e.message,
+const describeError = `const d = (e) => ({ type: e.constructor.name, name: e.name, code: e.code, result: e.result, message: e.message,
   operation: e.operation, timeoutMs: e.timeoutMs, cause: e.cause, isError: e instanceof Error,
   isCuda: e instanceof cuda.CudaError });
   const outcome = (p) => p.then(() => 'resolved', d);
@@ -44,7 +44,7 @@ describe('giving up a wait for work that never ends', () => {
       graph.addEmpty();
       const run20 = await outcome(graph.instantiate().run(stream, { timeoutMs: 20 }));
       report({ stream50, streamMs, event30, eventMs, run20, busy: !stream.query() });`, never);
-    expect(report.stream50).toEqual({ type: 'TimeoutError', name: 'TimeoutError', message: 'Stream.synchronize timed out after 50 ms',
+    expect(report.stream50).toEqual({ type: 'TimeoutError', name: 'TimeoutError', code: 'ERR_CUDA_TIMEOUT', message: 'Stream.synchronize timed out after 50 ms',
       operation: 'Stream.synchronize', timeoutMs: 50, isError: true, isCuda: false });
     expect(report.event30).toMatchObject({ type: 'TimeoutError', operation: 'Event.synchronize', timeoutMs: 30 });
     expect(report.run20).toMatchObject({ type: 'TimeoutError', operation: 'GraphExec.run', timeoutMs: 20 });
@@ -175,7 +175,7 @@ test('a GPU fault rejects an awaited wait with a ContextLostError that says to r
     let blocking; try { stream.synchronizeSync(); } catch (e) { blocking = d(e); }
     report({ awaited, abandonable, blocking });`, { FAKE_CUDA_FAIL: 'cuStreamSynchronize=700' });
   const lost = {
-    type: 'ContextLostError', name: 'CUDA_ERROR_ILLEGAL_ADDRESS', code: 700, isCuda: true,
+    type: 'ContextLostError', name: 'ContextLostError', code: 'CUDA_ERROR_ILLEGAL_ADDRESS', result: 700, isCuda: true,
     message: 'cuStreamSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (the CUDA context is lost: every later call that uses it fails the same way; ' +
       'restart the process to use the GPU again)',
   };
