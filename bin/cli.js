@@ -1,6 +1,7 @@
 // The cuda-driver command line: argument parsing and dispatch. Each command
 // lives in a file of its own (devices.js, dot.js, counters.js).
 'use strict';
+const util = require('util');
 
 const usage = `Usage: cuda-driver <command> [options]
 
@@ -13,7 +14,8 @@ Commands:
       whose export is a Graph (module.exports = graph, export default graph, or
       a function, maybe async, returning one; --export names another export).
       Writes SVG where Graphviz's dot is installed (or GRAPHVIZ_DOT names it),
-      DOT otherwise; to <file>, or to standard output.
+      DOT otherwise (--format svg then fails instead); to <file>, or to
+      standard output.
 
   counters [--json] [-o <file>] <script> [args...]
       Run a Node.js script with driver call counting on, and print how often it
@@ -50,7 +52,8 @@ const short = { o: 'output', h: 'help', v: 'version' };
 
 /**
  * Parses the arguments after `cuda-driver`: { command, options, positionals }.
- * Throws UsageError for anything it does not understand.
+ * Throws UsageError for anything it does not understand. util.parseArgs reads
+ * the tokens (non-strict, so that each refusal says what to do in our words).
  */
 function parseArgs(argv) {
   if (argv.length === 0) throw new UsageError('no command given');
@@ -59,40 +62,40 @@ function parseArgs(argv) {
   if (first === '-v' || first === '--version') return { command: 'version', options: {}, positionals: [] };
   const spec = commands[first];
   if (!spec) throw new UsageError(`unknown command '${first}'`);
+  const config = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, kind] of Object.entries(spec.options)) {
+    config[name] = { type: kind === 'flag' ? 'boolean' : 'string' };
+    const letter = Object.keys(short).find((k) => short[k] === name);
+    if (letter) config[name].short = letter;
+  }
+  const { tokens } = util.parseArgs({ args: rest, options: config, strict: false, allowPositionals: true, tokens: true });
   const options = {};
   const positionals = [];
-  for (let i = 0; i < rest.length; i++) {
-    const token = rest[i];
-    if (spec.restFromFirstPositional && positionals.length > 0) {
-      positionals.push(token);
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') continue;
+    if (token.kind === 'positional') {
+      // counters: the script and everything after it are the script's.
+      if (spec.restFromFirstPositional) {
+        positionals.push(...rest.slice(token.index));
+        break;
+      }
+      positionals.push(token.value);
       continue;
     }
-    if (token === '--') {
-      positionals.push(...rest.slice(i + 1));
-      break;
-    }
-    if (!token.startsWith('-') || token === '-') {
-      positionals.push(token);
-      continue;
-    }
-    const match = /^(?:--([a-z][a-z-]*)|-([a-zA-Z]))(?:=(.*))?$/.exec(token);
-    if (!match) throw new UsageError(`cannot read option '${token}'`);
-    const name = match[1] ?? short[match[2]];
+    const { name, rawName } = token;
     if (name === 'help') return { command: 'help', options: {}, positionals: [] };
-    const kind = name && spec.options[name];
-    if (!kind) throw new UsageError(`${first} has no option '${token.split('=')[0]}'`);
+    const kind = Object.prototype.hasOwnProperty.call(spec.options, name) ? spec.options[name] : undefined;
+    if (!kind) throw new UsageError(`${first} has no option '${rawName}'`);
     if (kind === 'flag') {
-      if (match[3] !== undefined) throw new UsageError(`option --${name} takes no value`);
+      if (token.value !== undefined) throw new UsageError(`option --${name} takes no value`);
       options[name] = true;
       continue;
     }
-    let value = match[3];
-    if (value === undefined) {
-      if (i + 1 >= rest.length) throw new UsageError(`option --${name} needs a value`);
-      value = rest[++i];
+    if (token.value === undefined) throw new UsageError(`option --${name} needs a value`);
+    if (Array.isArray(kind) && !kind.includes(token.value)) {
+      throw new UsageError(`option --${name} must be one of ${kind.join(', ')}; got '${token.value}'`);
     }
-    if (Array.isArray(kind) && !kind.includes(value)) throw new UsageError(`option --${name} must be one of ${kind.join(', ')}; got '${value}'`);
-    options[name] = value;
+    options[name] = token.value;
   }
   const [min, max] = spec.positionals;
   if (positionals.length < min) throw new UsageError(`${first} needs ${first === 'counters' ? 'a script to run' : 'an input file'}`);

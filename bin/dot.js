@@ -104,6 +104,11 @@ async function dot(input, options, io) {
         return exit.failed;
       }
       result = run.stdout;
+    } else if (options.format === 'svg') {
+      // Asked for by name: DOT in its place would be a file the caller cannot use as SVG.
+      io.stderr.write(`cuda-driver dot: --format svg needs Graphviz's dot, which is not installed here: install Graphviz ` +
+        '(apt install graphviz, brew install graphviz), set GRAPHVIZ_DOT to its dot program, or use --format dot\n');
+      return exit.failed;
     } else {
       format = 'dot';
       if (output && /\.svg$/i.test(output)) output = output.replace(/\.svg$/i, '.dot');

@@ -7,6 +7,15 @@ import { native, NativeContext, Slot } from './native';
 import { checkEnum, checkFlags, checkInstance, checkSize, flagNames } from './validate';
 
 /**
+ * The context flags a call takes by name: the header's (ContextFlag) and
+ * mapHost (CU_CTX_MAP_HOST), which the header leaves out as deprecated (every
+ * context maps host memory since CUDA 11) but which C code being ported passes.
+ */
+export const ContextFlagInput = { ...ContextFlag, mapHost: 0x08 } as const;
+/** A name of {@link ContextFlagInput}. */
+export type ContextFlagInputName = keyof typeof ContextFlagInput;
+
+/**
  * A CUDA context. Most programs never need one: each device's primary context
  * (device.primaryContext) is retained on first use and made current for every
  * call that needs it. Device.createContext() makes a context of its own.
@@ -68,8 +77,8 @@ export class Context extends Disposable<NativeContext> {
   }
 
   /** Sets the flags of this context (cuCtxSetFlags). */
-  setFlags(flags: ContextFlagName | ContextFlagName[] | number): void {
-    native.contextSetFlags(this.slot, checkFlags(flags, ContextFlag, 'flags'));
+  setFlags(flags: ContextFlagInputName | ContextFlagInputName[] | number): void {
+    native.contextSetFlags(this.slot, checkFlags(flags, ContextFlagInput, 'flags'));
   }
 
   /** A resource limit of this context (stack size, printf FIFO, heap, ...), in the driver's units. */

@@ -1,6 +1,6 @@
 // Devices: found by ordinal, PCI bus id or UUID; their names, attributes and the
 // capabilities a program checks before it relies on a feature.
-import { Context } from './context';
+import { Context, ContextFlagInput, ContextFlagInputName } from './context';
 import { ContextFlag, ContextFlagName, CudaResult, DeviceAttribute, DeviceAttributeName, P2PAttribute, P2PAttributeName } from './generated/enums';
 import { native } from './native';
 import { checkEnum, checkFlags, checkInstance, checkInteger, checkString, flagNames } from './validate';
@@ -252,8 +252,8 @@ export class Device {
   }
 
   /** Sets the flags the primary context is (or will be) created with. */
-  setPrimaryContextFlags(flags: ContextFlagName | ContextFlagName[] | number): void {
-    native.setPrimaryContextFlags(this.ordinal, checkFlags(flags, ContextFlag, 'flags'));
+  setPrimaryContextFlags(flags: ContextFlagInputName | ContextFlagInputName[] | number): void {
+    native.setPrimaryContextFlags(this.ordinal, checkFlags(flags, ContextFlagInput, 'flags'));
   }
 
   /**
@@ -265,9 +265,12 @@ export class Device {
     native.resetPrimaryContext(this.ordinal);
   }
 
-  /** A new context of its own (cuCtxCreate); most programs want the primary context instead. */
-  createContext(flags: ContextFlagName | ContextFlagName[] | number = 0): Context {
-    return new Context(native.createContext(this.ordinal, checkFlags(flags, ContextFlag, 'flags')));
+  /**
+   * A new context of its own (cuCtxCreate); most programs want the primary
+   * context instead. flags: names of ContextFlagInput (`['schedBlockingSync', 'mapHost']`) or the driver's number.
+   */
+  createContext(flags: ContextFlagInputName | ContextFlagInputName[] | number = 0): Context {
+    return new Context(native.createContext(this.ordinal, checkFlags(flags, ContextFlagInput, 'flags')));
   }
 
   /** `Device(ordinal)`. */

@@ -7,7 +7,7 @@ import { CudaError } from './errors';
 import { EventFlag } from './generated/enums';
 import { native, NativeEvent, Slot } from './native';
 import { checkStream, Stream } from './stream';
-import { checkBoolean, checkInstance, checkObject, noOptions } from './validate';
+import { checkBoolean, checkInstance, checkObject, checkOptions, noOptions } from './validate';
 import { abandonableWait, checkWaitOptions, WaitOptions } from './wait-options';
 
 /** Options of {@link Event.create}. */
@@ -41,6 +41,7 @@ export class Event extends Disposable<NativeEvent> {
   /** A new event (cuEventCreate); without timing unless asked, as that is cheaper. */
   static create(options: EventOptions = noOptions): Event {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'Event.create', ['device', 'context', 'timing', 'blockingSync', 'interprocess']);
     const timing = options.timing === undefined ? false : checkBoolean(options.timing, 'options.timing');
     let flags = timing ? 0 : EventFlag.disableTiming;
     if (options.blockingSync !== undefined && checkBoolean(options.blockingSync, 'options.blockingSync')) flags |= EventFlag.blockingSync;
@@ -77,6 +78,7 @@ export class Event extends Disposable<NativeEvent> {
    */
   record(stream: Stream, options: { external?: boolean } = noOptions): this {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'record', ['external']);
     native.eventRecord(this.slot, checkStream(stream).slot,
       options.external === undefined ? undefined : checkBoolean(options.external, 'external') ? 1 : 0);
     return this;
@@ -95,7 +97,7 @@ export class Event extends Disposable<NativeEvent> {
    */
   synchronize(options?: WaitOptions): Promise<void> {
     if (options === undefined) return native.eventSynchronizeAsync(this.slot);
-    const wait = checkWaitOptions(options);
+    const wait = checkWaitOptions(options, 'options', 'synchronize');
     return abandonableWait(wait, 'Event.synchronize', () => native.eventSynchronizeAbandonable(this.slot));
   }
 

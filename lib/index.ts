@@ -1,6 +1,6 @@
 // cuda-driver: the CUDA driver API for Node.js.
 export { AddonUnavailableError, type AddonFailure } from './addon';
-export { Context } from './context';
+export { Context, ContextFlagInput, ContextFlagInputName } from './context';
 export { Device, type DeviceCapabilities } from './device';
 export { Disposable } from './disposable';
 export {

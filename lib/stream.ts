@@ -24,7 +24,7 @@ import {
   StreamAttributeName,
   StreamAttributes,
 } from './launch-attributes';
-import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, nameOfValue, noOptions } from './validate';
+import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkOptions, checkSize, nameOfValue, noOptions } from './validate';
 import { abandonableWait, CheckedWait, checkWaitOptions, WaitOptions } from './wait-options';
 
 /** Options of {@link Stream.create}. */
@@ -72,6 +72,7 @@ export class Stream extends Disposable<NativeStream> {
    */
   static create(options: StreamOptions = noOptions): Stream {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'Stream.create', ['device', 'context', 'nonBlocking', 'priority']);
     const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
     if (context && options.device !== undefined) {
       throw new TypeError('give options.device or options.context, not both: a context belongs to one device');
@@ -160,7 +161,7 @@ export class Stream extends Disposable<NativeStream> {
    */
   synchronize(options?: WaitOptions): Promise<void> {
     if (options === undefined) return native.streamSynchronizeAsync(this.slot);
-    return synchronizeStream(this, checkWaitOptions(options), 'Stream.synchronize');
+    return synchronizeStream(this, checkWaitOptions(options, 'options', 'synchronize'), 'Stream.synchronize');
   }
 
   /** Blocks the JavaScript thread until all work queued so far has completed. */
@@ -171,6 +172,7 @@ export class Stream extends Disposable<NativeStream> {
   /** Later work on this stream waits until event has happened (cuStreamWaitEvent). */
   waitEvent(event: Event, options: { external?: boolean } = noOptions): void {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'waitEvent', ['external']);
     const flags = options.external !== undefined && checkBoolean(options.external, 'options.external') ? 1 /* CU_EVENT_WAIT_EXTERNAL */ : 0;
     native.streamWaitEvent(this.slot, slotOf(event, 'event', 'Event'), flags);
   }
@@ -219,6 +221,7 @@ export class Stream extends Disposable<NativeStream> {
   /** Work queued after this waits until the 32-bit word at target+offset satisfies condition against value. */
   waitValue32(target: MemoryHandle, value: number, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = noOptions): void {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'waitValue32', ['offset', 'condition', 'flush']);
     native.streamWaitValue(this.slot, memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
       checkInteger(value, 'value', 0, 2 ** 32 - 1), waitFlags(options), false);
   }
@@ -226,12 +229,14 @@ export class Stream extends Disposable<NativeStream> {
   /** Work queued after this waits until the 64-bit word at target+offset satisfies condition against value. */
   waitValue64(target: MemoryHandle, value: bigint, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = noOptions): void {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'waitValue64', ['offset', 'condition', 'flush']);
     native.streamWaitValue(this.slot, memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), waitFlags(options), true);
   }
 
   /** Writes value to the 32-bit word at target+offset when the stream gets there. */
   writeValue32(target: MemoryHandle, value: number, options: { offset?: number; noMemoryBarrier?: boolean } = noOptions): void {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'writeValue32', ['offset', 'noMemoryBarrier']);
     native.streamWriteValue(this.slot, memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
       checkInteger(value, 'value', 0, 2 ** 32 - 1), writeFlags(options), false);
   }
@@ -239,6 +244,7 @@ export class Stream extends Disposable<NativeStream> {
   /** Writes value to the 64-bit word at target+offset when the stream gets there. */
   writeValue64(target: MemoryHandle, value: bigint, options: { offset?: number; noMemoryBarrier?: boolean } = noOptions): void {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'writeValue64', ['offset', 'noMemoryBarrier']);
     native.streamWriteValue(this.slot, memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), writeFlags(options), true);
   }
 

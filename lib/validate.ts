@@ -28,6 +28,21 @@ export function checkSize(value: unknown, name: string): number {
   return checkInteger(value, name, 0);
 }
 
+/** 2^64 - 1 (ULONG_MAX, ~0ULL): what the driver reads as "no limit" in a 64-bit size. */
+export const unlimitedSize = 0xffff_ffff_ffff_ffffn;
+
+/**
+ * A 64-bit size the driver takes (cuuint64_t, size_t): a non-negative safe
+ * integer, or a bigint up to 2^64 - 1 (unlimitedSize among them).
+ */
+export function checkSize64(value: unknown, name: string): bigint {
+  if (typeof value === 'bigint') {
+    if (value < 0n || value > unlimitedSize) throw new RangeError(`${name} must be between 0 and 2^64 - 1, got ${value}`);
+    return value;
+  }
+  return BigInt(checkInteger(value, name, 0));
+}
+
 /** A finite number in [min, max] (a weight, a duration). */
 export function checkNumber(value: unknown, name: string, min = -Number.MAX_VALUE, max = Number.MAX_VALUE): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
@@ -143,4 +158,21 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'string') return `'${value.length > 40 ? value.slice(0, 40) + '…' : value}'`;
   if (typeof value === 'object' || typeof value === 'function') return (value as object).constructor?.name ?? typeof value;
   return String(value);
+}
+
+/**
+ * Rejects a key of an options object that the call does not read, so a
+ * misspelled or misplaced option is not ignored in silence. `allowed` lists
+ * the call's keys; `elsewhere` says, for a key that belongs in another
+ * argument, where it goes. A for-in over the caller's few keys: cheap enough
+ * for calls made per node or per copy.
+ */
+export function checkOptions(options: object, name: string, call: string, allowed: readonly string[],
+  elsewhere?: Readonly<Record<string, string>>): void {
+  for (const key in options) {
+    if (allowed.includes(key)) continue;
+    const hint = elsewhere !== undefined && Object.prototype.hasOwnProperty.call(elsewhere, key) ? elsewhere[key]
+      : allowed.length === 0 ? 'it takes none' : `its options are ${allowed.join(', ')}`;
+    throw new TypeError(`${name}.${key} is not an option of ${call}; ${hint}`);
+  }
 }

@@ -4,7 +4,7 @@
 // stopped once queued, and a compile runs to its end on its thread.
 import { AbortError, TimeoutError } from './errors';
 import { native, NativeWait } from './native';
-import { checkObject, checkTimeout } from './validate';
+import { checkObject, checkOptions, checkTimeout } from './validate';
 
 /** Options of a wait that can be given up (`stream.synchronize()`, `event.synchronize()`, `exec.run()`, `compileAsync()`). */
 export interface WaitOptions {
@@ -22,14 +22,18 @@ export interface WaitOptions {
 }
 
 /** @internal WaitOptions, checked: timeoutMs -1 for none. */
+const waitKeys: readonly string[] = ['signal', 'timeoutMs'];
+
 export interface CheckedWait {
   signal: AbortSignal | undefined;
   timeoutMs: number;
 }
 
 /** @internal options.signal and options.timeoutMs, checked (name: how the options object is called). */
-export function checkWaitOptions(options: WaitOptions, name = 'options'): CheckedWait {
+export function checkWaitOptions(options: WaitOptions, name = 'options', call?: string): CheckedWait {
   checkObject(options, name);
+  // call: the options object is this call's alone (compileAsync's holds its compile options too).
+  if (call !== undefined) checkOptions(options, name, call, waitKeys);
   const signal = options.signal;
   // As Node's own APIs check a signal: by shape, so that a signal of another realm passes.
   if (signal !== undefined && (signal === null || typeof signal !== 'object' || !('aborted' in signal) ||

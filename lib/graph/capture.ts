@@ -7,7 +7,7 @@ import { CaptureInvalidatedError, lastCaptureFailure } from '../errors';
 import { CaptureMode, CaptureModeName, CaptureStatus, CaptureStatusName } from '../generated/enums';
 import { native } from '../native';
 import { Stream } from '../stream';
-import { checkArray, checkEnum, checkFlag, checkInstance, checkObject, nameOfValue, noItems, noOptions } from '../validate';
+import { checkArray, checkEnum, checkFlag, checkInstance, checkObject, checkOptions, nameOfValue, noItems, noOptions } from '../validate';
 import { decodeEdge, EdgeData, encodeEdge } from './edge';
 import { Graph } from './graph';
 import { checkGraphNodes, GraphNode, slotsOf } from './node';
@@ -59,6 +59,7 @@ export class StreamCapture implements Disposable {
   /** @internal Use stream.beginCapture(). */
   constructor(stream: Stream, options: CaptureOptions = noOptions) {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'beginCapture or capture', ['mode', 'into', 'after', 'edges']);
     const mode = checkEnum(options.mode ?? 'threadLocal', CaptureMode, 'options.mode');
     this.#into = options.into === undefined ? undefined : checkInstance(options.into, Graph, 'options.into');
     this.stream = stream;
@@ -92,6 +93,7 @@ export class StreamCapture implements Disposable {
    */
   setDependencies(nodes: readonly GraphNode[], options: { add?: boolean; edges?: readonly EdgeData[] } = noOptions): void {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'setDependencies', ['add', 'edges']);
     const list = slotsOf(checkGraphNodes(nodes, 'nodes'));
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
     const add = checkFlag(options.add, 'options.add');

@@ -2,7 +2,7 @@
 // shape and colour say what kind of node it is, edges can say why they exist,
 // and nodes that may run together can be drawn side by side.
 import { levelSets } from './analysis';
-import { checkArray, checkBoolean, checkInteger, checkObject, checkString, describeValue, noOptions } from '../validate';
+import { checkArray, checkBoolean, checkInteger, checkObject, checkOptions, checkString, describeValue, noOptions } from '../validate';
 
 /** The kinds of graph node, as the driver has them (CU_GRAPH_NODE_TYPE_*). */
 export type GraphNodeKind =
@@ -66,6 +66,7 @@ export function renderDot(graph: { readonly nodes: readonly DotNode[]; readonly 
   const nodes = checkArray<DotNode>(graph.nodes, 'graph.nodes');
   const edges = checkArray<DotEdge>(graph.edges, 'graph.edges');
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'toDot', ['name', 'direction', 'levels']);
   const name = options.name === undefined ? 'graph' : checkString(options.name, 'options.name');
   const direction = options.direction ?? 'TB';
   if (direction !== 'TB' && direction !== 'LR') throw new RangeError(`options.direction must be 'TB' or 'LR', got ${describeValue(direction)}`);

@@ -8,7 +8,7 @@ import type { NativeGraphExec } from '../native';
 import { native, Slot } from '../native';
 import { checkStream, Stream, streamSlot, synchronizeStream } from '../stream';
 import { checkWaitOptions, WaitOptions } from '../wait-options';
-import { checkBoolean, checkObject, nameOfValue, noOptions } from '../validate';
+import { checkBoolean, checkObject, checkOptions, nameOfValue, noOptions } from '../validate';
 import type { Graph } from './graph';
 import { checkGraphNode, GraphNode } from './node';
 import { encodeKernelNode, encodeNodeParams, isSignal } from './node-kinds';
@@ -37,6 +37,7 @@ const updateResults = {
 /** @internal Graph.instantiate. */
 export function instantiateGraph(graph: Graph, options: InstantiateOptions): GraphExec {
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'instantiate', ['autoFreeOnLaunch', 'upload', 'deviceLaunch', 'useNodePriority']);
   let flags = 0;
   if (options.autoFreeOnLaunch !== undefined && checkBoolean(options.autoFreeOnLaunch, 'options.autoFreeOnLaunch')) flags |= 1;
   if (options.upload !== undefined) flags |= 2;
@@ -105,7 +106,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
       await stream.synchronize();
       return;
     }
-    const wait = checkWaitOptions(options);
+    const wait = checkWaitOptions(options, 'options', 'run');
     if (wait.signal?.aborted) throw new AbortError('GraphExec.run', wait.signal.reason);
     this.launch(stream);
     await synchronizeStream(stream, wait, 'GraphExec.run');

@@ -17,7 +17,7 @@ import type { NativeGraph, NativeGraphNode } from '../native';
 import { native, Slot } from '../native';
 import type { StreamMemoryOp } from '../stream';
 import { GraphDebugDotFlag, GraphDebugDotFlagName } from '../generated/enums';
-import { checkArray, checkBoolean, checkFlag, checkFlags, checkFunction, checkInstance, checkInteger, checkObject, checkString, noItems, noOptions } from '../validate';
+import { checkArray, checkBoolean, checkFlag, checkFlags, checkFunction, checkInstance, checkInteger, checkObject, checkOptions, checkString, noItems, noOptions } from '../validate';
 import { criticalPath, CriticalPath, GraphCycleError, levelSets, reaches } from './analysis';
 import { ConditionalHandle } from './conditional';
 import { DataflowTracker } from './dataflow';
@@ -45,6 +45,27 @@ export interface NodeOptions {
 }
 
 /** Options of {@link Graph.create}. */
+// The keys of NodeOptions, and of the node-specific objects that come before them.
+const nodeKeys: readonly string[] = ['after', 'edges', 'reads', 'writes', 'label'];
+const copyKeys: readonly string[] = ['dstOffset', 'srcOffset', 'bytes'];
+const fillKeys: readonly string[] = ['elementBytes', 'offset', 'count', 'width', 'height', 'pitch'];
+
+// Unknown keys of a node method's options: the node options, and more (the
+// method's own key) where it has one. The shared empty default has none to look at.
+function nodeOptions(options: object, call: string, more?: string): void {
+  checkObject(options, 'options');
+  if (options !== noOptions) checkOptions(options, 'options', call, more === undefined ? nodeKeys : [...nodeKeys, more]);
+}
+
+// Where a node option given in a node-specific object belongs.
+function misplaced(form: string): Record<string, string> {
+  const hint = `dependencies, edges, reads, writes and labels go in the node options, the last argument: ${form}`;
+  return { after: hint, edges: hint, reads: hint, writes: hint, label: hint };
+}
+const addCopyMisplaced = misplaced('graph.addCopy(dst, src, copy, { after })');
+const addFillMisplaced = misplaced('graph.addFill(target, value, fill, { after })');
+const addAllocMisplaced = misplaced('graph.addAlloc(bytes, memory, { after })');
+
 export interface GraphOptions {
   /**
    * Infer each node's dependencies from the memory it reads and writes (copies
@@ -119,6 +140,7 @@ export class Graph extends Disposable<NativeGraph> {
   /** An empty graph (cuGraphCreate). */
   static create(options: GraphOptions = noOptions): Graph {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'Graph.create', ['dataflow']);
     if (options.dataflow !== undefined) checkBoolean(options.dataflow, 'options.dataflow');
     return new Graph(native.createGraph(), options);
   }
@@ -140,26 +162,32 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** Adds a node of any kind (cuGraphAddNode, or the kind's own call on drivers without it). */
   addNode(params: NodeParams, options: NodeOptions = noOptions): GraphNode {
-    return this.#add(encodeNodeParams(params), params, options);
+    return this.#add(encodeNodeParams(params), params, options, undefined, 'addNode');
   }
 
   /** A kernel launch: `graph.addKernel(kernel, { grid, block }, [arg.ptr(x), arg.u32(n)], { reads: [x] })`. */
   addKernel(kernel: Kernel, shape: LaunchShape & { device?: DeviceLike }, args: readonly KernelArg[] = noItems, options: NodeOptions = noOptions): GraphNode {
     checkObject(shape, 'shape');
     // Encoded from the arguments as given: a params object spread from them cost a tenth of the call.
-    return this.#add(encodeKernelNode(kernel, args, shape), undefined, options);
+    return this.#add(encodeKernelNode(kernel, args, shape), undefined, options, undefined, 'addKernel');
   }
 
   /** A 1D copy between library memory (default: all of src). */
   addCopy(dst: MemoryHandle, src: MemoryHandle, copy: { dstOffset?: number; srcOffset?: number; bytes?: number } = {}, options: NodeOptions = noOptions): GraphNode {
-    return this.addNode({ type: 'memcpy', dst, src, ...checkObject(copy, 'copy') }, options);
+    checkOptions(checkObject(copy, 'copy'), 'copy', 'addCopy', copyKeys, addCopyMisplaced);
+    const params: NodeParams = { type: 'memcpy', dst, src, ...copy };
+    nodeOptions(options, 'addCopy');
+    return this.addNode(params, options);
   }
 
   /** A fill of target with value in 1-, 2- or 4-byte elements (1D count, or 2D width/height/pitch). */
   addFill(target: MemoryHandle, value: number,
     fill: { elementBytes?: 1 | 2 | 4; offset?: number; count?: number; width?: number; height?: number; pitch?: number } = {},
     options: NodeOptions = noOptions): GraphNode {
-    return this.addNode({ type: 'memset', target, value, ...checkObject(fill, 'fill') }, options);
+    checkOptions(checkObject(fill, 'fill'), 'fill', 'addFill', fillKeys, addFillMisplaced);
+    const params: NodeParams = { type: 'memset', target, value, ...fill };
+    nodeOptions(options, 'addFill');
+    return this.addNode(params, options);
   }
 
   /**
@@ -168,7 +196,9 @@ export class Graph extends Disposable<NativeGraph> {
    * start before it runs.
    */
   addHost(callback: () => void, options: NodeOptions = noOptions): GraphNode {
-    return this.addNode({ type: 'host', callback }, options);
+    const params: NodeParams = { type: 'host', callback };
+    nodeOptions(options, 'addHost');
+    return this.addNode(params, options);
   }
 
   /**
@@ -178,22 +208,30 @@ export class Graph extends Disposable<NativeGraph> {
    */
   addChild(child: Graph, options: NodeOptions & { move?: boolean } = noOptions): GraphNode {
     checkObject(options, 'options');
-    return this.addNode({ type: 'graph', graph: checkInstance(child, Graph, 'child'), move: options.move }, options);
+    nodeOptions(options, 'addChild', 'move');
+    const { move, ...node } = options;
+    return this.addNode({ type: 'graph', graph: checkInstance(child, Graph, 'child'), move }, node);
   }
 
   /** A node that does nothing: a join point for dependencies. */
   addEmpty(options: NodeOptions = noOptions): GraphNode {
-    return this.addNode({ type: 'empty' }, options);
+    const params: NodeParams = { type: 'empty' };
+    nodeOptions(options, 'addEmpty');
+    return this.addNode(params, options);
   }
 
   /** Records event when a launch reaches the node. */
   addEventRecord(event: Event, options: NodeOptions = noOptions): GraphNode {
-    return this.addNode({ type: 'eventRecord', event }, options);
+    const params: NodeParams = { type: 'eventRecord', event };
+    nodeOptions(options, 'addEventRecord');
+    return this.addNode(params, options);
   }
 
   /** Work after the node waits for event (recorded on a stream or by another graph). */
   addEventWait(event: Event, options: NodeOptions = noOptions): GraphNode {
-    return this.addNode({ type: 'eventWait', event }, options);
+    const params: NodeParams = { type: 'eventWait', event };
+    nodeOptions(options, 'addEventWait');
+    return this.addNode(params, options);
   }
 
   /**
@@ -206,22 +244,26 @@ export class Graph extends Disposable<NativeGraph> {
     /** The memory it allocates: an operand for the nodes after it. */
     allocation: GraphAllocation;
   } {
-    checkObject(memory, 'memory');
+    checkOptions(checkObject(memory, 'memory'), 'memory', 'addAlloc', ['device', 'peers'], addAllocMisplaced);
     const params: NodeParams = { type: 'memAlloc', bytes, ...memory };
     const extras: NodeExtras = {};
-    const node = this.#add(encodeNodeParams(params), params, options, extras);
+    const node = this.#add(encodeNodeParams(params), params, options, extras, 'addAlloc');
     return { node, allocation: extras.allocation! };
   }
 
   /** Frees memory a graph allocated. */
   addFree(allocation: MemoryHandle, options: NodeOptions = noOptions): GraphNode {
-    return this.addNode({ type: 'memFree', allocation }, options);
+    const params: NodeParams = { type: 'memFree', allocation };
+    nodeOptions(options, 'addFree');
+    return this.addNode(params, options);
   }
 
   /** Stream memory operations (wait/write 32/64-bit values, barriers) as one node. */
   addMemoryOps(ops: readonly StreamMemoryOp[], options: NodeOptions & { device?: DeviceLike } = noOptions): GraphNode {
     checkObject(options, 'options');
-    return this.addNode({ type: 'batchMemOp', ops, device: options.device }, options);
+    nodeOptions(options, 'addMemoryOps', 'device');
+    const { device, ...node } = options;
+    return this.addNode({ type: 'batchMemOp', ops, device }, node);
   }
 
   /**
@@ -231,6 +273,7 @@ export class Graph extends Disposable<NativeGraph> {
    * accepts that.
    */
   addExternalSemaphoreNode(kind: 'signal' | 'wait', options: { after?: readonly GraphNode[] } = noOptions): GraphNode {
+    checkOptions(checkObject(options, 'options'), 'options', 'addExternalSemaphoreNode', ['after']);
     const after = slotsOf(checkGraphNodes(options.after ?? noItems, 'options.after'));
     return this.#newNode(native.addExternalSemaphoreNode(this.slot, after, isSignal(kind)));
   }
@@ -241,6 +284,7 @@ export class Graph extends Disposable<NativeGraph> {
    */
   conditionalHandle(options: { defaultValue?: number; device?: DeviceLike } = noOptions): ConditionalHandle {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'conditionalHandle', ['defaultValue', 'device']);
     const value = options.defaultValue === undefined ? undefined : checkInteger(options.defaultValue, 'options.defaultValue', 0, 2 ** 32 - 1);
     return new ConditionalHandle(native.createConditionalHandle(this.slot, ordinalOf(options.device, 'options.device'), value));
   }
@@ -255,7 +299,7 @@ export class Graph extends Disposable<NativeGraph> {
     else?: Graph;
   } {
     checkObject(options, 'options');
-    const { node, bodies } = this.#conditional(handle, 'if', checkFlag(options.withElse, 'options.withElse') ? 2 : 1, options);
+    const { node, bodies } = this.#conditional(handle, 'if', checkFlag(options.withElse, 'options.withElse') ? 2 : 1, options, 'withElse');
     return { node, then: bodies[0], else: bodies[1] };
   }
 
@@ -281,19 +325,20 @@ export class Graph extends Disposable<NativeGraph> {
     return { node, cases: bodies };
   }
 
-  #conditional(handle: ConditionalHandle, kind: 'if' | 'while' | 'switch', size: number, options: NodeOptions): ConditionalNode {
+  #conditional(handle: ConditionalHandle, kind: 'if' | 'while' | 'switch', size: number, options: NodeOptions, more?: string): ConditionalNode {
     checkInstance(handle, ConditionalHandle, 'handle');
     const params: NodeParams = { type: 'conditional', handle, kind, size };
     const extras: NodeExtras = {};
-    const node = this.#add(encodeNodeParams(params), params, options, extras);
+    const node = this.#add(encodeNodeParams(params), params, options, extras, kind === 'if' ? 'addIf' : kind === 'while' ? 'addWhile' : 'addSwitch', more);
     return { node, bodies: extras.bodies!.map((b) => new Graph(b, { dataflow: this.dataflow })) };
   }
 
   // Adds the node encoded (params, when given, says what memory it touches
   // itself, for data-flow building; a kernel touches what options declare).
   // extras, when given, receives what the node brings with it.
-  #add(encoded: EncodedNodeParams, params: NodeParams | undefined, options: NodeOptions, extras?: NodeExtras): GraphNode {
-    checkObject(options, 'options');
+  #add(encoded: EncodedNodeParams, params: NodeParams | undefined, options: NodeOptions, extras: NodeExtras | undefined,
+    call: string, more?: string): GraphNode {
+    nodeOptions(options, call, more);
     const after = options.after === undefined ? noItems : checkGraphNodes(options.after, 'options.after');
     const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
     if (edges && edges.length !== after.length) throw new RangeError('options.edges must have one entry per options.after node');
@@ -506,7 +551,7 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** Gives the graph references to a user object (move: of the object's own). */
   retainUserObject(object: UserObject, options: { count?: number; move?: boolean } = noOptions): void {
-    checkObject(options, 'options');
+    checkOptions(checkObject(options, 'options'), 'options', 'retainUserObject', ['count', 'move']);
     native.graphRetainUserObject(this.slot, checkInstance(object, UserObject, 'object').slot,
       checkInteger(options.count ?? 1, 'options.count', 1, 2 ** 20), checkFlag(options.move, 'options.move'));
   }

@@ -5,7 +5,7 @@ import { Device, DeviceLike, ordinalOf } from '../device';
 import { NativeCompileOutcome, NativeCompileRequest } from '../native';
 import { native } from '../native';
 import { CudaUnavailableError } from '../unavailable-error';
-import { checkCString, checkInteger, checkObject, noOptions } from '../validate';
+import { checkCString, checkInteger, checkObject, checkOptions, noOptions } from '../validate';
 import { checkWaitOptions, raceWait, WaitOptions } from '../wait-options';
 
 /** What NVRTC is installed, if any. */
@@ -180,6 +180,7 @@ interface PreparedCompile {
 
 /** Compiles CUDA C++ source, blocking the calling thread; throws CompileError with the log on failure. */
 export function compile(source: string, options: CompileOptions = noOptions): CompiledProgram {
+  checkOptions(checkObject(options, 'options'), 'options', 'compile', compileKeys);
   const prepared = prepare(source, options);
   return finish(native.nvrtcCompile(prepared.request), prepared);
 }
@@ -194,6 +195,7 @@ export interface CompileAsyncOptions extends CompileOptions, WaitOptions {}
  * process alive until it does, and its result is dropped.
  */
 export async function compileAsync(source: string, options: CompileAsyncOptions = noOptions): Promise<CompiledProgram> {
+  checkOptions(checkObject(options, 'options'), 'options', 'compileAsync', compileAsyncKeys);
   const prepared = prepare(source, options);
   const wait = checkWaitOptions(options);
   return finish(await raceWait(wait, 'compileAsync', () => native.nvrtcCompileAsync(prepared.request)), prepared);
@@ -205,6 +207,9 @@ function finish(outcome: NativeCompileOutcome, prepared: PreparedCompile): Compi
   if (outcome.stage !== 'done') throw new CompileError(outcome, request.name, request.options);
   return new CompiledProgram(outcome, request.name, prepared.arch, prepared.output, request.options);
 }
+
+const compileKeys: readonly string[] = ['name', 'arch', 'device', 'output', 'includePaths', 'defines', 'headers', 'nameExpressions', 'options'];
+const compileAsyncKeys: readonly string[] = [...compileKeys, 'signal', 'timeoutMs'];
 
 const archFlag = /^(-arch|--gpu-architecture)(=|$)/;
 

@@ -8,7 +8,7 @@ import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generat
 import { KernelCallFieldsIndex, KernelCallHeader, LaunchConfigIndex, LaunchSlotsIndex, MemoryArgument, MemoryArgumentIndex } from '../generated/layouts';
 import type { NativeKernel } from '../native';
 import { native, Slot } from '../native';
-import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkSize, noItems, noOptions } from '../validate';
+import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkOptions, checkSize, noItems, noOptions } from '../validate';
 import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, KernelParam, writeArg } from './args';
 import { encodeLaunchShape, LaunchConfig, LaunchShapeMemo, launchStream, LaunchShape } from './launch-config';
 import { PreparedLaunch } from './prepared-launch';
@@ -172,6 +172,7 @@ export class Kernel extends Disposable<NativeKernel> {
   /** How many blocks of blockSize threads can be resident on one multiprocessor. */
   maxActiveBlocksPerMultiprocessor(blockSize: number, options: OccupancyOptions = noOptions): number {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'maxActiveBlocksPerMultiprocessor', ['dynamicSharedMemory', 'disableCachingOverride', 'context']);
     return native.kernelMaxActiveBlocksPerMultiprocessor(this.slot, this.#queryContext(options.context), checkInteger(blockSize, 'blockSize', 1),
       checkSize(options.dynamicSharedMemory ?? 0, 'options.dynamicSharedMemory'), occupancyFlags(options));
   }
@@ -184,6 +185,7 @@ export class Kernel extends Disposable<NativeKernel> {
     blockSize: number;
   } {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'maxPotentialBlockSize', ['dynamicSharedMemory', 'disableCachingOverride', 'context', 'blockSizeLimit']);
     const shared = options.dynamicSharedMemory ?? 0;
     if (typeof shared !== 'function') checkSize(shared, 'options.dynamicSharedMemory');
     return native.kernelMaxPotentialBlockSize(this.slot, this.#queryContext(options.context), shared,
@@ -193,6 +195,7 @@ export class Kernel extends Disposable<NativeKernel> {
   /** The dynamic shared memory a block can have when blocksPerMultiprocessor blocks of blockSize share a multiprocessor. */
   availableDynamicSharedMemoryPerBlock(blocksPerMultiprocessor: number, blockSize: number, options: { context?: Context } = noOptions): number {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'availableDynamicSharedMemoryPerBlock', ['context']);
     return native.kernelAvailableDynamicSharedMemoryPerBlock(this.slot, this.#queryContext(options.context),
       checkInteger(blocksPerMultiprocessor, 'blocksPerMultiprocessor', 1), checkInteger(blockSize, 'blockSize', 1));
   }
@@ -200,12 +203,14 @@ export class Kernel extends Disposable<NativeKernel> {
   /** The largest cluster this launch shape could use (its cluster dimension is ignored). */
   maxPotentialClusterSize(shape: LaunchShape, options: { context?: Context } = noOptions): number {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'maxPotentialClusterSize', ['context']);
     return native.kernelMaxPotentialClusterSize(this.slot, this.#queryContext(options.context), encodeLaunchShape(shape));
   }
 
   /** How many clusters of the shape's cluster dimension can be resident at once. */
   maxActiveClusters(shape: LaunchShape, options: { context?: Context } = noOptions): number {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'maxActiveClusters', ['context']);
     return native.kernelMaxActiveClusters(this.slot, this.#queryContext(options.context), encodeLaunchShape(shape));
   }
 

@@ -5,7 +5,7 @@ import { Device } from '../device';
 import { Disposable } from '../disposable';
 import { NativeLibrary } from '../native';
 import { native, Slot } from '../native';
-import { checkCString, checkInstance, checkObject, noOptions } from '../validate';
+import { checkCString, checkInstance, checkObject, checkOptions, noOptions } from '../validate';
 import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';
 import { Kernel } from './kernel';
 import { Module } from './module';
@@ -30,12 +30,14 @@ export class Library extends Disposable<NativeLibrary> {
   /** Loads a compiled program, PTX text, or CUBIN/fatbin/PTX bytes. */
   static load(code: CodeImage, options: LibraryLoadOptions = noOptions): Library {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'Library.load', ['jit']);
     return new Library(native.loadLibraryData(codeBytes(code), checkJitOptions(options.jit)));
   }
 
   /** Loads a CUBIN, fatbin or PTX file. */
   static loadFile(path: string, options: LibraryLoadOptions = noOptions): Library {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'Library.loadFile', ['jit']);
     return new Library(native.loadLibraryFile(checkCString(path, 'path'), checkJitOptions(options.jit)));
   }
 

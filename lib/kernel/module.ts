@@ -6,7 +6,7 @@ import { Device } from '../device';
 import { Disposable } from '../disposable';
 import { NativeModule } from '../native';
 import { native, Slot } from '../native';
-import { checkCString, checkInstance, checkObject, noOptions } from '../validate';
+import { checkCString, checkInstance, checkObject, checkOptions, noOptions } from '../validate';
 import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';
 import { Kernel } from './kernel';
 
@@ -35,6 +35,7 @@ export class Module extends Disposable<NativeModule> {
   /** Loads a compiled program, PTX text, or CUBIN/fatbin/PTX bytes into a context. */
   static load(code: CodeImage, options: ModuleLoadOptions = noOptions): Module {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'Module.load', ['context', 'jit']);
     const context = options.context === undefined ? Device.get(0).primaryContext : checkInstance(options.context, Context, 'options.context');
     return new Module(native.loadModuleData(context.slot, codeBytes(code), checkJitOptions(options.jit)), context);
   }

@@ -6,7 +6,7 @@
 // library memory they touch alive.
 import { MemorySlot, native } from '../native';
 import { Stream, streamSlot } from '../stream';
-import { checkArray, checkBoolean, checkInteger, checkObject, checkSize, noOptions } from '../validate';
+import { checkArray, checkBoolean, checkInteger, checkObject, checkOptions, checkSize, noOptions } from '../validate';
 import { Bytes, bytesOperand, MemoryHandle, memorySlot } from './bytes';
 
 /** Options of {@link copy}. */
@@ -31,6 +31,7 @@ function optionalStream(stream: Stream | undefined): number | undefined {
  */
 export function copy(dst: Bytes, src: Bytes, options: CopyOptions = noOptions): void {
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'copy', ['dstOffset', 'srcOffset', 'bytes', 'stream']);
   native.memcpy(bytesOperand(dst, 'dst'), checkSize(options.dstOffset ?? 0, 'options.dstOffset'),
     bytesOperand(src, 'src'), checkSize(options.srcOffset ?? 0, 'options.srcOffset'),
     options.bytes === undefined ? undefined : checkSize(options.bytes, 'options.bytes'), optionalStream(options.stream));
@@ -70,6 +71,7 @@ export function copy2D(dst: PitchedOperand, src: PitchedOperand, width: number, 
   const d = operand(dst, 'dst');
   const s = operand(src, 'src');
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'copy2D', ['stream', 'unaligned']);
   const unaligned = options.unaligned === undefined ? false : checkBoolean(options.unaligned, 'options.unaligned');
   if (unaligned && options.stream) throw new RangeError('options.unaligned applies to synchronous copies only');
   native.memcpy2D({
@@ -106,6 +108,7 @@ function params3D(dst: PitchedOperand, src: PitchedOperand, extent: Extent3D) {
 /** Copies a 3D region (cuMemcpy3D; cuMemcpy3DPeer between devices). */
 export function copy3D(dst: PitchedOperand, src: PitchedOperand, extent: Extent3D, options: { stream?: Stream } = noOptions): void {
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'copy3D', ['stream']);
   native.memcpy3D(params3D(dst, src, extent), optionalStream(options.stream));
 }
 
@@ -157,6 +160,7 @@ export interface FillOptions {
 /** Sets count elements of target to value (cuMemsetD8/D16/D32, Async with a stream). */
 export function fill(target: MemoryHandle, value: number, options: FillOptions = noOptions): void {
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'fill', ['elementBytes', 'offset', 'count', 'stream']);
   const element = checkElement(options.elementBytes ?? 1);
   native.memset(memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
     checkInteger(value, 'value', 0, 2 ** (8 * element) - 1), options.count === undefined ? undefined : checkSize(options.count, 'options.count'),
@@ -168,6 +172,7 @@ export function fill2D(target: MemoryHandle, value: number, region: { pitch: num
   options: { elementBytes?: 1 | 2 | 4; stream?: Stream } = noOptions): void {
   checkObject(region, 'region');
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'fill2D', ['elementBytes', 'stream']);
   const element = checkElement(options.elementBytes ?? 1);
   native.memset2D(memorySlot(target, 'target'), checkSize(region.offset ?? 0, 'region.offset'), checkSize(region.pitch, 'region.pitch'),
     checkInteger(value, 'value', 0, 2 ** (8 * element) - 1), checkSize(region.width, 'region.width'),

@@ -13,7 +13,7 @@ import {
 import { NativeDeviceBuffer, Slot } from '../native';
 import { native } from '../native';
 import { Stream, streamSlot } from '../stream';
-import { checkEnum, checkInstance, checkObject, checkSize, checkViewType, nameOfValue, noOptions } from '../validate';
+import { checkEnum, checkInstance, checkObject, checkOptions, checkSize, checkViewType, nameOfValue, noOptions } from '../validate';
 import { copy, fill, FillOptions } from './copy';
 import { Location, locationOf } from './location';
 import { Memory } from './memory';
@@ -43,6 +43,7 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
    */
   static alloc(bytes: number, options: { device?: DeviceLike; context?: Context } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'DeviceBuffer.alloc', ['device', 'context']);
     const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
     const ordinal = context ? context.deviceOrdinal : ordinalOf(options.device, 'options.device');
     return new DeviceBuffer(native.allocate(ordinal, checkSize(bytes, 'bytes'), context?.slot));
@@ -62,6 +63,7 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
    */
   static allocPitched(widthBytes: number, height: number, options: { elementBytes?: 4 | 8 | 16; device?: DeviceLike } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'DeviceBuffer.allocPitched', ['elementBytes', 'device']);
     const element = options.elementBytes ?? 4;
     if (element !== 4 && element !== 8 && element !== 16) throw new RangeError('options.elementBytes must be 4, 8 or 16');
     return new DeviceBuffer(native.allocatePitched(ordinalOf(options.device, 'options.device'), checkSize(widthBytes, 'widthBytes'),
@@ -75,6 +77,7 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
    */
   static allocAsync(bytes: number, stream: Stream, options: { pool?: MemoryPool } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'DeviceBuffer.allocAsync', ['pool']);
     const pool = options.pool === undefined ? undefined : checkInstance(options.pool, MemoryPool, 'options.pool').slot;
     return new DeviceBuffer(native.allocateAsync(checkSize(bytes, 'bytes'), streamSlot(stream), pool));
   }
@@ -85,6 +88,7 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
    */
   static allocManaged(bytes: number, options: { device?: DeviceLike; attach?: 'global' | 'host' } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'DeviceBuffer.allocManaged', ['device', 'attach']);
     const attach = checkEnum(options.attach ?? 'global', { global: MemoryAttach.global, host: MemoryAttach.host }, 'options.attach');
     return new DeviceBuffer(native.allocateManaged(ordinalOf(options.device, 'options.device'), checkSize(bytes, 'bytes'), attach));
   }
@@ -102,12 +106,14 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
   /** Copies data into this buffer at offset (synchronously, or queued on options.stream). */
   write(data: ArrayBuffer | ArrayBufferView, options: { offset?: number; stream?: Stream } = noOptions): void {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'write', ['offset', 'stream']);
     copy(this, data, { dstOffset: options.offset, stream: options.stream });
   }
 
   /** Copies the buffer (or bytes of it from offset) into a new typed array, synchronously. */
   readSync<T = Uint8Array>(type?: TypedArrayConstructor<T>, options: { offset?: number; bytes?: number } = noOptions): T {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'readSync', ['offset', 'bytes']);
     if (type !== undefined) checkViewType(type, 'type');
     const offset = checkSize(options.offset ?? 0, 'options.offset');
     const bytes = options.bytes === undefined ? Math.max(0, this.size - offset) : checkSize(options.bytes, 'options.bytes');
@@ -158,6 +164,7 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
 
   #range(options: { offset?: number; bytes?: number }): [number, number] {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'prefetch, advise or rangeAttributes', ['offset', 'bytes']);
     const offset = checkSize(options.offset ?? 0, 'options.offset');
     const bytes = options.bytes === undefined ? Math.max(0, this.size - offset) : checkSize(options.bytes, 'options.bytes');
     return [offset, bytes];

@@ -6,7 +6,7 @@
 import { DeviceLike, ordinalOf } from '../device';
 import { NativeHostBuffer, Slot } from '../native';
 import { native } from '../native';
-import { checkBoolean, checkObject, checkSize, checkViewType, noOptions } from '../validate';
+import { checkBoolean, checkObject, checkOptions, checkSize, checkViewType, noOptions } from '../validate';
 import { Memory } from './memory';
 
 /** Options of {@link HostBuffer.alloc}. */
@@ -51,6 +51,7 @@ export class HostBuffer extends Memory<NativeHostBuffer> {
   /** bytes of pinned host memory (cuMemAllocHost; cuMemHostAlloc when flags are given). */
   static alloc(bytes: number, options: HostAllocOptions = noOptions): HostBuffer {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'HostBuffer.alloc', ['device', 'portable', 'mapped', 'writeCombined']);
     const flags = flag(options.portable, 'options.portable', 0x1) | flag(options.mapped, 'options.mapped', 0x2) |
       flag(options.writeCombined, 'options.writeCombined', 0x4);
     return new HostBuffer(native.allocateHost(ordinalOf(options.device, 'options.device'), checkSize(bytes, 'bytes'), flags));
@@ -71,6 +72,7 @@ export class HostBuffer extends Memory<NativeHostBuffer> {
       throw new TypeError('buffer must be an ArrayBuffer or a view of one (not a SharedArrayBuffer)');
     }
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'HostBuffer.register', ['device', 'portable', 'mapped', 'readOnly']);
     const flags = flag(options.portable, 'options.portable', 0x1) | flag(options.mapped, 'options.mapped', 0x2) |
       flag(options.readOnly, 'options.readOnly', 0x8);
     return new HostBuffer(native.registerHost(ordinalOf(options.device, 'options.device'), buffer, flags));

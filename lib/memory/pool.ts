@@ -13,7 +13,7 @@ import {
 } from '../generated/enums';
 import { NativeMemoryPool, Slot } from '../native';
 import { native } from '../native';
-import { checkArray, checkEnum, checkFlag, checkFlags, checkObject, checkSize, nameOfValue, noOptions } from '../validate';
+import { checkArray, checkEnum, checkFlag, checkFlags, checkObject, checkOptions, checkSize, checkSize64, nameOfValue, noOptions, unlimitedSize } from '../validate';
 import { Location, locationFrom, locationOf } from './location';
 
 /** Options of {@link MemoryPool.create}. */
@@ -40,6 +40,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   /** A new pool (cuMemPoolCreate), destroyed when disposed and its allocations are freed. */
   static create(options: PoolOptions = noOptions): MemoryPool {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'MemoryPool.create', ['location', 'handleTypes', 'maxSize']);
     const { type, id } = locationOf(options.location ?? 0, 'options.location');
     const handleTypes = checkFlags(options.handleTypes ?? [], MemoryHandleType, 'options.handleTypes');
     return new MemoryPool(native.createPool(type, id, MemoryAllocationType.pinned, handleTypes, checkSize(options.maxSize ?? 0, 'options.maxSize')));
@@ -65,6 +66,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   static forLocation(location: Location, options: { current?: boolean } = noOptions): MemoryPool {
     const { type, id } = locationOf(location);
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'MemoryPool.forLocation', ['current']);
     return new MemoryPool(native.locationPool(type, id, MemoryAllocationType.pinned, checkFlag(options.current, 'options.current')));
   }
 
@@ -85,27 +87,37 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
     return native.poolOwned(this.slot);
   }
 
-  /** A pool attribute: reuse switches as booleans, sizes in bytes. */
-  attribute(name: PoolAttributeName | number): number | boolean {
+  /**
+   * `2n ** 64n - 1n` (ULONG_MAX): a releaseThreshold that never releases, as
+   * NVIDIA's samples set it (`pool.releaseThreshold = MemoryPool.unlimited`).
+   */
+  static readonly unlimited: bigint = unlimitedSize;
+
+  /**
+   * A pool attribute: reuse switches as booleans, sizes in bytes (a number, or
+   * a bigint for one beyond 2^53, such as MemoryPool.unlimited).
+   */
+  attribute(name: PoolAttributeName | number): number | bigint | boolean {
     const value = native.poolGetAttribute(this.slot, checkEnum(name, PoolAttribute, 'name'));
-    return typeof value === 'bigint' ? Number(value) : value !== 0;
+    if (typeof value !== 'bigint') return value !== 0;
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
   }
 
-  /** Sets a pool attribute: reuse switches as booleans, sizes (releaseThreshold, ...) in bytes. */
-  setAttribute(name: PoolAttributeName | number, value: number | boolean): void {
+  /** Sets a pool attribute: reuse switches as booleans, sizes (releaseThreshold, ...) in bytes, as a number or a bigint. */
+  setAttribute(name: PoolAttributeName | number, value: number | bigint | boolean): void {
     const id = checkEnum(name, PoolAttribute, 'name');
-    if (id >= PoolAttribute.releaseThreshold) native.poolSetAttribute(this.slot, id, BigInt(checkSize(value, 'value')));
+    if (id >= PoolAttribute.releaseThreshold) native.poolSetAttribute(this.slot, id, checkSize64(value, 'value'));
     else if (typeof value === 'boolean') native.poolSetAttribute(this.slot, id, value ? 1 : 0);
     else throw new TypeError(`${name} must be a boolean`);
   }
 
   /** Bytes the pool keeps reserved when idle before releasing memory to the system. */
-  get releaseThreshold(): number {
-    return this.attribute('releaseThreshold') as number;
+  get releaseThreshold(): number | bigint {
+    return this.attribute('releaseThreshold') as number | bigint;
   }
 
-  /** Sets the bytes the pool keeps when idle. */
-  set releaseThreshold(bytes: number) {
+  /** Sets the bytes the pool keeps when idle (MemoryPool.unlimited: all of it). */
+  set releaseThreshold(bytes: number | bigint) {
     this.setAttribute('releaseThreshold', bytes);
   }
 

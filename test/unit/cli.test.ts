@@ -136,6 +136,22 @@ describe('dot', () => {
     expect(fs.existsSync(out)).toBe(false);
   });
 
+  test('--format svg without Graphviz fails with what to do, writing nothing', () => {
+    const file = write('saved5.dot', dotText);
+    const out = path.join(dir, 'asked.svg');
+    const r = runCli(['dot', file, '--format', 'svg', '-o', out], { PATH: '/nonexistent' });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/--format svg needs Graphviz's dot, which is not installed here: install Graphviz .*--format dot/);
+    expect(fs.existsSync(out)).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'asked.dot'))).toBe(false);
+  });
+
+  test('parsing goes through util.parseArgs: an option missing its value is refused', () => {
+    expect(() => cli.parseArgs(['dot', 'a.js', '-o'])).toThrow(/option --output needs a value/);
+    expect(() => cli.parseArgs(['dot', 'a.js', '--name'])).toThrow(/option --name needs a value/);
+  });
+
   (graphviz ? test : test.skip)('a DOT file with Graphviz becomes SVG', () => {
     const file = write('saved3.dot', dotText);
     const r = runCli(['dot', file]);

@@ -1,6 +1,7 @@
 // Bad arguments are refused with a TypeError or RangeError naming the parameter,
 // before the driver is called; the raw addon refuses them too, without crashing.
-import { checkArray, checkEnum, checkFlags, checkInteger, checkNumber, checkObject, checkSize, flagNames } from '../../lib/validate';
+import { checkArray, checkEnum, checkFlags, checkInteger, checkNumber, checkObject, checkOptions, checkSize, checkSize64, flagNames, unlimitedSize } from '../../lib/validate';
+import { ContextFlagInput } from '../../lib/context';
 import { ContextFlag, DeviceAttribute } from '../../lib/generated/enums';
 import { addonPath, fakeDriver, runScript } from '../helpers/subprocess';
 
@@ -49,6 +50,88 @@ describe('argument checks', () => {
     expect(checkFlags(['schedSpin', 'lmemResizeToMax'], ContextFlag, 'flags')).toBe(0x11);
     expect(checkFlags('schedYield', ContextFlag, 'flags')).toBe(2);
     expect(flagNames(0x14, ContextFlag)).toEqual(['schedBlockingSync', 'lmemResizeToMax']);
+  });
+});
+
+describe('options objects', () => {
+  test('checkOptions names an unknown key, and where a misplaced one goes', () => {
+    expect(() => checkOptions({ a: 1 }, 'options', 'f', ['a', 'b'])).not.toThrow();
+    expect(() => checkOptions({ c: 1 }, 'options', 'f', ['a', 'b'])).toThrow(new TypeError('options.c is not an option of f; its options are a, b'));
+    expect(() => checkOptions({ c: 1 }, 'options', 'f', [])).toThrow(new TypeError('options.c is not an option of f; it takes none'));
+    expect(() => checkOptions({ after: [] }, 'memory', 'g', ['device'], { after: 'it goes in the last argument' }))
+      .toThrow(new TypeError('memory.after is not an option of g; it goes in the last argument'));
+  });
+
+  test('misplaced and unknown options of the public API are TypeErrors; valid calls pass', () => {
+    const r = runScript(`const t = (f) => { try { f(); return 'no error'; } catch (e) { return e.constructor.name + ': ' + e.message; } };
+      const g = cuda.Graph.create(); const first = g.addEmpty(); const buf = cuda.DeviceBuffer.alloc(64);
+      report({
+        alloc: t(() => g.addAlloc(64, { after: [first] })),
+        fill: t(() => g.addFill(buf, 0, { after: [first] })),
+        copy: t(() => g.addCopy(buf, buf, { label: 'x' })),
+        nodeTypo: t(() => g.addEmpty({ afer: [first] })),
+        childMove: t(() => g.addChild(cuda.Graph.create(), { move: true, label: 'c' })),
+        childTypo: t(() => g.addChild(cuda.Graph.create(), { mvoe: true })),
+        stream: t(() => cuda.Stream.create({ nonblocking: true })),
+        event: t(() => cuda.Event.create({ timing: true, ipc: true })),
+        copyCall: t(() => cuda.copy(buf, buf, { offset: 0 })),
+        pool: t(() => cuda.MemoryPool.create({ maxSize: 0, releaseThreshold: 0 })),
+        instantiate: t(() => g.instantiate({ autoFree: true })),
+        validAlloc: t(() => g.addAlloc(64, { device: 0 }, { after: [first], label: 'a' })),
+        validFill: t(() => g.addFill(buf, 0, { elementBytes: 4, count: 16 }, { after: [first] })),
+        validCopy: t(() => cuda.copy(buf, buf, { dstOffset: 0, srcOffset: 0, bytes: 0 })),
+        validStream: t(() => cuda.Stream.create({ nonBlocking: true, priority: 0 })),
+      });`, { CUDA_DRIVER_LIBRARY: fakeDriver() });
+    expect(r.stderr).toBe('');
+    const nodeForm = 'dependencies, edges, reads, writes and labels go in the node options, the last argument';
+    expect(r.report).toEqual({
+      alloc: `TypeError: memory.after is not an option of addAlloc; ${nodeForm}: graph.addAlloc(bytes, memory, { after })`,
+      fill: `TypeError: fill.after is not an option of addFill; ${nodeForm}: graph.addFill(target, value, fill, { after })`,
+      copy: `TypeError: copy.label is not an option of addCopy; ${nodeForm}: graph.addCopy(dst, src, copy, { after })`,
+      nodeTypo: 'TypeError: options.afer is not an option of addEmpty; its options are after, edges, reads, writes, label',
+      childMove: 'no error',
+      childTypo: 'TypeError: options.mvoe is not an option of addChild; its options are after, edges, reads, writes, label, move',
+      stream: 'TypeError: options.nonblocking is not an option of Stream.create; its options are device, nonBlocking, priority',
+      event: 'TypeError: options.ipc is not an option of Event.create; its options are device, timing, blockingSync, interprocess',
+      copyCall: 'TypeError: options.offset is not an option of copy; its options are dstOffset, srcOffset, bytes, stream',
+      pool: expect.stringMatching(/^TypeError: options.releaseThreshold is not an option of MemoryPool.create/),
+      instantiate: expect.stringMatching(/^TypeError: options.autoFree is not an option of instantiate; its options are autoFreeOnLaunch/),
+      validAlloc: 'no error', validFill: 'no error', validCopy: 'no error', validStream: 'no error',
+    });
+  });
+});
+
+describe('64-bit sizes and context flags', () => {
+  test('checkSize64 takes numbers and bigints up to 2^64 - 1', () => {
+    expect(checkSize64(4096, 'bytes')).toBe(4096n);
+    expect(checkSize64(unlimitedSize, 'bytes')).toBe(2n ** 64n - 1n);
+    expect(() => checkSize64(2n ** 64n, 'bytes')).toThrow(new RangeError('bytes must be between 0 and 2^64 - 1, got 18446744073709551616'));
+    expect(() => checkSize64(-1, 'bytes')).toThrow(RangeError);
+    expect(() => checkSize64('1', 'bytes')).toThrow(TypeError);
+  });
+
+  test('every context flag has a name, CU_CTX_MAP_HOST included', () => {
+    expect(checkFlags(['schedBlockingSync', 'mapHost'], ContextFlagInput, 'flags')).toBe(0x04 | 0x08);
+    expect(ContextFlagInput.mapHost).toBe(0x08);
+    for (const [name, value] of Object.entries(ContextFlag)) expect(ContextFlagInput[name as keyof typeof ContextFlag]).toBe(value);
+  });
+
+  test('a pool releaseThreshold takes a bigint, and MemoryPool.unlimited reads back as itself', () => {
+    const r = runScript(`const t = (f) => { try { return f(); } catch (e) { return e.constructor.name + ': ' + e.message; } };
+      const pool = cuda.MemoryPool.create();
+      pool.releaseThreshold = cuda.MemoryPool.unlimited; const unlimited = String(pool.releaseThreshold);
+      pool.releaseThreshold = 1n << 20n; const mib = pool.releaseThreshold;
+      pool.setAttribute('releaseThreshold', 4096); const small = pool.attribute('releaseThreshold');
+      const ctx = cuda.Device.get(0).createContext(['schedBlockingSync', 'mapHost']); ctx.dispose();
+      report({ unlimited, isUnlimited: pool.attribute('releaseThreshold') === 4096 && cuda.MemoryPool.unlimited === 2n ** 64n - 1n,
+        mib, small, tooBig: t(() => { pool.releaseThreshold = 2n ** 64n; }), badFlag: t(() => cuda.Device.get(0).createContext('mapHots')) });`,
+    { CUDA_DRIVER_LIBRARY: fakeDriver() });
+    expect(r.stderr).toBe('');
+    expect(r.report).toMatchObject({
+      unlimited: '18446744073709551615', isUnlimited: true, mib: 1048576, small: 4096,
+      tooBig: 'RangeError: value must be between 0 and 2^64 - 1, got 18446744073709551616',
+    });
+    expect(r.report.badFlag).toMatch(/^RangeError: flags must be one of .*mapHost/);
   });
 });
 
