@@ -159,7 +159,7 @@ Napi::Value CaptureGraph(const Napi::CallbackInfo& info) {
   CUgraph graph = nullptr;
   CU_CHECK(env, cuStreamGetCaptureInfo, stream.stream, &status, &id, &graph, nullptr, nullptr, nullptr);
   GraphRef box = status == CU_STREAM_CAPTURE_STATUS_ACTIVE ? captureBox(env, stream, graph) : nullptr;
-  if (!box) throw Napi::Error::New(env, "the stream has no active capture the library began");
+  if (!box) throw Napi::Error::New(env, "the stream is not capturing into a graph the library began");
   return newGraphSlot(env, box);
 }
 

@@ -492,7 +492,7 @@ describeGpu('graphs', () => {
       decompress = 'accepted';
     } catch (error) {
       expect(error).toBeInstanceOf(CudaError);
-      decompress = (error as CudaError).name;
+      decompress = (error as CudaError).code;
     }
     // Hopper has no decompression engine.
     if (Device.get(0).computeCapability.major < 10) expect(['CUDA_ERROR_NOT_SUPPORTED', 'CUDA_ERROR_INVALID_VALUE']).toContain(decompress);
