@@ -11,7 +11,11 @@ import { checkEnum, checkFlags, checkInstance, checkSize, flagNames } from './va
  * mapHost (CU_CTX_MAP_HOST), which the header leaves out as deprecated (every
  * context maps host memory since CUDA 11) but which C code being ported passes.
  */
-export const ContextFlagInput = { ...ContextFlag, mapHost: 0x08 } as const;
+export const ContextFlagInput = {
+  ...ContextFlag,
+  /** CU_CTX_MAP_HOST: map pinned host memory into the device's address space (always so since CUDA 11). */
+  mapHost: 0x08,
+} as const;
 /** A name of {@link ContextFlagInput}. */
 export type ContextFlagInputName = keyof typeof ContextFlagInput;
 

@@ -27,6 +27,10 @@ export abstract class CudaUnavailableError extends Error {
   /** Why, in a word. */
   abstract readonly reason: CudaUnavailableReason;
 
+  /**
+   * True for any error saying CUDA is not usable here, DriverUnavailableError
+   * included (a CudaError, so it cannot extend this class).
+   */
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (this !== CudaUnavailableError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return typeof value === 'object' && value !== null && (value as { [brand]?: boolean })[brand] === true;

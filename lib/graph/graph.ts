@@ -66,6 +66,7 @@ const addCopyMisplaced = misplaced('graph.addCopy(dst, src, copy, { after })');
 const addFillMisplaced = misplaced('graph.addFill(target, value, fill, { after })');
 const addAllocMisplaced = misplaced('graph.addAlloc(bytes, memory, { after })');
 
+/** Options of {@link Graph.create}. */
 export interface GraphOptions {
   /**
    * Infer each node's dependencies from the memory it reads and writes (copies
