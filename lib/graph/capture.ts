@@ -220,7 +220,7 @@ Stream.prototype.capture = function capture(this: Stream, fn: (stream: Stream) =
  * synchronous: while a promise is pending, other tasks could run on this
  * thread and break (or join) the capture, so a returned promise is refused.
  */
-export function captureGraph(stream: Stream, fn: (stream: Stream) => unknown, options: CaptureOptions = noOptions): Graph {
+function captureGraph(stream: Stream, fn: (stream: Stream) => unknown, options: CaptureOptions = noOptions): Graph {
   if (typeof fn !== 'function') throw new TypeError('fn must be a function');
   const capture = new StreamCapture(stream, options);
   let result: unknown;

@@ -2,8 +2,7 @@
 // nodes. Device code sets one with cudaGraphSetConditional(handle, value); pass
 // it to a kernel as arg.u64(handle.value).
 import { Disposable } from '../disposable';
-import type { NativeConditionalHandle } from '../native';
-import { native, Slot } from '../native';
+import { native, NativeConditionalHandle, Slot } from '../native';
 
 /**
  * The value steering a graph's conditional nodes (CUgraphConditionalHandle),

@@ -4,8 +4,7 @@
 import { AbortError, CudaError, GraphInstantiateError, GraphInstantiateReason, GraphUpdateError } from '../errors';
 import { Disposable, slotOf } from '../disposable';
 import { PreparedLaunch } from '../kernel/prepared-launch';
-import type { NativeGraphExec } from '../native';
-import { native, Slot } from '../native';
+import { native, NativeGraphExec, Slot } from '../native';
 import { checkStream, Stream, streamSlot, synchronizeStream } from '../stream';
 import { checkWaitOptions, WaitOptions } from '../wait-options';
 import { checkBoolean, checkObject, checkOptions, nameOfValue, noOptions } from '../validate';

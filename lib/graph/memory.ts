@@ -1,9 +1,8 @@
 // Memory that graphs allocate (memory nodes), and the device-wide accounting
 // and trimming of it.
 import { DeviceLike, ordinalOf } from '../device';
-import type { NativeGraphAllocation } from '../native';
+import { native, NativeGraphAllocation, Slot } from '../native';
 import { Memory } from '../memory/memory';
-import { native, Slot } from '../native';
 import { checkEnum } from '../validate';
 
 /**

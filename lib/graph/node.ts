@@ -1,9 +1,7 @@
 // Nodes of a graph. A node object stays usable while its graph lives; after
 // destroy() it (and every other reference to the node) throws.
 import { Disposable, SlotGroup } from '../disposable';
-import type { NativeEdgeData, NativeGraph, NativeGraphNode } from '../native';
-import type { Slot } from '../native';
-import { native } from '../native';
+import { native, NativeEdgeData, NativeGraph, NativeGraphNode, Slot } from '../native';
 import { decodeLaunchAttribute, encodeLaunchAttribute, kernelNodeAttributeId, KernelNodeAttributeName, KernelNodeAttributes } from '../launch-attributes';
 import { checkArray, checkInstance } from '../validate';
 import { EdgeData, decodeEdge } from './edge';

@@ -2,8 +2,7 @@
 // last reference is gone, references being held by this object, by graphs, by
 // executables made from them and by launches still in flight.
 import { Disposable } from '../disposable';
-import type { NativeUserObject } from '../native';
-import { native, Slot } from '../native';
+import { native, NativeUserObject, Slot } from '../native';
 import { checkInteger } from '../validate';
 
 /**

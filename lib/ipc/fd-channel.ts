@@ -10,8 +10,7 @@ import { randomBytes } from 'crypto';
 import * as path from 'path';
 import { Disposable } from '../disposable';
 import { AbortError, ChannelPeerError, ChannelProtocolError, DisposedError, PeerCredentials } from '../errors';
-import { NativeFdChannel, NativeFdChannelServer, NativePeerCredentials } from '../native';
-import { native, NativeReceivedFd, Slot } from '../native';
+import { native, NativeFdChannel, NativeFdChannelServer, NativePeerCredentials, NativeReceivedFd, Slot } from '../native';
 import { checkInteger, checkObject, checkString, noOptions } from '../validate';
 import { CheckedWait, checkWaitOptions } from '../wait-options';
 

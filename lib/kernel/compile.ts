@@ -2,8 +2,7 @@
 // compile (or nvrtcStatus()), never at import: a machine without it can use
 // everything else, and the first compile says what is missing.
 import { Device, DeviceLike, ordinalOf } from '../device';
-import { NativeCompileOutcome, NativeCompileRequest } from '../native';
-import { native } from '../native';
+import { native, NativeCompileOutcome, NativeCompileRequest } from '../native';
 import { CudaUnavailableError } from '../unavailable-error';
 import { checkCString, checkInteger, checkObject, checkOptions, noOptions } from '../validate';
 import { checkWaitOptions, raceWait, WaitOptions } from '../wait-options';

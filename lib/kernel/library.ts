@@ -3,8 +3,7 @@
 import { Context } from '../context';
 import { Device } from '../device';
 import { Disposable } from '../disposable';
-import { NativeLibrary } from '../native';
-import { native, Slot } from '../native';
+import { native, NativeLibrary, Slot } from '../native';
 import { checkCString, checkInstance, checkObject, checkOptions, noOptions } from '../validate';
 import { checkJitOptions, CodeImage, codeBytes, DeviceVariable, JitOptions } from './code-load';
 import { Kernel } from './kernel';

@@ -3,8 +3,7 @@
 // place and launch() is one call into the driver with nothing allocated.
 import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
-import { NativePreparedLaunch } from '../native';
-import { native, Slot } from '../native';
+import { native, NativePreparedLaunch, Slot } from '../native';
 import { checkInteger } from '../validate';
 import { ArgLayout, ArgSlot, ArgValue, KernelArgumentError, writeArg } from './args';
 import type { Kernel } from './kernel';

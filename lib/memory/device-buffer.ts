@@ -10,8 +10,7 @@ import {
   MemoryLocationType,
   RangeAttribute,
 } from '../generated/enums';
-import { NativeDeviceBuffer, Slot } from '../native';
-import { native } from '../native';
+import { native, NativeDeviceBuffer, Slot } from '../native';
 import { Stream, streamSlot } from '../stream';
 import { checkEnum, checkInstance, checkObject, checkOptions, checkSize, checkViewType, nameOfValue, noOptions } from '../validate';
 import { copy, fill, FillOptions } from './copy';

@@ -4,8 +4,7 @@
 // a view never outlives the memory; a registered buffer is taken over by the
 // registration, so JavaScript cannot free or move it while it is pinned.
 import { DeviceLike, ordinalOf } from '../device';
-import { NativeHostBuffer, Slot } from '../native';
-import { native } from '../native';
+import { native, NativeHostBuffer, Slot } from '../native';
 import { checkBoolean, checkObject, checkOptions, checkSize, checkViewType, noOptions } from '../validate';
 import { Memory } from './memory';
 

@@ -3,8 +3,7 @@
 // one native entry whichever class the slot names.
 import { Device } from '../device';
 import { Disposable, SlotGroup } from '../disposable';
-import { NativeHandle as HandleBrand } from '../native';
-import { native, Slot } from '../native';
+import { native, NativeHandle as HandleBrand, Slot } from '../native';
 
 /** Memory the library hands out: an address, a size and the device whose context it belongs to. */
 export abstract class Memory<H extends HandleBrand = HandleBrand> extends Disposable<H> {

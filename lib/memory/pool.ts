@@ -11,8 +11,7 @@ import {
   PoolAttribute,
   PoolAttributeName,
 } from '../generated/enums';
-import { NativeMemoryPool, Slot } from '../native';
-import { native } from '../native';
+import { native, NativeMemoryPool, Slot } from '../native';
 import { checkArray, checkEnum, checkFlag, checkFlags, checkObject, checkOptions, checkSize, checkSize64, nameOfValue, noOptions, unlimitedSize } from '../validate';
 import { Location, locationFrom, locationOf } from './location';
 

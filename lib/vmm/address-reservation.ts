@@ -3,8 +3,7 @@
 // object is disposed and every mapping into it is gone.
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
-import { NativeAddressReservation, Slot } from '../native';
-import { native } from '../native';
+import { native, NativeAddressReservation, Slot } from '../native';
 import { checkInteger, checkObject, checkSize, noOptions } from '../validate';
 import { deviceGranularity, roundToGranularity } from './granularity';
 import { Mapping, MappingOptions } from './mapping';

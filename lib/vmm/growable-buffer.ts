@@ -4,9 +4,8 @@
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { MemoryAccessName, MemoryHandleTypeName } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
-import { NativeAccessEntry, NativeVirtualMemory, Slot } from '../native';
+import { native, NativeAccessEntry, NativeVirtualMemory, Slot } from '../native';
 import { Memory } from '../memory/memory';
-import { native } from '../native';
 import { checkObject, checkSize } from '../validate';
 import { AccessEntry, accessName, encodeAccess } from './access';
 import { AddressReservation } from './address-reservation';

@@ -8,9 +8,8 @@
 import { Device } from '../device';
 import { MemoryAccessName } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
-import { NativeVirtualMemory, Slot } from '../native';
+import { native, NativeVirtualMemory, Slot } from '../native';
 import { Memory } from '../memory/memory';
-import { native } from '../native';
 import { checkInstance, checkObject, checkSize, noOptions } from '../validate';
 import { AccessEntry, accessName, encodeAccess } from './access';
 import { AddressReservation } from './address-reservation';

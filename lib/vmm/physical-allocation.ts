@@ -8,8 +8,7 @@ import { AllocationGranularityName, MemoryHandleType } from '../generated/enums'
 import { OwnedFd } from '../ipc/fd-channel';
 import { PointerLike } from '../memory/info';
 import { memorySlot } from '../memory/bytes';
-import { NativePhysicalAllocation } from '../native';
-import { native, NativeReceivedFd, Slot } from '../native';
+import { native, NativePhysicalAllocation, NativeReceivedFd, Slot } from '../native';
 import { checkObject, checkSize, noOptions } from '../validate';
 import { AllocationOptions, AllocationProperties, allocationGranularity, decodeProperties, encodeProperties, roundToGranularity } from './granularity';
 

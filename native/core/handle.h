@@ -22,7 +22,6 @@ namespace cudrv {
 template <typename Self, typename Box>
 class Handle {
  public:
-  using Base = Handle<Self, Box>;
   static_assert(sizeof(std::shared_ptr<Box>) == sizeof(SlotTable::Entry::box) &&
                     alignof(std::shared_ptr<Box>) <= alignof(SlotTable::Entry),
                 "a slot stores any std::shared_ptr in place");
