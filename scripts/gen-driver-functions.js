@@ -22,12 +22,12 @@ const cudaH = fs.readFileSync(path.join(include, 'cuda.h'), 'utf8');
 const typedefsH = fs.readFileSync(path.join(include, 'cudaTypedefs.h'), 'utf8');
 const scope = fs.readFileSync(path.join(root, 'docs/driver-api-scope.md'), 'utf8');
 
-// Names in the bound sections (A-core, A-support, B).
+// Names in the bound sections (A-core, A-support, A-2, B).
 const names = [];
 let bound = false;
 for (const line of scope.split('\n')) {
   const heading = line.match(/^## (\S+)/);
-  if (heading) bound = ['A-core', 'A-support', 'B'].includes(heading[1]);
+  if (heading) bound = ['A-core', 'A-support', 'A-2', 'B'].includes(heading[1]);
   const item = line.match(/^- (cu\w+)/);
   if (bound && item) names.push(item[1]);
 }
@@ -39,8 +39,9 @@ for (const m of cudaH.matchAll(/^\s*#define\s+(cu\w+)\s+(?:__CUDA_API_PT(?:DS|SZ
   if (!renames.has(m[1])) renames.set(m[1], m[2]);
 }
 
-// PFN typedefs outside the internal (legacy ABI) block, without _ptds/_ptsz.
-const publicTypedefs = typedefsH.split('#if defined(__CUDA_API_VERSION_INTERNAL)')[0];
+// PFN typedefs outside the internal (legacy ABI) block, without _ptds/_ptsz; the
+// block holds no nested conditionals, and typedefs follow it too.
+const publicTypedefs = typedefsH.replace(/^#if defined\(__CUDA_API_VERSION_INTERNAL\)[\s\S]*?^#endif/m, '');
 const versions = new Map();
 for (const m of publicTypedefs.matchAll(/\(CUDAAPI \*PFN_(cu\w+?)_v(\d+)\)/g)) {
   if (!versions.has(m[1])) versions.set(m[1], []);

@@ -278,6 +278,11 @@
   X(cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize, 6050) \
   X(cuOccupancyMaxPotentialBlockSizeWithFlags, cuOccupancyMaxPotentialBlockSizeWithFlags, 7000) \
   X(cuOccupancyMaxPotentialClusterSize, cuOccupancyMaxPotentialClusterSize, 11070) \
+  X(cuLinkAddData, cuLinkAddData, 6050) \
+  X(cuLinkAddFile, cuLinkAddFile, 6050) \
+  X(cuLinkComplete, cuLinkComplete, 5050) \
+  X(cuLinkCreate, cuLinkCreate, 6050) \
+  X(cuLinkDestroy, cuLinkDestroy, 5050) \
   X(cuCtxGetDevice_v2, cuCtxGetDevice, 13000) \
   X(cuCtxSynchronize_v2, cuCtxSynchronize, 13000) \
   X(cuGraphAddExternalSemaphoresSignalNode, cuGraphAddExternalSemaphoresSignalNode, 11020) \
@@ -296,4 +301,52 @@
   X(cuMemGetHandleForAddressRange, cuMemGetHandleForAddressRange, 11070) \
   X(cuMemPrefetchBatchAsync, cuMemPrefetchBatchAsync, 13000) \
   X(cuStreamGetCtx_v2, cuStreamGetCtx, 12050) \
+  X(cuGreenCtxCreate, cuGreenCtxCreate, 12040) \
+  X(cuGreenCtxDestroy, cuGreenCtxDestroy, 12040) \
+  X(cuGreenCtxGetDevResource, cuGreenCtxGetDevResource, 12040) \
+  X(cuGreenCtxGetId, cuGreenCtxGetId, 12090) \
+  X(cuGreenCtxRecordEvent, cuGreenCtxRecordEvent, 12040) \
+  X(cuGreenCtxStreamCreate, cuGreenCtxStreamCreate, 12050) \
+  X(cuGreenCtxWaitEvent, cuGreenCtxWaitEvent, 12040) \
+  X(cuCtxFromGreenCtx, cuCtxFromGreenCtx, 12040) \
+  X(cuStreamGetGreenCtx, cuStreamGetGreenCtx, 12040) \
+  X(cuCtxGetDevResource, cuCtxGetDevResource, 12040) \
+  X(cuDeviceGetDevResource, cuDeviceGetDevResource, 12040) \
+  X(cuDevResourceGenerateDesc, cuDevResourceGenerateDesc, 12040) \
+  X(cuDevSmResourceSplitByCount, cuDevSmResourceSplitByCount, 12040) \
+  X(cuCtxRecordEvent, cuCtxRecordEvent, 12050) \
+  X(cuCtxWaitEvent, cuCtxWaitEvent, 12050) \
+  X(cuCtxGetExecAffinity, cuCtxGetExecAffinity, 11040) \
+  X(cuDeviceGetExecAffinitySupport, cuDeviceGetExecAffinitySupport, 11040) \
+  X(cuCheckpointProcessCheckpoint, cuCheckpointProcessCheckpoint, 12080) \
+  X(cuCheckpointProcessGetRestoreThreadId, cuCheckpointProcessGetRestoreThreadId, 12080) \
+  X(cuCheckpointProcessGetState, cuCheckpointProcessGetState, 12080) \
+  X(cuCheckpointProcessLock, cuCheckpointProcessLock, 12080) \
+  X(cuCheckpointProcessRestore, cuCheckpointProcessRestore, 12080) \
+  X(cuCheckpointProcessUnlock, cuCheckpointProcessUnlock, 12080) \
+  X(cuLogsCurrent, cuLogsCurrent, 12090) \
+  X(cuLogsDumpToFile, cuLogsDumpToFile, 12090) \
+  X(cuLogsDumpToMemory, cuLogsDumpToMemory, 12090) \
+  X(cuLogsRegisterCallback, cuLogsRegisterCallback, 12090) \
+  X(cuLogsUnregisterCallback, cuLogsUnregisterCallback, 12090) \
+  X(cuDeviceRegisterAsyncNotification, cuDeviceRegisterAsyncNotification, 12040) \
+  X(cuDeviceUnregisterAsyncNotification, cuDeviceUnregisterAsyncNotification, 12040) \
+  X(cuDeviceGetHostAtomicCapabilities, cuDeviceGetHostAtomicCapabilities, 13000) \
+  X(cuDeviceGetP2PAtomicCapabilities, cuDeviceGetP2PAtomicCapabilities, 13000) \
+  X(cuTensorMapEncodeTiled, cuTensorMapEncodeTiled, 12000) \
+  X(cuTensorMapEncodeIm2col, cuTensorMapEncodeIm2col, 12000) \
+  X(cuTensorMapEncodeIm2colWide, cuTensorMapEncodeIm2colWide, 12080) \
+  X(cuTensorMapReplaceAddress, cuTensorMapReplaceAddress, 12000) \
+  X(cuCoredumpGetAttribute, cuCoredumpGetAttribute, 12010) \
+  X(cuCoredumpGetAttributeGlobal, cuCoredumpGetAttributeGlobal, 12010) \
+  X(cuCoredumpSetAttribute, cuCoredumpSetAttribute, 12010) \
+  X(cuCoredumpSetAttributeGlobal, cuCoredumpSetAttributeGlobal, 12010) \
+  X(cuMemHostGetFlags, cuMemHostGetFlags, 2030) \
+  X(cuModuleLoad, cuModuleLoad, 2000) \
+  X(cuModuleLoadFatBinary, cuModuleLoadFatBinary, 2000) \
+  X(cuFuncSetCacheConfig, cuFuncSetCacheConfig, 3000) \
+  X(cuKernelSetCacheConfig, cuKernelSetCacheConfig, 12000) \
+  X(cuCtxGetCacheConfig, cuCtxGetCacheConfig, 3020) \
+  X(cuCtxSetCacheConfig, cuCtxSetCacheConfig, 3020) \
+  X(cuFlushGPUDirectRDMAWrites, cuFlushGPUDirectRDMAWrites, 11030) \
 
