@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Peer-copy bandwidth between devices 0 and 1 from JavaScript against the same
-// copies in C (bench/c/peer-copy.c, built here, cuMemcpyPeerAsync), in one run:
+// copies in C (bench/c/peer-copy.c, built here, cuMemcpyPeerAsync) and through
+// cuda.bindings (bench/python/peer_copy.py), in one run:
 // copy(dst, src, { stream }) between a buffer on each device, each way, on a
 // stream of the source device, synchronized after each copy inside the timing,
 // 4 KiB to 1 GiB. Peer access is enabled both ways where the devices allow it
@@ -10,7 +11,7 @@
 // fewer than two devices are visible.
 // Usage: node bench/peer-copy.js [repetitions=20] [largest=1073741824]
 'use strict';
-const { median, now, runAlone, runC } = require('./common');
+const { describePython, median, now, pick, runAlone, runC, runPython } = require('./common');
 
 const title = 'Copy bandwidth, between two devices';
 
@@ -80,13 +81,14 @@ async function measure({ repetitions = 20, largest = 1 << 30 } = {}) {
   const js = measureJs(cuda.copy, buffers, streams, sizes, repetitions);
   [...buffers, ...streams].forEach((h) => h.dispose());
   const c = runC('peer-copy', [repetitions, ...sizes]);
+  const py = runPython('peer_copy', [repetitions, ...sizes]);
   const rows = [];
   for (const bytes of sizes) {
     const size = bytes >= 2 ** 30 ? `${bytes / 2 ** 30} GiB` : bytes >= 2 ** 20 ? `${bytes / 2 ** 20} MiB` : `${bytes / 1024} KiB`;
     for (const [direction, label] of [['0to1', 'device 0 to 1'], ['1to0', 'device 1 to 0']]) {
       rows.push({
         label: `peer ${label}, ${size}`, unit: 'GB/s', better: 'higher', bytes, direction,
-        js: js[bytes][direction], c: c[bytes]?.[direction],
+        js: js[bytes][direction], c: c[bytes]?.[direction], bindings: pick([py], (r) => r?.bindings[`${bytes}.${direction}`]),
         target: bytes === largest ? { minRatio: 0.95 } : undefined,
       });
     }
@@ -100,7 +102,8 @@ async function measure({ repetitions = 20, largest = 1 << 30 } = {}) {
     notes: [
       `stream-ordered copies (cuMemcpyPeerAsync) on a stream of the source device, each synchronized inside the timing; ${repetitions} repetitions at 256 MiB and above, more for smaller copies`,
       `${devices[0].name} and ${devices[1].name}; ${link}`,
-      'JavaScript: copy(dst, src, { bytes, stream }) between two DeviceBuffers; C: cuMemcpyPeerAsync between two cuMemAlloc buffers; no Python baseline',
+      'JavaScript: copy(dst, src, { bytes, stream }) between two DeviceBuffers; C and cuda.bindings: cuMemcpyPeerAsync between two cuMemAlloc buffers',
+      describePython(py),
     ],
   }];
 }

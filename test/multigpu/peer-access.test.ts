@@ -38,7 +38,7 @@ describePeerAccess('peer access', () => {
     [a, b] = [Device.get(0), Device.get(1)];
   });
 
-  test('enable and disable in each direction; a second enable, a disable without one and a context of its own are refused with their codes', () => {
+  test('enable and disable in each direction; a second enable, a disable without one and the device itself are refused with their codes', () => {
     for (const [from, to] of [[a, b], [b, a]]) {
       dropPeerAccess(from, to);
       from.primaryContext.enablePeerAccess(to.primaryContext);
@@ -54,8 +54,9 @@ describePeerAccess('peer access', () => {
     a.primaryContext.enablePeerAccess(b.primaryContext);
     expect(thrown(() => b.primaryContext.disablePeerAccess(a.primaryContext)).code).toBe('CUDA_ERROR_PEER_ACCESS_NOT_ENABLED');
     a.primaryContext.disablePeerAccess(b.primaryContext);
-    // A context cannot be its own peer.
-    expect(thrown(() => a.primaryContext.enablePeerAccess(a.primaryContext))).toMatchObject({ code: 'CUDA_ERROR_INVALID_CONTEXT', result: 201 });
+    // A device is not its own peer.
+    expect(thrown(() => a.primaryContext.enablePeerAccess(a.primaryContext))).toMatchObject({
+      code: 'CUDA_ERROR_PEER_ACCESS_UNSUPPORTED', result: 217, call: 'cuCtxEnablePeerAccess' });
     expect(() => a.primaryContext.enablePeerAccess(b as never)).toThrow(TypeError);
   });
 
