@@ -1,9 +1,11 @@
 // Graphs across two devices: kernel nodes in each device's context joined by
-// copy nodes between the devices, launched from a stream of either device; and
+// copy nodes between the devices, launched from a stream of either device; the
+// same shape captured from a stream of device 0 that forks to a stream of
+// device 1 and joins back; and
 // a memory node on one device whose allocation names the other as a peer, so
 // that a kernel node on the other device may write it. Results are copied back
 // and compared.
-import { arg, Device, DeviceBuffer, Graph, graphMemory, HostBuffer, Stream } from '../../lib';
+import { arg, copy, Device, DeviceBuffer, Event, Graph, graphMemory, HostBuffer, Stream } from '../../lib';
 import { expectBytes } from '../helpers/bytes';
 import { dropPeerAccess, kernels, ramp } from '../helpers/multi-gpu';
 import { describeMultiGpu, describePeerAccess } from '../helpers/tiers';
@@ -31,6 +33,37 @@ describeMultiGpu('graphs across devices', () => {
       using stream = Stream.create({ device });
       await exec.run(stream);
       expectBytes(host.view(Float32Array), ramp(n, 3, 3));
+    }
+  });
+});
+
+describeMultiGpu('capture across devices', () => {
+  test('a capture forks to a stream of device 1 through an event and joins back: one graph, work on both devices', async () => {
+    const { axpy, iota } = kernels();
+    using s0 = Stream.create({ device: 0 });
+    using s1 = Stream.create({ device: 1 });
+    using x0 = DeviceBuffer.alloc(n * 4, { device: 0 });
+    using x1 = DeviceBuffer.alloc(n * 4, { device: 1 });
+    using host = HostBuffer.alloc(n * 4);
+    using forked = Event.create({ device: 0 });
+    using joined = Event.create({ device: 1 });
+    using graph = s0.capture((s) => {
+      iota.launch({ grid: n / 256, block: 256, stream: s }, [arg.ptr(x0), arg.f32(2), arg.u32(n)]);            // x0 = 2 + i
+      forked.record(s);
+      s1.waitEvent(forked);                                                                                  // device 1 joins
+      copy(x1, x0, { stream: s1 });
+      axpy.launch({ grid: n / 256, block: 256, stream: s1 }, [arg.f32(1), arg.ptr(x1), arg.ptr(x1), arg.u32(n)]);  // x1 *= 2
+      joined.record(s1);
+      s.waitEvent(joined);                                                                                   // and joins back
+      copy(host, x1, { stream: s });
+    });
+    // A chain: the events became edges, not nodes.
+    expect(graph.levels().map((level) => level.map((node) => node.type))).toEqual([['kernel'], ['memcpy'], ['kernel'], ['memcpy']]);
+    using exec = graph.instantiate();
+    for (const stream of [s0, s1]) {
+      host.view(Float32Array).fill(-1);
+      await exec.run(stream);
+      expectBytes(host.view(Float32Array), ramp(n, 4, 2));
     }
   });
 });
