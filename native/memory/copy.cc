@@ -42,6 +42,11 @@ void makeCopyContextCurrent(Napi::Env env, StreamBox* stream, const Span& dst, c
   else makeCurrent(env, primaryContext(env, 0));
 }
 
+// The driver refuses its peer copies (cuMemcpyPeerAsync, cuMemcpy3DPeerAsync)
+// on a capturing stream: there the plain calls, which reach both devices
+// through unified addressing, make the copy node instead.
+bool peerCallsRefused(StreamBox* stream) { return stream && stream->isCapturing(); }
+
 }  // namespace
 
 // memcpy(dst, dstOffset, src, srcOffset, bytes | undefined, stream | undefined):
@@ -72,6 +77,8 @@ Napi::Value Memcpy(const Napi::CallbackInfo& info) {
   } else if (dst.owner->context == src.owner->context) {
     if (stream) CU_CHECK(env, cuMemcpyDtoDAsync, dst.device, src.device, bytes, s);
     else CU_CHECK(env, cuMemcpyDtoD, dst.device, src.device, bytes);
+  } else if (peerCallsRefused(stream)) {
+    CU_CHECK(env, cuMemcpyAsync, dst.device, src.device, bytes, s);
   } else {
     CUcontext dc = dst.owner->context->context, sc = src.owner->context->context;
     if (stream) CU_CHECK(env, cuMemcpyPeerAsync, dst.device, dc, src.device, sc, bytes, s);
@@ -188,7 +195,7 @@ P copy3DParams(const Span& dst, uint64_t dstPitch, uint64_t dstRows, const Span&
 }  // namespace
 
 // memcpy3D({dst, dstOffset, dstPitch, dstHeight, src, ..., width, height, depth}, stream | undefined).
-// Operands of different contexts go through cuMemcpy3DPeer(Async).
+// Operands of different contexts go through cuMemcpy3DPeer(Async), except on a capturing stream.
 Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuMemcpy3D);
@@ -206,7 +213,7 @@ Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
   refuseOverlap(env, dst, src);
   makeCopyContextCurrent(env, stream, dst, src);
   const bool peer = dst.owner && src.owner && dst.kind == MemoryKind::Device && src.kind == MemoryKind::Device &&
-                    dst.owner->context != src.owner->context;
+                    dst.owner->context != src.owner->context && !peerCallsRefused(stream);
   if (peer) {
     auto p = copy3DParams<CUDA_MEMCPY3D_PEER>(dst, dstPitch, dstRows, src, srcPitch, srcRows, width, height, depth);
     p.dstContext = dst.owner->context->context;
