@@ -288,7 +288,7 @@ void buildMemFree(Napi::Env env, const NodeFields& f, NodeParams& out, GraphBox*
 // lib/ refuses to free it outside (every launch frees it).
 void memFreeAdded(Napi::Env, const GraphRef& graph, const NodeRef&, NodeParams& p, Napi::Object*) {
   if (auto* buffer = dynamic_cast<DeviceMemoryBox*>(p.freed.get())) {
-    buffer->freed = true;
+    if (buffer->allocation == DeviceMemoryBox::Allocation::StreamOrdered) buffer->freed = true;
   } else if (auto* allocation = dynamic_cast<GraphAllocationBox*>(p.freed.get())) {
     if (allocation->node && allocation->node->graph.lock() == graph) allocation->freedInGraph = true;
   }

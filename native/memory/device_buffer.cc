@@ -120,7 +120,8 @@ Napi::Value FreeAsync(const Napi::CallbackInfo& info) {
   if (buffer->allocation != DeviceMemoryBox::Allocation::StreamOrdered) {
     throwTypeError(env, "buffer must be stream-ordered memory (DeviceBuffer.allocAsync)");
   }
-  if (buffer->freed) throw Napi::Error::New(env, "the buffer is freed already");
+  // Only a graph's free node leaves a live handle on freed memory (memFreeAdded).
+  if (buffer->freed) throw Napi::Error::New(env, "a graph's free node frees this buffer (Graph.addFree): it is the graph's to free");
   if (buffer->device) CU_CHECK(env, cuMemFreeAsync, buffer->device, stream.stream);
   buffer->freed = true;
   stream.keepUntilIdle(buffer);

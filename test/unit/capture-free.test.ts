@@ -126,7 +126,7 @@ describe('DeviceBuffer.freeAsync', () => {
       await settle();
       out.frees = frees(address);
       report(out);`);
-    expect(r).toEqual({ again: 'Error: the buffer is freed already', alive: true, frees: [] });
+    expect(r).toEqual({ again: "Error: a graph's free node frees this buffer (Graph.addFree): it is the graph's to free", alive: true, frees: [] });
   });
 });
 
