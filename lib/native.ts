@@ -520,7 +520,7 @@ export interface NativeAddon {
   allocate(ordinal: number, bytes: number, context?: number): Slot<NativeDeviceBuffer>;
   allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number): Slot<NativeDeviceBuffer>;
   allocateManaged(ordinal: number, bytes: number, flags: number): Slot<NativeDeviceBuffer>;
-  /** Stream-ordered (from pool, when given); freed on the same stream. */
+  /** Stream-ordered (from pool, when given); the box frees it on the same stream, unless freeAsync did. */
   allocateAsync(bytes: number, stream: Slot<NativeStream>, pool: Slot<NativeMemoryPool> | undefined): Slot<NativeDeviceBuffer>;
   /** Frees stream-ordered memory on any stream (captured as a free node while it captures). */
   freeAsync(buffer: Slot<NativeDeviceBuffer>, stream: Slot<NativeStream>): void;

@@ -29,7 +29,8 @@ export type TypedArrayConstructor<T> = {
 /**
  * Device memory: plain (alloc, from), pitched (allocPitched), stream-ordered
  * from a pool (allocAsync) or managed (allocManaged). Freed by dispose(), or
- * after garbage collection, never while work the library queued still uses it.
+ * after garbage collection, never while work the library queued still uses it;
+ * stream-ordered memory also explicitly, in stream order (freeAsync).
  */
 export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
   /** @internal */

@@ -81,7 +81,8 @@ Napi::Value AllocateManaged(const Napi::CallbackInfo& info) {
   return DeviceBuffer::newSlot(env, box);
 }
 
-// allocateAsync(bytes, stream, pool | undefined): stream-ordered; freed on the same stream.
+// allocateAsync(bytes, stream, pool | undefined): stream-ordered; the box frees
+// it on the same stream, unless freeAsync (or a graph's free node) did.
 // Zero bytes take nothing: the driver would hand back a null pointer, with
 // nothing to free.
 napi_value AllocateAsync(Napi::Env env, SlotTable& table, const HotArgs<3>& args) {
