@@ -11,7 +11,7 @@ import { checkEnum } from '../validate';
  * allocation node (as an operand of copies, fills and kernel arguments) and,
  * after a launch, by stream work until it is freed. A free node frees it (in
  * its graph or in another one), or, as in C, freeAsync(stream) or free() once a
- * launch has allocated it (docs/graphs.md, "Graph memory"). dispose() only
+ * launch has allocated it (docs/graphs.md, "Memory nodes"). dispose() only
  * drops this handle.
  */
 export class GraphAllocation extends Memory<NativeGraphAllocation> {
