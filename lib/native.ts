@@ -375,6 +375,10 @@ export interface NativeAddon {
   resetGraphMemoryHigh(ordinal: number, attribute: number): void;
   /** Gives memory graphs hold but do not use back to the system. */
   trimGraphMemory(ordinal: number): void;
+  /** Frees a graph allocation outside a graph: cuMemFreeAsync on stream, or cuMemFree without one. */
+  freeGraphAllocation(allocation: Slot<NativeGraphAllocation>, stream: Slot<NativeStream> | undefined): void;
+  /** Whether a free node of the allocation's own graph frees it. */
+  graphAllocationFreedInGraph(allocation: Slot<NativeGraphAllocation>): boolean;
   /** One reference, held by the new object. */
   createUserObject(destructor: NativeDestructor): Slot<NativeUserObject>;
   /** The references the object holds. */
@@ -516,8 +520,10 @@ export interface NativeAddon {
   allocate(ordinal: number, bytes: number, context?: number): Slot<NativeDeviceBuffer>;
   allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number): Slot<NativeDeviceBuffer>;
   allocateManaged(ordinal: number, bytes: number, flags: number): Slot<NativeDeviceBuffer>;
-  /** Stream-ordered (from pool, when given); freed on the same stream. */
+  /** Stream-ordered (from pool, when given); the box frees it on the same stream, unless freeAsync did. */
   allocateAsync(bytes: number, stream: Slot<NativeStream>, pool: Slot<NativeMemoryPool> | undefined): Slot<NativeDeviceBuffer>;
+  /** Frees stream-ordered memory on any stream (captured as a free node while it captures). */
+  freeAsync(buffer: Slot<NativeDeviceBuffer>, stream: Slot<NativeStream>): void;
   deviceBufferPitch(buffer: Slot<NativeDeviceBuffer>): number;
   deviceBufferAllocation(buffer: Slot<NativeDeviceBuffer>): 'plain' | 'pitched' | 'stream-ordered' | 'managed';
   allocateHost(ordinal: number, bytes: number, flags: number): Slot<NativeHostBuffer>;

@@ -1,6 +1,7 @@
 // Device memory: plain (cuMemAlloc), pitched, stream-ordered (from a pool) and
 // managed. Freed by dispose() or, as a safety net, after garbage collection;
 // never while queued work that the library knows of still uses it.
+// Stream-ordered memory can also be freed explicitly on a stream (freeAsync).
 import { Context } from '../context';
 import { Device, DeviceLike, ordinalOf } from '../device';
 import {
@@ -28,7 +29,8 @@ export type TypedArrayConstructor<T> = {
 /**
  * Device memory: plain (alloc, from), pitched (allocPitched), stream-ordered
  * from a pool (allocAsync) or managed (allocManaged). Freed by dispose(), or
- * after garbage collection, never while work the library queued still uses it.
+ * after garbage collection, never while work the library queued still uses it;
+ * stream-ordered memory also explicitly, in stream order (freeAsync).
  */
 export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
   /** @internal */
@@ -71,8 +73,9 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
 
   /**
    * Stream-ordered memory (cuMemAllocAsync, or cuMemAllocFromPoolAsync with a
-   * pool): usable by work queued on stream after this call; freed on the same
-   * stream, after the work queued there before dispose().
+   * pool): usable by work queued on stream after this call. freeAsync(stream)
+   * frees it on a stream of your choice; dispose() frees it on this stream,
+   * after the work queued there (docs/memory.md, "Freeing stream-ordered memory").
    */
   static allocAsync(bytes: number, stream: Stream, options: { pool?: MemoryPool } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
@@ -90,6 +93,24 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
     checkOptions(options, 'options', 'DeviceBuffer.allocManaged', ['device', 'attach']);
     const attach = checkEnum(options.attach ?? 'global', { global: MemoryAttach.global, host: MemoryAttach.host }, 'options.attach');
     return new DeviceBuffer(native.allocateManaged(ordinalOf(options.device, 'options.device'), checkSize(bytes, 'bytes'), attach));
+  }
+
+  /**
+   * Frees stream-ordered memory (allocAsync) on stream, after the work queued
+   * there before this call (cuMemFreeAsync): any stream the driver accepts,
+   * not only the allocating one. It is a call made now, so while stream is
+   * capturing it is captured, as a free node of the graph (C's rule: the memory
+   * must then be a graph allocation, i.e. allocated during a capture). The
+   * buffer is disposed by the call; when the driver refuses, it throws and the
+   * buffer stays as it was.
+   */
+  freeAsync(stream: Stream): void {
+    const allocation = this.allocation;
+    if (allocation !== 'stream-ordered') {
+      throw new TypeError(`freeAsync frees stream-ordered memory (DeviceBuffer.allocAsync); this buffer is ${allocation}: use dispose()`);
+    }
+    native.freeAsync(this.slot, streamSlot(stream));
+    this.dispose();
   }
 
   /** Bytes per row of a pitched allocation; 0 otherwise. */

@@ -129,6 +129,8 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("graphMemoryAttribute", Napi::Function::New(env, GraphMemoryAttribute, "graphMemoryAttribute"));
   exports.Set("resetGraphMemoryHigh", Napi::Function::New(env, ResetGraphMemoryHigh, "resetGraphMemoryHigh"));
   exports.Set("trimGraphMemory", Napi::Function::New(env, TrimGraphMemory, "trimGraphMemory"));
+  exports.Set("freeGraphAllocation", Napi::Function::New(env, FreeGraphAllocation, "freeGraphAllocation"));
+  exports.Set("graphAllocationFreedInGraph", Napi::Function::New(env, GraphAllocationFreedInGraph, "graphAllocationFreedInGraph"));
   exports.Set("createUserObject", Napi::Function::New(env, CreateUserObject, "createUserObject"));
   exports.Set("userObjectReferences", Napi::Function::New(env, UserObjectReferences, "userObjectReferences"));
   exports.Set("userObjectRetain", Napi::Function::New(env, UserObjectRetain, "userObjectRetain"));
@@ -210,6 +212,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("allocatePitched", Napi::Function::New(env, AllocatePitched, "allocatePitched"));
   exports.Set("allocateManaged", Napi::Function::New(env, AllocateManaged, "allocateManaged"));
   exports.Set("allocateAsync", hotFunction<3, AllocateAsync>(env, "allocateAsync"));
+  exports.Set("freeAsync", Napi::Function::New(env, FreeAsync, "freeAsync"));
   exports.Set("deviceBufferPitch", Napi::Function::New(env, DeviceBufferPitch, "deviceBufferPitch"));
   exports.Set("deviceBufferAllocation", Napi::Function::New(env, DeviceBufferAllocation, "deviceBufferAllocation"));
   exports.Set("allocateHost", Napi::Function::New(env, AllocateHost, "allocateHost"));
