@@ -187,14 +187,24 @@ describeGpu('device graph launch', () => {
     }
   });
 
-  test('a relocatable program that calls the device runtime does not link without it', () => {
-    const program = compile(source, { name: 'device-launch.cu', relocatable: true, includePaths: [...deviceRuntime().includePaths] });
-    expect(program.relocatable).toBe(true);
-    expect(() => link([program])).toThrow(LinkError);
+  test('relocatable programs link into one: a call across them resolves, a missing definition is a LinkError', async () => {
+    const caller = compile('extern __device__ unsigned twice(unsigned);\n' +
+      'extern "C" __global__ void apply(unsigned* x) { *x = twice(*x) + 1; }', { name: 'caller.cu', relocatable: true });
+    const callee = compile('__device__ unsigned twice(unsigned v) { return 2 * v; }', { name: 'callee.cu', relocatable: true, output: 'ptx' });
+    let error: unknown;
     try {
-      link([program]);
+      link([caller]);
     } catch (e) {
-      expect((e as LinkError).log).toMatch(/cudaGraphLaunch|cudaGetCurrentGraphExec|undefined|unresolved/i);
+      error = e;
     }
+    expect(error).toBeInstanceOf(LinkError);
+    expect((error as LinkError).log).toMatch(/twice/);
+    const linked = Library.load(link([caller, callee], { optimizationLevel: 3 }));
+    const x = DeviceBuffer.from(new Uint32Array([20]));
+    linked.kernel('apply').launch({ ...one, stream }, [arg.ptr(x)]);
+    await stream.synchronize();
+    expect(word(x)).toBe(41);
+    x.dispose();
+    linked.dispose();
   });
 });
