@@ -7,7 +7,7 @@
 // targets, and writes results.json, results.md (the tables, for
 // bench/RESULTS.md) and results.svg (a chart) into BENCH_OUT (default bench/out).
 //
-// Usage: node bench/run.js [--quick] [--passes=N] [--only=launch,graph,calls,wait,copy,peer] [--stand-in] [--cpus=LIST]
+// Usage: node bench/run.js [--quick] [--passes=N] [--only=launch,graph,calls,wait,copy,peer,device] [--stand-in] [--cpus=LIST]
 //        node bench/run.js --render=DIR/results.json
 //   --quick     fewer rounds and passes, copies up to 16 MiB (a check that all runs)
 //   --passes=N  passes of the launch, graph and per-call benchmarks (default 3):
@@ -49,6 +49,7 @@ const benchmarks = [
   ['wait', () => require('./wait-latency').measure(quick ? { iterations: 200 } : {})],
   ['copy', () => require('./copy-bandwidth').measure(quick ? { repetitions: 5, largest: 16 << 20 } : {})],
   ['peer', () => require('./peer-copy').measure(quick ? { repetitions: 5, largest: 16 << 20 } : {})],
+  ['device', () => require('./device-launch').measure(quick ? { iterations: 100, repetitions: 2 } : {})],
 ];
 
 async function main() {

@@ -43,6 +43,10 @@ export interface NativeGraphExec extends NativeHandle {
   readonly [handleClass]?: 'GraphExec';
 }
 
+export interface NativeGraphExecArgument extends NativeHandle {
+  readonly [handleClass]?: 'GraphExecArgument';
+}
+
 export interface NativeConditionalHandle extends NativeHandle {
   readonly [handleClass]?: 'ConditionalHandle';
 }
@@ -88,6 +92,10 @@ export interface NativeKernel extends NativeHandle {
 
 export interface NativePreparedLaunch extends NativeHandle {
   readonly [handleClass]?: 'PreparedLaunch';
+}
+
+export interface NativeLinker extends NativeHandle {
+  readonly [handleClass]?: 'Linker';
 }
 
 export interface NativeDeviceBuffer extends NativeHandle {
@@ -356,6 +364,8 @@ export interface NativeAddon {
   graphExecHandle(exec: Slot<NativeGraphExec>): bigint;
   graphExecFlags(exec: Slot<NativeGraphExec>): number;
   graphExecUpload(exec: Slot<NativeGraphExec>, stream: Slot<NativeStream>): void;
+  /** The executable as a kernel argument (memory whose address is the CUgraphExec), holding it; context: its device's. */
+  graphExecArgument(exec: Slot<NativeGraphExec>, context: Slot<NativeContext>): Slot<NativeGraphExecArgument>;
   /** On success the executable runs graph's nodes and keeps graph's resources. */
   graphExecUpdate(exec: Slot<NativeGraphExec>, graph: Slot<NativeGraph>): { result: number; error?: Error; node?: Slot<NativeGraphNode>; fromNode?: bigint };
   /** The executable's copy of a node. */
@@ -512,6 +522,16 @@ export interface NativeAddon {
   kernelLaunch(record: ArrayBuffer): void;
   /** One driver call with what kernelPrepare fixed. */
   preparedLaunch(launch: Slot<NativePreparedLaunch>): void;
+  /** A JIT linker (cuLinkCreate) for context's device; its info and error logs are kept. */
+  linkCreate(context: Slot<NativeContext>, jit: NativeJitOptions | undefined): Slot<NativeLinker>;
+  /** type: a CUjitInputType (0 CUBIN, 1 PTX, 2 fatbin, 3 object, 4 library); name: for the logs. */
+  linkAddData(linker: Slot<NativeLinker>, type: number, data: Uint8Array, name: string): void;
+  linkAddFile(linker: Slot<NativeLinker>, type: number, path: string): void;
+  /** The linked CUBIN (a copy: the driver's goes with the linker). */
+  linkComplete(linker: Slot<NativeLinker>): Buffer;
+  /** What the linker said so far ('' for nothing). */
+  linkInfoLog(linker: Slot<NativeLinker>): string;
+  linkErrorLog(linker: Slot<NativeLinker>): string;
   /** What every memory handle has: its address (the host address of host memory), size and device. */
   memoryAddress(memory: MemorySlot): bigint;
   memorySize(memory: MemorySlot): number;

@@ -118,6 +118,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("graphExecHandle", Napi::Function::New(env, GraphExecHandle, "graphExecHandle"));
   exports.Set("graphExecFlags", Napi::Function::New(env, GraphExecFlags, "graphExecFlags"));
   exports.Set("graphExecUpload", Napi::Function::New(env, GraphExecUpload, "graphExecUpload"));
+  exports.Set("graphExecArgument", Napi::Function::New(env, GraphExecArgument, "graphExecArgument"));
   exports.Set("graphExecUpdate", Napi::Function::New(env, GraphExecUpdate, "graphExecUpdate"));
   exports.Set("graphExecSetNodeParams", Napi::Function::New(env, GraphExecSetNodeParams, "graphExecSetNodeParams"));
   exports.Set("graphExecSetChildGraph", Napi::Function::New(env, GraphExecSetChildGraph, "graphExecSetChildGraph"));
@@ -205,6 +206,12 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("preparedLaunchSetPointer", Napi::Function::New(env, PreparedLaunchSetPointer, "preparedLaunchSetPointer"));
   exports.Set("kernelLaunch", hotFunction<1, KernelLaunch>(env, "kernelLaunch"));
   exports.Set("preparedLaunch", hotFunction<1, PreparedLaunch>(env, "preparedLaunch"));
+  exports.Set("linkCreate", Napi::Function::New(env, LinkCreate, "linkCreate"));
+  exports.Set("linkAddData", Napi::Function::New(env, LinkAddData, "linkAddData"));
+  exports.Set("linkAddFile", Napi::Function::New(env, LinkAddFile, "linkAddFile"));
+  exports.Set("linkComplete", Napi::Function::New(env, LinkComplete, "linkComplete"));
+  exports.Set("linkInfoLog", Napi::Function::New(env, LinkInfoLog, "linkInfoLog"));
+  exports.Set("linkErrorLog", Napi::Function::New(env, LinkErrorLog, "linkErrorLog"));
   exports.Set("memoryAddress", Napi::Function::New(env, MemoryAddress, "memoryAddress"));
   exports.Set("memorySize", Napi::Function::New(env, MemorySize, "memorySize"));
   exports.Set("memoryOrdinal", Napi::Function::New(env, MemoryOrdinal, "memoryOrdinal"));

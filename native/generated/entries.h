@@ -129,6 +129,7 @@ napi_value ExecSetPreparedKernelNode(Napi::Env env, SlotTable& table, const HotA
 Napi::Value GraphExecHandle(const Napi::CallbackInfo& info);
 Napi::Value GraphExecFlags(const Napi::CallbackInfo& info);
 Napi::Value GraphExecUpload(const Napi::CallbackInfo& info);
+Napi::Value GraphExecArgument(const Napi::CallbackInfo& info);
 Napi::Value GraphExecUpdate(const Napi::CallbackInfo& info);
 Napi::Value GraphExecSetNodeParams(const Napi::CallbackInfo& info);
 Napi::Value GraphExecSetChildGraph(const Napi::CallbackInfo& info);
@@ -220,6 +221,12 @@ Napi::Value PreparedLaunchArguments(const Napi::CallbackInfo& info);
 Napi::Value PreparedLaunchSetPointer(const Napi::CallbackInfo& info);
 napi_value KernelLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
 napi_value PreparedLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
+Napi::Value LinkCreate(const Napi::CallbackInfo& info);
+Napi::Value LinkAddData(const Napi::CallbackInfo& info);
+Napi::Value LinkAddFile(const Napi::CallbackInfo& info);
+Napi::Value LinkComplete(const Napi::CallbackInfo& info);
+Napi::Value LinkInfoLog(const Napi::CallbackInfo& info);
+Napi::Value LinkErrorLog(const Napi::CallbackInfo& info);
 
 // native/memory/entries.txt
 Napi::Value MemoryAddress(const Napi::CallbackInfo& info);
