@@ -22,7 +22,7 @@ const hints: readonly Hint[] = [
   },
   {
     calls: launchCalls,
-    results: [CudaResult.CUDA_ERROR_INVALID_HANDLE, CudaResult.CUDA_ERROR_INVALID_CONTEXT],
+    results: [CudaResult.CUDA_ERROR_INVALID_CONTEXT],
     hint: "a Module's kernels run only in the context the module was loaded in: launch them on a stream of that " +
       'context (Module.load with options.context, Stream.create with the same context), or load the code as a ' +
       'Library, whose kernels run in every context',

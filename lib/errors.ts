@@ -35,9 +35,13 @@ export function resultName(code: number): string {
 // (subclasses add their reasons to this part).
 const summaries = new WeakMap<CudaError, string>();
 
+// The driver closes what it logs for a failed call with "Returning <code>
+// (<name>) from <function>", which the message already says.
+const closingLine = /^Returning -?\d+ \(.*\) from \w+$/;
+
 function explained(error: CudaError, summary: string): string {
   summaries.set(error, summary);
-  const log = error.driverLog.map((line) => `\n  driver log: ${line}`).join('');
+  const log = error.driverLog.filter((line) => !closingLine.test(line)).map((line) => `\n  driver log: ${line}`).join('');
   return `${summary}${log}${error.hint ? `\n  hint: ${error.hint}` : ''}`;
 }
 
@@ -68,9 +72,10 @@ export class CudaError extends Error {
   readonly detail: string;
   /**
    * What the driver logged about this failure, one line per entry (drivers for
-   * CUDA 12.9 and newer, through cuLogsRegisterCallback): the lines logged on the
-   * thread of the failed call since that thread's previous failure. Empty when
-   * the driver said nothing or cannot log.
+   * CUDA 12.9 and newer, through cuLogsRegisterCallback), as it logged them on the
+   * thread of the failed call: its explanation, if it gave one, and its closing
+   * `Returning <code> (<name>) from <function>` line, which the message leaves
+   * out. Empty when the driver said nothing or cannot log.
    */
   readonly driverLog: readonly string[];
   /** This package's advice for a known cause of this failure, or ''. */

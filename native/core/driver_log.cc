@@ -64,6 +64,12 @@ void CUDA_CB onDriverLog(void*, CUlogLevel, char* message, size_t length) {
 
 std::atomic<bool> started{false};
 
+// The driver ends what it logs for a failed call with "Returning <code> (<name>)
+// from <function>". Calls that failed without an error being made of them (a
+// probe that stops at the first refusal, a release) leave lines too; only the
+// last closed group belongs to the failure at hand.
+bool closesCall(const std::string& line) { return line.rfind("Returning ", 0) == 0 && line.find(" from ") != std::string::npos; }
+
 }  // namespace
 
 void startDriverLog() {
@@ -86,7 +92,10 @@ DriverLogLines takeDriverLog() {
     Line& line = r.lines[(r.next + k) % r.lines.size()];
     if (line.thread != thread || line.taken) continue;
     line.taken = true;
-    if (line.at >= oldest) out.push_back(line.text);
+    if (line.at < oldest) continue;
+    // A closed group followed by more lines was an earlier call's.
+    if (!out.empty() && closesCall(out.back())) out.clear();
+    out.push_back(line.text);
   }
   return out;
 }

@@ -16,9 +16,11 @@ using DriverLogLines = std::vector<std::string>;
 // or refuses it. Called once, by the loader, after cuInit.
 void startDriverLog();
 
-// The lines the driver logged on the calling thread, oldest first, since the
-// last call of this on that thread (and not older than a few seconds); empty
-// when the driver logs nothing or cannot log.
+// What the driver logged on the calling thread for its latest failed call,
+// oldest line first: the lines since the last call of this on that thread (and
+// not older than a few seconds), less those of earlier failed calls, whose
+// lines the driver closes with "Returning <code> (<name>) from <function>".
+// Empty when the driver logs nothing or cannot log.
 DriverLogLines takeDriverLog();
 
 }  // namespace cudrv

@@ -17,11 +17,12 @@ describe('the driver log of a failed call', () => {
       report({ first: seen(() => cuda.DeviceBuffer.alloc(64)), second: seen(() => cuda.DeviceBuffer.alloc(64)) });`,
     withLogs({ FAKE_CUDA_FAIL: 'cuMemAlloc=2' }));
     expect(r.stderr).toBe('');
-    const line = 'cuMemAlloc failed as FAKE_CUDA_FAIL asks (2)';
-    expect(r.report.first).toMatchObject({ name: 'CudaOutOfMemoryError', call: 'cuMemAlloc', driverLog: [line], hint: '' });
-    expect(r.report.first.message).toBe(`cuMemAlloc (bytes=64): CUDA_ERROR_OUT_OF_MEMORY\n  driver log: ${line}`);
+    const lines = ['cuMemAlloc failed as FAKE_CUDA_FAIL asks', 'Returning 2 (injected) from cuMemAlloc'];
+    expect(r.report.first).toMatchObject({ name: 'CudaOutOfMemoryError', call: 'cuMemAlloc', driverLog: lines, hint: '' });
+    // The closing line repeats what the message says: it stays out of the message.
+    expect(r.report.first.message).toBe(`cuMemAlloc (bytes=64): CUDA_ERROR_OUT_OF_MEMORY\n  driver log: ${lines[0]}`);
     // Each failure gets its own lines, not those of the one before.
-    expect(r.report.second.driverLog).toEqual([line]);
+    expect(r.report.second.driverLog).toEqual(lines);
   });
 
   test('a failure reported by a wait thread carries the lines that thread took', () => {
@@ -32,7 +33,7 @@ describe('the driver log of a failed call', () => {
     withLogs({ FAKE_CUDA_FAIL: 'cuStreamSynchronize=700' }));
     expect(r.stderr).toBe('');
     expect(r.report).toEqual({ name: 'ContextLostError', call: 'cuStreamSynchronize',
-      driverLog: ['cuStreamSynchronize failed as FAKE_CUDA_FAIL asks (700)'] });
+      driverLog: ['cuStreamSynchronize failed as FAKE_CUDA_FAIL asks', 'Returning 700 (injected) from cuStreamSynchronize'] });
   });
 
   test('a driver without cuLogs gives an empty driverLog and the message as before', () => {
@@ -60,7 +61,8 @@ describe('the driver log of a failed call', () => {
     const logged = runScript(script, withLogs());
     expect(logged.stderr).toBe('');
     expect(logged.report.refused).toMatchObject({ name: 'GraphInstantiateError', call: 'cuGraphInstantiateWithParams', hint,
-      driverLog: ['Graph with memory nodes already has an instantiated executable (stand-in)'] });
+      driverLog: ['Graph with memory nodes already has an instantiated executable (stand-in)',
+        'Returning 801 (CUDA_ERROR_NOT_SUPPORTED) from cuGraphInstantiate'] });
     expect(logged.report.refused.message).toMatch(
       /^cuGraphInstantiateWithParams: CUDA_ERROR_NOT_SUPPORTED.* \(reason: error\)\n {2}driver log: Graph with memory nodes .*\n {2}hint: a graph with memory/);
     expect(logged.report.again).toBe(true);
@@ -70,12 +72,25 @@ describe('the driver log of a failed call', () => {
     expect(silent.report.refused).toMatchObject({ name: 'GraphInstantiateError', driverLog: [], hint });
     expect(silent.report.refused.message).toMatch(/\(reason: error\)\n {2}hint: a graph with memory/);
   });
+
+  test('the lines of a failure nobody was told of are not blamed on the next one', () => {
+    // The failed free of a release is dropped silently; its lines stay in the ring.
+    const r = runScript(`${seen}
+      cuda.DeviceBuffer.alloc(64).dispose();
+      const graph = cuda.Graph.create();
+      graph.addAlloc(256);
+      const first = graph.instantiate();
+      report(seen(() => graph.instantiate()));`, withLogs({ FAKE_CUDA_FAIL: 'cuMemFree=1' }));
+    expect(r.stderr).toBe('');
+    expect(r.report.driverLog).toEqual(['Graph with memory nodes already has an instantiated executable (stand-in)',
+      'Returning 801 (CUDA_ERROR_NOT_SUPPORTED) from cuGraphInstantiate']);
+  });
 });
 
 describe('hints', () => {
   test('the table answers by driver function and result, and only for its cases', () => {
     expect(errorHint('cuLaunchKernel', CudaResult.CUDA_ERROR_INVALID_CONTEXT)).toMatch(/run only in the context the module was loaded in/);
-    expect(errorHint('cuLaunchKernelEx', CudaResult.CUDA_ERROR_INVALID_HANDLE)).toMatch(/Library/);
+    expect(errorHint('cuLaunchKernelEx', CudaResult.CUDA_ERROR_INVALID_CONTEXT)).toMatch(/Library/);
     expect(errorHint('cuMemcpyPeer', CudaResult.CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)).toMatch(/enablePeerAccess/);
     expect(errorHint(null, CudaResult.CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)).toMatch(/enablePeerAccess/);
     expect(errorHint('cuCtxEnablePeerAccess', CudaResult.CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)).toMatch(/already enabled/);
@@ -99,5 +114,8 @@ describe('hints', () => {
     expect(logged.driverLog).toEqual(['one', 'two']);
     expect(Object.isFrozen(logged.driverLog)).toBe(true);
     expect(logged.message).toBe('cuMemAlloc: CUDA_ERROR_INVALID_VALUE\n  driver log: one\n  driver log: two');
+    const closed = new CudaError(2, '', '', 'cuMemAlloc', '', ['Returning 2 (CUDA_ERROR_OUT_OF_MEMORY) from cuMemAlloc_v2']);
+    expect(closed.driverLog).toHaveLength(1);
+    expect(closed.message).toBe('cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY');
   });
 });
