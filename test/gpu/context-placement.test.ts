@@ -41,7 +41,8 @@ describeGpu('allocations in a created context', () => {
       results.push(back.view(Float32Array).slice());
     }
     for (const out of results) for (let i = 0; i < n; i++) expect(out[i]).toBe(3 * i + 1);
-    expect(pool.location).toBe(0);
+    expect(pool.location).toBeInstanceOf(Device);
+    expect((pool.location as Device).ordinal).toBe(0);
     expect(pitched.pitch).toBeGreaterThanOrEqual(n * 4);
   });
 });
