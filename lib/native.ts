@@ -126,7 +126,7 @@ export interface NativeVirtualMemory extends NativeHandle {
 export type NativeWait = { promise: Promise<void>; id: number };
 
 /** Builds the error the addon throws: see native/core/errors.cc. */
-export type ErrorFactory = ( kind: 'cuda' | 'unavailable' | 'missing' | 'disposed' | 'system' | 'timeout' | 'closed' | 'protocol' | 'type' | 'range', code: number, name: string, message: string, call: string | null, detail: string, requiredVersion: number) => Error;
+export type ErrorFactory = ( kind: 'cuda' | 'unavailable' | 'missing' | 'disposed' | 'system' | 'timeout' | 'closed' | 'protocol' | 'type' | 'range', code: number, name: string, message: string, call: string | null, detail: string, requiredVersion: number, driverLog: string[]) => Error;
 
 export type NativeDriverStatus = { stage: 'addon-missing' | 'not-loaded' | 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready'; libraryPath: string; detail: string; initResult: number; initResultName: string; driverVersion: number; headerVersion: number };
 
@@ -538,23 +538,25 @@ export interface NativeAddon {
   memoryOrdinal(memory: MemorySlot): number;
   /** In the device's primary context, or in context (a Context's slot). */
   allocate(ordinal: number, bytes: number, context?: number): Slot<NativeDeviceBuffer>;
-  allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number): Slot<NativeDeviceBuffer>;
-  allocateManaged(ordinal: number, bytes: number, flags: number): Slot<NativeDeviceBuffer>;
+  allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number, context?: number): Slot<NativeDeviceBuffer>;
+  allocateManaged(ordinal: number, bytes: number, flags: number, context?: number): Slot<NativeDeviceBuffer>;
   /** Stream-ordered (from pool, when given); the box frees it on the same stream, unless freeAsync did. */
   allocateAsync(bytes: number, stream: Slot<NativeStream>, pool: Slot<NativeMemoryPool> | undefined): Slot<NativeDeviceBuffer>;
   /** Frees stream-ordered memory on any stream (captured as a free node while it captures). */
   freeAsync(buffer: Slot<NativeDeviceBuffer>, stream: Slot<NativeStream>): void;
   deviceBufferPitch(buffer: Slot<NativeDeviceBuffer>): number;
   deviceBufferAllocation(buffer: Slot<NativeDeviceBuffer>): 'plain' | 'pitched' | 'stream-ordered' | 'managed';
-  allocateHost(ordinal: number, bytes: number, flags: number): Slot<NativeHostBuffer>;
-  registerHost(ordinal: number, buffer: ArrayBuffer | ArrayBufferView, flags: number): Slot<NativeHostBuffer>;
+  /** In the device's primary context, or in context (a Context's slot). */
+  allocateHost(ordinal: number, bytes: number, flags: number, context?: number): Slot<NativeHostBuffer>;
+  registerHost(ordinal: number, buffer: ArrayBuffer | ArrayBufferView, flags: number, context?: number): Slot<NativeHostBuffer>;
   hostBufferFlags(buffer: Slot<NativeHostBuffer>): number;
   hostBufferRegistered(buffer: Slot<NativeHostBuffer>): boolean;
   /** The address device code uses for the memory (cuMemHostGetDevicePointer). */
   hostBufferDevicePointer(buffer: Slot<NativeHostBuffer>): bigint;
   /** The memory as an ArrayBuffer, the same one while it lives; dispose() detaches it. */
   hostBufferView(buffer: Slot<NativeHostBuffer>): ArrayBuffer;
-  createPool(locationType: number, locationId: number, allocationType: number, handleTypes: number, maxSize: number): Slot<NativeMemoryPool>;
+  /** Made in the location's primary context, or in context (a Context's slot). */
+  createPool(locationType: number, locationId: number, allocationType: number, handleTypes: number, maxSize: number, context?: number): Slot<NativeMemoryPool>;
   /** The device's default pool, or its current one. */
   devicePool(ordinal: number, current: boolean): Slot<NativeMemoryPool>;
   setDevicePool(ordinal: number, pool: Slot<NativeMemoryPool>): void;

@@ -3,7 +3,7 @@
 // never while queued work that the library knows of still uses it.
 // Stream-ordered memory can also be freed explicitly on a stream (freeAsync).
 import { Context } from '../context';
-import { Device, DeviceLike, ordinalOf } from '../device';
+import { Device, DeviceLike, placementOf } from '../device';
 import {
   MemoryAdvice,
   MemoryAdviceName,
@@ -45,13 +45,12 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
   static alloc(bytes: number, options: { device?: DeviceLike; context?: Context } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'DeviceBuffer.alloc', ['device', 'context']);
-    const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
-    const ordinal = context ? context.deviceOrdinal : ordinalOf(options.device, 'options.device');
+    const { ordinal, context } = placementOf(options);
     return new DeviceBuffer(native.allocate(ordinal, checkSize(bytes, 'bytes'), context?.slot));
   }
 
-  /** A new buffer holding a copy of data. */
-  static from(data: ArrayBuffer | ArrayBufferView, options: { device?: DeviceLike } = noOptions): DeviceBuffer {
+  /** A new buffer holding a copy of data (in a device's primary context, or in options.context). */
+  static from(data: ArrayBuffer | ArrayBufferView, options: { device?: DeviceLike; context?: Context } = noOptions): DeviceBuffer {
     if (!(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) throw new TypeError('data must be an ArrayBuffer or a view of one');
     const buffer = DeviceBuffer.alloc(data.byteLength, options);
     copy(buffer, data);
@@ -60,15 +59,18 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
 
   /**
    * height rows of widthBytes, each row starting at a multiple of the pitch the
-   * driver chooses for elementBytes-sized accesses (cuMemAllocPitch).
+   * driver chooses for elementBytes-sized accesses (cuMemAllocPitch); in a
+   * device's primary context, or in options.context.
    */
-  static allocPitched(widthBytes: number, height: number, options: { elementBytes?: 4 | 8 | 16; device?: DeviceLike } = noOptions): DeviceBuffer {
+  static allocPitched(widthBytes: number, height: number,
+    options: { elementBytes?: 4 | 8 | 16; device?: DeviceLike; context?: Context } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
-    checkOptions(options, 'options', 'DeviceBuffer.allocPitched', ['elementBytes', 'device']);
+    checkOptions(options, 'options', 'DeviceBuffer.allocPitched', ['elementBytes', 'device', 'context']);
     const element = options.elementBytes ?? 4;
     if (element !== 4 && element !== 8 && element !== 16) throw new RangeError('options.elementBytes must be 4, 8 or 16');
-    return new DeviceBuffer(native.allocatePitched(ordinalOf(options.device, 'options.device'), checkSize(widthBytes, 'widthBytes'),
-      checkSize(height, 'height'), element));
+    const { ordinal, context } = placementOf(options);
+    return new DeviceBuffer(native.allocatePitched(ordinal, checkSize(widthBytes, 'widthBytes'),
+      checkSize(height, 'height'), element, context?.slot));
   }
 
   /**
@@ -86,13 +88,15 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
 
   /**
    * Managed memory, migrated between host and device on demand
-   * (cuMemAllocManaged). attach: 'global' (default) or 'host'.
+   * (cuMemAllocManaged), allocated in a device's primary context or in
+   * options.context. attach: 'global' (default) or 'host'.
    */
-  static allocManaged(bytes: number, options: { device?: DeviceLike; attach?: 'global' | 'host' } = noOptions): DeviceBuffer {
+  static allocManaged(bytes: number, options: { device?: DeviceLike; context?: Context; attach?: 'global' | 'host' } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
-    checkOptions(options, 'options', 'DeviceBuffer.allocManaged', ['device', 'attach']);
+    checkOptions(options, 'options', 'DeviceBuffer.allocManaged', ['device', 'context', 'attach']);
     const attach = checkEnum(options.attach ?? 'global', { global: MemoryAttach.global, host: MemoryAttach.host }, 'options.attach');
-    return new DeviceBuffer(native.allocateManaged(ordinalOf(options.device, 'options.device'), checkSize(bytes, 'bytes'), attach));
+    const { ordinal, context } = placementOf(options);
+    return new DeviceBuffer(native.allocateManaged(ordinal, checkSize(bytes, 'bytes'), attach, context?.slot));
   }
 
   /**

@@ -44,20 +44,20 @@ Napi::Value Allocate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int ordinal = intArg(info[0], "ordinal");
   uint64_t bytes = u64Arg(info[1], "bytes");
-  auto box = newDeviceBox(env, info[2].IsUndefined() ? primaryContext(env, ordinal) : Context::fromSlot(info[2], "context"));
+  auto box = newDeviceBox(env, contextOrPrimary(env, info[2], ordinal));
   CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAlloc, &box->device, bytes);
   box->size = bytes;
   return DeviceBuffer::newSlot(env, box);
 }
 
-// allocatePitched(ordinal, widthBytes, height, elementBytes): rows padded to the pitch the driver picks.
+// allocatePitched(ordinal, widthBytes, height, elementBytes, context | undefined): rows padded to the pitch the driver picks.
 Napi::Value AllocatePitched(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int ordinal = intArg(info[0], "ordinal");
   uint64_t width = u64Arg(info[1], "widthBytes");
   uint64_t height = u64Arg(info[2], "height");
   unsigned int element = uintArg(info[3], "elementBytes");
-  auto box = newDeviceBox(env, primaryContext(env, ordinal));
+  auto box = newDeviceBox(env, contextOrPrimary(env, info[4], ordinal));
   size_t pitch = 0;
   CU_CHECK_DETAIL(env, "width=" + std::to_string(width) + " height=" + std::to_string(height), cuMemAllocPitch,
                   &box->device, &pitch, width, height, element);
@@ -67,13 +67,13 @@ Napi::Value AllocatePitched(const Napi::CallbackInfo& info) {
   return DeviceBuffer::newSlot(env, box);
 }
 
-// allocateManaged(ordinal, bytes, flags)
+// allocateManaged(ordinal, bytes, flags, context | undefined)
 Napi::Value AllocateManaged(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int ordinal = intArg(info[0], "ordinal");
   uint64_t bytes = u64Arg(info[1], "bytes");
   unsigned int flags = uintArg(info[2], "flags");
-  auto box = newDeviceBox(env, primaryContext(env, ordinal));
+  auto box = newDeviceBox(env, contextOrPrimary(env, info[3], ordinal));
   CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocManaged, &box->device, bytes, flags);
   box->allocation = DeviceMemoryBox::Allocation::Managed;
   box->kind = MemoryKind::Unified;

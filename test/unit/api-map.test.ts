@@ -56,7 +56,6 @@ describe('driver API map (docs/driver-api-map.md)', () => {
       'cuLogsCurrent',
       'cuLogsDumpToFile',
       'cuLogsDumpToMemory',
-      'cuLogsRegisterCallback',
       'cuLogsUnregisterCallback',
       'cuDeviceRegisterAsyncNotification',
       'cuDeviceUnregisterAsyncNotification',
