@@ -9,6 +9,7 @@
 
 #include "core/addon_data.h"
 #include "core/reaper.h"
+#include "core/release.h"
 
 namespace cudrv {
 
@@ -67,14 +68,19 @@ struct Delivery {
   std::shared_ptr<JsThreadChannel> counted{};
 };
 
-// A host callback has run (or thrown): it no longer counts, and its CUDA
-// thread goes on.
+// A host callback has run (or thrown): its CUDA thread goes on, and it no
+// longer counts, nor holds releases (which may then run here: after the CUDA
+// thread is let go, since one may synchronize the device). Teardown let go of
+// what a closed channel counted.
 void hostCallRan(Delivery& delivery) {
-  if (delivery.counted) {
+  if (delivery.hostCallWait) delivery.hostCallWait->release();
+  if (!delivery.counted) return;
+  {
     std::lock_guard<std::mutex> lock(delivery.counted->mutex);
+    if (!delivery.counted->open) return;
     --delivery.counted->waitingHostCalls;
   }
-  if (delivery.hostCallWait) delivery.hostCallWait->release();
+  letReleasesGo();
 }
 
 // Sends a host callback's delivery from a thread of CUDA's and waits until it
@@ -90,19 +96,19 @@ void sendAndWait(JsThreadChannel& channel, const std::shared_ptr<JsThreadChannel
     if (!channel.open) return;
     const bool waits = !channel.blocked;
     if (!waits) channel.dueWhileBlocked = true;
-    if (waits && !counted) ++channel.waitingHostCalls;
     if (waits || counted) delivery->counted = owner;
     if (waits) {
       wait = std::make_shared<HostCallWait>();
       delivery->hostCallWait = wait;
     }
-    if (napi_call_threadsafe_function(channel.function, delivery, napi_tsfn_nonblocking) != napi_ok) {
-      if (waits && !counted) --channel.waitingHostCalls;
-      return;
+    if (napi_call_threadsafe_function(channel.function, delivery, napi_tsfn_nonblocking) != napi_ok) return;
+    if (!waits) return;
+    if (!counted) {
+      ++channel.waitingHostCalls;
+      holdReleases();
     }
-    if (waits) channel.hostCallWaits.push_back(wait);
+    channel.hostCallWaits.push_back(wait);
   }
-  if (!wait) return;
   wait->wait();
   std::lock_guard<std::mutex> lock(channel.mutex);
   auto& waits = channel.hostCallWaits;
@@ -146,6 +152,9 @@ void runOnJsThread(napi_env rawEnv, napi_value, void*, void* data) {
   delete delivery;
 }
 
+// The channel of the environment whose JavaScript thread this is, if any.
+thread_local std::weak_ptr<JsThreadChannel> threadChannel;
+
 // The environment's channel, made on first use.
 const std::shared_ptr<JsThreadChannel>& channelOf(Napi::Env env) {
   AddonData& addon = addonData(env);
@@ -157,6 +166,7 @@ const std::shared_ptr<JsThreadChannel>& channelOf(Napi::Env env) {
       throw Napi::Error::New(env, "could not create the channel back to the JavaScript thread");
     }
     napi_unref_threadsafe_function(env, channel->function);
+    threadChannel = channel;
     addon.jsThread = std::move(channel);
   }
   return addon.jsThread;
@@ -208,12 +218,16 @@ void countWaitingHostCall(Napi::Env env) {
   const std::shared_ptr<JsThreadChannel>& channel = openChannelOf(env);
   std::lock_guard<std::mutex> lock(channel->mutex);
   ++channel->waitingHostCalls;
+  holdReleases();
 }
 
 void uncountWaitingHostCall(Napi::Env env) {
   const std::shared_ptr<JsThreadChannel>& channel = channelOf(env);
-  std::lock_guard<std::mutex> lock(channel->mutex);
-  --channel->waitingHostCalls;
+  {
+    std::lock_guard<std::mutex> lock(channel->mutex);
+    --channel->waitingHostCalls;
+  }
+  letReleasesGo();
 }
 
 namespace {
@@ -232,6 +246,24 @@ namespace {
 }
 
 }  // namespace
+
+// Marked like a guarded wait, without the refusal (a release cannot throw) or
+// the error after it: a host node reached meanwhile is not waited for.
+ReleaseBracket::ReleaseBracket() {
+  std::shared_ptr<JsThreadChannel> channel = threadChannel.lock();
+  if (!channel) return;
+  std::lock_guard<std::mutex> lock(channel->mutex);
+  if (!channel->open || channel->blocked) return;
+  channel->blocked = true;
+  channel_ = std::move(channel);
+}
+
+ReleaseBracket::~ReleaseBracket() {
+  if (!channel_) return;
+  std::lock_guard<std::mutex> lock(channel_->mutex);
+  channel_->blocked = false;
+  channel_->dueWhileBlocked = false;
+}
 
 BlockingWait::BlockingWait(Napi::Env env, const char* what) : env_(env), what_(what) {
   const std::shared_ptr<JsThreadChannel>& channel = addonData(env).jsThread;
@@ -292,11 +324,18 @@ void closeJsThreadChannel(Napi::Env env) {
     addon.jsThread->open = false;
     return;
   }
-  std::lock_guard<std::mutex> lock(addon.jsThread->mutex);
-  addon.jsThread->open = false;
-  napi_release_threadsafe_function(addon.jsThread->function, napi_tsfn_abort);
-  // Host callbacks CUDA's threads wait for will not run: those threads go on.
-  for (const std::shared_ptr<HostCallWait>& wait : addon.jsThread->hostCallWaits) wait->release();
+  int held = 0;
+  {
+    std::lock_guard<std::mutex> lock(addon.jsThread->mutex);
+    addon.jsThread->open = false;
+    napi_release_threadsafe_function(addon.jsThread->function, napi_tsfn_abort);
+    // Host callbacks CUDA's threads wait for will not run: those threads go
+    // on, and the releases held for the callbacks are let go.
+    for (const std::shared_ptr<HostCallWait>& wait : addon.jsThread->hostCallWaits) wait->release();
+    held = addon.jsThread->waitingHostCalls;
+    addon.jsThread->waitingHostCalls = 0;
+  }
+  while (held-- > 0) letReleasesGo();
 }
 
 void finishJsThreadTeardown(Napi::Env env) {

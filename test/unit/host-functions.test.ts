@@ -4,6 +4,9 @@
 // until the JavaScript has run; blocking waits on the JavaScript thread throw
 // while one is pending instead of hanging; { wait: false } only hands the call
 // over. A captured host function becomes a host node run at every launch.
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { distPath, expectPromptExit, fakeDriver, runScript, timeExit } from '../helpers/subprocess';
 
 const helpers = `
@@ -102,6 +105,23 @@ describe('host functions on a stream', () => {
       await new Promise((resolve) => setImmediate(resolve));
       report({ errors, ran, idle: stream.query(), sync: codeOf(() => stream.synchronizeSync()) });`);
     expect(report).toEqual({ errors: ['callback failed'], ran: [1, 2], idle: true, sync: 'returned' });
+  });
+
+  test('releases wait while a waiting callback is pending: a free may synchronize the device, which waits for the callback', () => {
+    const log = path.join(os.tmpdir(), `host-functions-${process.pid}.log`);
+    fs.writeFileSync(log, '');
+    const report = run(`
+      const frees = () => require('fs').readFileSync(process.env.FAKE_CUDA_LOG, 'utf8').split('\\n').filter((l) => l.startsWith('free ')).length;
+      const stream = cuda.Stream.create();
+      const buffer = cuda.DeviceBuffer.alloc(64);
+      let inside;
+      stream.launchHostFunction(() => { inside = frees(); });
+      buffer.dispose();
+      const whilePending = frees();
+      await stream.synchronize();
+      report({ whilePending, inside, after: frees() });`, { FAKE_CUDA_LOG: log });
+    fs.rmSync(log, { force: true });
+    expect(report).toEqual({ whilePending: 0, inside: 0, after: 1 });
   });
 
   test('each worker has its own guard: a callback pending in a worker does not refuse the main thread', () => {
