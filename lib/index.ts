@@ -115,7 +115,7 @@ export {
 } from './graph/dataflow';
 export { renderDot, type DotEdge, type DotNode, type DotOptions, type GraphNodeKind } from './graph/dot';
 export { Event, type EventOptions } from './event';
-export { Stream, type StreamMemoryOp, type StreamOptions, type WaitCondition } from './stream';
+export { type HostFunctionOptions, Stream, type StreamMemoryOp, type StreamOptions, type WaitCondition } from './stream';
 export { type WaitOptions } from './wait-options';
 export type {
   AccessPolicyWindow,

@@ -310,10 +310,13 @@ export interface NativeAddon {
   streamBatchMemoryOps(stream: Slot<NativeStream>, ops: Array<[number, number | undefined, number, number | bigint, number]>, flags: number): void;
   /** How many resources the stream keeps alive for work in flight. */
   streamPendingResources(stream: Slot<NativeStream>): number;
-  /** cuLaunchHostFunc: callback() runs on the JavaScript thread after the work queued before it. */
-  launchHostFunction(stream: Slot<NativeStream>, callback: () => void): void;
-  /** cuStreamAddCallback: callback(error | null). */
-  addStreamCallback(stream: Slot<NativeStream>, callback: (error: Error | null) => void): void;
+  /**
+   * cuLaunchHostFunc: callback() runs on the JavaScript thread after the work queued before it;
+   * with wait, the work queued after it waits for it. On a capturing stream: a host node.
+   */
+  launchHostFunction(stream: Slot<NativeStream>, callback: () => void, wait: boolean): void;
+  /** cuStreamAddCallback: callback(error | null), waited for as launchHostFunction's. */
+  addStreamCallback(stream: Slot<NativeStream>, callback: (error: Error | null) => void, wait: boolean): void;
   createGraph(): Slot<NativeGraph>;
   /** The CUgraph, for logs and comparisons. */
   graphHandle(graph: Slot<NativeGraph>): bigint;

@@ -48,6 +48,23 @@ export interface StreamOptions {
 
 export type { StreamMemoryOp, WaitCondition } from './stream-memory-ops';
 
+/** Options of {@link Stream.launchHostFunction}, {@link Stream.addCallback} and Graph.addHost. */
+export interface HostFunctionOptions {
+  /**
+   * Whether the work after the callback waits until it has run (default true,
+   * as in CUDA). false: the callback is only handed to the JavaScript thread,
+   * and nothing waits for it (nor refuses blocking waits while it is pending).
+   */
+  wait?: boolean;
+}
+
+/** @internal options.wait of a host callback (default true), checked; the options object has only that key. */
+export function hostFunctionWaits(options: HostFunctionOptions, method: string): boolean {
+  checkObject(options, 'options');
+  checkOptions(options, 'options', method, ['wait']);
+  return options.wait === undefined ? true : checkBoolean(options.wait, 'options.wait');
+}
+
 const special = new Map<string, Stream>();
 
 /**
@@ -190,23 +207,29 @@ export class Stream extends Disposable<NativeStream> {
 
   /**
    * Queues callback to run on the JavaScript thread once the work queued before
-   * it has completed (cuLaunchHostFunc). The stream does not wait for the
-   * JavaScript to run: CUDA's callback thread only hands the call over, so work
-   * queued after it may start before callback runs. An exception thrown by
-   * callback is an uncaught exception, as in a timer.
+   * it has completed (cuLaunchHostFunc). As in CUDA, work queued after it waits
+   * until callback has returned (or thrown): CUDA's thread waits for the
+   * JavaScript thread meanwhile. While such a callback is pending, a blocking
+   * wait on this thread (synchronizeSync(), a synchronous copy, ...) would
+   * never end, so it throws an Error with code ERR_CUDA_HOST_CALLBACK_PENDING:
+   * await synchronize() instead. With options.wait false, CUDA's thread only
+   * hands the call over, and later work may start before callback runs. An
+   * exception thrown by callback is an uncaught exception, as in a timer; the
+   * stream goes on. On a capturing stream, callback becomes a host node of the
+   * capture's graph, run at each launch.
    */
-  launchHostFunction(callback: () => void): void {
+  launchHostFunction(callback: () => void, options: HostFunctionOptions = noOptions): void {
     if (typeof callback !== 'function') throw new TypeError('callback must be a function');
-    native.launchHostFunction(this.slot, callback);
+    native.launchHostFunction(this.slot, callback, hostFunctionWaits(options, 'launchHostFunction'));
   }
 
   /**
    * The same through cuStreamAddCallback: callback receives the CudaError of
-   * the failed work, or null.
+   * the failed work, or null. Not on a capturing stream.
    */
-  addCallback(callback: (error: Error | null) => void): void {
+  addCallback(callback: (error: Error | null) => void, options: HostFunctionOptions = noOptions): void {
     if (typeof callback !== 'function') throw new TypeError('callback must be a function');
-    native.addStreamCallback(this.slot, callback);
+    native.addStreamCallback(this.slot, callback, hostFunctionWaits(options, 'addCallback'));
   }
 
   /** Attaches managed memory to this stream (cuStreamAttachMemAsync); mode 'single' limits access to it. */

@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "core/args.h"
+#include "core/js_thread.h"
 #include "core/release.h"
 #include "generated/entries.h"
 
@@ -186,7 +187,11 @@ Napi::Value ContextPushCurrent(const Napi::CallbackInfo& info) {
 
 // Blocks the calling thread until all work in the context is done.
 Napi::Value ContextSynchronize(const Napi::CallbackInfo& info) {
-  CU_CHECK(info.Env(), cuCtxSynchronize_v2, contextArg(info[0]).context);
+  CUcontext context = contextArg(info[0]).context;
+  BlockingWait blocking(info.Env(), "Context.synchronize()");
+  CUresult r = CU_CALL(cuCtxSynchronize_v2, context);
+  blocking.done();
+  if (r != CUDA_SUCCESS) throwCudaError(info.Env(), r, Fn::cuCtxSynchronize_v2);
   return info.Env().Undefined();
 }
 

@@ -75,7 +75,10 @@ Napi::Value EventFlags(const Napi::CallbackInfo& info) {
 
 Napi::Value EventSynchronize(const Napi::CallbackInfo& info) {
   EventBox& box = *Event::fromSlot(info[0], "event");
-  CU_CHECK(info.Env(), cuEventSynchronize, box.event);
+  BlockingWait blocking(info.Env(), "Event.synchronizeSync()");
+  CUresult r = CU_CALL(cuEventSynchronize, box.event);
+  blocking.done();
+  if (r != CUDA_SUCCESS) throwCudaError(info.Env(), r, Fn::cuEventSynchronize);
   recordCompleted(box);
   return info.Env().Undefined();
 }

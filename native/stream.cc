@@ -218,7 +218,10 @@ napi_value StreamSynchronize(Napi::Env env, SlotTable& table, const HotArgs<1>& 
   StreamBox& box = *Stream::fromSlot(table, Napi::Value(env, args[0]), "stream");
   box.makeContextCurrent(env);
   uint64_t covered = box.markWait();
-  CU_CHECK(env, cuStreamSynchronize, box.stream);
+  BlockingWait blocking(env, "Stream.synchronizeSync()");
+  CUresult r = CU_CALL(cuStreamSynchronize, box.stream);
+  blocking.done();
+  if (r != CUDA_SUCCESS) throwCudaError(env, r, Fn::cuStreamSynchronize);
   box.completedThrough(covered);
   return nullptr;
 }

@@ -192,13 +192,16 @@ export class Graph extends Disposable<NativeGraph> {
 
   /**
    * A JavaScript callback, run on the JavaScript thread each time a launch
-   * reaches the node. The graph does not wait for it: work after the node may
-   * start before it runs.
+   * reaches the node. As in CUDA, the nodes after it wait until it has
+   * returned (or thrown); while a launch waits for it, blocking waits on the
+   * JavaScript thread throw (see Stream.launchHostFunction). With options.wait
+   * false the graph only hands the call over: nodes after it may run first.
    */
-  addHost(callback: () => void, options: NodeOptions = noOptions): GraphNode {
-    const params: NodeParams = { type: 'host', callback };
-    nodeOptions(options, 'addHost');
-    return this.addNode(params, options);
+  addHost(callback: () => void, options: NodeOptions & { wait?: boolean } = noOptions): GraphNode {
+    checkObject(options, 'options');
+    nodeOptions(options, 'addHost', 'wait');
+    const { wait, ...node } = options;
+    return this.addNode({ type: 'host', callback, wait }, node);
   }
 
   /**

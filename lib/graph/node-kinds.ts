@@ -13,7 +13,7 @@ import { checkKernel, Kernel } from '../kernel/kernel';
 import type { LaunchShape } from '../kernel/launch-config';
 import { memorySlot } from '../memory/bytes';
 import { encodeMemoryOps } from '../stream-memory-ops';
-import { checkArray, checkEnum, checkFlag, checkInteger, checkObject, checkSize, describeValue, noItems } from '../validate';
+import { checkArray, checkBoolean, checkEnum, checkFlag, checkInteger, checkObject, checkSize, describeValue, noItems } from '../validate';
 import type { GraphNodeKind } from './dot';
 import type { EncodedKernelNode, EncodedNodeParams, NodeAccesses, NodeParams } from './node-params';
 
@@ -48,7 +48,7 @@ const nodeKinds = {
     type: 3, method: 'addHost', dot: 'host',
     encode: (p, type) => {
       if (typeof p.callback !== 'function') throw new TypeError('params.callback must be a function');
-      return { type, callback: p.callback };
+      return { type, callback: p.callback, wait: p.wait === undefined ? true : checkBoolean(p.wait, 'params.wait') };
     },
   },
   /** `CU_GRAPH_NODE_TYPE_GRAPH`: a child graph. */

@@ -65,8 +65,10 @@ export interface FillNodeParams {
 export interface HostNodeParams {
   /** The node kind. */
   type: 'host';
-  /** Called with no arguments; the graph does not wait for it to return. */
+  /** Called with no arguments. */
   callback: () => void;
+  /** Whether the nodes after it wait until it has run (default true). */
+  wait?: boolean;
 }
 
 /** A child graph: another graph run as one node. */

@@ -1,16 +1,42 @@
 #include "core/js_thread.h"
 
+#include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "core/addon_data.h"
 #include "core/reaper.h"
+#include "core/release.h"
 
 namespace cudrv {
 
+// Where a thread of CUDA's waits for a host callback to have run.
+struct HostCallWait {
+  std::mutex mutex;
+  std::condition_variable ran;
+  bool over = false;
+
+  void release() {
+    std::lock_guard<std::mutex> lock(mutex);
+    over = true;
+    ran.notify_all();
+  }
+  void wait() {
+    std::unique_lock<std::mutex> lock(mutex);
+    ran.wait(lock, [this] { return over; });
+  }
+};
+
 struct JsThreadChannel {
   std::mutex mutex;
+  // The deadlock guard (js_thread.h BlockingWait), under the mutex.
+  int waitingHostCalls = 0;          // pending host callbacks CUDA waits for
+  bool blocked = false;              // the JavaScript thread is in a guarded wait
+  bool dueWhileBlocked = false;      // ... and a host node was reached meanwhile
+  std::vector<std::shared_ptr<HostCallWait>> hostCallWaits;  // released by teardown
   napi_threadsafe_function function = nullptr;
   bool open = true;  // changed only by the JavaScript thread, under the mutex
   std::thread::id thread = std::this_thread::get_id();  // made on the JavaScript thread
@@ -36,7 +62,58 @@ struct Delivery {
   std::function<void(Napi::Env)> work;
   std::shared_ptr<JsThreadTicket::State> ticket;  // null for a port's posts
   bool reapable = false;                          // see deliverOrReap
+  // A host callback's: what its CUDA thread waits on, and whether it counts
+  // in waitingHostCalls until it has run.
+  std::shared_ptr<HostCallWait> hostCallWait{};
+  std::shared_ptr<JsThreadChannel> counted{};
 };
+
+// A host callback has run (or thrown): its CUDA thread goes on, and it no
+// longer counts, nor holds releases (which may then run here: after the CUDA
+// thread is let go, since one may synchronize the device). Teardown let go of
+// what a closed channel counted.
+void hostCallRan(Delivery& delivery) {
+  if (delivery.hostCallWait) delivery.hostCallWait->release();
+  if (!delivery.counted) return;
+  {
+    std::lock_guard<std::mutex> lock(delivery.counted->mutex);
+    if (!delivery.counted->open) return;
+    --delivery.counted->waitingHostCalls;
+  }
+  letReleasesGo();
+}
+
+// Sends a host callback's delivery from a thread of CUDA's and waits until it
+// has run. counted: it counts as pending already (queued on a stream);
+// otherwise it counts from now. Not waited for when the JavaScript thread is
+// blocked in a guarded wait (its wait then throws), nor once the environment
+// is gone (the delivery is dropped then, as others are).
+void sendAndWait(JsThreadChannel& channel, const std::shared_ptr<JsThreadChannel>& owner, Delivery* delivery,
+                 bool counted) {
+  std::shared_ptr<HostCallWait> wait;
+  {
+    std::lock_guard<std::mutex> lock(channel.mutex);
+    if (!channel.open) return;
+    const bool waits = !channel.blocked;
+    if (!waits) channel.dueWhileBlocked = true;
+    if (waits || counted) delivery->counted = owner;
+    if (waits) {
+      wait = std::make_shared<HostCallWait>();
+      delivery->hostCallWait = wait;
+    }
+    if (napi_call_threadsafe_function(channel.function, delivery, napi_tsfn_nonblocking) != napi_ok) return;
+    if (!waits) return;
+    if (!counted) {
+      ++channel.waitingHostCalls;
+      holdReleases();
+    }
+    channel.hostCallWaits.push_back(wait);
+  }
+  wait->wait();
+  std::lock_guard<std::mutex> lock(channel.mutex);
+  auto& waits = channel.hostCallWaits;
+  waits.erase(std::remove(waits.begin(), waits.end(), wait), waits.end());
+}
 
 void reap(Delivery* delivery) {
   reapAfter(JsThreadHome::of(delivery->ticket->channel), nullptr, nullptr, [work = std::move(delivery->work)](bool) {});
@@ -71,8 +148,12 @@ void runOnJsThread(napi_env rawEnv, napi_value, void*, void* data) {
     // node-addon-api would answer that with a C++ throw out of this callback.
     napi_throw(rawEnv, e.Value());
   }
+  hostCallRan(*delivery);
   delete delivery;
 }
+
+// The channel of the environment whose JavaScript thread this is, if any.
+thread_local std::weak_ptr<JsThreadChannel> threadChannel;
 
 // The environment's channel, made on first use.
 const std::shared_ptr<JsThreadChannel>& channelOf(Napi::Env env) {
@@ -85,6 +166,7 @@ const std::shared_ptr<JsThreadChannel>& channelOf(Napi::Env env) {
       throw Napi::Error::New(env, "could not create the channel back to the JavaScript thread");
     }
     napi_unref_threadsafe_function(env, channel->function);
+    threadChannel = channel;
     addon.jsThread = std::move(channel);
   }
   return addon.jsThread;
@@ -115,6 +197,11 @@ void JsThreadTicket::deliverOrReap(std::function<void(Napi::Env)> work) {
   if (!state_->channel->send(delivery)) reap(delivery);
 }
 
+void JsThreadTicket::deliverAndWait(std::function<void(Napi::Env)> work) {
+  auto* delivery = new Delivery{std::move(work), state_};
+  sendAndWait(*state_->channel, state_->channel, delivery, true);
+}
+
 void JsThreadTicket::cancel(Napi::Env env) { settled(env, *state_); }
 
 std::shared_ptr<JsThreadPort> JsThreadPort::open(Napi::Env env) {
@@ -122,6 +209,95 @@ std::shared_ptr<JsThreadPort> JsThreadPort::open(Napi::Env env) {
 }
 
 void JsThreadPort::post(std::function<void(Napi::Env)> work) { channel_->send(new Delivery{std::move(work), nullptr}); }
+
+void JsThreadPort::postAndWait(std::function<void(Napi::Env)> work) {
+  sendAndWait(*channel_, channel_, new Delivery{std::move(work), nullptr}, false);
+}
+
+void countWaitingHostCall(Napi::Env env) {
+  const std::shared_ptr<JsThreadChannel>& channel = openChannelOf(env);
+  std::lock_guard<std::mutex> lock(channel->mutex);
+  ++channel->waitingHostCalls;
+  holdReleases();
+}
+
+void uncountWaitingHostCall(Napi::Env env) {
+  const std::shared_ptr<JsThreadChannel>& channel = channelOf(env);
+  {
+    std::lock_guard<std::mutex> lock(channel->mutex);
+    --channel->waitingHostCalls;
+  }
+  letReleasesGo();
+}
+
+namespace {
+
+[[noreturn]] void throwHostCallPending(Napi::Env env, const char* what, bool during) {
+  std::string message = std::string(what) +
+                        (during ? ": a host callback the GPU waits for became due during this blocking wait; it could "
+                                  "not run while this thread was blocked, so the GPU went on without waiting for it"
+                                : " would block the JavaScript thread while a host callback the GPU waits for is "
+                                  "pending: the callback needs this thread, so the wait would never end") +
+                        ". Await the promise form (stream.synchronize(), event.synchronize()) instead, or queue the "
+                        "callback with { wait: false }";
+  Napi::Error error = Napi::Error::New(env, message);
+  error.Set("code", Napi::String::New(env, "ERR_CUDA_HOST_CALLBACK_PENDING"));
+  throw error;
+}
+
+}  // namespace
+
+// Marked like a guarded wait, without the refusal (a release cannot throw) or
+// the error after it: a host node reached meanwhile is not waited for.
+ReleaseBracket::ReleaseBracket() {
+  std::shared_ptr<JsThreadChannel> channel = threadChannel.lock();
+  if (!channel) return;
+  std::lock_guard<std::mutex> lock(channel->mutex);
+  if (!channel->open || channel->blocked) return;
+  channel->blocked = true;
+  channel_ = std::move(channel);
+}
+
+ReleaseBracket::~ReleaseBracket() {
+  if (!channel_) return;
+  std::lock_guard<std::mutex> lock(channel_->mutex);
+  channel_->blocked = false;
+  channel_->dueWhileBlocked = false;
+}
+
+BlockingWait::BlockingWait(Napi::Env env, const char* what) : env_(env), what_(what) {
+  const std::shared_ptr<JsThreadChannel>& channel = addonData(env).jsThread;
+  if (!channel) return;
+  {
+    std::lock_guard<std::mutex> lock(channel->mutex);
+    // Nested in another guarded wait (a copy that waits for the legacy stream): that one guards.
+    if (channel->blocked) return;
+    if (channel->open && channel->waitingHostCalls == 0) {
+      channel->blocked = true;
+      channel->dueWhileBlocked = false;
+      channel_ = channel;
+      return;
+    }
+    if (!channel->open) return;  // teardown: no callback runs any more, none is waited for
+  }
+  throwHostCallPending(env, what, false);
+}
+
+bool BlockingWait::leave() {
+  if (!channel_) return false;
+  std::lock_guard<std::mutex> lock(channel_->mutex);
+  channel_->blocked = false;
+  bool due = channel_->dueWhileBlocked;
+  channel_->dueWhileBlocked = false;
+  channel_.reset();
+  return due;
+}
+
+BlockingWait::~BlockingWait() { leave(); }
+
+void BlockingWait::done() {
+  if (leave()) throwHostCallPending(env_, what_, true);
+}
 
 JsThreadHome JsThreadHome::of(Napi::Env env) { return JsThreadHome(channelOf(env)); }
 
@@ -148,9 +324,18 @@ void closeJsThreadChannel(Napi::Env env) {
     addon.jsThread->open = false;
     return;
   }
-  std::lock_guard<std::mutex> lock(addon.jsThread->mutex);
-  addon.jsThread->open = false;
-  napi_release_threadsafe_function(addon.jsThread->function, napi_tsfn_abort);
+  int held = 0;
+  {
+    std::lock_guard<std::mutex> lock(addon.jsThread->mutex);
+    addon.jsThread->open = false;
+    napi_release_threadsafe_function(addon.jsThread->function, napi_tsfn_abort);
+    // Host callbacks CUDA's threads wait for will not run: those threads go
+    // on, and the releases held for the callbacks are let go.
+    for (const std::shared_ptr<HostCallWait>& wait : addon.jsThread->hostCallWaits) wait->release();
+    held = addon.jsThread->waitingHostCalls;
+    addon.jsThread->waitingHostCalls = 0;
+  }
+  while (held-- > 0) letReleasesGo();
 }
 
 void finishJsThreadTeardown(Napi::Env env) {

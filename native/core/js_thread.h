@@ -33,6 +33,12 @@ class JsThreadTicket {
   // the teardown is over: only for work whose captures need no JavaScript
   // thread to be let go of.
   void deliverOrReap(std::function<void(Napi::Env)> work);
+  // From a thread of CUDA's, for a host callback whose queuing counted it
+  // (countWaitingHostCall): delivers work and returns once it has run (thrown
+  // included), or once the environment is torn down; at once, without
+  // waiting, when the JavaScript thread is blocked in a guarded wait (which
+  // then throws: see BlockingWait).
+  void deliverAndWait(std::function<void(Napi::Env)> work);
 
   // Lets go of the ticket's hold on the event loop (JavaScript thread), when
   // what would have delivered it could not be queued, or nobody waits for it
@@ -57,6 +63,10 @@ class JsThreadPort {
 
   // From any thread, any number of times; never blocks.
   void post(std::function<void(Napi::Env)> work);
+  // From a thread of CUDA's (a host node): posts work and returns once it has
+  // run, as JsThreadTicket::deliverAndWait does; the call counts as pending
+  // (see BlockingWait) from now until it has run.
+  void postAndWait(std::function<void(Napi::Env)> work);
 
  private:
   explicit JsThreadPort(std::shared_ptr<JsThreadChannel> channel) : channel_(std::move(channel)) {}
@@ -88,6 +98,39 @@ class JsThreadHome {
  private:
   explicit JsThreadHome(std::shared_ptr<JsThreadChannel> channel) : channel_(std::move(channel)) {}
   std::shared_ptr<JsThreadChannel> channel_;
+};
+
+// The deadlock guard. A host callback that CUDA's thread waits for needs the
+// JavaScript thread; a blocking wait there for work behind it would never end.
+// Such callbacks count as pending from when they are queued on a stream (or,
+// for host nodes, reached by a launch) until they have run, and a guarded
+// wait refuses to block while any is pending in its environment. A host node
+// reached while the thread is blocked is not waited for, and the wait throws
+// once it returns.
+//
+// Counts a host callback queued on a stream whose CUDA thread will wait for
+// it (JavaScript thread); uncountWaitingHostCall when it could not be queued.
+void countWaitingHostCall(Napi::Env env);
+void uncountWaitingHostCall(Napi::Env env);
+//
+// A blocking wait on the JavaScript thread, under the guard: made right
+// before the blocking driver call, done() right after it. Both throw an Error
+// with code ERR_CUDA_HOST_CALLBACK_PENDING: the constructor instead of
+// blocking while a waiting host callback is pending, done() when one became
+// due during the wait. what names the call in the message.
+class BlockingWait {
+ public:
+  BlockingWait(Napi::Env env, const char* what);
+  ~BlockingWait();
+  BlockingWait(const BlockingWait&) = delete;
+  BlockingWait& operator=(const BlockingWait&) = delete;
+  void done();
+
+ private:
+  bool leave();  // true when a host callback became due meanwhile
+  Napi::Env env_;
+  const char* what_;
+  std::shared_ptr<JsThreadChannel> channel_;  // null: no host callback was ever queued here
 };
 
 // Closes this environment's channel (environment teardown).

@@ -6,9 +6,26 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <utility>
 
 namespace cudrv {
+
+struct JsThreadChannel;
+
+// Brackets a release run on this thread. On a JavaScript thread, host nodes
+// reached meanwhile do not wait for their callback: a free may synchronize the
+// device, which would wait for them on this very thread (core/js_thread.cc).
+class ReleaseBracket {
+ public:
+  ReleaseBracket();
+  ~ReleaseBracket();
+  ReleaseBracket(const ReleaseBracket&) = delete;
+  ReleaseBracket& operator=(const ReleaseBracket&) = delete;
+
+ private:
+  std::shared_ptr<JsThreadChannel> channel_;  // this thread's, while it marks the thread blocked
+};
 
 // Runs release once the last active capture ends, or now when none is; never
 // at process exit. Releases run on whichever thread ends the last capture;
@@ -21,6 +38,15 @@ void captureFinished();
 int activeCaptures();
 // A cheap check for hot paths: is any capture begun through the library open?
 bool anyCaptureActive();
+// The same for holdReleases.
+bool releasesHeld();
+
+// Bracket each host callback that CUDA's thread waits for while it is pending
+// (native/host_function.h): a release that synchronizes the device (a free, an
+// unload) made meanwhile on the JavaScript thread would wait for the callback
+// on the thread that has to run it. Releases wait for both kinds of bracket.
+void holdReleases();
+void letReleasesGo();
 
 // Called once the main environment is being torn down.
 void markProcessExiting();
@@ -34,7 +60,8 @@ bool processExiting();
 template <typename Release>
 void releaseWhenSafe(Release&& release) {
   if (processExiting()) return;
-  if (!anyCaptureActive()) {
+  if (!anyCaptureActive() && !releasesHeld()) {
+    ReleaseBracket bracket;
     release();
     return;
   }

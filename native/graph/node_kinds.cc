@@ -6,8 +6,8 @@
 #include <iterator>
 
 #include "core/args.h"
-#include "core/js_thread.h"
 #include "event.h"
+#include "host_function.h"
 #include "memory/device_buffer.h"
 
 namespace cudrv {
@@ -125,34 +125,14 @@ void getMemset(Napi::Env env, const NodeRef& node, Napi::Object out) {
   out.Set("pitch", static_cast<double>(m.pitch));
 }
 
-// ---- host: {callback}
-
-// A host node's callback: called by CUDA on its own thread at every launch, it
-// only posts the call to the JavaScript thread.
-struct HostNodeCall {
-  std::shared_ptr<Napi::FunctionReference> callback;
-  std::shared_ptr<JsThreadPort> port;
-};
-
-void CUDA_CB runHostNode(void* data) {
-  auto* call = static_cast<HostNodeCall*>(data);
-  // The call object lives in the graph's resource bag, which the launch keeps
-  // while this runs; but the bag may be released (a synchronize, then disposal)
-  // before the posted call runs, so the call holds the callback itself. It is
-  // released on the JavaScript thread after the call (or leaked with the
-  // channel, never released off that thread).
-  call->port->post([callback = call->callback](Napi::Env) { callback->Call({}); });
-}
+// ---- host: {callback, wait} (host_function.h)
 
 void buildHost(Napi::Env env, const NodeFields& f, NodeParams& out, GraphBox*) {
-  Napi::Value callback = f.fields["callback"];
-  if (!callback.IsFunction()) throwTypeError(env, "callback must be a function");
-  auto call = std::make_shared<HostNodeCall>();
-  call->callback = std::make_shared<Napi::FunctionReference>(Napi::Persistent(callback.As<Napi::Function>()));
-  call->port = JsThreadPort::open(env);
-  out.params.host.fn = runHostNode;
-  out.params.host.userData = call.get();
-  out.uses = {call};
+  const bool wait = boolArg(f.fields["wait"], "wait");
+  std::shared_ptr<HostCallback> callback = makeHostCallback(env, f.fields["callback"]);
+  out.params.host.fn = hostCallbackFn(wait);
+  out.params.host.userData = callback.get();
+  out.uses = {callback};
 }
 
 CUDA_HOST_NODE_PARAMS perTypeHost(const CUgraphNodeParams& g) { return {g.host.fn, g.host.userData}; }
@@ -161,6 +141,7 @@ void getHost(Napi::Env env, const NodeRef& node, Napi::Object out) {
   CUDA_HOST_NODE_PARAMS h;
   CU_CHECK(env, cuGraphHostNodeGetParams, node->node, &h);
   out.Set("hasCallback", h.fn != nullptr);
+  out.Set("wait", hostCallbackWaits(h.fn));
 }
 
 // ---- graph (a child graph): {graph, move}: cloned into the node, or (move) handed over to it
@@ -447,7 +428,7 @@ constexpr NodeKind kKinds[] = {
        return CU_CALL(cuGraphExecMemsetNodeSetParams, exec, node, &m, g.memset.ctx);
      },
      getMemset, nullptr},
-    {CU_GRAPH_NODE_TYPE_HOST, "host", CUDRV_FIELDS("callback"), nullptr, buildHost, Fn::cuGraphAddHostNode,
+    {CU_GRAPH_NODE_TYPE_HOST, "host", CUDRV_FIELDS("callback", "wait"), nullptr, buildHost, Fn::cuGraphAddHostNode,
      [](CUgraphNode* node, CUgraph graph, const CUgraphNode* d, size_t n, CUgraphNodeParams& g) {
        CUDA_HOST_NODE_PARAMS h = perTypeHost(g);
        return CU_CALL(cuGraphAddHostNode, node, graph, d, n, &h);

@@ -2,9 +2,11 @@
 // memory and JavaScript buffers. Every operand's range is checked against its
 // memory before the driver sees a pointer.
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "core/args.h"
+#include "core/js_thread.h"
 #include "generated/entries.h"
 #include "memory/memory.h"
 #include "stream.h"
@@ -80,6 +82,8 @@ Napi::Value Memcpy(const Napi::CallbackInfo& info) {
   refuseOverlap(env, dst, src);
   makeCopyContextCurrent(env, stream, dst, src);
   refuseCapturedJsBytes(env, stream, dst, src);
+  std::optional<BlockingWait> blocking;  // a copy without a stream blocks this thread
+  if (!stream) blocking.emplace(env, "a synchronous copy");
   CUstream s = stream ? stream->stream : nullptr;
   const bool unified = dst.kind == MemoryKind::Unified || src.kind == MemoryKind::Unified ||
                        (dst.kind == MemoryKind::Host && src.kind == MemoryKind::Host);
@@ -103,6 +107,7 @@ Napi::Value Memcpy(const Napi::CallbackInfo& info) {
     else CU_CHECK(env, cuMemcpyPeer, dst.device, dc, src.device, sc, bytes);
   }
   finishSynchronous(env, stream, dst, src);
+  if (blocking) blocking->done();
   keep(stream, dst, src);
   return env.Undefined();
 }
@@ -185,10 +190,13 @@ Napi::Value Memcpy2D(const Napi::CallbackInfo& info) {
   p.Height = height;
   makeCopyContextCurrent(env, stream, dst, src);
   refuseCapturedJsBytes(env, stream, dst, src);
+  std::optional<BlockingWait> blocking;  // a copy without a stream blocks this thread
+  if (!stream) blocking.emplace(env, "a synchronous copy");
   if (stream) CU_CHECK(env, cuMemcpy2DAsync, &p, stream->stream);
   else if (unaligned) CU_CHECK(env, cuMemcpy2DUnaligned, &p);
   else CU_CHECK(env, cuMemcpy2D, &p);
   finishSynchronous(env, stream, dst, src);
+  if (blocking) blocking->done();
   keep(stream, dst, src);
   return env.Undefined();
 }
@@ -232,6 +240,8 @@ Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
   refuseOverlap(env, dst, src);
   makeCopyContextCurrent(env, stream, dst, src);
   refuseCapturedJsBytes(env, stream, dst, src);
+  std::optional<BlockingWait> blocking;  // a copy without a stream blocks this thread
+  if (!stream) blocking.emplace(env, "a synchronous copy");
   const bool peer = dst.owner && src.owner && dst.kind == MemoryKind::Device && src.kind == MemoryKind::Device &&
                     dst.owner->context != src.owner->context && !peerCallsRefused(stream);
   if (peer) {
@@ -246,6 +256,7 @@ Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
     else CU_CHECK(env, cuMemcpy3D, &p);
   }
   finishSynchronous(env, stream, dst, src);
+  if (blocking) blocking->done();
   keep(stream, dst, src);
   return env.Undefined();
 }

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "core/args.h"
+#include "core/js_thread.h"
 #include "generated/entries.h"
 #include "memory/host_buffer.h"
 
@@ -35,7 +36,12 @@ void refuseOverlap(Napi::Env env, const Span& dst, const Span& src) {
   }
 }
 
-void waitForLegacyStream(Napi::Env env) { CU_CHECK(env, cuStreamSynchronize, CU_STREAM_LEGACY); }
+void waitForLegacyStream(Napi::Env env) {
+  BlockingWait blocking(env, "a synchronous fill");
+  CUresult r = CU_CALL(cuStreamSynchronize, CU_STREAM_LEGACY);
+  blocking.done();
+  if (r != CUDA_SUCCESS) throwCudaError(env, r, Fn::cuStreamSynchronize);
+}
 
 CUdeviceptr addressOf(Napi::Value value, Napi::Value offset, MemoryRef* owner) {
   if (MemoryRef memory = memoryOf(value)) {

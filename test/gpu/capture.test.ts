@@ -138,7 +138,7 @@ describeGpu('stream capture', () => {
     using capture = s.beginCapture();
     expect(capture.active).toBe(true);
     expect(() => s.beginCapture()).toThrow(/already capturing/);
-    expect(() => s.launchHostFunction(() => undefined)).toThrow(/host node/);
+    expect(() => s.addCallback(() => undefined)).toThrow(/cannot be captured; use launchHostFunction/);
     using e = Event.create();
     e.record(s);
   });

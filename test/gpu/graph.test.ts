@@ -442,13 +442,13 @@ describeGpu('graphs', () => {
   });
 
   test('a host node\'s call still runs when its graph and executable are disposed right after the work completes', async () => {
-    // The call is posted to the JavaScript thread from CUDA's; a synchronize
-    // then disposal released the graph's resources (the callback with them)
-    // before the posted call ran.
+    // A node that does not wait posts the call to the JavaScript thread from
+    // CUDA's; a synchronize then disposal released the graph's resources (the
+    // callback with them) before the posted call ran.
     const calls: number[] = [];
     for (let round = 0; round < 20; round++) {
       const graph = Graph.create();
-      graph.addHost(() => calls.push(round));
+      graph.addHost(() => calls.push(round), { wait: false });
       const exec = graph.instantiate();
       exec.launch(stream);
       stream.synchronizeSync();
