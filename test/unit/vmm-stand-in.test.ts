@@ -461,6 +461,28 @@ describe('sharing against the stand-in driver', () => {
     expect(log.filter((line) => line.startsWith('pool import'))).toEqual(['pool import 1', 'pool import-pointer 1 1000', 'pool import 2', 'pool import-pointer 2 2000']);
   });
 
+  test('export data tried against each imported pool: the driver refuses another pool\'s, its own pool opens it once', () => {
+    const { r, log } = run(`
+      const s = cuda.Stream.create();
+      const pools = [0, 1].map(() => cuda.MemoryPool.create({ handleTypes: ['posixFileDescriptor'] }));
+      const buffers = pools.map((pool) => cuda.DeviceBuffer.allocAsync(4096, s, { pool }));
+      const data = buffers.map((b) => cuda.exportPoolPointer(b));
+      const fds = pools.map((pool) => cuda.exportPool(pool));
+      const imported = fds.map((fd, i) => cuda.importPool(fd, { identity: 'exporter ' + i }));
+      const a = cuda.importPoolPointer(imported[0], data[0], { bytes: 4096 });
+      const b = cuda.importPoolPointer(imported[1], data[1], { bytes: 4096 });
+      let crossed; try { cuda.importPoolPointer(imported[1], data[0], { bytes: 4096 }); } catch (x) { crossed = { type: x.constructor.name, code: x.code, call: x.call }; }
+      const again = cuda.importPoolPointer(imported[0], data[0], { offset: 64, bytes: 64 });
+      report({ crossed, apart: a.address !== b.address, again: again.address === a.address + 64n, exported: buffers.map((x) => x.address.toString(16)) });
+      [a, b, again, ...imported, ...fds, ...buffers].forEach((x) => x.dispose());
+      await s.synchronize();
+      pools.forEach((p) => p.dispose());`);
+    expect(r.report).toMatchObject({ crossed: { type: 'CudaError', code: 'CUDA_ERROR_INVALID_VALUE', call: 'cuMemPoolImportPointer' }, apart: true, again: true });
+    // Each allocation imported once through its own pool; the crossed attempt reached the driver and left nothing.
+    const [first, second] = r.report.exported;
+    expect(log.filter((line) => line.startsWith('pool import'))).toEqual(['pool import 3', 'pool import 4', `pool import-pointer 3 ${first}`, `pool import-pointer 4 ${second}`]);
+  });
+
   test('a process forked in another thread while an export is made does not inherit its descriptor', () => {
     // The stand-in holds each export open, not yet close-on-exec, for 400 ms; a worker
     // thread spawns a child 100 ms into it. The child lists the descriptors it has.
