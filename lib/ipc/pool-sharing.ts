@@ -65,7 +65,9 @@ export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleTyp
  * this process still holds it returns the same pool, without looking at
  * handle. So make it something this process knows of the sender (as
  * openSharedMemory does: the peer's credentials), never a name the sender
- * chose alone. Imported pools cannot allocate.
+ * chose alone. A pool this process imported already under another identity
+ * is the same pool (the driver hands back the same handle). Imported pools
+ * cannot allocate.
  */
 export function importPool(handle: number | OwnedFd | Uint8Array, options: { identity: string; device?: DeviceLike }): MemoryPool {
   checkObject(options, 'options');

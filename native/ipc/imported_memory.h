@@ -37,7 +37,7 @@ struct OpenedBox : NonCopyable {
 };
 
 // The live object registered under key (process-wide), or a new one made by
-// make() and registered; the registry holds it weakly.
+// make() and registered; the registry holds it weakly. make() may call findOrMake.
 std::shared_ptr<void> findOrMake(const std::string& key, const std::function<std::shared_ptr<void>()>& make);
 
 // A registry key: a kind, the context, and the export's bytes.

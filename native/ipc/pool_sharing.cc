@@ -78,8 +78,6 @@ Napi::Value ImportPool(const Napi::CallbackInfo& info) {
   makeCurrent(env, context);
   auto pool = std::static_pointer_cast<PoolBox>(
       findOrMake(openingKey("pool", context, identity.data(), identity.size()), [&] {
-        auto box = std::make_shared<PoolBox>();
-        box->context = context;
         CUmemoryPool imported = nullptr;
         if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
           CU_CHECK(env, cuMemPoolImportFromShareableHandle, &imported,
@@ -87,8 +85,14 @@ Napi::Value ImportPool(const Napi::CallbackInfo& info) {
         } else {
           CU_CHECK(env, cuMemPoolImportFromShareableHandle, &imported, &fabric, type, 0);
         }
-        box->pool = imported;
-        return box;
+        // A pool this process imported already (under another identity) comes
+        // back as the same handle, which the driver destroys once: one box.
+        return findOrMake(openingKey("pool@", context, &imported, sizeof imported), [&] {
+          auto box = std::make_shared<PoolBox>();
+          box->context = context;
+          box->pool = imported;
+          return box;
+        });
       }));
   return MemoryPool::newSlot(env, pool);
 }

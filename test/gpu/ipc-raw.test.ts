@@ -41,7 +41,8 @@ const python = gpu.gpu ? { cupy: pythonHas('cupy'), torch: pythonHas('torch') } 
 // an interprocess event of its own. PyTorch: 'export-mem' shares a tensor's
 // storage (an interior block of the caching allocator's segment); 'events' as CuPy.
 const script = String.raw`
-import json, sys
+import faulthandler, json, signal, sys
+faulthandler.register(signal.SIGUSR1)  # the test asks for the stacks before it gives up
 backend = sys.argv[1]
 def send(**reply):
     sys.stdout.write(json.dumps(reply) + '\n')
@@ -99,6 +100,9 @@ else:
         cmd = json.loads(line)
         op = cmd['op']
         if op == 'export-mem':
+            # The fill kernel 'events' uses, launched once here: a first launch may load its
+            # module lazily, which waits for the device, and behind a wait for us it never would.
+            torch.empty(16, dtype=torch.uint8, device='cuda').fill_(1)
             keep['before'] = torch.empty(cmd['n'], dtype=torch.uint8, device='cuda')  # so that ours lies inside its segment
             t = pattern(cmd['n'], cmd['seed'])
             torch.cuda.synchronize()
@@ -126,6 +130,7 @@ interface PythonPeer {
   request(command: Record<string, unknown>): Promise<Record<string, unknown>>;
   exited: Promise<{ status: number | null; stderr: string }>;
   child: ChildProcess;
+  stderr(): string;
 }
 
 function startPython(backend: 'cupy' | 'torch'): PythonPeer {
@@ -143,20 +148,32 @@ function startPython(backend: 'cupy' | 'torch'): PythonPeer {
     void exited.then(({ status }) => reject(new Error(`python3 exited (${status}): ${stderr}`)));
   });
   const ready = nextLine();
+  const within = <T>(promise: Promise<T>, what: string) => new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no reply to ${what} from python3 in 90 s`)), 90000);
+    promise.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
   return {
     child,
     exited,
+    stderr: () => stderr,
     async request(command) {
-      await ready;
+      await within(ready, 'start-up');
       child.stdin!.write(`${JSON.stringify(command)}\n`);
-      return JSON.parse(await nextLine()) as Record<string, unknown>;
+      return JSON.parse(await within(nextLine(), String(command.op))) as Record<string, unknown>;
     },
   };
 }
 
 const peers: PythonPeer[] = [];
-afterEach(() => {
-  for (const p of peers.splice(0)) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+afterEach(async () => {
+  for (const p of peers.splice(0)) {
+    if (p.child.exitCode !== null) continue;
+    // Still running: the test failed; show where python3 was.
+    p.child.kill('SIGUSR1');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    console.log(`python3 was still running; its stderr:\n${p.stderr().slice(-6000)}`);
+    p.child.kill('SIGKILL');
+  }
 });
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
@@ -184,8 +201,8 @@ async function eventsBothWays(peer: PythonPeer, theirs: { size: number } & Param
   waiter.waitEvent(event);
   copy(pinned, theirs, { stream: waiter });
   signal.writeValue32(flag, 1);
-  await waiter.synchronize();
-  await event.synchronize();
+  await waiter.synchronize({ timeoutMs: 60000 });
+  await event.synchronize({ timeoutMs: 60000 });
   expect(pinned.view(Uint8Array).every((b) => b === 0xab)).toBe(true);
 }
 
@@ -260,7 +277,6 @@ describeGpu('raw IPC handles that name nothing', () => {
       out.afterwards = Array.from(b.readSync()).every((x) => x === 7);
       report(out);`);
     expect(r.signal).toBeNull();
-    console.log(`random IPC handles: ${JSON.stringify(r.report)}`);
     const refused = expect.stringMatching(/^CUDA_ERROR_/);
     expect(r.report).toEqual({ memory: Array(8).fill(refused), events: Array(8).fill(refused), zeros: [refused, refused], afterwards: true });
   });
