@@ -1,9 +1,9 @@
 // The legacy IPC path, for cuMemAlloc memory: the allocation's 64-byte
 // CUipcMemHandle plus the offset of the shared bytes in it (a handle always names
 // a whole allocation, so an interior pointer travels as base handle + offset).
-// Opened once per handle and context in the importer (the driver refuses a
-// second open of a handle in a context), closed under that context when the
-// last view goes. Descriptors and raw handles (ipc-handles.ts) share the opening.
+// Opened once per handle and context in the importer (the driver counts
+// references too), closed under that context when the last view goes.
+// Descriptors and raw handles (ipc-handles.ts) share the opening.
 import { CudaError } from '../errors';
 import { CudaResult } from '../generated/enums';
 import { MemorySlot, native, NativeImportedMemory, Slot } from '../native';

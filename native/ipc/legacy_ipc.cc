@@ -41,8 +41,8 @@ Napi::Value IpcMemoryHandle(const Napi::CallbackInfo& info) {
 
 // openIpcMemory(ordinal, handle, offset, bytes?) -> ImportedMemory: a view of
 // the allocation another process exported, opened once per context and handle
-// (the driver refuses a second cuIpcOpenMemHandle of a handle in a context).
-// Without bytes the view runs to the end of the allocation as mapped here.
+// (the driver would count a reference per open, each to be closed). Without
+// bytes the view runs to the end of the allocation as mapped here.
 Napi::Value OpenIpcMemory(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuIpcOpenMemHandle);
