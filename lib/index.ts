@@ -78,6 +78,7 @@ export {
 export { InvalidDescriptorError, SharingUnsupportedError, type SharingUnsupportedReason } from './ipc/errors';
 export { openSharedEvent, shareEvent } from './ipc/event-sharing';
 export { fabricSupport, type FabricSupport } from './ipc/fabric';
+export { exportIpcEventHandle, exportIpcMemHandle, ipcHandleBytes, openIpcEventHandle, openIpcMemHandle, type OpenIpcMemHandleOptions } from './ipc/ipc-handles';
 export { exportPool, exportPoolPointer, importPool, importPoolPointer, type ShareableHandleType } from './ipc/pool-sharing';
 export { openSharedMemory, receiveSharedMemory, shareMemory, type OpenSharedOptions, type ShareOptions } from './ipc/share';
 export { MemoryExport, SharedMemory, type SharingPath } from './ipc/shared-memory';

@@ -442,8 +442,11 @@ export interface NativeAddon {
   importedMemoryPath(memory: Slot<NativeImportedMemory>): 'legacy' | 'pool' | 'vmm' | 'alias';
   /** The handle of the allocation holding memory + offset, that point's offset in it, and the allocation's size. */
   ipcMemoryHandle(memory: MemorySlot, offset: number): { handle: Buffer; offset: number; allocationSize: number };
-  /** A view of the allocation another process exported, opened once per context and handle. */
-  openIpcMemory(ordinal: number, handle: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
+  /**
+   * A view of the allocation another process exported, opened once per context and
+   * handle; without bytes, to the end of the allocation as mapped here.
+   */
+  openIpcMemory(ordinal: number, handle: Uint8Array, offset: number, bytes?: number): Slot<NativeImportedMemory>;
   ipcEventHandle(event: Slot<NativeEvent>): { handle: Buffer; ordinal: number };
   /** An event another process exported: timing disabled, destroyed like any other. */
   openIpcEvent(ordinal: number, handle: Uint8Array): Slot<NativeEvent>;
@@ -462,7 +465,7 @@ export interface NativeAddon {
   importPool(ordinal: number, handle: number | Uint8Array, handleType: number, identity: string): Slot<NativeMemoryPool>;
   /** The export data of a stream-ordered DeviceBuffer, once its stream has reached the allocation. */
   exportPoolPointer(memory: MemorySlot): Buffer;
-  /** An allocation of an imported pool, imported once per export data. */
+  /** An allocation of an imported pool, imported once per pool and export data. */
   importPoolPointer(pool: Slot<NativeMemoryPool>, data: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
   loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
   loadLibraryFile(path: string, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;

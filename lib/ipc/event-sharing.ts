@@ -6,7 +6,7 @@
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Event } from '../event';
 import { native } from '../native';
-import { checkInstance, checkObject, noOptions } from '../validate';
+import { checkInstance, checkObject, checkOptions, noOptions } from '../validate';
 import {
   decodeBytes,
   descriptorVersion,
@@ -24,17 +24,22 @@ import { SharingUnsupportedError } from './errors';
 const exportedEvents = new Map<string, WeakRef<Event>>();
 const forgetEvent = new FinalizationRegistry<string>((id) => exportedEvents.delete(id));
 
-/**
- * A JSON-safe descriptor of an interprocess event (cuIpcGetEventHandle), for
- * openSharedEvent in another process.
- */
-export function shareEvent(event: Event): SharedEventDescriptor {
+/** @internal The event's CUipcEventHandle and device, once it is known to be an interprocess event without timing. */
+export function ipcEventHandle(event: Event): { handle: Uint8Array; ordinal: number } {
   checkInstance(event, Event, 'event');
   if (!event.interprocess || event.timing) {
     throw new SharingUnsupportedError('event-not-interprocess', 'only an interprocess event without timing can be shared',
       'Create it with Event.create({ interprocess: true })');
   }
-  const { handle, ordinal } = native.ipcEventHandle(event.slot);
+  return native.ipcEventHandle(event.slot);
+}
+
+/**
+ * A JSON-safe descriptor of an interprocess event (cuIpcGetEventHandle), for
+ * openSharedEvent in another process.
+ */
+export function shareEvent(event: Event): SharedEventDescriptor {
+  const { handle, ordinal } = ipcEventHandle(event);
   const device = Device.get(ordinal);
   const id = newExportId();
   exportedEvents.set(id, new WeakRef(event));
@@ -57,6 +62,7 @@ export function shareEvent(event: Event): SharedEventDescriptor {
  */
 export function openSharedEvent(descriptor: unknown, options: { device?: DeviceLike } = noOptions): Event {
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'openSharedEvent', ['device']);
   const checked = validateEventDescriptor(descriptor);
   if (exportedHere(checked.exporter)) {
     const event = exportedEvents.get(checked.id)?.deref();

@@ -11,7 +11,7 @@ import * as path from 'path';
 import { Disposable } from '../disposable';
 import { AbortError, ChannelPeerError, ChannelProtocolError, DisposedError, PeerCredentials } from '../errors';
 import { native, NativeFdChannel, NativeFdChannelServer, NativePeerCredentials, NativeReceivedFd, Slot } from '../native';
-import { checkInteger, checkObject, checkString, noOptions } from '../validate';
+import { checkInteger, checkObject, checkOptions, checkString, noOptions } from '../validate';
 import { CheckedWait, checkWaitOptions } from '../wait-options';
 
 /**
@@ -62,6 +62,9 @@ export interface FdChannelListenOptions {
 }
 
 const limits = native.fdChannelLimits;
+
+// The options of connect and accept.
+const peerWaitKeys: readonly string[] = ['timeoutMs', 'signal', 'peerUid'];
 
 // The user a peer must run as (-1: any), from options.peerUid.
 function expectedPeerUid(options: FdChannelPeerOptions): number {
@@ -235,6 +238,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
    */
   static connect(address: FdChannelAddress, options: FdChannelConnectOptions = noOptions): Promise<FdChannel> {
     const wait = checkWaitOptions(options);
+    checkOptions(options, 'options', 'FdChannel.connect', peerWaitKeys);
     const target = checkAddress(address, 'address');
     const peerUid = expectedPeerUid(options);
     return cancellable(wait, 'connect', () => native.fdChannelConnect(target.name, target.abstract, wait.timeoutMs)).then((handle) => {
@@ -274,7 +278,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
     if (!Array.isArray(fds)) throw new TypeError('fds must be an array of descriptors');
     if (fds.length > limits.maxFds) throw new RangeError(`fds must hold at most ${limits.maxFds} descriptors, got ${fds.length}`);
     const numbers = fds.map((fd, i) => (fd instanceof OwnedFd ? fd.fd : checkInteger(fd, `fds[${i}]`, 0, 0x7fffffff)));
-    const wait = checkWaitOptions(options);
+    const wait = checkWaitOptions(options, 'options', 'FdChannel.send');
     return holding(this, cancellable(wait, 'send', () => native.fdChannelSend(this.slot, bytes, numbers, wait.timeoutMs)));
   }
 
@@ -288,7 +292,7 @@ export class FdChannel extends Disposable<NativeFdChannel> {
    * receive gets that message.
    */
   receive<T = unknown>(options: FdChannelWaitOptions = noOptions): Promise<FdMessage<T>> {
-    const wait = checkWaitOptions(options);
+    const wait = checkWaitOptions(options, 'options', 'FdChannel.receive');
     return holding(this, cancellable(wait, 'receive', () => native.fdChannelReceive(this.slot, wait.timeoutMs))).then(({ payload, fds }) => {
       const received = fds.map((handle) => new ReceivedFd(handle, this.#peer));
       let value: T;
@@ -332,6 +336,7 @@ export class FdChannelServer extends Disposable<NativeFdChannelServer> {
    */
   static listen(address?: FdChannelAddress, options: FdChannelListenOptions = noOptions): FdChannelServer {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'FdChannelServer.listen', ['backlog']);
     const target = checkAddress(address ?? { abstract: `cuda-driver-${process.pid}-${randomBytes(8).toString('hex')}` }, 'address');
     const backlog = options.backlog === undefined ? 64 : checkInteger(options.backlog, 'options.backlog', 1, 65535);
     return new FdChannelServer(native.fdChannelListen(target.name, target.abstract, backlog), target.address);
@@ -345,6 +350,7 @@ export class FdChannelServer extends Disposable<NativeFdChannelServer> {
    */
   accept(options: FdChannelAcceptOptions = noOptions): Promise<FdChannel> {
     const wait = checkWaitOptions(options);
+    checkOptions(options, 'options', 'FdChannelServer.accept', peerWaitKeys);
     const peerUid = expectedPeerUid(options);
     return holding(this, cancellable(wait, 'accept', () => native.fdChannelServerAccept(this.slot, wait.timeoutMs, peerUid))).then((handle) => new FdChannel(handle));
   }

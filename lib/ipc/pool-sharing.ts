@@ -1,8 +1,9 @@
 // The memory-pool path, for stream-ordered allocations: the pool is exported
 // once (a POSIX descriptor or a fabric handle) and each allocation as 64 bytes
 // of export data. An importer imports each exporter's pool once and each
-// allocation once (importing the same pointer twice would map it twice, and the
-// first free would unmap both); the pool lives while its imported pointers do.
+// allocation once per pool (importing the same pointer twice would map it
+// twice, and the first free would unmap both); the pool lives while its
+// imported pointers do.
 // Imported pool memory must be released in every importer before the exporter
 // frees it (the driver's rule).
 import { Device, DeviceLike, ordinalOf } from '../device';
@@ -13,7 +14,7 @@ import { MemoryPool } from '../memory/pool';
 import { memorySlot } from '../memory/bytes';
 import { addressRange } from '../memory/info';
 import { native, NativeImportedMemory, NativeReceivedFd, Slot } from '../native';
-import { checkEnum, checkInstance, checkObject, checkSize, checkString, noOptions } from '../validate';
+import { checkEnum, checkInstance, checkObject, checkOptions, checkSize, checkString, noOptions } from '../validate';
 import { decodeBytes, encodeBytes, PoolMemoryDescriptor } from './descriptor';
 import { SharingUnsupportedError } from './errors';
 import { requireFabric } from './fabric';
@@ -37,6 +38,7 @@ export const exportablePoolRemedy =
  */
 export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleType?: ShareableHandleType } = noOptions): OwnedFd | Uint8Array {
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'exportPool', ['handleType']);
   const type = checkEnum(options.handleType ?? 'posixFileDescriptor', shareableTypes, 'options.handleType');
   const handle = pool instanceof MemoryPool ? pool.slot : memorySlot(pool, 'pool');
   if (type === MemoryHandleType.fabric) requireFabric(pool.device);
@@ -63,10 +65,13 @@ export function exportPool(pool: MemoryPool | DeviceBuffer, options: { handleTyp
  * this process still holds it returns the same pool, without looking at
  * handle. So make it something this process knows of the sender (as
  * openSharedMemory does: the peer's credentials), never a name the sender
- * chose alone. Imported pools cannot allocate.
+ * chose alone. A pool this process imported already under another identity
+ * is the same pool (the driver hands back the same handle). Imported pools
+ * cannot allocate.
  */
 export function importPool(handle: number | OwnedFd | Uint8Array, options: { identity: string; device?: DeviceLike }): MemoryPool {
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'importPool', ['identity', 'device']);
   const identity = checkString(options.identity, 'options.identity');
   const ordinal = ordinalOf(options.device, 'options.device');
   if (handle instanceof Uint8Array) return new MemoryPool(native.importPool(ordinal, handle, MemoryHandleType.fabric, identity));
@@ -85,14 +90,17 @@ export function exportPoolPointer(buffer: DeviceBuffer): Uint8Array {
 
 /**
  * Imports an allocation of an imported pool (cuMemPoolImportPointer), once per
- * export data: a second import returns a view of the same mapping, and one
- * through another pool is refused (TypeError). bytes (from offset) must lie
- * within the allocation.
+ * pool and export data: a second import through the same pool returns a view
+ * of the same mapping. Export data of another pool's allocation is passed to
+ * the driver with this pool, and the driver refuses it (a CudaError), so data
+ * can be tried against each pool held until one accepts it. bytes (from
+ * offset) must lie within the allocation.
  */
 export function importPoolPointer(pool: MemoryPool, data: Uint8Array, options: { offset?: number; bytes: number }): SharedMemory {
   checkInstance(pool, MemoryPool, 'pool');
   if (!(data instanceof Uint8Array)) throw new TypeError('data must be a Uint8Array');
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'importPoolPointer', ['offset', 'bytes']);
   const imported = native.importPoolPointer(pool.slot, data, checkSize(options.offset ?? 0, 'options.offset'), checkSize(options.bytes, 'options.bytes'));
   return new SharedMemory(imported, undefined);
 }

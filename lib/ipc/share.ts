@@ -13,7 +13,7 @@ import { HostBuffer } from '../memory/host-buffer';
 import { pointerAttributes } from '../memory/info';
 import type { MemoryHandle } from '../memory/bytes';
 import { native, NativeImportedMemory, Slot } from '../native';
-import { checkEnum, checkObject, checkSize, checkTimeout, noOptions } from '../validate';
+import { checkEnum, checkObject, checkOptions, checkSize, checkTimeout, noOptions } from '../validate';
 import { GrowableBuffer } from '../vmm/growable-buffer';
 import { Mapping } from '../vmm/mapping';
 import {
@@ -82,6 +82,10 @@ const forgetExport = new FinalizationRegistry<string>((id) => exportedMemory.del
 
 const handleTypes = { posixFileDescriptor: 1, fabric: 8 };
 
+// shareMemory's range is the importer's view, named so that it does not read as a boundary.
+const viewMisplaced = Object.fromEntries((['offset', 'bytes'] as const).map((key) => [key,
+  `the range is the importer's view, not a boundary (the importer can reach whole allocations); pass options.view${key === 'offset' ? 'Offset' : 'Bytes'}`]));
+
 function notShareable(memory: MemoryHandle): SharingUnsupportedError | undefined {
   if (memory instanceof HostBuffer) {
     return new SharingUnsupportedError('host-memory', 'host memory cannot be shared through CUDA IPC',
@@ -107,17 +111,12 @@ function notShareable(memory: MemoryHandle): SharingUnsupportedError | undefined
  */
 export function shareMemory(memory: MemoryHandle, options: ShareOptions = noOptions): MemoryExport {
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'shareMemory', ['viewOffset', 'viewBytes', 'handleType'], viewMisplaced);
   const refused = notShareable(memory);
   if (refused) throw refused;
   const isVirtual = memory instanceof Mapping || memory instanceof GrowableBuffer;
   if (!isVirtual && !(memory instanceof DeviceBuffer)) {
     throw new TypeError('memory must be a DeviceBuffer, Mapping or GrowableBuffer');
-  }
-  for (const renamed of ['offset', 'bytes'] as const) {
-    if ((options as Record<string, unknown>)[renamed] !== undefined) {
-      throw new TypeError(`options.${renamed} is not an option of shareMemory: the range is the importer's view, not a boundary ` +
-        `(the importer can reach whole allocations); pass options.view${renamed === 'offset' ? 'Offset' : 'Bytes'}`);
-    }
   }
   const offset = checkSize(options.viewOffset ?? 0, 'options.viewOffset');
   const bytes = options.viewBytes === undefined ? memory.size - offset : checkSize(options.viewBytes, 'options.viewBytes');
@@ -221,7 +220,7 @@ async function fdsFor(descriptor: SharedMemoryDescriptor, options: OpenSharedOpt
   if (!(options.channel instanceof FdChannel)) {
     throw new TypeError(`this descriptor (${descriptor.kind}, POSIX file descriptors) needs options.channel, where MemoryExport.send sends its descriptors, or options.fds`);
   }
-  const message = await options.channel.receive({ timeoutMs: options.timeoutMs });
+  const message = await options.channel.receive({ timeoutMs: options.timeoutMs, signal: options.signal });
   let ok = false;
   try {
     const sent = validateMemoryDescriptor(message.payload);
@@ -249,6 +248,7 @@ async function fdsFor(descriptor: SharedMemoryDescriptor, options: OpenSharedOpt
  */
 export async function openSharedMemory(descriptor: unknown, options: OpenSharedOptions = noOptions): Promise<SharedMemory> {
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'openSharedMemory', ['channel', 'fds', 'device', 'exporterIsPeer', 'timeoutMs', 'signal']);
   const checked = validateMemoryDescriptor(descriptor);
   // Options are checked before the path is chosen: an alias in the exporting process uses none of them.
   const chosen = options.device === undefined ? undefined : Device.get(ordinalOf(options.device, 'options.device'));
@@ -301,7 +301,8 @@ export async function receiveSharedMemory(
 ): Promise<SharedMemory> {
   if (!(channel instanceof FdChannel)) throw new TypeError('channel must be an FdChannel');
   checkObject(options, 'options');
-  const message = await channel.receive({ timeoutMs: options.timeoutMs });
+  checkOptions(options, 'options', 'receiveSharedMemory', ['device', 'exporterIsPeer', 'timeoutMs', 'signal']);
+  const message = await channel.receive({ timeoutMs: options.timeoutMs, signal: options.signal });
   try {
     // The peer sent the descriptor itself, whatever its path (legacy descriptors come without file descriptors).
     const checked = validateMemoryDescriptor(message.payload);

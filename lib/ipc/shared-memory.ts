@@ -6,7 +6,7 @@ import { DisposedError } from '../errors';
 import type { MemoryHandle } from '../memory/bytes';
 import { Memory } from '../memory/memory';
 import { native, NativeImportedMemory, Slot } from '../native';
-import { noOptions } from '../validate';
+import { checkObject, checkOptions, noOptions } from '../validate';
 import { SharedMemoryDescriptor } from './descriptor';
 import { FdChannel, FdChannelWaitOptions, OwnedFd } from './fd-channel';
 
@@ -20,7 +20,7 @@ export type SharingPath = 'legacy' | 'pool' | 'vmm' | 'alias';
  * memory itself belongs to the exporter.
  */
 export class SharedMemory extends Memory<NativeImportedMemory> {
-  /** The descriptor it was opened from (undefined when opened with importPoolPointer). */
+  /** The descriptor it was opened from (undefined when opened with importPoolPointer or openIpcMemHandle). */
   readonly descriptor: SharedMemoryDescriptor | undefined;
 
   /** @internal */
@@ -99,6 +99,8 @@ export class MemoryExport implements globalThis.Disposable {
   send(channel: FdChannel, options: FdChannelWaitOptions = noOptions): Promise<void> {
     if (this.#disposed) throw new DisposedError('MemoryExport');
     if (!(channel instanceof FdChannel)) throw new TypeError('channel must be an FdChannel');
+    checkObject(options, 'options');
+    checkOptions(options, 'options', 'MemoryExport.send', ['timeoutMs', 'signal']);
     return channel.send(this.descriptor, this.#fds, options);
   }
 

@@ -4,7 +4,7 @@
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { native, NativeAddressReservation, Slot } from '../native';
-import { checkInteger, checkObject, checkSize, noOptions } from '../validate';
+import { checkInteger, checkObject, checkOptions, checkSize, noOptions } from '../validate';
 import { deviceGranularity, roundToGranularity } from './granularity';
 import { Mapping, MappingOptions } from './mapping';
 import type { PhysicalAllocation } from './physical-allocation';
@@ -35,6 +35,7 @@ export class AddressReservation extends Disposable<NativeAddressReservation> {
    */
   static reserve(bytes: number, options: ReserveOptions = noOptions): AddressReservation {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'AddressReservation.reserve', ['device', 'alignment', 'address']);
     const ordinal = ordinalOf(options.device, 'options.device');
     const alignment = checkInteger(options.alignment ?? 0, 'options.alignment', 0);
     if (alignment !== 0 && !Number.isInteger(Math.log2(alignment))) {

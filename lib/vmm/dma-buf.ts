@@ -4,7 +4,7 @@
 import { OwnedFd } from '../ipc/fd-channel';
 import { MemoryHandle, memorySlot } from '../memory/bytes';
 import { native } from '../native';
-import { checkBoolean, checkObject, checkSize, noOptions } from '../validate';
+import { checkBoolean, checkObject, checkOptions, checkSize, noOptions } from '../validate';
 import { MemoryRangeFlag } from '../generated/enums';
 
 /** Options of {@link exportDmaBuf}. */
@@ -25,6 +25,7 @@ export interface DmaBufOptions {
  */
 export function exportDmaBuf(memory: MemoryHandle, options: DmaBufOptions = noOptions): OwnedFd {
   checkObject(options, 'options');
+  checkOptions(options, 'options', 'exportDmaBuf', ['offset', 'bytes', 'pcie']);
   const handle = memorySlot(memory, 'memory');
   const offset = checkSize(options.offset ?? 0, 'options.offset');
   const bytes = options.bytes === undefined ? Math.max(0, memory.size - offset) : checkSize(options.bytes, 'options.bytes');

@@ -12,7 +12,7 @@ import {
 } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
 import { native } from '../native';
-import { checkBoolean, checkEnum, checkFlags, checkInteger, checkObject, checkSize, flagNames, nameOfValue, noOptions } from '../validate';
+import { checkBoolean, checkEnum, checkFlags, checkInteger, checkObject, checkOptions, checkSize, flagNames, nameOfValue, noOptions } from '../validate';
 
 /** CU_MEM_CREATE_USAGE_HW_DECOMPRESS: a buffer for hardware-accelerated decompression. */
 const usageHardwareDecompress = 0x2;
@@ -51,6 +51,9 @@ export interface AllocationProperties {
   readonly hardwareDecompress: boolean;
 }
 
+/** @internal The keys of AllocationOptions. */
+export const allocationKeys: readonly string[] = ['location', 'handleTypes', 'compression', 'gpuDirectRdma', 'hardwareDecompress'];
+
 /** @internal The native encoding: [locationType, locationId, handleTypes, compression, gpuDirectRdma, usage]. */
 export function encodeProperties(options: AllocationOptions, name = 'options'): number[] {
   checkObject(options, name);
@@ -86,8 +89,14 @@ export function decodeProperties(raw: readonly number[]): AllocationProperties {
  * or 'recommended', the one for best performance. Typically 2 MiB on current GPUs.
  */
 export function allocationGranularity(options: AllocationOptions = noOptions, kind: AllocationGranularityName | number = 'minimum'): number {
+  checkOptions(checkObject(options, 'options'), 'options', 'allocationGranularity', allocationKeys);
+  return granularityOf(encodeProperties(options), kind);
+}
+
+/** @internal The granularity of allocations with encoded properties (options a caller checked already). */
+export function granularityOf(properties: number[], kind: AllocationGranularityName | number): number {
   const which = checkEnum(kind, AllocationGranularity, 'kind');
-  return native.allocationGranularity(encodeProperties(options), which === AllocationGranularity.recommended);
+  return native.allocationGranularity(properties, which === AllocationGranularity.recommended);
 }
 
 /**

@@ -6,7 +6,7 @@ import { MemoryAccessName, MemoryHandleTypeName } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
 import { native, NativeAccessEntry, NativeVirtualMemory, Slot } from '../native';
 import { Memory } from '../memory/memory';
-import { checkObject, checkSize } from '../validate';
+import { checkObject, checkOptions, checkSize } from '../validate';
 import { AccessEntry, accessName, encodeAccess } from './access';
 import { AddressReservation } from './address-reservation';
 import { allocationGranularity, AllocationOptions, roundToGranularity } from './granularity';
@@ -50,6 +50,7 @@ export class GrowableBuffer extends Memory<NativeVirtualMemory> {
   /** Reserves options.maxSize of address space and maps options.size (if any) of it. */
   static create(options: GrowableBufferOptions): GrowableBuffer {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'GrowableBuffer.create', ['maxSize', 'size', 'device', 'handleTypes', 'access']);
     const device = Device.get(ordinalOf(options.device, 'options.device'));
     const allocation: AllocationOptions = { location: device, handleTypes: options.handleTypes };
     const granularity = allocationGranularity(allocation);

@@ -10,11 +10,11 @@ import { MemoryAccessName } from '../generated/enums';
 import { Location, locationOf } from '../memory/location';
 import { native, NativeVirtualMemory, Slot } from '../native';
 import { Memory } from '../memory/memory';
-import { checkInstance, checkObject, checkSize, noOptions } from '../validate';
+import { checkInstance, checkObject, checkOptions, checkSize, noOptions } from '../validate';
 import { AccessEntry, accessName, encodeAccess } from './access';
 import { AddressReservation } from './address-reservation';
 import { allocationGranularity, AllocationProperties } from './granularity';
-import { PhysicalAllocation, PhysicalAllocationOptions } from './physical-allocation';
+import { createAllocation, PhysicalAllocation, physicalAllocationKeys, PhysicalAllocationOptions } from './physical-allocation';
 
 /** Options of {@link Mapping.map} (and {@link AddressReservation.map}). */
 export interface MappingOptions {
@@ -86,8 +86,8 @@ export class Mapping extends Memory<NativeVirtualMemory> {
    * fails part-way is undone; nothing leaks.
    */
   static alloc(bytes: number, options: MappingAllocOptions = noOptions): Mapping {
-    checkObject(options, 'options');
-    const allocation = PhysicalAllocation.create(bytes, options);
+    checkOptions(checkObject(options, 'options'), 'options', 'Mapping.alloc', [...physicalAllocationKeys, 'access']);
+    const allocation = createAllocation(bytes, options);
     let reservation: AddressReservation | undefined;
     try {
       const granularity = allocationGranularity({ location: locationOfProperties(allocation.properties()) });
@@ -111,6 +111,7 @@ export class Mapping extends Memory<NativeVirtualMemory> {
     checkInstance(reservation, AddressReservation, 'reservation');
     checkInstance(allocation, PhysicalAllocation, 'allocation');
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'Mapping.map', ['offset', 'allocationOffset', 'bytes', 'access']);
     const offset = checkSize(options.offset ?? 0, 'options.offset');
     const allocationOffset = checkSize(options.allocationOffset ?? 0, 'options.allocationOffset');
     const bytes = options.bytes === undefined ? allocation.size - allocationOffset : checkSize(options.bytes, 'options.bytes');

@@ -9,13 +9,24 @@ import { OwnedFd } from '../ipc/fd-channel';
 import { PointerLike } from '../memory/info';
 import { memorySlot } from '../memory/bytes';
 import { native, NativePhysicalAllocation, NativeReceivedFd, Slot } from '../native';
-import { checkObject, checkSize, noOptions } from '../validate';
-import { AllocationOptions, AllocationProperties, allocationGranularity, decodeProperties, encodeProperties, roundToGranularity } from './granularity';
+import { checkObject, checkOptions, checkSize, noOptions } from '../validate';
+import { allocationKeys, AllocationOptions, AllocationProperties, decodeProperties, encodeProperties, granularityOf, roundToGranularity } from './granularity';
 
 /** Options of {@link PhysicalAllocation.create}. */
 export interface PhysicalAllocationOptions extends AllocationOptions {
   /** Which granularity the size is rounded up to: 'minimum' (default) or 'recommended'. */
   granularity?: AllocationGranularityName | number;
+}
+
+/** @internal The keys of PhysicalAllocationOptions. */
+export const physicalAllocationKeys: readonly string[] = [...allocationKeys, 'granularity'];
+
+/** @internal PhysicalAllocation.create once its caller has checked the options' keys. */
+export function createAllocation(bytes: number, options: PhysicalAllocationOptions): PhysicalAllocation {
+  const properties = encodeProperties(options);
+  const size = roundToGranularity(checkSize(bytes, 'bytes'), granularityOf(properties, options.granularity ?? 'minimum'));
+  if (size === 0) throw new RangeError('bytes must be at least 1');
+  return new PhysicalAllocation(native.createAllocation(properties, size));
 }
 
 /**
@@ -35,11 +46,8 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
    * has no address until mapped ({@link AddressReservation.map}).
    */
   static create(bytes: number, options: PhysicalAllocationOptions = noOptions): PhysicalAllocation {
-    const properties = encodeProperties(options);
-    const granularity = allocationGranularity(options, options.granularity ?? 'minimum');
-    const size = roundToGranularity(checkSize(bytes, 'bytes'), granularity);
-    if (size === 0) throw new RangeError('bytes must be at least 1');
-    return new PhysicalAllocation(native.createAllocation(properties, size));
+    checkOptions(checkObject(options, 'options'), 'options', 'PhysicalAllocation.create', physicalAllocationKeys);
+    return createAllocation(bytes, options);
   }
 
   /**
@@ -60,6 +68,7 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
    */
   static import(handle: number | OwnedFd | Uint8Array, options: { bytes: number }): PhysicalAllocation {
     checkObject(options, 'options');
+    checkOptions(options, 'options', 'PhysicalAllocation.import', ['bytes']);
     const bytes = checkSize(options.bytes, 'options.bytes');
     if (handle instanceof Uint8Array) return new PhysicalAllocation(native.importAllocation(handle, MemoryHandleType.fabric, bytes));
     const fd = handle instanceof OwnedFd ? handle.fd : handle;

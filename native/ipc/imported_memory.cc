@@ -12,7 +12,8 @@ namespace cudrv {
 namespace {
 
 // Openings by key, process-wide (driver state is; worker threads share it).
-std::mutex registryMutex;
+// Recursive: a make() may look up another key (an imported pool by its handle).
+std::recursive_mutex registryMutex;
 std::unordered_map<std::string, std::weak_ptr<void>>& registry() {
   static auto* map = new std::unordered_map<std::string, std::weak_ptr<void>>();  // never destroyed: boxes may outlive statics
   return *map;
@@ -38,7 +39,7 @@ OpenedBox::~OpenedBox() {
 }
 
 std::shared_ptr<void> findOrMake(const std::string& key, const std::function<std::shared_ptr<void>()>& make) {
-  std::lock_guard<std::mutex> lock(registryMutex);
+  std::lock_guard<std::recursive_mutex> lock(registryMutex);
   auto& map = registry();
   auto it = map.find(key);
   if (it != map.end()) {

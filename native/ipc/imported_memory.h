@@ -1,7 +1,7 @@
 // Memory shared by another process, as this process sees it. An opening (a
 // legacy IPC handle opened with cuIpcOpenMemHandle, a pointer imported from a
 // shared pool, the imported pool itself) is made once per export and context
-// and shared by every holder: the driver maps an imported pool pointer anew on
+// (and pool, for a pool pointer) and shared by every holder: the driver maps an imported pool pointer anew on
 // each import, and the first free would unmap every copy. A view
 // (ImportedMemory) is a checked byte range of an opening, of virtual memory
 // mapped from shared allocations, or, in the exporting process itself, of the
@@ -37,7 +37,7 @@ struct OpenedBox : NonCopyable {
 };
 
 // The live object registered under key (process-wide), or a new one made by
-// make() and registered; the registry holds it weakly.
+// make() and registered; the registry holds it weakly. make() may call findOrMake.
 std::shared_ptr<void> findOrMake(const std::string& key, const std::function<std::shared_ptr<void>()>& make);
 
 // A registry key: a kind, the context, and the export's bytes.

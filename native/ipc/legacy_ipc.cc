@@ -39,15 +39,18 @@ Napi::Value IpcMemoryHandle(const Napi::CallbackInfo& info) {
   return out;
 }
 
-// openIpcMemory(ordinal, handle, offset, bytes) -> ImportedMemory: a view of the
-// allocation another process exported, opened once per context and handle.
+// openIpcMemory(ordinal, handle, offset, bytes?) -> ImportedMemory: a view of
+// the allocation another process exported, opened once per context and handle
+// (the driver would count a reference per open, each to be closed). Without
+// bytes the view runs to the end of the allocation as mapped here.
 Napi::Value OpenIpcMemory(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuIpcOpenMemHandle);
   ContextRef context = primaryContext(env, intArg(info[0], "ordinal"));
   CUipcMemHandle handle = bytesArg<CUipcMemHandle>(info[1], "handle");
   uint64_t offset = u64Arg(info[2], "offset");
-  uint64_t bytes = u64Arg(info[3], "bytes");
+  const bool toEnd = info[3].IsUndefined();
+  uint64_t bytes = toEnd ? 0 : u64Arg(info[3], "bytes");
   makeCurrent(env, context);
   std::string key = openingKey("ipc", context, handle.reserved, kHandleBytes);
   auto opened = std::static_pointer_cast<OpenedBox>(findOrMake(key, [&] {
@@ -60,6 +63,10 @@ Napi::Value OpenIpcMemory(const Napi::CallbackInfo& info) {
     box->size = bytesToAllocationEnd(base);
     return box;
   }));
+  if (toEnd) {
+    if (opened->size == 0) throwRangeError(env, "the driver does not say how large the opened allocation is: pass bytes");
+    bytes = offset <= opened->size ? opened->size - offset : 0;
+  }
   return ImportedMemory::newRangeSlot(env, opened, context, opened->base, opened->size, offset, bytes, "legacy");
 }
 

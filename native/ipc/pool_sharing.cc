@@ -78,8 +78,6 @@ Napi::Value ImportPool(const Napi::CallbackInfo& info) {
   makeCurrent(env, context);
   auto pool = std::static_pointer_cast<PoolBox>(
       findOrMake(openingKey("pool", context, identity.data(), identity.size()), [&] {
-        auto box = std::make_shared<PoolBox>();
-        box->context = context;
         CUmemoryPool imported = nullptr;
         if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
           CU_CHECK(env, cuMemPoolImportFromShareableHandle, &imported,
@@ -87,8 +85,14 @@ Napi::Value ImportPool(const Napi::CallbackInfo& info) {
         } else {
           CU_CHECK(env, cuMemPoolImportFromShareableHandle, &imported, &fabric, type, 0);
         }
-        box->pool = imported;
-        return box;
+        // A pool this process imported already (under another identity) comes
+        // back as the same handle, which the driver destroys once: one box.
+        return findOrMake(openingKey("pool@", context, &imported, sizeof imported), [&] {
+          auto box = std::make_shared<PoolBox>();
+          box->context = context;
+          box->pool = imported;
+          return box;
+        });
       }));
   return MemoryPool::newSlot(env, pool);
 }
@@ -111,8 +115,11 @@ Napi::Value ExportPoolPointer(const Napi::CallbackInfo& info) {
 }
 
 // importPoolPointer(pool, data, offset, bytes) -> ImportedMemory: a view of the
-// allocation data names, imported once per context and export data, through
-// the pool it was first imported through.
+// allocation data names, imported once per context, pool and export data.
+// Keyed by the pool too: data of another pool's allocation, given with this
+// pool, reaches the driver, which refuses it (programs try export data against
+// each pool they hold until one accepts it, as NVIDIA's IPC sample does). The
+// opening holds its pool, so the pool's handle is not reused while its key lives.
 Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CUmemPoolPtrExportData data = bytesArg<CUmemPoolPtrExportData>(info[1], "data");
@@ -121,7 +128,8 @@ Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info) {
   const PoolRef& pool = MemoryPool::fromSlot(info[0], "pool");
   ContextRef context = pool->context;
   makeCurrent(env, context);
-  std::string key = openingKey("pointer", context, data.reserved, sizeof(data.reserved));
+  std::string kind = "pointer@" + std::to_string(reinterpret_cast<uintptr_t>(pool->pool));
+  std::string key = openingKey(kind.c_str(), context, data.reserved, sizeof(data.reserved));
   auto opened = std::static_pointer_cast<OpenedBox>(findOrMake(key, [&] {
     CUdeviceptr ptr = 0;
     CU_CHECK(env, cuMemPoolImportPointer, &ptr, pool->pool, &data);
@@ -133,13 +141,6 @@ Napi::Value ImportPoolPointer(const Napi::CallbackInfo& info) {
     box->size = bytesToAllocationEnd(ptr);
     return box;
   }));
-  // Export data is 64 bytes anyone may write: data naming an allocation opened
-  // through another pool (another exporter's, as the importer keys pools) must
-  // not hand that opening out under this pool's name.
-  if (opened->pool.get() != static_cast<void*>(pool.get())) {
-    throwTypeError(env, "data names an allocation this process imported through another pool; "
-                        "an allocation is imported once, through the pool it was exported from");
-  }
   return ImportedMemory::newRangeSlot(env, opened, context, opened->base, opened->size, offset, bytes, "pool");
 }
 

@@ -411,10 +411,12 @@ describe('sharing against the stand-in driver', () => {
     expect(log.filter((line) => line.startsWith('import'))).toEqual([]);
   });
 
-  test('an imported pool is known by the peer that sent it: another peer cannot claim it, nor reach its allocations', () => {
+  test('an imported pool is known by the peer that sent it: another peer cannot claim it, and the driver refuses it the other\'s allocations', () => {
     // Two exporters in processes of their own: each sends, when asked, the descriptor it is
     // given under its own pid with a fresh export descriptor (a read-write /dev/null: the
-    // stand-in's exports). The second claims the first's pool (its token and pool id).
+    // stand-in's exports). The second claims the first's pool (its token and pool id), and
+    // passes on export data of the first's allocation: data names its pool (pointer()'s
+    // second argument), and the stand-in refuses it through another pool, as the driver does.
     const { r, log } = run(`
       const { spawn } = require('child_process');
       const server = cuda.FdChannelServer.listen();
@@ -436,15 +438,15 @@ describe('sharing against the stand-in driver', () => {
       const second = exporter();
       const h = await server.accept({ timeoutMs: 10000 });
       let n = 0;
-      const pointer = (address) => { const b = Buffer.alloc(64); b.writeBigUInt64LE(address); return b.toString('base64'); };
-      const descriptor = (address) => ({ format: 'cuda-driver/shared-memory', version: 1, id: (++n).toString(16).padStart(32, '0'),
+      const pointer = (address, pool) => { const b = Buffer.alloc(64); b.writeBigUInt64LE(address); b.writeInt32LE(pool, 8); return b.toString('base64'); };
+      const descriptor = (address, pool) => ({ format: 'cuda-driver/shared-memory', version: 1, id: (++n).toString(16).padStart(32, '0'),
         exporter: { pid: 1, token: 'a1'.repeat(16) }, device: { uuid: cuda.Device.get(0).uuid, ordinal: 0 }, size: 4096,
-        kind: 'pool', handleType: 'posixFileDescriptor', pool: 'a1', pointer: pointer(address), offset: 0 });
+        kind: 'pool', handleType: 'posixFileDescriptor', pool: 'a1', pointer: pointer(address, pool), offset: 0 });
       const open = async (ch, d) => { await ch.send(d); return cuda.receiveSharedMemory(ch, { timeoutMs: 10000 }); };
-      const fromFirst = await open(a, descriptor(0x1000n));
-      const claimed = await open(h, descriptor(0x2000n));
-      let reached; try { await open(h, descriptor(0x1000n)); } catch (x) { reached = { type: x.constructor.name, message: x.message }; }
-      const again = await open(a, descriptor(0x1000n));
+      const fromFirst = await open(a, descriptor(0x1000n, 1));
+      const claimed = await open(h, descriptor(0x2000n, 2));
+      let reached; try { await open(h, descriptor(0x1000n, 1)); } catch (x) { reached = { type: x.constructor.name, code: x.code, call: x.call }; }
+      const again = await open(a, descriptor(0x1000n, 1));
       const out = { first: fromFirst.address === again.address, claimedApart: claimed.address !== fromFirst.address, reached };
       [fromFirst, claimed, again].forEach((x) => x.dispose());
       await a.send('done'); await h.send('done');
@@ -453,10 +455,32 @@ describe('sharing against the stand-in driver', () => {
       report(out);`, { DIST: distPath });
     expect(r.report).toEqual({
       first: true, claimedApart: true,
-      reached: { type: 'TypeError', message: 'data names an allocation this process imported through another pool; an allocation is imported once, through the pool it was exported from' },
+      reached: { type: 'CudaError', code: 'CUDA_ERROR_INVALID_VALUE', call: 'cuMemPoolImportPointer' },
     });
     // Each peer's pool imported once, and each allocation once through its own pool.
     expect(log.filter((line) => line.startsWith('pool import'))).toEqual(['pool import 1', 'pool import-pointer 1 1000', 'pool import 2', 'pool import-pointer 2 2000']);
+  });
+
+  test('export data tried against each imported pool: the driver refuses another pool\'s, its own pool opens it once', () => {
+    const { r, log } = run(`
+      const s = cuda.Stream.create();
+      const pools = [0, 1].map(() => cuda.MemoryPool.create({ handleTypes: ['posixFileDescriptor'] }));
+      const buffers = pools.map((pool) => cuda.DeviceBuffer.allocAsync(4096, s, { pool }));
+      const data = buffers.map((b) => cuda.exportPoolPointer(b));
+      const fds = pools.map((pool) => cuda.exportPool(pool));
+      const imported = fds.map((fd, i) => cuda.importPool(fd, { identity: 'exporter ' + i }));
+      const a = cuda.importPoolPointer(imported[0], data[0], { bytes: 4096 });
+      const b = cuda.importPoolPointer(imported[1], data[1], { bytes: 4096 });
+      let crossed; try { cuda.importPoolPointer(imported[1], data[0], { bytes: 4096 }); } catch (x) { crossed = { type: x.constructor.name, code: x.code, call: x.call }; }
+      const again = cuda.importPoolPointer(imported[0], data[0], { offset: 64, bytes: 64 });
+      report({ crossed, apart: a.address !== b.address, again: again.address === a.address + 64n, exported: buffers.map((x) => x.address.toString(16)) });
+      [a, b, again, ...imported, ...fds, ...buffers].forEach((x) => x.dispose());
+      await s.synchronize();
+      pools.forEach((p) => p.dispose());`);
+    expect(r.report).toMatchObject({ crossed: { type: 'CudaError', code: 'CUDA_ERROR_INVALID_VALUE', call: 'cuMemPoolImportPointer' }, apart: true, again: true });
+    // Each allocation imported once through its own pool; the crossed attempt reached the driver and left nothing.
+    const [first, second] = r.report.exported;
+    expect(log.filter((line) => line.startsWith('pool import'))).toEqual(['pool import 3', 'pool import 4', `pool import-pointer 3 ${first}`, `pool import-pointer 4 ${second}`]);
   });
 
   test('a process forked in another thread while an export is made does not inherit its descriptor', () => {
