@@ -3,6 +3,7 @@
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
+import type { MemoryHandle } from '../memory/bytes';
 import { HostBuffer } from '../memory/host-buffer';
 import { Memory } from '../memory/memory';
 import { native, NativeCommunicator, NativeNcclOutcome, Slot } from '../native';
@@ -96,7 +97,7 @@ function outcomeError(outcome: NativeNcclOutcome, call: string): NcclError {
 /**
  * One rank of an NCCL communicator, on one GPU. Made by {@link Communicator.init}
  * on every rank at once; its calls are queued on {@link Stream}s of its device
- * with any {@link Memory} of that device (device buffers, pool and graph
+ * with any memory of that device (device buffers, pool and graph
  * allocations, VMM mappings, shared memory). A call queued on a stream, or
  * captured into a graph, keeps the communicator alive until that work is done
  * or the graph and its executables are gone.
@@ -116,7 +117,7 @@ export class Communicator extends Disposable<NativeCommunicator> {
    * Joins a new communicator (ncclCommInitRank), on a thread of its own: the
    * promise resolves once every rank has joined. With a signal or timeoutMs the
    * promise rejects when they fire; the joining itself cannot be stopped and
-   * goes on, and the communicator it makes, if any, is aborted.
+   * goes on, and the communicator it makes, if any, is aborted once garbage-collected.
    */
   static init(options: CommunicatorInitOptions): Promise<Communicator> {
     checkObject(options, 'options');
@@ -230,51 +231,51 @@ export class Communicator extends Disposable<NativeCommunicator> {
   }
 
   /** Reduces send across all ranks into every rank's recv (ncclAllReduce); send and recv may be the same buffer. */
-  allReduce(send: Memory, recv: Memory, options: ReduceCallOptions): void {
+  allReduce(send: MemoryHandle, recv: MemoryHandle, options: ReduceCallOptions): void {
     checkOptions(checkObject(options, 'options'), 'options', 'Communicator.allReduce', reduceKeys);
     this.call(Op.AllReduce, send, recv, options, nameOf(options.op, ReduceOp, 'options.op', 'sum'), 0);
   }
 
   /** Copies root's send into every rank's recv (ncclBroadcast); send is read at the root only (null elsewhere). */
-  broadcast(send: Memory | null, recv: Memory, options: RootedCallOptions): void {
+  broadcast(send: MemoryHandle | null, recv: MemoryHandle, options: RootedCallOptions): void {
     checkOptions(checkObject(options, 'options'), 'options', 'Communicator.broadcast', rootedKeys);
     const root = this.checkRank(options.root, 'options.root');
     this.call(Op.Broadcast, send, recv, options, 0, root);
   }
 
   /** Reduces send across all ranks into root's recv (ncclReduce); recv is written at the root only (null elsewhere). */
-  reduce(send: Memory, recv: Memory | null, options: RootedCallOptions & ReduceCallOptions): void {
+  reduce(send: MemoryHandle, recv: MemoryHandle | null, options: RootedCallOptions & ReduceCallOptions): void {
     checkOptions(checkObject(options, 'options'), 'options', 'Communicator.reduce', rootedReduceKeys);
     const root = this.checkRank(options.root, 'options.root');
     this.call(Op.Reduce, send, recv, options, nameOf(options.op, ReduceOp, 'options.op', 'sum'), root);
   }
 
   /** Gathers count elements from every rank into recv, rank i's at element i × count (ncclAllGather). */
-  allGather(send: Memory, recv: Memory, options: CallOptions): void {
+  allGather(send: MemoryHandle, recv: MemoryHandle, options: CallOptions): void {
     checkOptions(checkObject(options, 'options'), 'options', 'Communicator.allGather', callKeys);
     this.call(Op.AllGather, send, recv, options, 0, 0);
   }
 
   /** Reduces send (size × count elements) and leaves block i of the result in rank i's recv (ncclReduceScatter). */
-  reduceScatter(send: Memory, recv: Memory, options: ReduceCallOptions): void {
+  reduceScatter(send: MemoryHandle, recv: MemoryHandle, options: ReduceCallOptions): void {
     checkOptions(checkObject(options, 'options'), 'options', 'Communicator.reduceScatter', reduceKeys);
     this.call(Op.ReduceScatter, send, recv, options, nameOf(options.op, ReduceOp, 'options.op', 'sum'), 0);
   }
 
   /** Sends block j of send to rank j and receives rank i's into block i of recv (ncclAlltoAll, NCCL 2.28 and newer). */
-  allToAll(send: Memory, recv: Memory, options: CallOptions): void {
+  allToAll(send: MemoryHandle, recv: MemoryHandle, options: CallOptions): void {
     checkOptions(checkObject(options, 'options'), 'options', 'Communicator.allToAll', callKeys);
     this.call(Op.AllToAll, send, recv, options, 0, 0);
   }
 
   /** Sends to peer (ncclSend), which must recv the same count; group it with a recv from that peer. */
-  send(buffer: Memory, options: PeerCallOptions): void {
+  send(buffer: MemoryHandle, options: PeerCallOptions): void {
     checkOptions(checkObject(options, 'options'), 'options', 'Communicator.send', peerKeys);
     this.call(Op.Send, buffer, null, options, 0, this.checkRank(options.peer, 'options.peer'));
   }
 
   /** Receives from peer into buffer (ncclRecv). */
-  recv(buffer: Memory, options: PeerCallOptions): void {
+  recv(buffer: MemoryHandle, options: PeerCallOptions): void {
     checkOptions(checkObject(options, 'options'), 'options', 'Communicator.recv', peerKeys);
     this.call(Op.Recv, null, buffer, options, 0, this.checkRank(options.peer, 'options.peer'));
   }
@@ -285,7 +286,7 @@ export class Communicator extends Disposable<NativeCommunicator> {
 
   // The checks every call shares: the stream and buffers on this rank's
   // device, the type, and a count that fits both buffers.
-  private call(op: Op, send: Memory | null, recv: Memory | null, options: CallOptions, reduceOp: number, peer: number): void {
+  private call(op: Op, send: MemoryHandle | null, recv: MemoryHandle | null, options: CallOptions, reduceOp: number, peer: number): void {
     const [rank, size, ordinal, , aborted] = this.info();
     if (aborted) throw new TypeError('the communicator was aborted');
     const stream = checkInstance(options.stream, Stream, 'options.stream');
@@ -325,7 +326,7 @@ export class Communicator extends Disposable<NativeCommunicator> {
       count, type, reduceOp, peer), opNames[op]);
   }
 
-  private buffer(value: Memory | null | undefined, name: string, ordinal: number): Memory {
+  private buffer(value: MemoryHandle | null | undefined, name: string, ordinal: number): Memory {
     if (!(value instanceof Memory) || value instanceof HostBuffer) {
       throw new TypeError(`${name} must be device memory of this package (a DeviceBuffer, a pool or graph allocation, ` +
         `a VMM mapping, shared memory); got ${describeValue(value)}`);

@@ -3,19 +3,29 @@
 
 /** The element types NCCL reduces and moves, by name, with ncclDataType_t's numbers. */
 export const DataType = Object.freeze({
+  /** Signed 8-bit integers. */
   int8: 0,
+  /** Unsigned 8-bit integers. */
   uint8: 1,
+  /** Signed 32-bit integers. */
   int32: 2,
+  /** Unsigned 32-bit integers. */
   uint32: 3,
+  /** Signed 64-bit integers. */
   int64: 4,
+  /** Unsigned 64-bit integers. */
   uint64: 5,
+  /** IEEE half precision. */
   float16: 6,
+  /** IEEE single precision. */
   float32: 7,
+  /** IEEE double precision. */
   float64: 8,
+  /** bfloat16: float32's exponent, 8 bits of mantissa. */
   bfloat16: 9,
-  /** NCCL 2.24 and newer. */
+  /** 8-bit floats with 4 exponent bits (E4M3); NCCL 2.24 and newer. */
   float8e4m3: 10,
-  /** NCCL 2.24 and newer. */
+  /** 8-bit floats with 5 exponent bits (E5M2); NCCL 2.24 and newer. */
   float8e5m2: 11,
 });
 /** The name of an element type: 'float32', 'int64', 'bfloat16', ... */
@@ -29,9 +39,13 @@ export const float8Version = 22400;
 
 /** The reduction operations, by name, with ncclRedOp_t's numbers. */
 export const ReduceOp = Object.freeze({
+  /** The sum. */
   sum: 0,
+  /** The product. */
   prod: 1,
+  /** The largest value. */
   max: 2,
+  /** The smallest value. */
   min: 3,
   /** The sum divided by the number of ranks. */
   avg: 4,
