@@ -90,6 +90,24 @@ function nameOf<M extends Record<string, number>>(value: unknown, map: M, name: 
   throw new TypeError(`${name} must be one of ${Object.keys(map).map((k) => `'${k}'`).join(', ')}; got ${describeValue(value)}`);
 }
 
+// The streams of this thread capturing NCCL calls, by device. NCCL captures a
+// thread's calls for one GPU at a time: calls for a second device captured
+// from the same thread are refused (one GPU per process or worker thread).
+const capturing = new Map<number, Stream>();
+
+function checkPlacement(stream: Stream, ordinal: number): void {
+  if (stream.captureStatus !== 'active') return;
+  for (const [device, other] of capturing) {
+    if (other.disposed || other.captureStatus !== 'active') {
+      capturing.delete(device);
+    } else if (device !== ordinal) {
+      throw new RangeError(`an NCCL call for device ${ordinal} inside a stream capture, while this thread captures NCCL ` +
+        `calls for device ${device}: capture each GPU's calls in a process or worker thread of its own`);
+    }
+  }
+  capturing.set(ordinal, stream);
+}
+
 function outcomeError(outcome: NativeNcclOutcome, call: string): NcclError {
   return new NcclError(outcome.result, outcome.message, call);
 }
@@ -293,6 +311,7 @@ export class Communicator extends Disposable<NativeCommunicator> {
     if (stream.device.ordinal !== ordinal) {
       throw new RangeError(`options.stream is on device ${stream.device.ordinal}; this communicator's rank is on device ${ordinal}`);
     }
+    checkPlacement(stream, ordinal);
     const type = nameOf(options.type, DataType, 'options.type', 'float32');
     if (type >= DataType.float8e4m3 && requireNccl() < float8Version) {
       throw new RangeError(`options.type '${options.type}' needs NCCL 2.24 or newer`);
