@@ -222,6 +222,8 @@ export {
 export { fromBFloat16Bits, fromFloat16Bits, toBFloat16Bits, toFloat16Bits } from './kernel/half';
 export { PreparedLaunch } from './kernel/prepared-launch';
 export { decompressBatch, type DecompressEntry } from './memory/decompress';
+/** NCCL: collectives and point-to-point calls across GPUs and machines (docs/nccl.md). */
+export * as nccl from './nccl';
 
 // require('cuda-driver') returns these exports copied into an object of plain
 // data properties. tsc defines each re-export above as a getter, on an object

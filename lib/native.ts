@@ -110,6 +110,10 @@ export interface NativeMemoryPool extends NativeHandle {
   readonly [handleClass]?: 'MemoryPool';
 }
 
+export interface NativeCommunicator extends NativeHandle {
+  readonly [handleClass]?: 'Communicator';
+}
+
 export interface NativePhysicalAllocation extends NativeHandle {
   readonly [handleClass]?: 'PhysicalAllocation';
 }
@@ -163,6 +167,14 @@ export type NativeBytes = MemorySlot | ArrayBuffer | ArrayBufferView;
 export type Pitched2D = { dst: NativeBytes; dstOffset: number; dstPitch: number; src: NativeBytes; srcOffset: number; srcPitch: number; width: number; height: number };
 
 export type Pitched3D = Pitched2D & { dstHeight: number; srcHeight: number; depth: number };
+
+export type NativeNcclStatus = { available: boolean; libraryPath: string; detail: string; version: number; searched: string[] };
+
+/**
+ * What a call made off the JavaScript thread did: NCCL's result, its last-error
+ * text when it failed, and the communicator it made, if any.
+ */
+export type NativeNcclOutcome = { result: number; message: string; communicator?: number };
 
 export type NativeNvrtcStatus = { available: boolean; libraryPath: string; detail: string; version?: [major: number, minor: number]; supportedArchs?: number[] };
 
@@ -602,6 +614,37 @@ export interface NativeAddon {
   setSyncMemops(pointer: MemorySlot, enabled: boolean): void;
   /** On failure the error's detail names the failing entry. */
   decompressBatch(entries: Array<[MemorySlot, number, number, MemorySlot, number, number, MemorySlot, number, number]>, stream: Slot<NativeStream>): void;
+  /** Loads NCCL if needed (never throws) and says what is there. */
+  ncclStatus(): NativeNcclStatus;
+  /** NCCL's text for a result (ncclGetErrorString). */
+  ncclResultText(result: number): string;
+  /** The calling thread's last NCCL error message (ncclGetLastError). */
+  ncclLastError(): string;
+  ncclGetUniqueId(out: Uint8Array): number;
+  /** ncclCommInitRank on a wait thread, with the device's primary context current there. */
+  ncclCommInit(id: Uint8Array, size: number, rank: number, ordinal: number): Promise<NativeNcclOutcome>;
+  /** ncclCommSplit on a wait thread; no communicator for NCCL_SPLIT_NOCOLOR (-1). */
+  ncclCommSplit(comm: Slot<NativeCommunicator>, color: number, key: number): Promise<NativeNcclOutcome>;
+  ncclCommFinalize(comm: Slot<NativeCommunicator>): Promise<NativeNcclOutcome>;
+  /** Ends the communicator now (ncclCommAbort); 0 when it was ended already. */
+  ncclCommAbort(comm: Slot<NativeCommunicator>): number;
+  /** [rank, size, device ordinal, finalized (0/1), aborted (0/1)]. */
+  ncclCommInfo(comm: Slot<NativeCommunicator>): [number, number, number, number, number];
+  ncclCommAsyncError(comm: Slot<NativeCommunicator>): number;
+  /**
+   * Resolves once the stream's work is done (result 0), or with the
+   * communicator's asynchronous error, or -1 when it is aborted meanwhile.
+   */
+  ncclCommWait(comm: Slot<NativeCommunicator>, stream: Slot<NativeStream>): Promise<NativeNcclOutcome>;
+  /**
+   * One NCCL call on a stream: op 0 allReduce, 1 broadcast, 2 reduce, 3 allGather,
+   * 4 reduceScatter, 5 send, 6 recv, 7 allToAll. send or recv is undefined where the
+   * call takes none. Counts are in elements of `type`; the spans are checked
+   * against the buffers' sizes.
+   */
+  ncclCall(op: number, comm: Slot<NativeCommunicator>, stream: Slot<NativeStream>, send: MemorySlot | undefined, sendOffset: number, recv: MemorySlot | undefined, recvOffset: number, count: number, type: number, reduceOp: number, peer: number): number;
+  ncclGroupStart(): number;
+  ncclGroupEnd(): number;
   /** Loads NVRTC if needed (never throws) and says what is there. */
   nvrtcStatus(): NativeNvrtcStatus;
   nvrtcCompile(request: NativeCompileRequest): NativeCompileOutcome;

@@ -279,6 +279,22 @@ Napi::Value PointerAttributes(const Napi::CallbackInfo& info);
 Napi::Value SetSyncMemops(const Napi::CallbackInfo& info);
 Napi::Value DecompressBatch(const Napi::CallbackInfo& info);
 
+// native/nccl/entries.txt
+Napi::Value NcclStatus(const Napi::CallbackInfo& info);
+Napi::Value NcclResultText(const Napi::CallbackInfo& info);
+Napi::Value NcclLastError(const Napi::CallbackInfo& info);
+Napi::Value NcclGetUniqueId(const Napi::CallbackInfo& info);
+Napi::Value NcclCommInit(const Napi::CallbackInfo& info);
+Napi::Value NcclCommSplit(const Napi::CallbackInfo& info);
+Napi::Value NcclCommFinalize(const Napi::CallbackInfo& info);
+Napi::Value NcclCommAbort(const Napi::CallbackInfo& info);
+Napi::Value NcclCommInfo(const Napi::CallbackInfo& info);
+Napi::Value NcclCommAsyncError(const Napi::CallbackInfo& info);
+Napi::Value NcclCommWait(const Napi::CallbackInfo& info);
+Napi::Value NcclCall(const Napi::CallbackInfo& info);
+Napi::Value NcclGroupStart(const Napi::CallbackInfo& info);
+Napi::Value NcclGroupEnd(const Napi::CallbackInfo& info);
+
 // native/nvrtc/entries.txt
 Napi::Value NvrtcStatus(const Napi::CallbackInfo& info);
 Napi::Value NvrtcCompile(const Napi::CallbackInfo& info);

@@ -6,6 +6,8 @@
 #include <mutex>
 #include <vector>
 
+#include "core/shared_library.h"
+
 namespace cudrv::nvrtc {
 
 Api api;
@@ -37,29 +39,18 @@ bool resolve(void* library, std::string& missing) {
 }
 
 void loadOnce() {
-  std::string tried;
-  for (const std::string& path : candidates()) {
-    // RTLD_NODELETE: compiles may still run on worker threads at exit.
-    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (!library) {
-      const char* why = dlerror();
-      if (state.detail.empty()) state.detail = why ? why : "dlopen failed";
-      tried += (tried.empty() ? "" : ", ") + path;
-      continue;
-    }
-    state.libraryPath = path;
-    std::string missing;
-    if (!resolve(library, missing)) {
-      api = Api();
-      state.detail = path + " lacks " + missing + "; it is older than NVRTC 11.2";
-      return;
-    }
-    api.nvrtcVersion(&state.major, &state.minor);
-    state.detail.clear();
-    state.loaded = true;
+  OpenedLibrary opened = openFirstLibrary(candidates());
+  state.libraryPath = opened.path;
+  state.detail = opened.detail;
+  if (!opened.handle) return;
+  std::string missing;
+  if (!resolve(opened.handle, missing)) {
+    api = Api();
+    state.detail = opened.path + " lacks " + missing + "; it is older than NVRTC 11.2";
     return;
   }
-  state.libraryPath = tried;
+  api.nvrtcVersion(&state.major, &state.minor);
+  state.loaded = true;
 }
 
 }  // namespace

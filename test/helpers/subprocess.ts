@@ -110,6 +110,12 @@ export function fakeNvrtc(variant: 'normal' | 'incomplete' = 'normal'): string {
   return buildFixture('fake-libnvrtc.c', `fake-nvrtc-${variant}`, '.so', ['-shared', '-fPIC', ...defines]);
 }
 
+/** Builds test/fixtures/fake-libnccl.c (once per source version) and returns its path. */
+export function fakeNccl(variant: 'normal' | 'incomplete' = 'normal'): string {
+  const defines = variant === 'incomplete' ? ['-DFAKE_NCCL_INCOMPLETE'] : [];
+  return buildFixture('fake-libnccl.c', `fake-nccl-${variant}`, '.so', ['-shared', '-fPIC', ...defines]);
+}
+
 /**
  * Builds test/fixtures/fault-libcuda.cc, the fault-injecting interposer, against
  * the CUDA headers (CUDA_PATH, else /usr/local/cuda) and the binding's function list.
