@@ -202,6 +202,7 @@ describe('dot', () => {
     const text = fs.readFileSync(saved, 'utf8');
     expect(text).toMatch(/^digraph /);
     expect(text).toMatch(/upload x[\s\S]*download x/);
+    expect(text).toMatch(/n\d+ -> n\d+/);  // the data-flow edge from the upload to the download
     const r = runCli(['dot', saved, '--format', 'dot']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(text);
