@@ -489,7 +489,7 @@ export interface NativeAddon {
   kernelIsLoaded(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null): boolean;
   kernelLoad(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null): void;
   kernelMaxActiveBlocksPerMultiprocessor(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, blockSize: number, dynamicSharedMemory: number | bigint, flags: number): number;
-  kernelMaxPotentialBlockSize(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, dynamicSharedMemory: number | ((blockSize: number) => number), blockSizeLimit: number, flags: number): { minGridSize: number; blockSize: number };
+  kernelMaxPotentialBlockSize(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, dynamicSharedMemory: number | bigint | ((blockSize: number) => number | bigint), blockSizeLimit: number, flags: number): { minGridSize: number; blockSize: number };
   kernelAvailableDynamicSharedMemoryPerBlock(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, blocks: number, blockSize: number): number;
   /** config: an encoded launch configuration (layouts.txt LaunchConfig); its cluster dimension is ignored. */
   kernelMaxPotentialClusterSize(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, config: Int32Array): number;

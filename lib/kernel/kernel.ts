@@ -15,7 +15,7 @@ import { PreparedLaunch } from './prepared-launch';
 /** Options of the occupancy queries. */
 export interface OccupancyOptions {
   /** Dynamic shared memory per block, in bytes (default 0). */
-  dynamicSharedMemory?: number;
+  dynamicSharedMemory?: number | bigint;
   /** CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE: assume global caching stays on. */
   disableCachingOverride?: boolean;
   /** The device asked about, in its primary context (a library kernel's default: device 0). */
@@ -35,7 +35,7 @@ export interface OccupancyPlace {
 /** Options of {@link Kernel.maxPotentialBlockSize}. */
 export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedMemory'> {
   /** Dynamic shared memory per block in bytes, or a function of the block size. */
-  dynamicSharedMemory?: number | ((blockSize: number) => number);
+  dynamicSharedMemory?: number | bigint | ((blockSize: number) => number | bigint);
   /** The largest block size the kernel handles (default: the device's or kernel's limit). */
   blockSizeLimit?: number;
 }

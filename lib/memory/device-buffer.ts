@@ -12,7 +12,7 @@ import {
 } from '../generated/enums';
 import { native, NativeDeviceBuffer, Slot } from '../native';
 import { Stream, streamSlot } from '../stream';
-import { checkEnum, checkInstance, checkObject, checkOptions, checkSize, checkViewType, nameOfValue, noOptions } from '../validate';
+import { checkDriverSize, checkEnum, checkInstance, checkObject, checkOptions, checkSize, checkViewType, nameOfValue, noOptions } from '../validate';
 import { copy, fill, FillOptions } from './copy';
 import { Location, locationOf } from './location';
 import { Memory } from './memory';
@@ -40,12 +40,12 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
    * bytes of device memory (cuMemAlloc), in the device's primary context or in
    * options.context (a context of its own, from Device.createContext). Contents are undefined.
    */
-  static alloc(bytes: number, options: { device?: DeviceLike; context?: Context } = noOptions): DeviceBuffer {
+  static alloc(bytes: number | bigint, options: { device?: DeviceLike; context?: Context } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'DeviceBuffer.alloc', ['device', 'context']);
     const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
     const ordinal = context ? context.deviceOrdinal : ordinalOf(options.device, 'options.device');
-    return new DeviceBuffer(native.allocate(ordinal, checkSize(bytes, 'bytes'), context?.slot));
+    return new DeviceBuffer(native.allocate(ordinal, checkDriverSize(bytes, 'bytes'), context?.slot));
   }
 
   /** A new buffer holding a copy of data. */
@@ -60,13 +60,13 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
    * height rows of widthBytes, each row starting at a multiple of the pitch the
    * driver chooses for elementBytes-sized accesses (cuMemAllocPitch).
    */
-  static allocPitched(widthBytes: number, height: number, options: { elementBytes?: 4 | 8 | 16; device?: DeviceLike } = noOptions): DeviceBuffer {
+  static allocPitched(widthBytes: number | bigint, height: number | bigint, options: { elementBytes?: 4 | 8 | 16; device?: DeviceLike } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'DeviceBuffer.allocPitched', ['elementBytes', 'device']);
     const element = options.elementBytes ?? 4;
     if (element !== 4 && element !== 8 && element !== 16) throw new RangeError('options.elementBytes must be 4, 8 or 16');
-    return new DeviceBuffer(native.allocatePitched(ordinalOf(options.device, 'options.device'), checkSize(widthBytes, 'widthBytes'),
-      checkSize(height, 'height'), element));
+    return new DeviceBuffer(native.allocatePitched(ordinalOf(options.device, 'options.device'), checkDriverSize(widthBytes, 'widthBytes'),
+      checkDriverSize(height, 'height'), element));
   }
 
   /**
@@ -74,22 +74,22 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
    * pool): usable by work queued on stream after this call; freed on the same
    * stream, after the work queued there before dispose().
    */
-  static allocAsync(bytes: number, stream: Stream, options: { pool?: MemoryPool } = noOptions): DeviceBuffer {
+  static allocAsync(bytes: number | bigint, stream: Stream, options: { pool?: MemoryPool } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'DeviceBuffer.allocAsync', ['pool']);
     const pool = options.pool === undefined ? undefined : checkInstance(options.pool, MemoryPool, 'options.pool').slot;
-    return new DeviceBuffer(native.allocateAsync(checkSize(bytes, 'bytes'), streamSlot(stream), pool));
+    return new DeviceBuffer(native.allocateAsync(checkDriverSize(bytes, 'bytes'), streamSlot(stream), pool));
   }
 
   /**
    * Managed memory, migrated between host and device on demand
    * (cuMemAllocManaged). attach: 'global' (default) or 'host'.
    */
-  static allocManaged(bytes: number, options: { device?: DeviceLike; attach?: 'global' | 'host' } = noOptions): DeviceBuffer {
+  static allocManaged(bytes: number | bigint, options: { device?: DeviceLike; attach?: 'global' | 'host' } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'DeviceBuffer.allocManaged', ['device', 'attach']);
     const attach = checkEnum(options.attach ?? 'global', { global: MemoryAttach.global, host: MemoryAttach.host }, 'options.attach');
-    return new DeviceBuffer(native.allocateManaged(ordinalOf(options.device, 'options.device'), checkSize(bytes, 'bytes'), attach));
+    return new DeviceBuffer(native.allocateManaged(ordinalOf(options.device, 'options.device'), checkDriverSize(bytes, 'bytes'), attach));
   }
 
   /** Bytes per row of a pitched allocation; 0 otherwise. */
@@ -103,14 +103,14 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
   }
 
   /** Copies data into this buffer at offset (synchronously, or queued on options.stream). */
-  write(data: ArrayBuffer | ArrayBufferView, options: { offset?: number; stream?: Stream } = noOptions): void {
+  write(data: ArrayBuffer | ArrayBufferView, options: { offset?: number | bigint; stream?: Stream } = noOptions): void {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'write', ['offset', 'stream']);
     copy(this, data, { dstOffset: options.offset, stream: options.stream });
   }
 
   /** Copies the buffer (or bytes of it from offset) into a new typed array, synchronously. */
-  readSync<T = Uint8Array>(type?: TypedArrayConstructor<T>, options: { offset?: number; bytes?: number } = noOptions): T {
+  readSync<T = Uint8Array>(type?: TypedArrayConstructor<T>, options: { offset?: number | bigint; bytes?: number | bigint } = noOptions): T {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'readSync', ['offset', 'bytes']);
     if (type !== undefined) checkViewType(type, 'type');
@@ -129,21 +129,21 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
   }
 
   /** Migrates managed memory toward location on stream (cuMemPrefetchAsync). */
-  prefetch(location: Location, stream: Stream, options: { offset?: number; bytes?: number } = noOptions): void {
+  prefetch(location: Location, stream: Stream, options: { offset?: number | bigint; bytes?: number | bigint } = noOptions): void {
     const [offset, bytes] = this.#range(options);
     const { type, id } = locationOf(location);
     native.prefetch(this.slot, offset, bytes, type, id, 0, streamSlot(stream));
   }
 
   /** Advises the driver how managed memory will be used (cuMemAdvise). */
-  advise(advice: MemoryAdviceName | number, location: Location = 'host', options: { offset?: number; bytes?: number } = noOptions): void {
+  advise(advice: MemoryAdviceName | number, location: Location = 'host', options: { offset?: number | bigint; bytes?: number | bigint } = noOptions): void {
     const [offset, bytes] = this.#range(options);
     const { type, id } = locationOf(location);
     native.advise(this.slot, offset, bytes, checkEnum(advice, MemoryAdvice, 'advice'), type, id);
   }
 
   /** What the driver knows of a managed range (cuMemRangeGetAttribute / cuMemRangeGetAttributes). */
-  rangeAttributes(options: { offset?: number; bytes?: number } = noOptions): ManagedRangeAttributes {
+  rangeAttributes(options: { offset?: number | bigint; bytes?: number | bigint } = noOptions): ManagedRangeAttributes {
     const [offset, bytes] = this.#range(options);
     const names = ['readMostly', 'preferredLocationType', 'preferredLocationId', 'lastPrefetchLocationType', 'lastPrefetchLocationId'] as const;
     const values = native.rangeAttributes(this.slot, offset, bytes, names.map((n) => RangeAttribute[n]));
@@ -161,7 +161,7 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
     };
   }
 
-  #range(options: { offset?: number; bytes?: number }): [number, number] {
+  #range(options: { offset?: number | bigint; bytes?: number | bigint }): [number, number] {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'prefetch, advise or rangeAttributes', ['offset', 'bytes']);
     const offset = checkSize(options.offset ?? 0, 'options.offset');

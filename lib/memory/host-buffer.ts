@@ -5,7 +5,7 @@
 // registration, so JavaScript cannot free or move it while it is pinned.
 import { DeviceLike, ordinalOf } from '../device';
 import { native, NativeHostBuffer, Slot } from '../native';
-import { checkBoolean, checkObject, checkOptions, checkSize, checkViewType, noOptions } from '../validate';
+import { checkBoolean, checkDriverSize, checkObject, checkOptions, checkViewType, noOptions } from '../validate';
 import { Memory } from './memory';
 
 /** Options of {@link HostBuffer.alloc}. */
@@ -48,12 +48,12 @@ export class HostBuffer extends Memory<NativeHostBuffer> {
   }
 
   /** bytes of pinned host memory (cuMemAllocHost; cuMemHostAlloc when flags are given). */
-  static alloc(bytes: number, options: HostAllocOptions = noOptions): HostBuffer {
+  static alloc(bytes: number | bigint, options: HostAllocOptions = noOptions): HostBuffer {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'HostBuffer.alloc', ['device', 'portable', 'mapped', 'writeCombined']);
     const flags = flag(options.portable, 'options.portable', 0x1) | flag(options.mapped, 'options.mapped', 0x2) |
       flag(options.writeCombined, 'options.writeCombined', 0x4);
-    return new HostBuffer(native.allocateHost(ordinalOf(options.device, 'options.device'), checkSize(bytes, 'bytes'), flags));
+    return new HostBuffer(native.allocateHost(ordinalOf(options.device, 'options.device'), checkDriverSize(bytes, 'bytes'), flags));
   }
 
   /**

@@ -12,7 +12,7 @@ import {
   PoolAttributeName,
 } from '../generated/enums';
 import { native, NativeMemoryPool, Slot } from '../native';
-import { checkArray, checkEnum, checkFlag, checkFlags, checkObject, checkOptions, checkSize, checkSize64, nameOfValue, noOptions, unlimitedSize } from '../validate';
+import { checkArray, checkDriverSize, checkEnum, checkFlag, checkFlags, checkObject, checkOptions, checkSize64, nameOfValue, noOptions, unlimitedSize } from '../validate';
 import { Location, locationFrom, locationOf } from './location';
 
 /** Options of {@link MemoryPool.create}. */
@@ -22,7 +22,7 @@ export interface PoolOptions {
   /** Handle types allocations can be exported as (for sharing with other processes). */
   handleTypes?: MemoryHandleTypeName | MemoryHandleTypeName[] | number;
   /** The most the pool may hold, in bytes (0: the system's default). */
-  maxSize?: number;
+  maxSize?: number | bigint;
 }
 
 /**
@@ -42,7 +42,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
     checkOptions(options, 'options', 'MemoryPool.create', ['location', 'handleTypes', 'maxSize']);
     const { type, id } = locationOf(options.location ?? 0, 'options.location');
     const handleTypes = checkFlags(options.handleTypes ?? [], MemoryHandleType, 'options.handleTypes');
-    return new MemoryPool(native.createPool(type, id, MemoryAllocationType.pinned, handleTypes, checkSize(options.maxSize ?? 0, 'options.maxSize')));
+    return new MemoryPool(native.createPool(type, id, MemoryAllocationType.pinned, handleTypes, checkDriverSize(options.maxSize ?? 0, 'options.maxSize')));
   }
 
   /** The device's default pool (cuDeviceGetDefaultMemPool); disposing it only drops this handle. */
@@ -121,8 +121,8 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   }
 
   /** Releases memory down to minBytesToKeep (cuMemPoolTrimTo). */
-  trimTo(minBytesToKeep: number): void {
-    native.poolTrimTo(this.slot, checkSize(minBytesToKeep, 'minBytesToKeep'));
+  trimTo(minBytesToKeep: number | bigint): void {
+    native.poolTrimTo(this.slot, checkDriverSize(minBytesToKeep, 'minBytesToKeep'));
   }
 
   /**

@@ -34,7 +34,7 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
    * granularity of its properties: {@link size} reports the rounded size. It
    * has no address until mapped ({@link AddressReservation.map}).
    */
-  static create(bytes: number, options: PhysicalAllocationOptions = noOptions): PhysicalAllocation {
+  static create(bytes: number | bigint, options: PhysicalAllocationOptions = noOptions): PhysicalAllocation {
     const properties = encodeProperties(options);
     const granularity = allocationGranularity(options, options.granularity ?? 'minimum');
     const size = roundToGranularity(checkSize(bytes, 'bytes'), granularity);
@@ -47,7 +47,7 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
    * address of a mapped range, given as library memory (plus offset) or a bigint.
    * Its size is that of the mapping the address lies in.
    */
-  static retain(pointer: PointerLike, offset?: number): PhysicalAllocation {
+  static retain(pointer: PointerLike, offset?: number | bigint): PhysicalAllocation {
     const p = typeof pointer === 'bigint' ? pointer : memorySlot(pointer, 'pointer');
     return new PhysicalAllocation(native.retainAllocation(p, offset === undefined ? undefined : checkSize(offset, 'offset')));
   }
@@ -58,7 +58,7 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
    * stays open and the caller's to close) or a fabric handle's 64 bytes. bytes is
    * the size the exporter announced. Most programs use openSharedMemory instead.
    */
-  static import(handle: number | OwnedFd | Uint8Array, options: { bytes: number }): PhysicalAllocation {
+  static import(handle: number | OwnedFd | Uint8Array, options: { bytes: number | bigint }): PhysicalAllocation {
     checkObject(options, 'options');
     const bytes = checkSize(options.bytes, 'options.bytes');
     if (handle instanceof Uint8Array) return new PhysicalAllocation(native.importAllocation(handle, MemoryHandleType.fabric, bytes));
