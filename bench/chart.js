@@ -1,12 +1,14 @@
 // The suite's figures as one SVG chart, written by hand (no dependency):
 // first every time that has a C figure, as a multiple of C for JavaScript,
 // cuda.bindings and cuda.core (log scale, C = 1, targets marked); then copy
-// bandwidth against copy size for each kind of host memory.
+// bandwidth against copy size for each kind of host memory and between devices,
+// two panels a row.
 'use strict';
 const { ratioToC } = require('./common');
 
 const colors = { js: '#2563eb', c: '#4b5563', bindings: '#d97706', core: '#059669' };
 const names = { js: 'JavaScript', c: 'C', bindings: 'cuda.bindings', core: 'cuda.core' };
+const directions = { h2d: 'host to device', d2h: 'device to host', '0to1': 'device 0 to 1', '1to0': 'device 1 to 0' };
 
 const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const text = (x, y, content, attrs = '') => `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${attrs}>${escape(content)}</text>`;
@@ -59,13 +61,14 @@ function ratioPanel(rows, top, width) {
   return { svg: out.join('\n'), height: y + 44 - top };
 }
 
-// Bandwidth against size, one chart per kind of host memory.
+// Bandwidth against size, one chart per section: its first direction solid, its second dashed.
 function bandwidthPanel(section, top, left, width) {
   const height = 230, plotTop = top + 40, plotBottom = top + height - 30, right = left + width - 20, plotLeft = left + 50;
   const sizes = [...new Set(section.rows.map((r) => r.bytes))].sort((a, b) => a - b);
+  const [solid, dashed] = [...new Set(section.rows.map((r) => r.direction))];
   const series = [];
   for (const key of ['js', 'c', 'bindings']) {
-    for (const direction of ['h2d', 'd2h']) {
+    for (const direction of [solid, dashed]) {
       const points = sizes.map((bytes) => {
         const row = section.rows.find((r) => r.bytes === bytes && r.direction === direction);
         return row?.[key] === undefined ? undefined : { bytes, value: row[key] };
@@ -88,10 +91,11 @@ function bandwidthPanel(section, top, left, width) {
   }
   for (const s of series) {
     const d = s.points.map((p, i) => `${i ? 'L' : 'M'}${x(p.bytes).toFixed(1)},${y(p.value).toFixed(1)}`).join(' ');
-    out.push(`<path d="${d}" fill="none" stroke="${colors[s.key]}" stroke-width="2"${s.direction === 'd2h' ? ' stroke-dasharray="5,3"' : ''}>` +
-      `<title>${escape(`${names[s.key]} ${s.direction}`)}</title></path>`);
+    out.push(`<path d="${d}" fill="none" stroke="${colors[s.key]}" stroke-width="2"${s.direction === dashed ? ' stroke-dasharray="5,3"' : ''}>` +
+      `<title>${escape(`${names[s.key]} ${directions[s.direction] ?? s.direction}`)}</title></path>`);
   }
-  out.push(text(plotLeft, top + height - 4, 'solid: host to device; dashed: device to host', 'font-size="9" fill="#6b7280"'));
+  const caption = `solid: ${directions[solid] ?? solid}${dashed ? `; dashed: ${directions[dashed] ?? dashed}` : ''}`;
+  out.push(text(plotLeft, top + height - 4, caption, 'font-size="9" fill="#6b7280"'));
   return out.join('\n');
 }
 
@@ -109,9 +113,9 @@ function renderChart(sections, header) {
   parts.push(ratios.svg);
   y += 4 + ratios.height;
   const bandwidth = sections.filter((s) => s.rows.some((r) => r.unit === 'GB/s'));
-  bandwidth.forEach((section, i) => parts.push(bandwidthPanel(section, y, 20 + i * (width / 2), width / 2 - 20)));
+  bandwidth.forEach((section, i) => parts.push(bandwidthPanel(section, y + Math.floor(i / 2) * 240, 20 + (i % 2) * (width / 2), width / 2 - 20)));
   if (bandwidth.length) {
-    y += 240;
+    y += 240 * Math.ceil(bandwidth.length / 2);
     parts.push(legend(70, y, ['js', 'c', 'bindings']));
     y += 20;
   }

@@ -247,7 +247,7 @@ function pick(runs, key) {
  * @property {number} [core]    the same through cuda.core
  * @property {boolean} [perCall] a per-call host time (the Python targets apply)
  * @property {number} [bytes]   the copy size (copy bandwidth rows)
- * @property {'h2d'|'d2h'} [direction] the copy direction (copy bandwidth rows)
+ * @property {'h2d'|'d2h'|'0to1'|'1to0'} [direction] the copy direction (copy bandwidth rows: host and device, or device 0 and 1)
  * @property {{maxRatio?: number, minRatio?: number, maxAbove?: number, reference?: number, of?: string}} [target]
  *   maxAbove: at most this many units above reference (a figure of this run), which `of` names
  */

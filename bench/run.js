@@ -7,13 +7,14 @@
 // targets, and writes results.json, results.md (the tables, for
 // bench/RESULTS.md) and results.svg (a chart) into BENCH_OUT (default bench/out).
 //
-// Usage: node bench/run.js [--quick] [--passes=N] [--only=launch,graph,calls,wait,copy] [--stand-in] [--cpus=LIST]
+// Usage: node bench/run.js [--quick] [--passes=N] [--only=launch,graph,calls,wait,copy,peer,device] [--stand-in] [--cpus=LIST]
 //        node bench/run.js --render=DIR/results.json
 //   --quick     fewer rounds and passes, copies up to 16 MiB (a check that all runs)
 //   --passes=N  passes of the launch, graph and per-call benchmarks (default 3):
 //               JavaScript, C and Python take turns in each pass, and each
 //               figure is the median over the passes
-//   --only      the benchmarks to run (default: all)
+//   --only      the benchmarks to run (default: all; peer, the copies between devices 0 and 1,
+//               reports why it is skipped where fewer than two are visible)
 //   --stand-in  over the stand-in driver (test/fixtures/fake-libcuda.c), without
 //               a GPU: checks the suite's plumbing; no figure means anything
 //   --cpus      the CPUs every measured process runs on (taskset -c LIST; default:
@@ -47,6 +48,8 @@ const benchmarks = [
   ['calls', () => require('./calls').measure(quick ? { batch: 50, rounds: 30, passes: 1 } : { passes })],
   ['wait', () => require('./wait-latency').measure(quick ? { iterations: 200 } : {})],
   ['copy', () => require('./copy-bandwidth').measure(quick ? { repetitions: 5, largest: 16 << 20 } : {})],
+  ['peer', () => require('./peer-copy').measure(quick ? { repetitions: 5, largest: 16 << 20 } : {})],
+  ['device', () => require('./device-launch').measure(quick ? { iterations: 100, repetitions: 2 } : {})],
 ];
 
 async function main() {

@@ -304,6 +304,21 @@ export function ordinalOf(device: DeviceLike, name = 'device'): number {
   return Device.get(device).ordinal;
 }
 
+/**
+ * Where a call that allocates or creates something puts it: options.context (a
+ * context of its own, from Device.createContext) or the primary context of
+ * options.device (default 0); not both, since a context belongs to one device.
+ * @internal
+ */
+export function placementOf(options: { device?: DeviceLike; context?: Context }): { ordinal: number; context: Context | undefined } {
+  if (options.context === undefined) return { ordinal: ordinalOf(options.device, 'options.device'), context: undefined };
+  const context = checkInstance(options.context, Context, 'options.context');
+  if (options.device !== undefined) {
+    throw new TypeError('give options.device or options.context, not both: a context belongs to one device');
+  }
+  return { ordinal: context.deviceOrdinal, context };
+}
+
 function formatUuid(bytes: Uint8Array): string {
   const hex = Buffer.from(bytes).toString('hex');
   return `GPU-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;

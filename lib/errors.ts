@@ -2,6 +2,7 @@
 // branch on); the addon builds them through the factory registered here.
 import { constants } from 'os';
 import { getSystemErrorMap } from 'util';
+import { errorHint } from './error-hints';
 import { CudaResult } from './generated/enums';
 import { native } from './native';
 import { brandUnavailable } from './unavailable-error';
@@ -30,10 +31,31 @@ export function resultName(code: number): string {
   return resultNames.get(checkInteger(code, 'code', -(2 ** 31), 2 ** 31 - 1)) ?? `CUDA_ERROR_${code}`;
 }
 
+// A CudaError's message without its driver log and hint, which always come last
+// (subclasses add their reasons to this part).
+const summaries = new WeakMap<CudaError, string>();
+
+// The driver closes what it logs for a failed call with "Returning <code>
+// (<name>) from <function>", which the message already says.
+const closingLine = /^Returning -?\d+ \(.*\) from \w+$/;
+
+function explained(error: CudaError, summary: string): string {
+  summaries.set(error, summary);
+  const log = error.driverLog.filter((line) => !closingLine.test(line)).map((line) => `\n  driver log: ${line}`).join('');
+  return `${summary}${log}${error.hint ? `\n  hint: ${error.hint}` : ''}`;
+}
+
+// Adds to the summary part of a CudaError's message.
+function extendSummary(error: CudaError, addition: string): void {
+  error.message = explained(error, `${summaries.get(error) ?? error.message}${addition}`);
+}
+
 /**
  * A driver call that returned something other than CUDA_SUCCESS. As every
  * error class of this package: `name` is the class name, `code` a string
  * (here the driver's name for the result); `result` keeps the CUresult number.
+ * The message ends with the driver's own log lines for the failure
+ * (`driverLog`) and this package's advice for known cases (`hint`), one per line.
  */
 export class CudaError extends Error {
   /** The driver's name for the result (cuGetErrorName), e.g. `CUDA_ERROR_OUT_OF_MEMORY`. */
@@ -48,9 +70,20 @@ export class CudaError extends Error {
   readonly call: string | null;
   /** The handle or argument that matters (`device 0`, `bytes=4096`), or ''. */
   readonly detail: string;
+  /**
+   * What the driver logged about this failure, one line per entry (drivers for
+   * CUDA 12.9 and newer, through cuLogsRegisterCallback), as it logged them on the
+   * thread of the failed call: its explanation, if it gave one, and its closing
+   * `Returning <code> (<name>) from <function>` line, which the message leaves
+   * out. Empty when the driver said nothing or cannot log.
+   */
+  readonly driverLog: readonly string[];
+  /** This package's advice for a known cause of this failure, or ''. */
+  readonly hint: string;
 
-  /** result: the CUresult; code: its name ('' to look it up). */
-  constructor(result: number, code: string, driverMessage: string, call: string | null, detail = '') {
+  /** result: the CUresult; code: its name ('' to look it up); driverLog: the driver's lines about it. */
+  constructor(result: number, code: string, driverMessage: string, call: string | null, detail = '',
+    driverLog: readonly string[] = []) {
     const resolved = code || resultName(result);
     const where = call ? `${call}${detail ? ` (${detail})` : ''}: ` : '';
     super(`${where}${resolved}${driverMessage ? `: ${driverMessage}` : ''}`);
@@ -60,6 +93,9 @@ export class CudaError extends Error {
     this.driverMessage = driverMessage;
     this.call = call;
     this.detail = detail;
+    this.driverLog = Object.freeze(driverLog.flatMap((line) => line.split('\n')).filter((line) => line.trim() !== ''));
+    this.hint = errorHint(call, result);
+    this.message = explained(this, this.message);
   }
 }
 
@@ -108,10 +144,11 @@ export class CudaNotSupportedError extends CudaError {}
  * the GPU again.
  */
 export class ContextLostError extends CudaError {
-  constructor(result: number, code: string, driverMessage: string, call: string | null, detail = '') {
-    super(result, code, driverMessage, call, detail);
-    this.message = `${this.message} (the CUDA context is lost: every later call that uses it fails the same way; ` +
-      'restart the process to use the GPU again)';
+  constructor(result: number, code: string, driverMessage: string, call: string | null, detail = '',
+    driverLog: readonly string[] = []) {
+    super(result, code, driverMessage, call, detail, driverLog);
+    extendSummary(this, ' (the CUDA context is lost: every later call that uses it fails the same way; ' +
+      'restart the process to use the GPU again)');
   }
 }
 
@@ -159,11 +196,12 @@ export class GraphUpdateError extends CudaError {
 
   constructor(cause: CudaError | number, reasonOrCode = '', node?: unknown, call: string | null = 'cuGraphExecUpdate', detail = '') {
     const result = typeof cause === 'number' ? cause : cause.result;
-    super(result, typeof cause === 'number' ? reasonOrCode : cause.code, typeof cause === 'number' ? '' : cause.driverMessage, call, detail);
+    super(result, typeof cause === 'number' ? reasonOrCode : cause.code, typeof cause === 'number' ? '' : cause.driverMessage, call, detail,
+      typeof cause === 'number' ? [] : cause.driverLog);
     if (typeof cause !== 'number') {
       this.reason = reasonOrCode as GraphUpdateReason;
       this.node = node;
-      this.message = `${this.message} (reason: ${reasonOrCode}${node ? `; node: ${node}` : ''})`;
+      extendSummary(this, ` (reason: ${reasonOrCode}${node ? `; node: ${node}` : ''})`);
     }
   }
 }
@@ -176,10 +214,10 @@ export class GraphInstantiateError extends CudaError {
   readonly node: unknown;
 
   constructor(cause: CudaError, reason: GraphInstantiateReason, node?: unknown) {
-    super(cause.result, cause.code, cause.driverMessage, 'cuGraphInstantiateWithParams');
+    super(cause.result, cause.code, cause.driverMessage, 'cuGraphInstantiateWithParams', '', cause.driverLog);
     this.reason = reason;
     this.node = node;
-    this.message = `${this.message} (reason: ${reason}${node ? `; node: ${node}` : ''})`;
+    extendSummary(this, ` (reason: ${reason}${node ? `; node: ${node}` : ''})`);
   }
 }
 
@@ -313,7 +351,8 @@ export class ChannelPeerError extends Error {
   }
 }
 
-type CudaErrorClass = new (result: number, code: string, message: string, call: string | null, detail?: string) => CudaError;
+type CudaErrorClass = new (result: number, code: string, message: string, call: string | null, detail?: string,
+  driverLog?: readonly string[]) => CudaError;
 
 const byCode = new Map<number, CudaErrorClass>([
   [CudaResult.CUDA_ERROR_OUT_OF_MEMORY, CudaOutOfMemoryError],
@@ -354,7 +393,7 @@ export function lastCaptureFailure(): { count: number; error: CaptureError | und
   return { count: captureFailures, error: captureFailure };
 }
 
-native.setErrorFactory((kind, code, name, message, call, detail, requiredVersion) => {
+native.setErrorFactory((kind, code, name, message, call, detail, requiredVersion, driverLog) => {
   switch (kind) {
     case 'type':
       return new TypeError(message);
@@ -376,7 +415,7 @@ native.setErrorFactory((kind, code, name, message, call, detail, requiredVersion
       return new FunctionUnavailableError(message, call, detail, requiredVersion);
     default: {
       const ErrorClass = byCode.get(code) ?? CudaError;
-      const error = new ErrorClass(code, name, message, call, detail);
+      const error = new ErrorClass(code, name, message, call, detail, driverLog);
       if (error instanceof CaptureError && !(error instanceof CaptureInvalidatedError)) {
         captureFailures++;
         captureFailure = error;

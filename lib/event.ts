@@ -1,13 +1,13 @@
 // Events: markers recorded into streams, to order streams against each other,
 // wait for a point in a stream, or time the work between two points.
 import { Context } from './context';
-import { DeviceLike, ordinalOf } from './device';
+import { DeviceLike, placementOf } from './device';
 import { Disposable } from './disposable';
 import { CudaError } from './errors';
 import { EventFlag } from './generated/enums';
 import { native, NativeEvent, Slot } from './native';
 import { checkStream, Stream } from './stream';
-import { checkBoolean, checkInstance, checkObject, checkOptions, noOptions } from './validate';
+import { checkBoolean, checkObject, checkOptions, noOptions } from './validate';
 import { abandonableWait, checkWaitOptions, WaitOptions } from './wait-options';
 
 /** Options of {@link Event.create}. */
@@ -49,11 +49,7 @@ export class Event extends Disposable<NativeEvent> {
       if (timing) throw new RangeError('an interprocess event cannot record timing: leave options.timing off');
       flags |= EventFlag.interprocess;
     }
-    const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
-    if (context && options.device !== undefined) {
-      throw new TypeError('give options.device or options.context, not both: a context belongs to one device');
-    }
-    const ordinal = context ? context.deviceOrdinal : ordinalOf(options.device, 'options.device');
+    const { ordinal, context } = placementOf(options);
     return new Event(native.createEvent(ordinal, flags, context?.slot));
   }
 

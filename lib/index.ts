@@ -151,6 +151,7 @@ export { type DeviceLike } from './device';
 export { Graph, type GraphOptions, type NodeOptions } from './graph/graph';
 export { GraphNode } from './graph/node';
 export { GraphExec, type InstantiateOptions } from './graph/exec';
+export { DeviceGraphError } from './graph/device-graph';
 export { ConditionalHandle } from './graph/conditional';
 export { UserObject } from './graph/user-object';
 export { GraphAllocation, graphMemory, resetGraphMemoryHigh, trimGraphMemory, type GraphMemoryUsage } from './graph/memory';
@@ -189,6 +190,20 @@ export { type CodeImage, type DeviceVariable, type JitOptions } from './kernel/c
 export { Kernel, type BlockSizeOptions, type OccupancyOptions, type OccupancyPlace } from './kernel/kernel';
 export { type Dim3, type LaunchConfig, type LaunchShape } from './kernel/launch-config';
 export { Library, type LibraryLoadOptions } from './kernel/library';
+export {
+  deviceRuntime,
+  DeviceRuntimeNotFoundError,
+  link,
+  LinkError,
+  Linker,
+  type DeviceRuntime,
+  type LinkInput,
+  type LinkInputData,
+  type LinkInputFile,
+  type LinkInputType,
+  type LinkOptions,
+} from './kernel/link';
+export { LinkedProgram } from './kernel/linked-program';
 export { Module, type ModuleLoadOptions } from './kernel/module';
 export {
   arg,

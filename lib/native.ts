@@ -43,6 +43,10 @@ export interface NativeGraphExec extends NativeHandle {
   readonly [handleClass]?: 'GraphExec';
 }
 
+export interface NativeGraphExecArgument extends NativeHandle {
+  readonly [handleClass]?: 'GraphExecArgument';
+}
+
 export interface NativeConditionalHandle extends NativeHandle {
   readonly [handleClass]?: 'ConditionalHandle';
 }
@@ -90,6 +94,10 @@ export interface NativePreparedLaunch extends NativeHandle {
   readonly [handleClass]?: 'PreparedLaunch';
 }
 
+export interface NativeLinker extends NativeHandle {
+  readonly [handleClass]?: 'Linker';
+}
+
 export interface NativeDeviceBuffer extends NativeHandle {
   readonly [handleClass]?: 'DeviceBuffer';
 }
@@ -118,7 +126,7 @@ export interface NativeVirtualMemory extends NativeHandle {
 export type NativeWait = { promise: Promise<void>; id: number };
 
 /** Builds the error the addon throws: see native/core/errors.cc. */
-export type ErrorFactory = ( kind: 'cuda' | 'unavailable' | 'missing' | 'disposed' | 'system' | 'timeout' | 'closed' | 'protocol' | 'type' | 'range', code: number, name: string, message: string, call: string | null, detail: string, requiredVersion: number) => Error;
+export type ErrorFactory = ( kind: 'cuda' | 'unavailable' | 'missing' | 'disposed' | 'system' | 'timeout' | 'closed' | 'protocol' | 'type' | 'range', code: number, name: string, message: string, call: string | null, detail: string, requiredVersion: number, driverLog: string[]) => Error;
 
 export type NativeDriverStatus = { stage: 'addon-missing' | 'not-loaded' | 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready'; libraryPath: string; detail: string; initResult: number; initResultName: string; driverVersion: number; headerVersion: number };
 
@@ -356,6 +364,8 @@ export interface NativeAddon {
   graphExecHandle(exec: Slot<NativeGraphExec>): bigint;
   graphExecFlags(exec: Slot<NativeGraphExec>): number;
   graphExecUpload(exec: Slot<NativeGraphExec>, stream: Slot<NativeStream>): void;
+  /** The executable as a kernel argument (memory whose address is the CUgraphExec), holding it; context: its device's. */
+  graphExecArgument(exec: Slot<NativeGraphExec>, context: Slot<NativeContext>): Slot<NativeGraphExecArgument>;
   /** On success the executable runs graph's nodes and keeps graph's resources. */
   graphExecUpdate(exec: Slot<NativeGraphExec>, graph: Slot<NativeGraph>): { result: number; error?: Error; node?: Slot<NativeGraphNode>; fromNode?: bigint };
   /** The executable's copy of a node. */
@@ -375,6 +385,10 @@ export interface NativeAddon {
   resetGraphMemoryHigh(ordinal: number, attribute: number): void;
   /** Gives memory graphs hold but do not use back to the system. */
   trimGraphMemory(ordinal: number): void;
+  /** Frees a graph allocation outside a graph: cuMemFreeAsync on stream, or cuMemFree without one. */
+  freeGraphAllocation(allocation: Slot<NativeGraphAllocation>, stream: Slot<NativeStream> | undefined): void;
+  /** Whether a free node of the allocation's own graph frees it. */
+  graphAllocationFreedInGraph(allocation: Slot<NativeGraphAllocation>): boolean;
   /** One reference, held by the new object. */
   createUserObject(destructor: NativeDestructor): Slot<NativeUserObject>;
   /** The references the object holds. */
@@ -511,27 +525,41 @@ export interface NativeAddon {
   kernelLaunch(record: ArrayBuffer): void;
   /** One driver call with what kernelPrepare fixed. */
   preparedLaunch(launch: Slot<NativePreparedLaunch>): void;
+  /** A JIT linker (cuLinkCreate) for context's device; its info and error logs are kept. */
+  linkCreate(context: Slot<NativeContext>, jit: NativeJitOptions | undefined): Slot<NativeLinker>;
+  /** type: a CUjitInputType (0 CUBIN, 1 PTX, 2 fatbin, 3 object, 4 library); name: for the logs. */
+  linkAddData(linker: Slot<NativeLinker>, type: number, data: Uint8Array, name: string): void;
+  linkAddFile(linker: Slot<NativeLinker>, type: number, path: string): void;
+  /** The linked CUBIN (a copy: the driver's goes with the linker). */
+  linkComplete(linker: Slot<NativeLinker>): Buffer;
+  /** What the linker said so far ('' for nothing). */
+  linkInfoLog(linker: Slot<NativeLinker>): string;
+  linkErrorLog(linker: Slot<NativeLinker>): string;
   /** What every memory handle has: its address (the host address of host memory), size and device. */
   memoryAddress(memory: MemorySlot): bigint;
   memorySize(memory: MemorySlot): number;
   memoryOrdinal(memory: MemorySlot): number;
   /** In the device's primary context, or in context (a Context's slot). */
   allocate(ordinal: number, bytes: number | bigint, context?: number): Slot<NativeDeviceBuffer>;
-  allocatePitched(ordinal: number, widthBytes: number | bigint, height: number | bigint, elementBytes: number): Slot<NativeDeviceBuffer>;
-  allocateManaged(ordinal: number, bytes: number | bigint, flags: number): Slot<NativeDeviceBuffer>;
-  /** Stream-ordered (from pool, when given); freed on the same stream. */
+  allocatePitched(ordinal: number, widthBytes: number | bigint, height: number | bigint, elementBytes: number, context?: number): Slot<NativeDeviceBuffer>;
+  allocateManaged(ordinal: number, bytes: number | bigint, flags: number, context?: number): Slot<NativeDeviceBuffer>;
+  /** Stream-ordered (from pool, when given); the box frees it on the same stream, unless freeAsync did. */
   allocateAsync(bytes: number | bigint, stream: Slot<NativeStream>, pool: Slot<NativeMemoryPool> | undefined): Slot<NativeDeviceBuffer>;
+  /** Frees stream-ordered memory on any stream (captured as a free node while it captures). */
+  freeAsync(buffer: Slot<NativeDeviceBuffer>, stream: Slot<NativeStream>): void;
   deviceBufferPitch(buffer: Slot<NativeDeviceBuffer>): number;
   deviceBufferAllocation(buffer: Slot<NativeDeviceBuffer>): 'plain' | 'pitched' | 'stream-ordered' | 'managed';
-  allocateHost(ordinal: number, bytes: number | bigint, flags: number): Slot<NativeHostBuffer>;
-  registerHost(ordinal: number, buffer: ArrayBuffer | ArrayBufferView, flags: number): Slot<NativeHostBuffer>;
+  /** In the device's primary context, or in context (a Context's slot). */
+  allocateHost(ordinal: number, bytes: number | bigint, flags: number, context?: number): Slot<NativeHostBuffer>;
+  registerHost(ordinal: number, buffer: ArrayBuffer | ArrayBufferView, flags: number, context?: number): Slot<NativeHostBuffer>;
   hostBufferFlags(buffer: Slot<NativeHostBuffer>): number;
   hostBufferRegistered(buffer: Slot<NativeHostBuffer>): boolean;
   /** The address device code uses for the memory (cuMemHostGetDevicePointer). */
   hostBufferDevicePointer(buffer: Slot<NativeHostBuffer>): bigint;
   /** The memory as an ArrayBuffer, the same one while it lives; dispose() detaches it. */
   hostBufferView(buffer: Slot<NativeHostBuffer>): ArrayBuffer;
-  createPool(locationType: number, locationId: number, allocationType: number, handleTypes: number, maxSize: number | bigint): Slot<NativeMemoryPool>;
+  /** Made in the location's primary context, or in context (a Context's slot). */
+  createPool(locationType: number, locationId: number, allocationType: number, handleTypes: number, maxSize: number | bigint, context?: number): Slot<NativeMemoryPool>;
   /** The device's default pool, or its current one. */
   devicePool(ordinal: number, current: boolean): Slot<NativeMemoryPool>;
   setDevicePool(ordinal: number, pool: Slot<NativeMemoryPool>): void;

@@ -3,7 +3,7 @@
 // explicitly and never chosen silently; a disposed stream is never mistaken for
 // the default stream (its use throws DisposedError).
 import { Context } from './context';
-import { Device, DeviceLike, ordinalOf } from './device';
+import { Device, DeviceLike, ordinalOf, placementOf } from './device';
 import { Disposable, slotOf } from './disposable';
 import type { Event } from './event';
 import {
@@ -73,11 +73,7 @@ export class Stream extends Disposable<NativeStream> {
   static create(options: StreamOptions = noOptions): Stream {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'Stream.create', ['device', 'context', 'nonBlocking', 'priority']);
-    const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
-    if (context && options.device !== undefined) {
-      throw new TypeError('give options.device or options.context, not both: a context belongs to one device');
-    }
-    const ordinal = context ? context.deviceOrdinal : ordinalOf(options.device, 'options.device');
+    const { ordinal, context } = placementOf(options);
     const nonBlocking = options.nonBlocking === undefined ? true : checkBoolean(options.nonBlocking, 'options.nonBlocking');
     const flags = nonBlocking ? StreamFlag.nonBlocking : StreamFlag.default;
     const priority = options.priority === undefined ? undefined : checkInteger(options.priority, 'options.priority');

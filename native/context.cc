@@ -69,6 +69,10 @@ ContextRef primaryContext(Napi::Env env, int ordinal) {
   return box;
 }
 
+ContextRef contextOrPrimary(Napi::Env env, Napi::Value context, int ordinal) {
+  return context.IsUndefined() ? primaryContext(env, ordinal) : Context::fromSlot(context, "context");
+}
+
 namespace {
 
 // True while a handle other than the registry holds the primary context.

@@ -40,4 +40,8 @@ class Context : public Handle<Context, ContextBox> {
   static constexpr const char* kName = "Context";
 };
 
+// The context a call that allocates names: context (a Context's slot) when it
+// is given, else the device's primary context.
+ContextRef contextOrPrimary(Napi::Env env, Napi::Value context, int ordinal);
+
 }  // namespace cudrv

@@ -16,13 +16,6 @@ EventBox::~EventBox() {
 
 namespace {
 
-// A record captured into a graph completes nothing on the stream until the graph runs.
-bool recordIsCaptured(const StreamBox& stream) {
-  if (!anyCaptureActive()) return false;
-  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
-  return CU_CALL(cuStreamIsCapturing, stream.stream, &status) != CUDA_SUCCESS || status != CU_STREAM_CAPTURE_STATUS_NONE;
-}
-
 // The event has completed: so has the work queued on its stream before the record.
 void recordCompleted(const EventBox& box) {
   if (StreamRef stream = box.recordedOn.lock()) stream->completedThrough(box.recordedThrough);
@@ -54,7 +47,8 @@ napi_value EventRecord(Napi::Env env, SlotTable& table, const HotArgs<3>& args) 
     CU_CHECK(env, cuEventRecordWithFlags, event.event, stream->stream, uintArg(flags, "flags"));
   }
   event.recordedOn.reset();
-  if (!recordIsCaptured(*stream)) {
+  // A record captured into a graph completes nothing on the stream until the graph runs.
+  if (!stream->isCapturing()) {
     event.recordedOn = stream;
     event.recordedThrough = stream->markWait();
   }

@@ -55,6 +55,12 @@ StreamBox::~StreamBox() {
   }
 }
 
+bool StreamBox::isCapturing() const {
+  if (!anyCaptureActive()) return false;
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return CU_CALL(cuStreamIsCapturing, stream, &status) != CUDA_SUCCESS || status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 void StreamBox::endAbandonedCapture() {
   if (!capturing) return;
   CUgraph graph = nullptr;

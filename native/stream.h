@@ -62,6 +62,12 @@ struct StreamBox : NonCopyable {
     if (!owned) makeCurrent(env, context);
   }
 
+  // Whether work queued on the stream now goes into a graph: a capture is open
+  // on it, begun through the library or joined by waiting on a capturing
+  // stream's event. The driver is asked only while some capture is open; an
+  // answer it cannot give counts as capturing.
+  bool isCapturing() const;
+
   // Ends a capture begun on this stream and never ended (its stream disposed or
   // collected): the partial graph is destroyed once, and what its work would
   // have used is let go. Until then every release in the process is deferred.

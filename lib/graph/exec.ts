@@ -12,6 +12,7 @@ import type { Graph } from './graph';
 import { checkGraphNode, GraphNode } from './node';
 import { encodeKernelNode, encodeNodeParams, isSignal } from './node-kinds';
 import type { NodeParams } from './node-params';
+import { checkDeviceGraph, explainRefusal, GraphExecArgument } from './device-graph';
 
 /** Options of {@link Graph.instantiate}. */
 export interface InstantiateOptions {
@@ -19,7 +20,12 @@ export interface InstantiateOptions {
   autoFreeOnLaunch?: boolean;
   /** Upload the executable to the device on this stream while instantiating. */
   upload?: Stream;
-  /** Make it launchable from device code (section 4.2.6). */
+  /**
+   * Make it launchable from device code (a device graph): its nodes must be
+   * kernel, memcpy, memset or child graph nodes, on one device. Device code
+   * gets it as arg.graphExec(exec), once it is uploaded (the upload option,
+   * upload(), or a launch from the host).
+   */
   deviceLaunch?: boolean;
   /** Honour the priority launch attribute of kernel nodes. */
   useNodePriority?: boolean;
@@ -42,19 +48,25 @@ export function instantiateGraph(graph: Graph, options: InstantiateOptions): Gra
   if (options.upload !== undefined) flags |= 2;
   if (options.deviceLaunch !== undefined && checkBoolean(options.deviceLaunch, 'options.deviceLaunch')) flags |= 4;
   if (options.useNodePriority !== undefined && checkBoolean(options.useNodePriority, 'options.useNodePriority')) flags |= 8;
+  const deviceLaunch = (flags & 4) !== 0;
+  if (deviceLaunch) {
+    if (flags & 1) throw new RangeError('options.autoFreeOnLaunch cannot be combined with options.deviceLaunch');
+    checkDeviceGraph(graph);
+  }
   const upload = options.upload === undefined ? undefined : streamSlot(options.upload, 'options.upload');
   if (upload === undefined) {
     try {
-      return new GraphExec(native.instantiate(graph.slot, flags, undefined, false) as Slot<NativeGraphExec>);
+      return new GraphExec(native.instantiate(graph.slot, flags, undefined, false) as Slot<NativeGraphExec>, deviceLaunch);
     } catch (error) {
       if (!(error instanceof CudaError)) throw error;
       // Ask again, through the call that says why and where.
     }
   }
   const result = native.instantiate(graph.slot, flags, upload, true);
-  if (typeof result === 'number') return new GraphExec(result);
+  if (typeof result === 'number') return new GraphExec(result, deviceLaunch, options.upload);
   const reason = nameOfValue(instantiateResults, result.result) ?? `result ${result.result}`;
-  throw new GraphInstantiateError(result.error as CudaError, reason as GraphInstantiateReason, result.node === undefined ? undefined : graph.nodeOf(result.node));
+  const error = new GraphInstantiateError(result.error as CudaError, reason as GraphInstantiateReason, result.node === undefined ? undefined : graph.nodeOf(result.node));
+  throw deviceLaunch ? explainRefusal(error) : error;
 }
 
 /**
@@ -63,9 +75,18 @@ export function instantiateGraph(graph: Graph, options: InstantiateOptions): Gra
  * (buffers, kernels, callbacks) for as long as it or a launch of it lives.
  */
 export class GraphExec extends Disposable<NativeGraphExec> {
+  // A device graph's: where it was last uploaded (or launched from the host,
+  // which uploads it), undefined until it is; and its kernel argument, made once.
+  readonly #deviceLaunch: boolean;
+  #uploadedOn: Stream | undefined;
+  #argument: GraphExecArgument | undefined;
+
   /** @internal */
-  constructor(handle: Slot<NativeGraphExec>) {
+  constructor(handle: Slot<NativeGraphExec>, deviceLaunch = false, uploadedOn?: Stream) {
     super(handle);
+    this.#deviceLaunch = deviceLaunch;
+    this.#uploadedOn = deviceLaunch ? uploadedOn : undefined;
+    this.#argument = undefined;
   }
 
   /** The CUgraphExec value, for logs and comparisons. */
@@ -88,9 +109,10 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     return { autoFreeOnLaunch: (f & 1) !== 0, upload: (f & 2) !== 0, deviceLaunch: (f & 4) !== 0, useNodePriority: (f & 8) !== 0 };
   }
 
-  /** Queues a launch on stream (cuGraphLaunch). */
+  /** Queues a launch on stream (cuGraphLaunch); a device graph's launch from the host uploads it too. */
   launch(stream: Stream): void {
     native.graphLaunch(this.slot, checkStream(stream).slot);
+    if (this.#deviceLaunch) this.#uploadedOn = stream;
   }
 
   /**
@@ -111,9 +133,52 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     await synchronizeStream(stream, wait, 'GraphExec.run');
   }
 
-  /** Uploads the executable ahead of its first launch (cuGraphUpload). */
+  /**
+   * Uploads the executable ahead of its first launch (cuGraphUpload). A device
+   * graph must be uploaded before device code launches it; after an update
+   * (update, setParams, setChildGraph, setEnabled) it is uploaded again on
+   * the stream it was last uploaded or launched on.
+   */
   upload(stream: Stream): void {
     native.graphExecUpload(this.slot, streamSlot(stream));
+    if (this.#deviceLaunch) this.#uploadedOn = stream;
+  }
+
+  /** True for a device graph (instantiated with deviceLaunch). */
+  get deviceLaunch(): boolean {
+    return this.#deviceLaunch;
+  }
+
+  /** True for a device graph uploaded (or launched from the host), so that device code may launch it. */
+  get uploaded(): boolean {
+    return this.#uploadedOn !== undefined;
+  }
+
+  /**
+   * @internal The executable as a kernel argument (arg.graphExec): a device
+   * graph, uploaded, or an error that says what to do.
+   */
+  deviceArgument(): GraphExecArgument {
+    if (!this.#deviceLaunch) {
+      throw new TypeError(`${this} was not instantiated for device launch: use graph.instantiate({ deviceLaunch: true })`);
+    }
+    const stream = this.#uploadedOn;
+    if (stream === undefined) {
+      throw new Error(`${this} must be uploaded before device code launches it: exec.upload(stream), ` +
+        'graph.instantiate({ deviceLaunch: true, upload: stream }), or a launch from the host');
+    }
+    if (this.#argument === undefined || this.#argument.disposed) this.#argument = GraphExecArgument.of(this.slot, stream.context);
+    return this.#argument;
+  }
+
+  // A device graph changed by an update runs the old version from the device until it is uploaded again.
+  #reupload(): void {
+    if (this.#uploadedOn !== undefined) native.graphExecUpload(this.slot, this.#uploadedOn.slot);
+  }
+
+  override dispose(): void {
+    this.#argument?.dispose();
+    super.dispose();
   }
 
   /**
@@ -122,7 +187,10 @@ export class GraphExec extends Disposable<NativeGraphExec> {
    */
   update(graph: Graph): void {
     const result = native.graphExecUpdate(this.slot, slotOf(graph, 'graph', 'Graph'));
-    if (!result.error) return;
+    if (!result.error) {
+      this.#reupload();
+      return;
+    }
     const reason = nameOfValue(updateResults, result.result) ?? `result ${result.result}`;
     throw new GraphUpdateError(result.error as CudaError, reason, result.node === undefined ? undefined : graph.nodeOf(result.node));
   }
@@ -155,25 +223,25 @@ export class GraphExec extends Disposable<NativeGraphExec> {
   setParams(node: GraphNode, params: NodeParams | PreparedLaunch): void {
     if (params instanceof PreparedLaunch) {
       native.execSetPreparedKernelNode(this.slot, checkGraphNode(node, 'node').slot, params.readySlot());
-      return;
-    }
-    const target = checkGraphNode(node, 'node');
-    if (params !== null && typeof params === 'object' && params.type === 'kernel') {
+    } else if (params !== null && typeof params === 'object' && params.type === 'kernel') {
       const k = encodeKernelNode(params.kernel, params.args, params);
-      native.execSetKernelNodeParams(this.slot, target.slot, k.kernel, k.record);
-      return;
+      native.execSetKernelNodeParams(this.slot, checkGraphNode(node, 'node').slot, k.kernel, k.record);
+    } else {
+      native.graphExecSetNodeParams(this.slot, checkGraphNode(node, 'node').slot, encodeNodeParams(params));
     }
-    native.graphExecSetNodeParams(this.slot, target.slot, encodeNodeParams(params));
+    if (this.#deviceLaunch) this.#reupload();
   }
 
   /** The child graph node now runs a copy of child (same topology). */
   setChildGraph(node: GraphNode, child: Graph): void {
     native.graphExecSetChildGraph(this.slot, checkGraphNode(node, 'node').slot, slotOf(child, 'child', 'Graph'));
+    this.#reupload();
   }
 
   /** Enables or disables a node of this executable (a disabled node does nothing when launched). */
   setEnabled(node: GraphNode, enabled: boolean): void {
     native.graphExecSetEnabled(this.slot, checkGraphNode(node, 'node').slot, checkBoolean(enabled, 'enabled'));
+    this.#reupload();
   }
 
   /** Gives the executable's external-semaphore node an empty set (see Graph.addExternalSemaphoreNode). */

@@ -2,6 +2,7 @@
 // bits, f32, f64, a pointer, or raw bytes for a struct) and is laid out at the
 // offset the driver reports for its parameter. A count or size that does not
 // match the kernel is a KernelArgumentError before anything is launched.
+import type { GraphExec } from '../graph/exec';
 import { isMemoryHandle, MemoryHandle } from '../memory/bytes';
 import { checkInteger, checkSize } from '../validate';
 
@@ -111,6 +112,15 @@ export const arg = {
     new KernelArg('ptr', offset === undefined ? value : new MemoryPointer(value as MemoryHandle, offset)),
   /** A struct by value: exactly its bytes, with the struct's alignment for layouts the driver cannot report. */
   bytes: (data: ArrayBufferView, align?: number) => new KernelArg({ bytes: data.byteLength, align }, data),
+  /**
+   * A device graph for device code's cudaGraphLaunch (a cudaGraphExec_t
+   * parameter): instantiated with deviceLaunch and uploaded. The launch,
+   * kernel node or prepared launch that passes it keeps it alive.
+   */
+  graphExec: (exec: GraphExec) => {
+    if (typeof (exec as Partial<GraphExec> | null)?.deviceArgument !== 'function') throw new TypeError('exec must be a GraphExec');
+    return new KernelArg('ptr', exec.deviceArgument());
+  },
 } as const;
 
 /** An argument list does not match the kernel's parameters. */

@@ -2,10 +2,11 @@
 // program, PTX text, or CUBIN/fatbin/PTX bytes), options for the driver's JIT
 // compiler, and the variables loaded code exposes.
 import { CompiledProgram } from './compile';
+import { LinkedProgram } from './linked-program';
 import { checkBoolean, checkInteger } from '../validate';
 
-/** Code to load: a compile's result, PTX text, or the bytes of a CUBIN, fatbin or PTX. */
-export type CodeImage = CompiledProgram | Uint8Array | string;
+/** Code to load: a compile's or a link's result, PTX text, or the bytes of a CUBIN, fatbin or PTX. */
+export type CodeImage = CompiledProgram | LinkedProgram | Uint8Array | string;
 
 /** Options for the driver's JIT compiler; they apply when PTX is loaded. */
 export interface JitOptions {
@@ -30,7 +31,7 @@ export interface DeviceVariable {
 }
 
 export function codeBytes(code: CodeImage, name = 'code'): Uint8Array {
-  if (code instanceof CompiledProgram) return code.code;
+  if (code instanceof CompiledProgram || code instanceof LinkedProgram) return code.code;
   if (typeof code === 'string') {
     if (code.includes('\0')) throw new RangeError(`${name} must not contain NUL characters (PTX text ends at the first)`);
     return Buffer.from(code, 'utf8');
@@ -39,7 +40,7 @@ export function codeBytes(code: CodeImage, name = 'code'): Uint8Array {
     if (code.length === 0) throw new RangeError(`${name} must not be empty`);
     return code;
   }
-  throw new TypeError(`${name} must be a CompiledProgram, PTX text or a Uint8Array of CUBIN, fatbin or PTX`);
+  throw new TypeError(`${name} must be a CompiledProgram, a LinkedProgram, PTX text or a Uint8Array of CUBIN, fatbin or PTX`);
 }
 
 export function checkJitOptions(options: JitOptions | undefined): JitOptions | undefined {

@@ -4,7 +4,7 @@
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { native, NativeCompileOutcome, NativeCompileRequest } from '../native';
 import { CudaUnavailableError } from '../unavailable-error';
-import { checkCString, checkInteger, checkObject, checkOptions, noOptions } from '../validate';
+import { checkBoolean, checkCString, checkInteger, checkObject, checkOptions, noOptions } from '../validate';
 import { checkWaitOptions, raceWait, WaitOptions } from '../wait-options';
 
 /** What NVRTC is installed, if any. */
@@ -118,6 +118,12 @@ export interface CompileOptions {
    * read them from {@link CompiledProgram.loweredName}.
    */
   nameExpressions?: string[];
+  /**
+   * Relocatable device code (NVRTC's `--relocatable-device-code=true`): code
+   * that calls functions defined elsewhere, such as the device runtime's
+   * cudaGraphLaunch, and must go through {@link link} before it loads.
+   */
+  relocatable?: boolean;
   /** Any further NVRTC options, passed as given (`-std=c++17`, `-lineinfo`, `--use_fast_math`, ...). */
   options?: string[];
 }
@@ -136,6 +142,8 @@ export class CompiledProgram {
   readonly log: string;
   /** The options NVRTC was given. */
   readonly options: readonly string[];
+  /** True for relocatable device code, to be linked (see {@link link}) before it loads. */
+  readonly relocatable: boolean;
   readonly #lowered: ReadonlyMap<string, string>;
 
   /** @internal */
@@ -146,6 +154,7 @@ export class CompiledProgram {
     this.name = name;
     this.log = outcome.log;
     this.options = options;
+    this.relocatable = options.some((o) => relocatableFlag.test(o));
     this.#lowered = new Map(outcome.loweredNames);
   }
 
@@ -207,10 +216,12 @@ function finish(outcome: NativeCompileOutcome, prepared: PreparedCompile): Compi
   return new CompiledProgram(outcome, request.name, prepared.arch, prepared.output, request.options);
 }
 
-const compileKeys: readonly string[] = ['name', 'arch', 'device', 'output', 'includePaths', 'defines', 'headers', 'nameExpressions', 'options'];
+const compileKeys: readonly string[] = ['name', 'arch', 'device', 'output', 'includePaths', 'defines', 'headers', 'nameExpressions', 'relocatable', 'options'];
 const compileAsyncKeys: readonly string[] = [...compileKeys, 'signal', 'timeoutMs'];
 
 const archFlag = /^(-arch|--gpu-architecture)(=|$)/;
+// The forms NVRTC takes for relocatable device code.
+const relocatableFlag = /^(-rdc|--relocatable-device-code)=true$|^(-dc|--device-c)$/;
 
 function prepare(source: string, options: CompileOptions): PreparedCompile {
   checkCString(source, 'source');
@@ -222,6 +233,7 @@ function prepare(source: string, options: CompileOptions): PreparedCompile {
   }
   const { arch, output } = target(options);
   const flags = [`--gpu-architecture=${arch}`];
+  if (options.relocatable !== undefined && checkBoolean(options.relocatable, 'options.relocatable')) flags.push('--relocatable-device-code=true');
   for (const dir of stringArray(options.includePaths, 'options.includePaths')) flags.push(`--include-path=${dir}`);
   for (const [macro, value] of Object.entries(checkObject(options.defines ?? {}, 'options.defines'))) {
     if (value === true) flags.push(`--define-macro=${macro}`);

@@ -1,8 +1,9 @@
 // Device memory: plain (cuMemAlloc), pitched, stream-ordered (from a pool) and
 // managed. Freed by dispose() or, as a safety net, after garbage collection;
 // never while queued work that the library knows of still uses it.
+// Stream-ordered memory can also be freed explicitly on a stream (freeAsync).
 import { Context } from '../context';
-import { Device, DeviceLike, ordinalOf } from '../device';
+import { Device, DeviceLike, placementOf } from '../device';
 import {
   MemoryAdvice,
   MemoryAdviceName,
@@ -28,7 +29,8 @@ export type TypedArrayConstructor<T> = {
 /**
  * Device memory: plain (alloc, from), pitched (allocPitched), stream-ordered
  * from a pool (allocAsync) or managed (allocManaged). Freed by dispose(), or
- * after garbage collection, never while work the library queued still uses it.
+ * after garbage collection, never while work the library queued still uses it;
+ * stream-ordered memory also explicitly, in stream order (freeAsync).
  */
 export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
   /** @internal */
@@ -43,13 +45,12 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
   static alloc(bytes: number | bigint, options: { device?: DeviceLike; context?: Context } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'DeviceBuffer.alloc', ['device', 'context']);
-    const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
-    const ordinal = context ? context.deviceOrdinal : ordinalOf(options.device, 'options.device');
+    const { ordinal, context } = placementOf(options);
     return new DeviceBuffer(native.allocate(ordinal, checkDriverSize(bytes, 'bytes'), context?.slot));
   }
 
-  /** A new buffer holding a copy of data. */
-  static from(data: ArrayBuffer | ArrayBufferView, options: { device?: DeviceLike } = noOptions): DeviceBuffer {
+  /** A new buffer holding a copy of data (in a device's primary context, or in options.context). */
+  static from(data: ArrayBuffer | ArrayBufferView, options: { device?: DeviceLike; context?: Context } = noOptions): DeviceBuffer {
     if (!(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) throw new TypeError('data must be an ArrayBuffer or a view of one');
     const buffer = DeviceBuffer.alloc(data.byteLength, options);
     copy(buffer, data);
@@ -58,21 +59,25 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
 
   /**
    * height rows of widthBytes, each row starting at a multiple of the pitch the
-   * driver chooses for elementBytes-sized accesses (cuMemAllocPitch).
+   * driver chooses for elementBytes-sized accesses (cuMemAllocPitch); in a
+   * device's primary context, or in options.context.
    */
-  static allocPitched(widthBytes: number | bigint, height: number | bigint, options: { elementBytes?: 4 | 8 | 16; device?: DeviceLike } = noOptions): DeviceBuffer {
+  static allocPitched(widthBytes: number | bigint, height: number | bigint,
+    options: { elementBytes?: 4 | 8 | 16; device?: DeviceLike; context?: Context } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
-    checkOptions(options, 'options', 'DeviceBuffer.allocPitched', ['elementBytes', 'device']);
+    checkOptions(options, 'options', 'DeviceBuffer.allocPitched', ['elementBytes', 'device', 'context']);
     const element = options.elementBytes ?? 4;
     if (element !== 4 && element !== 8 && element !== 16) throw new RangeError('options.elementBytes must be 4, 8 or 16');
-    return new DeviceBuffer(native.allocatePitched(ordinalOf(options.device, 'options.device'), checkDriverSize(widthBytes, 'widthBytes'),
-      checkDriverSize(height, 'height'), element));
+    const { ordinal, context } = placementOf(options);
+    return new DeviceBuffer(native.allocatePitched(ordinal, checkDriverSize(widthBytes, 'widthBytes'),
+      checkDriverSize(height, 'height'), element, context?.slot));
   }
 
   /**
    * Stream-ordered memory (cuMemAllocAsync, or cuMemAllocFromPoolAsync with a
-   * pool): usable by work queued on stream after this call; freed on the same
-   * stream, after the work queued there before dispose().
+   * pool): usable by work queued on stream after this call. freeAsync(stream)
+   * frees it on a stream of your choice; dispose() frees it on this stream,
+   * after the work queued there (docs/memory.md, "Freeing stream-ordered memory").
    */
   static allocAsync(bytes: number | bigint, stream: Stream, options: { pool?: MemoryPool } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
@@ -83,13 +88,33 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
 
   /**
    * Managed memory, migrated between host and device on demand
-   * (cuMemAllocManaged). attach: 'global' (default) or 'host'.
+   * (cuMemAllocManaged), allocated in a device's primary context or in
+   * options.context. attach: 'global' (default) or 'host'.
    */
-  static allocManaged(bytes: number | bigint, options: { device?: DeviceLike; attach?: 'global' | 'host' } = noOptions): DeviceBuffer {
+  static allocManaged(bytes: number | bigint, options: { device?: DeviceLike; context?: Context; attach?: 'global' | 'host' } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
-    checkOptions(options, 'options', 'DeviceBuffer.allocManaged', ['device', 'attach']);
+    checkOptions(options, 'options', 'DeviceBuffer.allocManaged', ['device', 'context', 'attach']);
     const attach = checkEnum(options.attach ?? 'global', { global: MemoryAttach.global, host: MemoryAttach.host }, 'options.attach');
-    return new DeviceBuffer(native.allocateManaged(ordinalOf(options.device, 'options.device'), checkDriverSize(bytes, 'bytes'), attach));
+    const { ordinal, context } = placementOf(options);
+    return new DeviceBuffer(native.allocateManaged(ordinal, checkDriverSize(bytes, 'bytes'), attach, context?.slot));
+  }
+
+  /**
+   * Frees stream-ordered memory (allocAsync) on stream, after the work queued
+   * there before this call (cuMemFreeAsync): any stream the driver accepts,
+   * not only the allocating one. It is a call made now, so while stream is
+   * capturing it is captured, as a free node of the graph (C's rule: the memory
+   * must then be a graph allocation, i.e. allocated during a capture). The
+   * buffer is disposed by the call; when the driver refuses, it throws and the
+   * buffer stays as it was.
+   */
+  freeAsync(stream: Stream): void {
+    const allocation = this.allocation;
+    if (allocation !== 'stream-ordered') {
+      throw new TypeError(`freeAsync frees stream-ordered memory (DeviceBuffer.allocAsync); this buffer is ${allocation}: use dispose()`);
+    }
+    native.freeAsync(this.slot, streamSlot(stream));
+    this.dispose();
   }
 
   /** Bytes per row of a pitched allocation; 0 otherwise. */

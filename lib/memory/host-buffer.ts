@@ -3,15 +3,18 @@
 // JavaScript through arrayBuffer, a zero-copy view that dispose() detaches, so
 // a view never outlives the memory; a registered buffer is taken over by the
 // registration, so JavaScript cannot free or move it while it is pinned.
-import { DeviceLike, ordinalOf } from '../device';
+import { Context } from '../context';
+import { DeviceLike, placementOf } from '../device';
 import { native, NativeHostBuffer, Slot } from '../native';
 import { checkBoolean, checkDriverSize, checkObject, checkOptions, checkViewType, noOptions } from '../validate';
 import { Memory } from './memory';
 
 /** Options of {@link HostBuffer.alloc}. */
 export interface HostAllocOptions {
-  /** The device whose context allocates the memory (default 0). */
+  /** The device whose primary context allocates the memory (default 0). */
   device?: DeviceLike;
+  /** A context of its own (Device.createContext()) to allocate in instead. Not with device. */
+  context?: Context;
   /** Pinned for every context, not only the device's (CU_MEMHOSTALLOC_PORTABLE). */
   portable?: boolean;
   /** Mapped into the device's address space (CU_MEMHOSTALLOC_DEVICEMAP). */
@@ -22,8 +25,10 @@ export interface HostAllocOptions {
 
 /** Options of {@link HostBuffer.register}. */
 export interface HostRegisterOptions {
-  /** The device whose context registers the memory (default 0). */
+  /** The device whose primary context registers the memory (default 0). */
   device?: DeviceLike;
+  /** A context of its own (Device.createContext()) to register in instead. Not with device. */
+  context?: Context;
   /** Pinned for every context, not only the device's (CU_MEMHOSTREGISTER_PORTABLE). */
   portable?: boolean;
   /** Mapped into the device's address space (CU_MEMHOSTREGISTER_DEVICEMAP). */
@@ -50,10 +55,11 @@ export class HostBuffer extends Memory<NativeHostBuffer> {
   /** bytes of pinned host memory (cuMemAllocHost; cuMemHostAlloc when flags are given). */
   static alloc(bytes: number | bigint, options: HostAllocOptions = noOptions): HostBuffer {
     checkObject(options, 'options');
-    checkOptions(options, 'options', 'HostBuffer.alloc', ['device', 'portable', 'mapped', 'writeCombined']);
+    checkOptions(options, 'options', 'HostBuffer.alloc', ['device', 'context', 'portable', 'mapped', 'writeCombined']);
     const flags = flag(options.portable, 'options.portable', 0x1) | flag(options.mapped, 'options.mapped', 0x2) |
       flag(options.writeCombined, 'options.writeCombined', 0x4);
-    return new HostBuffer(native.allocateHost(ordinalOf(options.device, 'options.device'), checkDriverSize(bytes, 'bytes'), flags));
+    const { ordinal, context } = placementOf(options);
+    return new HostBuffer(native.allocateHost(ordinal, checkDriverSize(bytes, 'bytes'), flags, context?.slot));
   }
 
   /**
@@ -71,10 +77,11 @@ export class HostBuffer extends Memory<NativeHostBuffer> {
       throw new TypeError('buffer must be an ArrayBuffer or a view of one (not a SharedArrayBuffer)');
     }
     checkObject(options, 'options');
-    checkOptions(options, 'options', 'HostBuffer.register', ['device', 'portable', 'mapped', 'readOnly']);
+    checkOptions(options, 'options', 'HostBuffer.register', ['device', 'context', 'portable', 'mapped', 'readOnly']);
     const flags = flag(options.portable, 'options.portable', 0x1) | flag(options.mapped, 'options.mapped', 0x2) |
       flag(options.readOnly, 'options.readOnly', 0x8);
-    return new HostBuffer(native.registerHost(ordinalOf(options.device, 'options.device'), buffer, flags));
+    const { ordinal, context } = placementOf(options);
+    return new HostBuffer(native.registerHost(ordinal, buffer, flags, context?.slot));
   }
 
   /** True for memory registered from a JavaScript ArrayBuffer. */

@@ -1,4 +1,5 @@
 // Memory pools for stream-ordered allocation (DeviceBuffer.allocAsync).
+import { Context } from '../context';
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import {
@@ -12,7 +13,7 @@ import {
   PoolAttributeName,
 } from '../generated/enums';
 import { native, NativeMemoryPool, Slot } from '../native';
-import { checkArray, checkDriverSize, checkEnum, checkFlag, checkFlags, checkObject, checkOptions, checkSize64, nameOfValue, noOptions, unlimitedSize } from '../validate';
+import { checkArray, checkDriverSize, checkEnum, checkFlag, checkFlags, checkInstance, checkObject, checkOptions, checkSize64, nameOfValue, noOptions, unlimitedSize } from '../validate';
 import { Location, locationFrom, locationOf } from './location';
 
 /** Options of {@link MemoryPool.create}. */
@@ -23,6 +24,12 @@ export interface PoolOptions {
   handleTypes?: MemoryHandleTypeName | MemoryHandleTypeName[] | number;
   /** The most the pool may hold, in bytes (0: the system's default). */
   maxSize?: number | bigint;
+  /**
+   * A context of its own (Device.createContext()) to create the pool in,
+   * instead of the location's device's primary context. The location defaults
+   * to, and must be, that context's device.
+   */
+  context?: Context;
 }
 
 /**
@@ -39,10 +46,15 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   /** A new pool (cuMemPoolCreate), destroyed when disposed and its allocations are freed. */
   static create(options: PoolOptions = noOptions): MemoryPool {
     checkObject(options, 'options');
-    checkOptions(options, 'options', 'MemoryPool.create', ['location', 'handleTypes', 'maxSize']);
-    const { type, id } = locationOf(options.location ?? 0, 'options.location');
+    checkOptions(options, 'options', 'MemoryPool.create', ['location', 'handleTypes', 'maxSize', 'context']);
+    const context = options.context === undefined ? undefined : checkInstance(options.context, Context, 'options.context');
+    const { type, id } = locationOf(options.location ?? context?.deviceOrdinal ?? 0, 'options.location');
+    if (context && (type !== MemoryLocationType.device || id !== context.deviceOrdinal)) {
+      throw new TypeError(`options.location must be device ${context.deviceOrdinal}, the device of options.context`);
+    }
     const handleTypes = checkFlags(options.handleTypes ?? [], MemoryHandleType, 'options.handleTypes');
-    return new MemoryPool(native.createPool(type, id, MemoryAllocationType.pinned, handleTypes, checkDriverSize(options.maxSize ?? 0, 'options.maxSize')));
+    return new MemoryPool(native.createPool(type, id, MemoryAllocationType.pinned, handleTypes,
+      checkDriverSize(options.maxSize ?? 0, 'options.maxSize'), context?.slot));
   }
 
   /** The device's default pool (cuDeviceGetDefaultMemPool); disposing it only drops this handle. */

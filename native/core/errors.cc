@@ -11,9 +11,11 @@ namespace {
 // "closed" | "protocol"; the factory picks the class.
 Napi::Value buildFromFactory(Napi::Env env, const char* kind, double code, const std::string& name,
                              const std::string& message, const char* call, const std::string& detail,
-                             int requiredVersion = 0) {
+                             int requiredVersion = 0, const DriverLogLines& log = {}) {
   AddonData& data = addonData(env);
   if (data.errorFactory.IsEmpty()) return Napi::Error::New(env, message).Value();
+  Napi::Array lines = Napi::Array::New(env, log.size());
+  for (size_t i = 0; i < log.size(); ++i) lines.Set(static_cast<uint32_t>(i), Napi::String::New(env, log[i]));
   return data.errorFactory.Call({
       Napi::String::New(env, kind),
       Napi::Number::New(env, code),
@@ -22,6 +24,7 @@ Napi::Value buildFromFactory(Napi::Env env, const char* kind, double code, const
       call ? Napi::String::New(env, call) : env.Null(),
       Napi::String::New(env, detail),
       Napi::Number::New(env, requiredVersion),
+      lines,
   });
 }
 
@@ -36,7 +39,8 @@ std::string versionText(int v) { return std::to_string(v / 1000) + "." + std::to
 
 }  // namespace
 
-Napi::Value makeCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail) {
+Napi::Value makeCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail,
+                          const DriverLogLines* log) {
   // Every entry point loads the driver before calling it; should one not, an
   // unusable driver still reads as unusable, not as one lacking this function.
   if (result == kFunctionMissing && driverState().stage != LoadStage::Ready) {
@@ -59,7 +63,9 @@ Napi::Value makeCudaError(Napi::Env env, CUresult result, Fn fn, const std::stri
   const char* text = nullptr;
   if (driver.cuGetErrorName) driver.cuGetErrorName(result, &name);
   if (driver.cuGetErrorString) driver.cuGetErrorString(result, &text);
-  return buildFromFactory(env, "cuda", result, name ? name : "", text ? text : "", functionName(fn), detail);
+  DriverLogLines own = log ? DriverLogLines{} : takeDriverLog();
+  return buildFromFactory(env, "cuda", result, name ? name : "", text ? text : "", functionName(fn), detail, 0,
+                          log ? *log : own);
 }
 
 void throwCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/driver_log.h"
 #include "driver/call.h"
 
 namespace cudrv {
@@ -15,8 +16,11 @@ namespace cudrv {
 // Throws a CudaError for a failed call. detail names the handle or argument that
 // matters ("device 0", "bytes=4096"), or is empty.
 [[noreturn]] void throwCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail = {});
-// The same error as a value, e.g. to reject a promise.
-Napi::Value makeCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail = {});
+// The same error as a value, e.g. to reject a promise. Its driverLog is what the
+// driver logged for the failure: log when the call ran on another thread (a
+// wait's, which took it with takeDriverLog()), else this thread's own lines.
+Napi::Value makeCudaError(Napi::Env env, CUresult result, Fn fn, const std::string& detail = {},
+                          const DriverLogLines* log = nullptr);
 
 // Throws the error that says why the driver cannot be used (library missing,
 // cuInit failed, ...). Call only when loadDriver() is not Ready.

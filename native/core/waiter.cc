@@ -136,7 +136,10 @@ std::shared_ptr<GpuWait> GpuWait::start(Napi::Env env, std::function<CUresult()>
   auto gpuWait = std::make_shared<GpuWait>(env, fn, std::move(onSuccess));
   // The wait's own ticket delivers; abandon() cancels the same hold. What the
   // functions hold (boxes, this wait) needs no JavaScript thread to be let go.
-  pool().submit({[gpuWait, wait = std::move(wait)] { gpuWait->result_ = wait(); },
+  pool().submit({[gpuWait, wait = std::move(wait)] {
+                   gpuWait->result_ = wait();
+                   if (gpuWait->result_ != CUDA_SUCCESS) gpuWait->log_ = takeDriverLog();
+                 },
                  [gpuWait](Napi::Env env) { gpuWait->finish(env); }, gpuWait->ticket_, true});
   return gpuWait;
 }
@@ -146,7 +149,7 @@ void GpuWait::finish(Napi::Env env) {
   forget(env);
   if (result_ != CUDA_SUCCESS) {
     onSuccess_ = nullptr;
-    deferred_.Reject(makeCudaError(env, result_, fn_));
+    deferred_.Reject(makeCudaError(env, result_, fn_, {}, &log_));
     return;
   }
   std::function<void()> onSuccess = std::move(onSuccess_);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "driver/call.h"
+#include "core/driver_log.h"
 #include "core/js_thread.h"
 
 namespace cudrv {
@@ -71,6 +72,7 @@ class GpuWait : public std::enable_shared_from_this<GpuWait> {
   Fn fn_;
   std::function<void()> onSuccess_;
   CUresult result_ = CUDA_SUCCESS;  // written by the wait thread before it delivers
+  DriverLogLines log_;              // what the driver logged for a failure, taken there too
   double id_ = 0;                   // its number for abandonWait, or 0
   bool settled_ = false;
 };

@@ -7,6 +7,8 @@
 #include <mutex>
 #include <type_traits>
 
+#include "core/driver_log.h"
+
 namespace cudrv {
 
 // Each pointer type from cudaTypedefs.h must be the header's own prototype, so
@@ -82,6 +84,7 @@ void load() {
   if (driver.cuDriverGetVersion) driver.cuDriverGetVersion(&state.driverVersion);
   state.initResult = driver.cuInit ? driver.cuInit(0) : CUDA_ERROR_NOT_FOUND;
   state.stage = state.initResult == CUDA_SUCCESS ? LoadStage::Ready : LoadStage::InitFailed;
+  if (state.stage == LoadStage::Ready) startDriverLog();
 }
 
 }  // namespace

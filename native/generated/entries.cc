@@ -118,6 +118,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("graphExecHandle", Napi::Function::New(env, GraphExecHandle, "graphExecHandle"));
   exports.Set("graphExecFlags", Napi::Function::New(env, GraphExecFlags, "graphExecFlags"));
   exports.Set("graphExecUpload", Napi::Function::New(env, GraphExecUpload, "graphExecUpload"));
+  exports.Set("graphExecArgument", Napi::Function::New(env, GraphExecArgument, "graphExecArgument"));
   exports.Set("graphExecUpdate", Napi::Function::New(env, GraphExecUpdate, "graphExecUpdate"));
   exports.Set("graphExecSetNodeParams", Napi::Function::New(env, GraphExecSetNodeParams, "graphExecSetNodeParams"));
   exports.Set("graphExecSetChildGraph", Napi::Function::New(env, GraphExecSetChildGraph, "graphExecSetChildGraph"));
@@ -129,6 +130,8 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("graphMemoryAttribute", Napi::Function::New(env, GraphMemoryAttribute, "graphMemoryAttribute"));
   exports.Set("resetGraphMemoryHigh", Napi::Function::New(env, ResetGraphMemoryHigh, "resetGraphMemoryHigh"));
   exports.Set("trimGraphMemory", Napi::Function::New(env, TrimGraphMemory, "trimGraphMemory"));
+  exports.Set("freeGraphAllocation", Napi::Function::New(env, FreeGraphAllocation, "freeGraphAllocation"));
+  exports.Set("graphAllocationFreedInGraph", Napi::Function::New(env, GraphAllocationFreedInGraph, "graphAllocationFreedInGraph"));
   exports.Set("createUserObject", Napi::Function::New(env, CreateUserObject, "createUserObject"));
   exports.Set("userObjectReferences", Napi::Function::New(env, UserObjectReferences, "userObjectReferences"));
   exports.Set("userObjectRetain", Napi::Function::New(env, UserObjectRetain, "userObjectRetain"));
@@ -203,6 +206,12 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("preparedLaunchSetPointer", Napi::Function::New(env, PreparedLaunchSetPointer, "preparedLaunchSetPointer"));
   exports.Set("kernelLaunch", hotFunction<1, KernelLaunch>(env, "kernelLaunch"));
   exports.Set("preparedLaunch", hotFunction<1, PreparedLaunch>(env, "preparedLaunch"));
+  exports.Set("linkCreate", Napi::Function::New(env, LinkCreate, "linkCreate"));
+  exports.Set("linkAddData", Napi::Function::New(env, LinkAddData, "linkAddData"));
+  exports.Set("linkAddFile", Napi::Function::New(env, LinkAddFile, "linkAddFile"));
+  exports.Set("linkComplete", Napi::Function::New(env, LinkComplete, "linkComplete"));
+  exports.Set("linkInfoLog", Napi::Function::New(env, LinkInfoLog, "linkInfoLog"));
+  exports.Set("linkErrorLog", Napi::Function::New(env, LinkErrorLog, "linkErrorLog"));
   exports.Set("memoryAddress", Napi::Function::New(env, MemoryAddress, "memoryAddress"));
   exports.Set("memorySize", Napi::Function::New(env, MemorySize, "memorySize"));
   exports.Set("memoryOrdinal", Napi::Function::New(env, MemoryOrdinal, "memoryOrdinal"));
@@ -210,6 +219,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("allocatePitched", Napi::Function::New(env, AllocatePitched, "allocatePitched"));
   exports.Set("allocateManaged", Napi::Function::New(env, AllocateManaged, "allocateManaged"));
   exports.Set("allocateAsync", hotFunction<3, AllocateAsync>(env, "allocateAsync"));
+  exports.Set("freeAsync", Napi::Function::New(env, FreeAsync, "freeAsync"));
   exports.Set("deviceBufferPitch", Napi::Function::New(env, DeviceBufferPitch, "deviceBufferPitch"));
   exports.Set("deviceBufferAllocation", Napi::Function::New(env, DeviceBufferAllocation, "deviceBufferAllocation"));
   exports.Set("allocateHost", Napi::Function::New(env, AllocateHost, "allocateHost"));

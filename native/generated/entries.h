@@ -129,6 +129,7 @@ napi_value ExecSetPreparedKernelNode(Napi::Env env, SlotTable& table, const HotA
 Napi::Value GraphExecHandle(const Napi::CallbackInfo& info);
 Napi::Value GraphExecFlags(const Napi::CallbackInfo& info);
 Napi::Value GraphExecUpload(const Napi::CallbackInfo& info);
+Napi::Value GraphExecArgument(const Napi::CallbackInfo& info);
 Napi::Value GraphExecUpdate(const Napi::CallbackInfo& info);
 Napi::Value GraphExecSetNodeParams(const Napi::CallbackInfo& info);
 Napi::Value GraphExecSetChildGraph(const Napi::CallbackInfo& info);
@@ -140,6 +141,8 @@ Napi::Value ConditionalHandleValue(const Napi::CallbackInfo& info);
 Napi::Value GraphMemoryAttribute(const Napi::CallbackInfo& info);
 Napi::Value ResetGraphMemoryHigh(const Napi::CallbackInfo& info);
 Napi::Value TrimGraphMemory(const Napi::CallbackInfo& info);
+Napi::Value FreeGraphAllocation(const Napi::CallbackInfo& info);
+Napi::Value GraphAllocationFreedInGraph(const Napi::CallbackInfo& info);
 Napi::Value CreateUserObject(const Napi::CallbackInfo& info);
 Napi::Value UserObjectReferences(const Napi::CallbackInfo& info);
 Napi::Value UserObjectRetain(const Napi::CallbackInfo& info);
@@ -218,6 +221,12 @@ Napi::Value PreparedLaunchArguments(const Napi::CallbackInfo& info);
 Napi::Value PreparedLaunchSetPointer(const Napi::CallbackInfo& info);
 napi_value KernelLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
 napi_value PreparedLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
+Napi::Value LinkCreate(const Napi::CallbackInfo& info);
+Napi::Value LinkAddData(const Napi::CallbackInfo& info);
+Napi::Value LinkAddFile(const Napi::CallbackInfo& info);
+Napi::Value LinkComplete(const Napi::CallbackInfo& info);
+Napi::Value LinkInfoLog(const Napi::CallbackInfo& info);
+Napi::Value LinkErrorLog(const Napi::CallbackInfo& info);
 
 // native/memory/entries.txt
 Napi::Value MemoryAddress(const Napi::CallbackInfo& info);
@@ -227,6 +236,7 @@ Napi::Value Allocate(const Napi::CallbackInfo& info);
 Napi::Value AllocatePitched(const Napi::CallbackInfo& info);
 Napi::Value AllocateManaged(const Napi::CallbackInfo& info);
 napi_value AllocateAsync(Napi::Env env, SlotTable& table, const HotArgs<3>& args);
+Napi::Value FreeAsync(const Napi::CallbackInfo& info);
 Napi::Value DeviceBufferPitch(const Napi::CallbackInfo& info);
 Napi::Value DeviceBufferAllocation(const Napi::CallbackInfo& info);
 Napi::Value AllocateHost(const Napi::CallbackInfo& info);

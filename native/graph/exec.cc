@@ -126,6 +126,40 @@ Napi::Value GraphExecUpload(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+namespace {
+
+// A device graph as a kernel argument. Launches, kernel nodes and prepared
+// launches write a memory argument's device address into the parameters and
+// keep its memory alive while the work may run; to them this box is memory
+// whose address is the CUgraphExec (the handle device code gives
+// cudaGraphLaunch), so the executable lives as long as a launch that may
+// launch it from the device. It holds no bytes (size 0: no copy or fill
+// reaches it), and the executable's resources may hold JavaScript values,
+// as an executable's are assumed to (holdsJavaScript below).
+struct GraphExecArgumentBox : MemoryBox {
+  ExecRef exec;
+};
+
+class ExecArgument : public Handle<ExecArgument, GraphExecArgumentBox> {
+ public:
+  static constexpr const char* kName = "GraphExecArgument";
+};
+
+}  // namespace
+
+// graphExecArgument(exec, context) -> the executable as a kernel argument;
+// context: the one its device work runs in.
+Napi::Value GraphExecArgument(const Napi::CallbackInfo& info) {
+  const SlotTable& table = slotTable(info.Env());
+  const ExecRef& exec = GraphExec::fromSlot(table, info[0], "exec");
+  auto box = std::make_shared<GraphExecArgumentBox>();
+  box->context = Context::fromSlot(table, info[1], "context");
+  box->device = reinterpret_cast<CUdeviceptr>(exec->exec);
+  box->holdsJavaScript = true;
+  box->exec = exec;
+  return ExecArgument::newSlot(info.Env(), box);
+}
+
 // graphExecUpdate(exec, graph) -> {result: CUgraphExecUpdateResult, error?, node?, fromNode?}.
 // On success the executable runs graph's nodes and keeps graph's resources.
 Napi::Value GraphExecUpdate(const Napi::CallbackInfo& info) {

@@ -1,7 +1,10 @@
-// The memory graphs allocate (memory nodes): per-device usage and trimming.
+// The memory graphs allocate (memory nodes): per-device usage and trimming,
+// and frees of an allocation outside a graph.
 #include "core/args.h"
 #include "generated/entries.h"
 #include "context.h"
+#include "graph/node_params.h"
+#include "stream.h"
 
 namespace cudrv {
 
@@ -35,6 +38,28 @@ Napi::Value TrimGraphMemory(const Napi::CallbackInfo& info) {
   CUdevice device = deviceOf(env, info[0], "ordinal");
   CU_CHECK(env, cuDeviceGraphMemTrim, device);
   return env.Undefined();
+}
+
+// freeGraphAllocation(allocation, stream | undefined): as C frees an allocation
+// no free node of its graph frees: cuMemFreeAsync on stream (captured as a free
+// node while it captures), or cuMemFree. The box frees nothing itself; on a
+// stream it stays with the work there until the free has run.
+Napi::Value FreeGraphAllocation(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  StreamBox* stream = info[1].IsUndefined() ? nullptr : &streamArg(info[1]);
+  const auto& allocation = GraphAllocation::fromSlot(info[0], "allocation");
+  if (stream) {
+    CU_CHECK(env, cuMemFreeAsync, allocation->device, stream->stream);
+    stream->keepUntilIdle(allocation);
+  } else {
+    makeCurrent(env, allocation->context);
+    CU_CHECK(env, cuMemFree, allocation->device);
+  }
+  return env.Undefined();
+}
+
+Napi::Value GraphAllocationFreedInGraph(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), GraphAllocation::fromSlot(info[0], "allocation")->freedInGraph);
 }
 
 }  // namespace cudrv

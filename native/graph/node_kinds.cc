@@ -278,6 +278,20 @@ void buildMemFree(Napi::Env env, const NodeFields& f, NodeParams& out, GraphBox*
   Span allocation = deviceSpanOf(f.fields["allocation"], "allocation", 0, 0);
   if (allocation.device == 0) throwTypeError(env, "allocation must be device memory");
   out.params.free.dptr = allocation.device;
+  out.freed = std::move(allocation.owner);
+}
+
+// Once a free node frees memory, the graph owns that free. Stream-ordered
+// memory (a buffer allocated during a capture: a graph allocation) then frees
+// nothing itself, which would free the address again, maybe another launch's
+// allocation of it; a graph allocation its own graph frees is marked so that
+// lib/ refuses to free it outside (every launch frees it).
+void memFreeAdded(Napi::Env, const GraphRef& graph, const NodeRef&, NodeParams& p, Napi::Object*) {
+  if (auto* buffer = dynamic_cast<DeviceMemoryBox*>(p.freed.get())) {
+    if (buffer->allocation == DeviceMemoryBox::Allocation::StreamOrdered) buffer->freed = true;
+  } else if (auto* allocation = dynamic_cast<GraphAllocationBox*>(p.freed.get())) {
+    if (allocation->node && allocation->node->graph.lock() == graph) allocation->freedInGraph = true;
+  }
 }
 
 void getMemFree(Napi::Env env, const NodeRef& node, Napi::Object out) {
@@ -491,7 +505,7 @@ constexpr NodeKind kKinds[] = {
      [](CUgraphNode* node, CUgraph graph, const CUgraphNode* d, size_t n, CUgraphNodeParams& g) {
        return CU_CALL(cuGraphAddMemFreeNode, node, graph, d, n, g.free.dptr);
      },
-     kNone, Set(nullptr), kNone, ExecSet(nullptr), getMemFree, nullptr},
+     kNone, Set(nullptr), kNone, ExecSet(nullptr), getMemFree, memFreeAdded},
     {CU_GRAPH_NODE_TYPE_BATCH_MEM_OP, "batchMemOp", CUDRV_FIELDS("ops", "ordinal"), batchMemOpLists, buildBatchMemOp,
      Fn::cuGraphAddBatchMemOpNode,
      [](CUgraphNode* node, CUgraph graph, const CUgraphNode* d, size_t n, CUgraphNodeParams& g) {

@@ -33,6 +33,7 @@ struct NodeParams {
   std::shared_ptr<void> kernel;            // kernel node: the kernel (and so its code)
   GraphRef movedChild;                     // child graph node: a graph handed over to the node
   std::vector<std::shared_ptr<void>> uses; // resources the node uses, to keep alive
+  MemoryRef freed;                         // free node: the memory it frees (not kept: see memFreeAdded)
 
   NodeParams() = default;
   NodeParams(const NodeParams&) = delete;
@@ -110,6 +111,7 @@ Napi::Value readNodeParams(Napi::Env env, const NodeRef& node);
 // outside the graph); the driver, not this box, frees it.
 struct GraphAllocationBox : MemoryBox {
   NodeRef node;  // the allocation node (and so its graph)
+  bool freedInGraph = false;  // a free node of its own graph frees it at every launch
 };
 
 class GraphAllocation : public Handle<GraphAllocation, GraphAllocationBox> {

@@ -26,6 +26,23 @@ void finishSynchronous(Napi::Env env, StreamBox* stream, const Span& dst, const 
   waitForLegacyStream(env);
 }
 
+// A copy queued on a capturing stream becomes a graph node that reads or
+// writes its host memory at every launch of the graph, long after this call.
+// The memory of a JavaScript buffer cannot be held that long: nothing stops a
+// collection, a detach or a transfer (postMessage, ArrayBuffer.prototype.transfer)
+// from freeing it, and a reference to the ArrayBuffer does not keep its memory.
+// So such a copy is refused; page-locked memory the library hands out (a
+// HostBuffer, its view, a registered buffer) has an owner the graph keeps.
+void refuseCapturedJsBytes(Napi::Env env, StreamBox* stream, const Span& dst, const Span& src) {
+  if (!stream) return;
+  const Span* js = !dst.owner && dst.kind == MemoryKind::Host ? &dst : !src.owner && src.kind == MemoryKind::Host ? &src : nullptr;
+  if (!js || !stream->isCapturing()) return;
+  throwTypeError(env, std::string(js == &dst ? "dst" : "src") +
+                          " is a JavaScript buffer, and the stream is capturing: the graph would reach its memory at every "
+                          "launch, after JavaScript may have freed or moved it. Copy through a HostBuffer (HostBuffer.alloc, "
+                          "or HostBuffer.register to pin the buffer) instead");
+}
+
 // Work that runs later must keep the memory it touches.
 void keep(StreamBox* stream, const Span& a, const Span& b) {
   if (!stream) return;
@@ -42,6 +59,11 @@ void makeCopyContextCurrent(Napi::Env env, StreamBox* stream, const Span& dst, c
   else makeCurrent(env, primaryContext(env, 0));
 }
 
+// The driver refuses its peer copies (cuMemcpyPeerAsync, cuMemcpy3DPeerAsync)
+// on a capturing stream: there the plain calls, which reach both devices
+// through unified addressing, make the copy node instead.
+bool peerCallsRefused(StreamBox* stream) { return stream && stream->isCapturing(); }
+
 }  // namespace
 
 // memcpy(dst, dstOffset, src, srcOffset, bytes | undefined, stream | undefined):
@@ -57,6 +79,7 @@ Napi::Value Memcpy(const Napi::CallbackInfo& info) {
   if (bytes == 0) return env.Undefined();
   refuseOverlap(env, dst, src);
   makeCopyContextCurrent(env, stream, dst, src);
+  refuseCapturedJsBytes(env, stream, dst, src);
   CUstream s = stream ? stream->stream : nullptr;
   const bool unified = dst.kind == MemoryKind::Unified || src.kind == MemoryKind::Unified ||
                        (dst.kind == MemoryKind::Host && src.kind == MemoryKind::Host);
@@ -72,6 +95,8 @@ Napi::Value Memcpy(const Napi::CallbackInfo& info) {
   } else if (dst.owner->context == src.owner->context) {
     if (stream) CU_CHECK(env, cuMemcpyDtoDAsync, dst.device, src.device, bytes, s);
     else CU_CHECK(env, cuMemcpyDtoD, dst.device, src.device, bytes);
+  } else if (peerCallsRefused(stream)) {
+    CU_CHECK(env, cuMemcpyAsync, dst.device, src.device, bytes, s);
   } else {
     CUcontext dc = dst.owner->context->context, sc = src.owner->context->context;
     if (stream) CU_CHECK(env, cuMemcpyPeerAsync, dst.device, dc, src.device, sc, bytes, s);
@@ -159,6 +184,7 @@ Napi::Value Memcpy2D(const Napi::CallbackInfo& info) {
   p.WidthInBytes = width;
   p.Height = height;
   makeCopyContextCurrent(env, stream, dst, src);
+  refuseCapturedJsBytes(env, stream, dst, src);
   if (stream) CU_CHECK(env, cuMemcpy2DAsync, &p, stream->stream);
   else if (unaligned) CU_CHECK(env, cuMemcpy2DUnaligned, &p);
   else CU_CHECK(env, cuMemcpy2D, &p);
@@ -188,7 +214,7 @@ P copy3DParams(const Span& dst, uint64_t dstPitch, uint64_t dstRows, const Span&
 }  // namespace
 
 // memcpy3D({dst, dstOffset, dstPitch, dstHeight, src, ..., width, height, depth}, stream | undefined).
-// Operands of different contexts go through cuMemcpy3DPeer(Async).
+// Operands of different contexts go through cuMemcpy3DPeer(Async), except on a capturing stream.
 Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuMemcpy3D);
@@ -205,8 +231,9 @@ Napi::Value Memcpy3D(const Napi::CallbackInfo& info) {
   if (width == 0 || height == 0 || depth == 0) return env.Undefined();
   refuseOverlap(env, dst, src);
   makeCopyContextCurrent(env, stream, dst, src);
+  refuseCapturedJsBytes(env, stream, dst, src);
   const bool peer = dst.owner && src.owner && dst.kind == MemoryKind::Device && src.kind == MemoryKind::Device &&
-                    dst.owner->context != src.owner->context;
+                    dst.owner->context != src.owner->context && !peerCallsRefused(stream);
   if (peer) {
     auto p = copy3DParams<CUDA_MEMCPY3D_PEER>(dst, dstPitch, dstRows, src, srcPitch, srcRows, width, height, depth);
     p.dstContext = dst.owner->context->context;

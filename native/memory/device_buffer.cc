@@ -9,7 +9,7 @@
 namespace cudrv {
 
 DeviceMemoryBox::~DeviceMemoryBox() {
-  if (!device) return;
+  if (!device || freed) return;
   CUdeviceptr ptr = device;
   if (allocation == Allocation::StreamOrdered) {
     // Freed in stream order, after the work queued on its release stream (a
@@ -44,20 +44,20 @@ Napi::Value Allocate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int ordinal = intArg(info[0], "ordinal");
   uint64_t bytes = u64Arg(info[1], "bytes");
-  auto box = newDeviceBox(env, info[2].IsUndefined() ? primaryContext(env, ordinal) : Context::fromSlot(info[2], "context"));
+  auto box = newDeviceBox(env, contextOrPrimary(env, info[2], ordinal));
   CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAlloc, &box->device, bytes);
   box->size = bytes;
   return DeviceBuffer::newSlot(env, box);
 }
 
-// allocatePitched(ordinal, widthBytes, height, elementBytes): rows padded to the pitch the driver picks.
+// allocatePitched(ordinal, widthBytes, height, elementBytes, context | undefined): rows padded to the pitch the driver picks.
 Napi::Value AllocatePitched(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int ordinal = intArg(info[0], "ordinal");
   uint64_t width = u64Arg(info[1], "widthBytes");
   uint64_t height = u64Arg(info[2], "height");
   unsigned int element = uintArg(info[3], "elementBytes");
-  auto box = newDeviceBox(env, primaryContext(env, ordinal));
+  auto box = newDeviceBox(env, contextOrPrimary(env, info[4], ordinal));
   size_t pitch = 0;
   CU_CHECK_DETAIL(env, "width=" + std::to_string(width) + " height=" + std::to_string(height), cuMemAllocPitch,
                   &box->device, &pitch, width, height, element);
@@ -67,13 +67,13 @@ Napi::Value AllocatePitched(const Napi::CallbackInfo& info) {
   return DeviceBuffer::newSlot(env, box);
 }
 
-// allocateManaged(ordinal, bytes, flags)
+// allocateManaged(ordinal, bytes, flags, context | undefined)
 Napi::Value AllocateManaged(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int ordinal = intArg(info[0], "ordinal");
   uint64_t bytes = u64Arg(info[1], "bytes");
   unsigned int flags = uintArg(info[2], "flags");
-  auto box = newDeviceBox(env, primaryContext(env, ordinal));
+  auto box = newDeviceBox(env, contextOrPrimary(env, info[3], ordinal));
   CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAllocManaged, &box->device, bytes, flags);
   box->allocation = DeviceMemoryBox::Allocation::Managed;
   box->kind = MemoryKind::Unified;
@@ -81,7 +81,8 @@ Napi::Value AllocateManaged(const Napi::CallbackInfo& info) {
   return DeviceBuffer::newSlot(env, box);
 }
 
-// allocateAsync(bytes, stream, pool | undefined): stream-ordered; freed on the same stream.
+// allocateAsync(bytes, stream, pool | undefined): stream-ordered; the box frees
+// it on the same stream, unless freeAsync (or a graph's free node) did.
 // Zero bytes take nothing: the driver would hand back a null pointer, with
 // nothing to free.
 napi_value AllocateAsync(Napi::Env env, SlotTable& table, const HotArgs<3>& args) {
@@ -106,6 +107,26 @@ napi_value AllocateAsync(Napi::Env env, SlotTable& table, const HotArgs<3>& args
   box->releaseStream = stream;
   box->size = bytes;
   return DeviceBuffer::newSlot(env, box);
+}
+
+// freeAsync(buffer, stream): cuMemFreeAsync on any stream, now: a call the
+// user makes, not a release, so an open capture does not defer it (invariant
+// 10) but records it, as a free node, when stream is capturing. The box frees
+// nothing afterwards and stays with the work on stream (or the capture's graph)
+// until the free has run: what it holds (its pool, its release stream) with it.
+Napi::Value FreeAsync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const auto& buffer = DeviceBuffer::fromSlot(info[0], "buffer");
+  StreamBox& stream = streamArg(info[1]);
+  if (buffer->allocation != DeviceMemoryBox::Allocation::StreamOrdered) {
+    throwTypeError(env, "buffer must be stream-ordered memory (DeviceBuffer.allocAsync)");
+  }
+  // Only a graph's free node leaves a live handle on freed memory (memFreeAdded).
+  if (buffer->freed) throw Napi::Error::New(env, "a graph's free node frees this buffer (Graph.addFree): it is the graph's to free");
+  if (buffer->device) CU_CHECK(env, cuMemFreeAsync, buffer->device, stream.stream);
+  buffer->freed = true;
+  stream.keepUntilIdle(buffer);
+  return env.Undefined();
 }
 
 Napi::Value DeviceBufferPitch(const Napi::CallbackInfo& info) {

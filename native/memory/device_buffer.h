@@ -15,6 +15,7 @@ struct DeviceMemoryBox : MemoryBox {
   size_t pitch = 0;             // pitched: bytes per row
   StreamRef releaseStream;      // stream-ordered: the free is queued here
   std::shared_ptr<void> pool;   // stream-ordered from an explicit pool: keeps it alive
+  bool freed = false;           // freed by freeAsync: the box frees nothing more
 
   ~DeviceMemoryBox() override;
 };

@@ -91,7 +91,7 @@ void mapToDevice(HostMemoryBox& box) {
 
 }  // namespace
 
-// allocateHost(ordinal, bytes, flags): cuMemAllocHost when flags is 0, else cuMemHostAlloc.
+// allocateHost(ordinal, bytes, flags, context | undefined): cuMemAllocHost when flags is 0, else cuMemHostAlloc.
 Napi::Value AllocateHost(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int ordinal = intArg(info[0], "ordinal");
@@ -100,7 +100,7 @@ Napi::Value AllocateHost(const Napi::CallbackInfo& info) {
   if (bytes == 0) throwRangeError(env, "bytes must be at least 1");
   auto box = std::make_shared<HostMemoryBox>();
   box->kind = MemoryKind::Host;
-  box->context = primaryContext(env, ordinal);
+  box->context = contextOrPrimary(env, info[3], ordinal);
   box->env = env;
   makeCurrent(env, box->context);
   if (flags == 0) {
@@ -163,7 +163,7 @@ napi_value takeArrayBuffer(Napi::Env env, napi_value buffer, size_t length) {
 
 }  // namespace
 
-// registerHost(ordinal, buffer, flags): page-locks the memory of an ArrayBuffer
+// registerHost(ordinal, buffer, flags, context | undefined): page-locks the memory of an ArrayBuffer
 // or of a view of one, after taking that ArrayBuffer from the caller
 // (takeArrayBuffer): JavaScript can then neither free nor move it while it is
 // registered. The view's range is what is registered.
@@ -187,7 +187,7 @@ Napi::Value RegisterHost(const Napi::CallbackInfo& info) {
   if (js.length == 0) throwRangeError(env, "buffer must not be empty");
   auto box = std::make_shared<HostMemoryBox>();
   box->kind = MemoryKind::Host;
-  box->context = primaryContext(env, ordinal);
+  box->context = contextOrPrimary(env, info[3], ordinal);
   box->env = env;
   makeCurrent(env, box->context);
   size_t length = 0;

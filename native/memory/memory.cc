@@ -162,6 +162,7 @@ Span spanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t byte
 // Host memory holds a JavaScript value while it is a registered buffer (the
 // buffer itself) or has a view that was not detached (dispose() detaches it).
 bool holdsJavaScript(const MemoryBox& memory) {
+  if (memory.holdsJavaScript) return true;
   if (memory.kind != MemoryKind::Host) return false;
   const auto* host = dynamic_cast<const HostMemoryBox*>(&memory);
   return host && (host->source || host->arrayBuffer);

@@ -29,6 +29,7 @@ struct MemoryBox : NonCopyable {
   void* host = nullptr;    // host address (nullptr for device memory)
   size_t size = 0;
   ContextRef context;      // the context the memory belongs to (null for JavaScript buffers)
+  bool holdsJavaScript = false;  // it keeps something only the JavaScript thread may let go of (see stream.h)
 };
 using MemoryRef = std::shared_ptr<MemoryBox>;
 

@@ -42,7 +42,7 @@ bool is64BitAttribute(CUmemPool_attribute attribute) { return attribute >= CU_ME
 
 }  // namespace
 
-// createPool(locationType, locationId, allocationType, handleTypes, maxSize)
+// createPool(locationType, locationId, allocationType, handleTypes, maxSize, context | undefined)
 Napi::Value CreatePool(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   requireDriver(env, Fn::cuMemPoolCreate);
@@ -52,7 +52,7 @@ Napi::Value CreatePool(const Napi::CallbackInfo& info) {
   props.allocType = static_cast<CUmemAllocationType>(uintArg(info[2], "allocationType"));
   props.handleTypes = static_cast<CUmemAllocationHandleType>(uintArg(info[3], "handleTypes"));
   props.maxSize = u64Arg(info[4], "maxSize");
-  ContextRef context = locationContext(env, props.location);
+  ContextRef context = info[5].IsUndefined() ? locationContext(env, props.location) : Context::fromSlot(info[5], "context");
   makeCurrent(env, context);
   CUmemoryPool pool = nullptr;
   CU_CHECK(env, cuMemPoolCreate, &pool, &props);

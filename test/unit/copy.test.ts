@@ -147,4 +147,41 @@ describe('copy and fill with a stand-in driver', () => {
       contents: [3, 3, 3, 3, 3, 3, 3, 3],
     });
   });
+
+  // Memory of two contexts stands for memory of two devices here (the stand-in has one).
+  test('between two contexts: the peer calls, and on a capturing stream the plain ones, as the driver refuses peer copies there', () => {
+    const r = runScript(`
+      cuda.callCounters.enable();
+      const calls = () => Object.fromEntries(cuda.callCounters.read().map((c) => [c.name, c.calls]));
+      const names = ['cuMemcpyPeer', 'cuMemcpyPeerAsync', 'cuMemcpy3DPeer', 'cuMemcpy3DPeerAsync', 'cuMemcpyAsync', 'cuMemcpy3DAsync'];
+      const since = (from, to) => names.map((n) => (to[n] ?? 0) - (from[n] ?? 0));
+      const other = cuda.Device.get(0).createContext();
+      const a = cuda.DeviceBuffer.from(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]));
+      const b = cuda.DeviceBuffer.alloc(8, { context: other });
+      const stream = cuda.Stream.create();
+      const extent = { width: 4, height: 2, depth: 1 };
+      const before = calls();
+      cuda.copy(b, a);
+      cuda.copy(a, b, { stream, bytes: 4, dstOffset: 4 });
+      stream.synchronizeSync();
+      const copied = Array.from(b.readSync(Uint8Array));
+      cuda.copy3D({ memory: b, pitch: 4 }, { memory: a, pitch: 4 }, extent);
+      cuda.copy3D({ memory: a, pitch: 4 }, { memory: b, pitch: 4 }, extent, { stream });
+      stream.synchronizeSync();
+      const eager = calls();
+      const graph = stream.capture((s) => {
+        cuda.copy(b, a, { stream: s });
+        cuda.copy3D({ memory: a, pitch: 4 }, { memory: b, pitch: 4 }, extent, { stream: s });
+      });
+      report({ copied, after: Array.from(b.readSync(Uint8Array)), eager: since(before, eager), captured: since(eager, calls()),
+        graph: graph.constructor.name });`, env());
+    expect(r.stderr).toBe('');
+    expect(r.report).toEqual({
+      copied: [1, 2, 3, 4, 5, 6, 7, 8],
+      after: [1, 2, 3, 4, 1, 2, 3, 4],
+      eager: [1, 1, 1, 1, 0, 0],
+      captured: [0, 0, 0, 0, 1, 1],
+      graph: 'Graph',
+    });
+  });
 });
