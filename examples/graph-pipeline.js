@@ -4,9 +4,12 @@
 // says what it reads and writes, and the graph orders them (and drops the
 // edges that are implied). Launched three times, it updates one kernel's
 // parameter in place between launches. Run: node examples/graph-pipeline.js
+// (with --dot pipeline.dot it also writes the graph as DOT, which
+// `npx cuda-driver dot pipeline.dot -o pipeline.svg` draws).
 'use strict';
 const cuda = require('..');
 const { requireGpu } = require('./common/require-gpu');
+const { writeDotIfAsked } = require('./common/write-dot');
 
 requireGpu(cuda);
 
@@ -37,6 +40,7 @@ graph.addKernel(scale, shape, [arg.ptr(b), arg.ptr(x), arg.f32(3), arg.u32(n)], 
 graph.addKernel(add, shape, [arg.ptr(sum), arg.ptr(a), arg.ptr(b), arg.u32(n)], { reads: [a, b], writes: [sum], label: 'sum = a + b' });
 graph.addCopy(output, sum, {}, { label: 'download sum' });
 console.log(`graph: ${graph.nodeCount} nodes, ${graph.edges().length} edges, levels: ${graph.levels().map((l) => l.length).join(' / ')}`);
+writeDotIfAsked(graph);
 
 const stream = cuda.Stream.create();
 const exec = graph.instantiate();

@@ -188,7 +188,7 @@ export {
   type NvrtcStatus,
 } from './kernel/compile';
 export { type CodeImage, type DeviceVariable, type JitOptions } from './kernel/code-load';
-export { Kernel, type BlockSizeOptions, type OccupancyOptions } from './kernel/kernel';
+export { Kernel, type BlockSizeOptions, type OccupancyOptions, type OccupancyPlace } from './kernel/kernel';
 export { type Dim3, type LaunchConfig, type LaunchShape } from './kernel/launch-config';
 export { Library, type LibraryLoadOptions } from './kernel/library';
 export {
@@ -210,6 +210,7 @@ export {
   arg,
   KernelArg,
   KernelArgumentError,
+  MemoryPointer,
   type ArgLayout,
   type ArgSlot,
   type ArgType,

@@ -2,7 +2,7 @@
 // decoded from the driver's 64-byte CUlaunchAttributeValue union (the native
 // layer moves the bytes only).
 import { AccessProperty, AccessPropertyName, LaunchAttribute, SynchronizationPolicy, SynchronizationPolicyName } from './generated/enums';
-import { checkEnum, checkInteger, checkNumber, checkSize, describeValue, nameOfValue } from './validate';
+import { checkEnum, checkInteger, checkNumber, checkSize64, describeValue, nameOfValue } from './validate';
 
 export const ATTRIBUTE_VALUE_BYTES = 64;
 
@@ -10,8 +10,8 @@ export const ATTRIBUTE_VALUE_BYTES = 64;
 export interface AccessPolicyWindow {
   /** Start address of the window (a device address; the driver may align it). */
   base: bigint;
-  /** Size of the window in bytes. */
-  bytes: number;
+  /** Size of the window in bytes (read back as a number). */
+  bytes: number | bigint;
   /** Fraction of accesses in the window that get hitProp, 0..1. */
   hitRatio: number;
   /** How hits in the window are cached: 'persisting' keeps them in L2 (or 'normal', 'streaming'). */
@@ -136,7 +136,7 @@ export function encodeLaunchAttribute<K extends LaunchAttributeName>(name: K, va
       if (typeof w !== 'object' || w === null) throw new TypeError('accessPolicyWindow must be an object');
       if (typeof w.base !== 'bigint' || w.base < 0n) throw new TypeError('accessPolicyWindow.base must be a non-negative bigint');
       view.setBigUint64(0, w.base, true);
-      view.setBigUint64(8, BigInt(checkSize(w.bytes, 'accessPolicyWindow.bytes')), true);
+      view.setBigUint64(8, checkSize64(w.bytes, 'accessPolicyWindow.bytes'), true);
       const ratio = checkNumber(w.hitRatio, 'accessPolicyWindow.hitRatio');
       if (ratio < 0 || ratio > 1) throw new RangeError('accessPolicyWindow.hitRatio must be between 0 and 1');
       view.setFloat32(16, ratio, true);

@@ -313,8 +313,8 @@ export interface NativeAddon {
   streamCopyAttributesFrom(stream: Slot<NativeStream>, source: Slot<NativeStream>): void;
   /** buffer: managed memory, by slot. */
   streamAttachMemory(stream: Slot<NativeStream>, buffer: number, flags: number): void;
-  streamWaitValue(stream: Slot<NativeStream>, target: number, offset: number, value: number | bigint, flags: number, is64: boolean): void;
-  streamWriteValue(stream: Slot<NativeStream>, target: number, offset: number, value: number | bigint, flags: number, is64: boolean): void;
+  streamWaitValue(stream: Slot<NativeStream>, target: number, offset: number | bigint, value: number | bigint, flags: number, is64: boolean): void;
+  streamWriteValue(stream: Slot<NativeStream>, target: number, offset: number | bigint, value: number | bigint, flags: number, is64: boolean): void;
   /**
    * ops: [operation, target memory slot, offset, value, flags] each (target, offset
    * and value unused for barriers and remote-write flushes).
@@ -449,16 +449,16 @@ export interface NativeAddon {
    * A view of library memory: an alias in the exporting process, or virtual
    * memory mapped from imported allocations ('vmm').
    */
-  memoryView(memory: MemorySlot, offset: number, bytes: number, path: 'alias' | 'vmm'): Slot<NativeImportedMemory>;
+  memoryView(memory: MemorySlot, offset: number | bigint, bytes: number | bigint, path: 'alias' | 'vmm'): Slot<NativeImportedMemory>;
   /** How the memory was reached. */
   importedMemoryPath(memory: Slot<NativeImportedMemory>): 'legacy' | 'pool' | 'vmm' | 'alias';
   /** The handle of the allocation holding memory + offset, that point's offset in it, and the allocation's size. */
-  ipcMemoryHandle(memory: MemorySlot, offset: number): { handle: Buffer; offset: number; allocationSize: number };
+  ipcMemoryHandle(memory: MemorySlot, offset: number | bigint): { handle: Buffer; offset: number; allocationSize: number };
   /**
    * A view of the allocation another process exported, opened once per context and
    * handle; without bytes, to the end of the allocation as mapped here.
    */
-  openIpcMemory(ordinal: number, handle: Uint8Array, offset: number, bytes?: number): Slot<NativeImportedMemory>;
+  openIpcMemory(ordinal: number, handle: Uint8Array, offset: number | bigint, bytes?: number | bigint): Slot<NativeImportedMemory>;
   ipcEventHandle(event: Slot<NativeEvent>): { handle: Buffer; ordinal: number };
   /** An event another process exported: timing disabled, destroyed like any other. */
   openIpcEvent(ordinal: number, handle: Uint8Array): Slot<NativeEvent>;
@@ -478,7 +478,7 @@ export interface NativeAddon {
   /** The export data of a stream-ordered DeviceBuffer, once its stream has reached the allocation. */
   exportPoolPointer(memory: MemorySlot): Buffer;
   /** An allocation of an imported pool, imported once per pool and export data. */
-  importPoolPointer(pool: Slot<NativeMemoryPool>, data: Uint8Array, offset: number, bytes: number): Slot<NativeImportedMemory>;
+  importPoolPointer(pool: Slot<NativeMemoryPool>, data: Uint8Array, offset: number | bigint, bytes: number | bigint): Slot<NativeImportedMemory>;
   loadLibraryData(code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
   loadLibraryFile(path: string, jit: NativeJitOptions | undefined): Slot<NativeLibrary>;
   /** The CUlibrary, for logs and comparisons. */
@@ -521,17 +521,20 @@ export interface NativeAddon {
   kernelIsLoaded(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null): boolean;
   kernelLoad(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null): void;
   kernelMaxActiveBlocksPerMultiprocessor(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, blockSize: number, dynamicSharedMemory: number | bigint, flags: number): number;
-  kernelMaxPotentialBlockSize(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, dynamicSharedMemory: number | ((blockSize: number) => number), blockSizeLimit: number, flags: number): { minGridSize: number; blockSize: number };
+  kernelMaxPotentialBlockSize(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, dynamicSharedMemory: number | bigint | ((blockSize: number) => number | bigint), blockSizeLimit: number, flags: number): { minGridSize: number; blockSize: number };
   kernelAvailableDynamicSharedMemoryPerBlock(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, blocks: number, blockSize: number): number;
   /** config: an encoded launch configuration (layouts.txt LaunchConfig); its cluster dimension is ignored. */
   kernelMaxPotentialClusterSize(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, config: Int32Array): number;
   kernelMaxActiveClusters(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null, config: Int32Array): number;
   /** bytes: the packed size, used only when the driver cannot report the layout. */
-  kernelPrepare(kernel: Slot<NativeKernel>, stream: Slot<NativeStream>, config: Int32Array, bytes: number): Slot<NativePreparedLaunch>;
+  kernelPrepare(kernel: Slot<NativeKernel>, stream: Slot<NativeStream>, config: Int32Array, bytes: number | bigint): Slot<NativePreparedLaunch>;
   /** The parameter buffer (native memory) the arguments are written into. */
   preparedLaunchArguments(launch: Slot<NativePreparedLaunch>): ArrayBuffer;
-  /** Writes memory's device address at offset and keeps the memory for the launches (null: keeps none). */
-  preparedLaunchSetPointer(launch: Slot<NativePreparedLaunch>, offset: number | bigint, memory: number | null): void;
+  /**
+   * Writes memory's device address plus byteOffset (0 to its size) at offset
+   * and keeps the memory for the launches (null: keeps none).
+   */
+  preparedLaunchSetPointer(launch: Slot<NativePreparedLaunch>, offset: number | bigint, memory: number | null, byteOffset: number | bigint): void;
   /**
    * record: a KernelCallHeader (layouts.txt) with the kernel and stream, the
    * parameters, and the MemoryArguments whose device address goes at offset in
@@ -555,17 +558,17 @@ export interface NativeAddon {
   memorySize(memory: MemorySlot): number;
   memoryOrdinal(memory: MemorySlot): number;
   /** In the device's primary context, or in context (a Context's slot). */
-  allocate(ordinal: number, bytes: number, context?: number): Slot<NativeDeviceBuffer>;
-  allocatePitched(ordinal: number, widthBytes: number, height: number, elementBytes: number, context?: number): Slot<NativeDeviceBuffer>;
-  allocateManaged(ordinal: number, bytes: number, flags: number, context?: number): Slot<NativeDeviceBuffer>;
+  allocate(ordinal: number, bytes: number | bigint, context?: number): Slot<NativeDeviceBuffer>;
+  allocatePitched(ordinal: number, widthBytes: number | bigint, height: number | bigint, elementBytes: number, context?: number): Slot<NativeDeviceBuffer>;
+  allocateManaged(ordinal: number, bytes: number | bigint, flags: number, context?: number): Slot<NativeDeviceBuffer>;
   /** Stream-ordered (from pool, when given); the box frees it on the same stream, unless freeAsync did. */
-  allocateAsync(bytes: number, stream: Slot<NativeStream>, pool: Slot<NativeMemoryPool> | undefined): Slot<NativeDeviceBuffer>;
+  allocateAsync(bytes: number | bigint, stream: Slot<NativeStream>, pool: Slot<NativeMemoryPool> | undefined): Slot<NativeDeviceBuffer>;
   /** Frees stream-ordered memory on any stream (captured as a free node while it captures). */
   freeAsync(buffer: Slot<NativeDeviceBuffer>, stream: Slot<NativeStream>): void;
   deviceBufferPitch(buffer: Slot<NativeDeviceBuffer>): number;
   deviceBufferAllocation(buffer: Slot<NativeDeviceBuffer>): 'plain' | 'pitched' | 'stream-ordered' | 'managed';
   /** In the device's primary context, or in context (a Context's slot). */
-  allocateHost(ordinal: number, bytes: number, flags: number, context?: number): Slot<NativeHostBuffer>;
+  allocateHost(ordinal: number, bytes: number | bigint, flags: number, context?: number): Slot<NativeHostBuffer>;
   registerHost(ordinal: number, buffer: ArrayBuffer | ArrayBufferView, flags: number, context?: number): Slot<NativeHostBuffer>;
   hostBufferFlags(buffer: Slot<NativeHostBuffer>): number;
   hostBufferRegistered(buffer: Slot<NativeHostBuffer>): boolean;
@@ -574,7 +577,7 @@ export interface NativeAddon {
   /** The memory as an ArrayBuffer, the same one while it lives; dispose() detaches it. */
   hostBufferView(buffer: Slot<NativeHostBuffer>): ArrayBuffer;
   /** Made in the location's primary context, or in context (a Context's slot). */
-  createPool(locationType: number, locationId: number, allocationType: number, handleTypes: number, maxSize: number, context?: number): Slot<NativeMemoryPool>;
+  createPool(locationType: number, locationId: number, allocationType: number, handleTypes: number, maxSize: number | bigint, context?: number): Slot<NativeMemoryPool>;
   /** The device's default pool, or its current one. */
   devicePool(ordinal: number, current: boolean): Slot<NativeMemoryPool>;
   setDevicePool(ordinal: number, pool: Slot<NativeMemoryPool>): void;
@@ -588,29 +591,29 @@ export interface NativeAddon {
   /** Reuse switches as numbers (0/1), sizes as bigints. */
   poolGetAttribute(pool: Slot<NativeMemoryPool>, attribute: number): number | bigint;
   poolSetAttribute(pool: Slot<NativeMemoryPool>, attribute: number, value: number | bigint): void;
-  poolTrimTo(pool: Slot<NativeMemoryPool>, minBytesToKeep: number): void;
+  poolTrimTo(pool: Slot<NativeMemoryPool>, minBytesToKeep: number | bigint): void;
   poolSetAccess(pool: Slot<NativeMemoryPool>, entries: Array<[locationType: number, locationId: number, flags: number]>): void;
   poolGetAccess(pool: Slot<NativeMemoryPool>, locationType: number, locationId: number): number;
   /** bytes defaults to the rest of src. */
-  memcpy(dst: NativeBytes, dstOffset: number, src: NativeBytes, srcOffset: number, bytes: number | undefined, stream?: Slot<NativeStream>): void;
+  memcpy(dst: NativeBytes, dstOffset: number | bigint, src: NativeBytes, srcOffset: number | bigint, bytes: number | bigint | undefined, stream?: Slot<NativeStream>): void;
   memcpy2D(params: Pitched2D, stream: Slot<NativeStream> | undefined, unaligned: boolean): void;
   memcpy3D(params: Pitched3D, stream?: Slot<NativeStream>): void;
   memcpyBatch(copies: Array<[MemorySlot, number, MemorySlot, number, number]>, stream: Slot<NativeStream>): void;
   memcpy3DBatch(copies: Pitched3D[], stream: Slot<NativeStream>): void;
-  memset(target: MemorySlot, offset: number, value: number, count: number | undefined, elementBytes: number, stream?: Slot<NativeStream>): void;
-  memset2D(target: MemorySlot, offset: number, pitch: number, value: number, width: number, height: number, elementBytes: number, stream?: Slot<NativeStream>): void;
-  prefetch(buffer: MemorySlot, offset: number, bytes: number, locationType: number, locationId: number, flags: number, stream: Slot<NativeStream>): void;
-  advise(buffer: MemorySlot, offset: number, bytes: number, advice: number, locationType: number, locationId: number): void;
+  memset(target: MemorySlot, offset: number | bigint, value: number, count: number | bigint | undefined, elementBytes: number, stream?: Slot<NativeStream>): void;
+  memset2D(target: MemorySlot, offset: number | bigint, pitch: number | bigint, value: number, width: number | bigint, height: number | bigint, elementBytes: number, stream?: Slot<NativeStream>): void;
+  prefetch(buffer: MemorySlot, offset: number | bigint, bytes: number | bigint, locationType: number, locationId: number, flags: number, stream: Slot<NativeStream>): void;
+  advise(buffer: MemorySlot, offset: number | bigint, bytes: number | bigint, advice: number, locationType: number, locationId: number): void;
   /** slots values: 1 for a scalar attribute, one per device for accessedBy. */
-  rangeAttribute(buffer: MemorySlot, offset: number, bytes: number, attribute: number, slots: number): Int32Array;
-  rangeAttributes(buffer: MemorySlot, offset: number, bytes: number, attributes: number[]): number[];
+  rangeAttribute(buffer: MemorySlot, offset: number | bigint, bytes: number | bigint, attribute: number, slots: number): Int32Array;
+  rangeAttributes(buffer: MemorySlot, offset: number | bigint, bytes: number | bigint, attributes: number[]): number[];
   prefetchBatch(ranges: Array<[MemorySlot, number, number]>, locationType: number, locationId: number, flags: number | bigint, stream: Slot<NativeStream>, discardFirst: boolean): void;
   discardBatch(ranges: Array<[MemorySlot, number, number]>, flags: number | bigint, stream: Slot<NativeStream>): void;
   memoryInfo(ordinal: number): { free: number; total: number };
-  addressRange(pointer: MemorySlot | bigint, offset?: number): { base: bigint; size: number };
+  addressRange(pointer: MemorySlot | bigint, offset?: number | bigint): { base: bigint; size: number };
   /** The value's raw bytes (64 per attribute); lib/ decodes them. */
-  pointerAttribute(pointer: MemorySlot | bigint, offset: number | undefined, attribute: number): Buffer;
-  pointerAttributes(pointer: MemorySlot | bigint, offset: number | undefined, attributes: number[]): Buffer;
+  pointerAttribute(pointer: MemorySlot | bigint, offset: number | bigint | undefined, attribute: number): Buffer;
+  pointerAttributes(pointer: MemorySlot | bigint, offset: number | bigint | undefined, attributes: number[]): Buffer;
   setSyncMemops(pointer: MemorySlot, enabled: boolean): void;
   /** On failure the error's detail names the failing entry. */
   decompressBatch(entries: Array<[MemorySlot, number, number, MemorySlot, number, number, MemorySlot, number, number]>, stream: Slot<NativeStream>): void;
@@ -642,7 +645,7 @@ export interface NativeAddon {
    * call takes none. Counts are in elements of `type`; the spans are checked
    * against the buffers' sizes.
    */
-  ncclCall(op: number, comm: Slot<NativeCommunicator>, stream: Slot<NativeStream>, send: MemorySlot | undefined, sendOffset: number, recv: MemorySlot | undefined, recvOffset: number, count: number, type: number, reduceOp: number, peer: number): number;
+  ncclCall(op: number, comm: Slot<NativeCommunicator>, stream: Slot<NativeStream>, send: MemorySlot | undefined, sendOffset: number | bigint, recv: MemorySlot | undefined, recvOffset: number | bigint, count: number | bigint, type: number, reduceOp: number, peer: number): number;
   ncclGroupStart(): number;
   ncclGroupEnd(): number;
   /** Loads NVRTC if needed (never throws) and says what is there. */
@@ -652,11 +655,11 @@ export interface NativeAddon {
   nvrtcCompileAsync(request: NativeCompileRequest): Promise<NativeCompileOutcome>;
   /** properties: [locationType, locationId, handleTypes, compression, gpuDirectRdma, usage] */
   allocationGranularity(properties: number[], recommended: boolean): number;
-  createAllocation(properties: number[], bytes: number): Slot<NativePhysicalAllocation>;
+  createAllocation(properties: number[], bytes: number | bigint): Slot<NativePhysicalAllocation>;
   /** The allocation mapped at an address, one more reference to it. */
-  retainAllocation(pointer: MemorySlot | bigint, offset?: number): Slot<NativePhysicalAllocation>;
+  retainAllocation(pointer: MemorySlot | bigint, offset?: number | bigint): Slot<NativePhysicalAllocation>;
   /** handle: a descriptor number (the caller keeps it) or a fabric handle's 64 bytes. */
-  importAllocation(handle: number | Uint8Array, handleType: number, bytes: number): Slot<NativePhysicalAllocation>;
+  importAllocation(handle: number | Uint8Array, handleType: number, bytes: number | bigint): Slot<NativePhysicalAllocation>;
   physicalAllocationHandle(allocation: Slot<NativePhysicalAllocation>): bigint;
   physicalAllocationSize(allocation: Slot<NativePhysicalAllocation>): number;
   physicalAllocationOrdinal(allocation: Slot<NativePhysicalAllocation>): number;
@@ -664,26 +667,26 @@ export interface NativeAddon {
   physicalAllocationProperties(allocation: Slot<NativePhysicalAllocation>): [number, number, number, number, number, number, number];
   /** A ReceivedFd's slot (POSIX file descriptor) or a fabric handle's 64 bytes. */
   physicalAllocationExport(allocation: Slot<NativePhysicalAllocation>, handleType: number): number | Buffer;
-  reserveAddress(ordinal: number, bytes: number, alignment: number, hint: bigint): Slot<NativeAddressReservation>;
+  reserveAddress(ordinal: number, bytes: number | bigint, alignment: number | bigint, hint: bigint): Slot<NativeAddressReservation>;
   addressReservationAddress(reservation: Slot<NativeAddressReservation>): bigint;
   addressReservationSize(reservation: Slot<NativeAddressReservation>): number;
   addressReservationAlignment(reservation: Slot<NativeAddressReservation>): number;
   addressReservationOrdinal(reservation: Slot<NativeAddressReservation>): number;
   /** The segments mapped one after another from reservation + offset, with access. */
-  mapMemory(reservation: Slot<NativeAddressReservation>, offset: number, segments: NativeSegment[], access: NativeAccessEntry[]): Slot<NativeVirtualMemory>;
+  mapMemory(reservation: Slot<NativeAddressReservation>, offset: number | bigint, segments: NativeSegment[], access: NativeAccessEntry[]): Slot<NativeVirtualMemory>;
   /** Bytes mapped; memorySize is what operations may touch (all of it, or a GrowableBuffer's size). */
   virtualMemoryMapped(memory: Slot<NativeVirtualMemory>): number;
   /** Maps more allocations after the end, all or nothing. */
   virtualMemoryExtend(memory: Slot<NativeVirtualMemory>, segments: NativeSegment[], access: NativeAccessEntry[]): void;
   /** What operations may touch from now on, within what is mapped. */
-  virtualMemoryResize(memory: Slot<NativeVirtualMemory>, bytes: number): void;
+  virtualMemoryResize(memory: Slot<NativeVirtualMemory>, bytes: number | bigint): void;
   virtualMemorySetAccess(memory: Slot<NativeVirtualMemory>, access: NativeAccessEntry[]): void;
-  virtualMemoryGetAccess(memory: Slot<NativeVirtualMemory>, locationType: number, locationId: number, offset?: number): number;
+  virtualMemoryGetAccess(memory: Slot<NativeVirtualMemory>, locationType: number, locationId: number, offset?: number | bigint): number;
   /** New handles on the same allocations. */
   virtualMemorySegments(memory: Slot<NativeVirtualMemory>): NativeSegment[];
-  memoryAccess(pointer: MemorySlot | bigint, offset: number | undefined, locationType: number, locationId: number): number;
+  memoryAccess(pointer: MemorySlot | bigint, offset: number | bigint | undefined, locationType: number, locationId: number): number;
   /** A dma_buf descriptor for device memory, as a ReceivedFd's slot. */
-  dmaBufOf(memory: MemorySlot, offset: number, bytes: number, flags: number | bigint): number;
+  dmaBufOf(memory: MemorySlot, offset: number | bigint, bytes: number | bigint, flags: number | bigint): number;
 }
 
 // The addon's exports, copied into an object of fast properties: Node-API

@@ -29,7 +29,7 @@ export type StreamMemoryOp =
       /** The memory holding the word. */
       target: MemoryHandle;
       /** Byte offset of the word in target (default 0). */
-      offset?: number;
+      offset?: number | bigint;
       /** The value to compare with (a bigint for 64-bit words). */
       value: number | bigint;
       /** The comparison (default 'geq'). */
@@ -43,7 +43,7 @@ export type StreamMemoryOp =
       /** The memory holding the word. */
       target: MemoryHandle;
       /** Byte offset of the word in target (default 0). */
-      offset?: number;
+      offset?: number | bigint;
       /** The value to write (a bigint for 64-bit words). */
       value: number | bigint;
       /** Skip the memory barrier before the write (CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER). */

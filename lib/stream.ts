@@ -238,7 +238,7 @@ export class Stream extends Disposable<NativeStream> {
   }
 
   /** Work queued after this waits until the 32-bit word at target+offset satisfies condition against value. */
-  waitValue32(target: MemoryHandle, value: number, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = noOptions): void {
+  waitValue32(target: MemoryHandle, value: number, options: { offset?: number | bigint; condition?: WaitCondition; flush?: boolean } = noOptions): void {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'waitValue32', ['offset', 'condition', 'flush']);
     native.streamWaitValue(this.slot, memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
@@ -246,14 +246,14 @@ export class Stream extends Disposable<NativeStream> {
   }
 
   /** Work queued after this waits until the 64-bit word at target+offset satisfies condition against value. */
-  waitValue64(target: MemoryHandle, value: bigint, options: { offset?: number; condition?: WaitCondition; flush?: boolean } = noOptions): void {
+  waitValue64(target: MemoryHandle, value: bigint, options: { offset?: number | bigint; condition?: WaitCondition; flush?: boolean } = noOptions): void {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'waitValue64', ['offset', 'condition', 'flush']);
     native.streamWaitValue(this.slot, memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), waitFlags(options), true);
   }
 
   /** Writes value to the 32-bit word at target+offset when the stream gets there. */
-  writeValue32(target: MemoryHandle, value: number, options: { offset?: number; noMemoryBarrier?: boolean } = noOptions): void {
+  writeValue32(target: MemoryHandle, value: number, options: { offset?: number | bigint; noMemoryBarrier?: boolean } = noOptions): void {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'writeValue32', ['offset', 'noMemoryBarrier']);
     native.streamWriteValue(this.slot, memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'),
@@ -261,7 +261,7 @@ export class Stream extends Disposable<NativeStream> {
   }
 
   /** Writes value to the 64-bit word at target+offset when the stream gets there. */
-  writeValue64(target: MemoryHandle, value: bigint, options: { offset?: number; noMemoryBarrier?: boolean } = noOptions): void {
+  writeValue64(target: MemoryHandle, value: bigint, options: { offset?: number | bigint; noMemoryBarrier?: boolean } = noOptions): void {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'writeValue64', ['offset', 'noMemoryBarrier']);
     native.streamWriteValue(this.slot, memorySlot(target, 'target'), checkSize(options.offset ?? 0, 'options.offset'), checkU64(value), writeFlags(options), true);

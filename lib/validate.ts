@@ -17,7 +17,12 @@ export function checkInteger(value: unknown, name: string, min = Number.MIN_SAFE
   return value;
 }
 
-/** A byte count or offset: a non-negative safe integer, or a bigint that fits one. */
+/**
+ * A byte count or offset within memory the library holds (a copy's offset, a
+ * fill's count, a managed range): a non-negative safe integer, or a bigint
+ * that fits one, as a number. No memory is 2^53 bytes long, so a larger value
+ * is out of range anyway: a RangeError here says so before the driver is asked.
+ */
 export function checkSize(value: unknown, name: string): number {
   if (typeof value === 'bigint') {
     if (value < 0n || value > BigInt(Number.MAX_SAFE_INTEGER)) {
@@ -32,15 +37,22 @@ export function checkSize(value: unknown, name: string): number {
 export const unlimitedSize = 0xffff_ffff_ffff_ffffn;
 
 /**
- * A 64-bit size the driver takes (cuuint64_t, size_t): a non-negative safe
- * integer, or a bigint up to 2^64 - 1 (unlimitedSize among them).
+ * A 64-bit size the driver takes as it is, with no arithmetic here (an
+ * allocation's size, a pool's limit, an alignment): a non-negative safe
+ * integer, or a bigint up to 2^64 - 1, returned unchanged so that the driver
+ * sees it exactly (the native layer reads both kinds).
  */
-export function checkSize64(value: unknown, name: string): bigint {
+export function checkDriverSize(value: unknown, name: string): number | bigint {
   if (typeof value === 'bigint') {
     if (value < 0n || value > unlimitedSize) throw new RangeError(`${name} must be between 0 and 2^64 - 1, got ${value}`);
     return value;
   }
-  return BigInt(checkInteger(value, name, 0));
+  return checkInteger(value, name, 0);
+}
+
+/** checkDriverSize as a bigint (a pool attribute, which the native layer takes as one). */
+export function checkSize64(value: unknown, name: string): bigint {
+  return BigInt(checkDriverSize(value, name));
 }
 
 /** A finite number in [min, max] (a weight, a duration). */

@@ -26,8 +26,9 @@
 //
 // An argument is `name: kind` or `name?: kind` (may be left out). Kinds:
 //   Slot<Class>  a handle, by its slot number (core/slots.h)
-//   i32 u32 f64  a number the entry reads as that C++ type; size: a byte count or offset
-//   u64          a 64-bit value, number or bigint
+//   i32 u32 f64  a number the entry reads as that C++ type
+//   size u64     a 64-bit size, offset or value: a safe-integer number or a bigint,
+//                read exactly (core/args.h u64Arg); a size result is a number
 //   bool string bytes (a Uint8Array)
 // and anything else is a TypeScript type (one of the table's `type`s, a union, ...).
 //
@@ -106,9 +107,16 @@ function splitTop(text) {
 
 const kindTypes = { i32: 'number', u32: 'number', f64: 'number', size: 'number', u64: 'number | bigint', bool: 'boolean', string: 'string', bytes: 'Uint8Array' };
 
-function tsType(kind) {
+// An argument's kinds: a size the entry reads may be a bigint (u64Arg), where
+// a size it returns is a number.
+const argKindTypes = { ...kindTypes, size: 'number | bigint' };
+function argType(kind) {
+  return tsType(kind, argKindTypes);
+}
+
+function tsType(kind, types = kindTypes) {
   // A kind's word followed by `:` is a property's or a label's name (`{ size: number }`), not a kind.
-  return kind.replace(/\bSlot<(\w+)>/g, 'Slot<Native$1>').replace(/\b(i32|u32|f64|size|u64|bool|bytes)\b(?!\??:)/g, (k) => kindTypes[k]);
+  return kind.replace(/\bSlot<(\w+)>/g, 'Slot<Native$1>').replace(/\b(i32|u32|f64|size|u64|bool|bytes)\b(?!\??:)/g, (k) => types[k]);
 }
 
 function readEntries() {
@@ -209,7 +217,7 @@ export interface NativeHandle {
     if (e.kind === 'value') {
       out += `  readonly ${e.name}: ${tsType(e.result)};\n`;
     } else {
-      const args = e.args.map((a) => `${a.name}${a.optional ? '?' : ''}: ${tsType(a.kind)}`).join(', ');
+      const args = e.args.map((a) => `${a.name}${a.optional ? '?' : ''}: ${argType(a.kind)}`).join(', ');
       out += `  ${e.name}(${args}): ${tsType(e.result)};\n`;
     }
   }

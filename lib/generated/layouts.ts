@@ -86,16 +86,18 @@ export const KernelCallHeader = {
 
 /**
  * A memory argument of a kernel call: the native layer writes the memory's
- * device address at offset in the parameters.
+ * device address plus byteOffset at offset in the parameters.
  */
 export const MemoryArgument = {
   offset: 0,
   memory: 8,
-  bytes: 16,
+  byteOffset: 16,
+  bytes: 24,
 } as const;
 /** MemoryArgument's fields as indexes of an f64 array over it. */
 export const enum MemoryArgumentIndex {
   offset = 0,
   memory = 1,
-  count = 2,
+  byteOffset = 2,
+  count = 3,
 }

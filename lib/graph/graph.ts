@@ -173,7 +173,7 @@ export class Graph extends Disposable<NativeGraph> {
   }
 
   /** A 1D copy between library memory (default: all of src). */
-  addCopy(dst: MemoryHandle, src: MemoryHandle, copy: { dstOffset?: number; srcOffset?: number; bytes?: number } = {}, options: NodeOptions = noOptions): GraphNode {
+  addCopy(dst: MemoryHandle, src: MemoryHandle, copy: { dstOffset?: number | bigint; srcOffset?: number | bigint; bytes?: number | bigint } = {}, options: NodeOptions = noOptions): GraphNode {
     checkOptions(checkObject(copy, 'copy'), 'copy', 'addCopy', copyKeys, addCopyMisplaced);
     const params: NodeParams = { type: 'memcpy', dst, src, ...copy };
     nodeOptions(options, 'addCopy');
@@ -182,7 +182,7 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** A fill of target with value in 1-, 2- or 4-byte elements (1D count, or 2D width/height/pitch). */
   addFill(target: MemoryHandle, value: number,
-    fill: { elementBytes?: 1 | 2 | 4; offset?: number; count?: number; width?: number; height?: number; pitch?: number } = {},
+    fill: { elementBytes?: 1 | 2 | 4; offset?: number | bigint; count?: number | bigint; width?: number | bigint; height?: number | bigint; pitch?: number | bigint } = {},
     options: NodeOptions = noOptions): GraphNode {
     checkOptions(checkObject(fill, 'fill'), 'fill', 'addFill', fillKeys, addFillMisplaced);
     const params: NodeParams = { type: 'memset', target, value, ...fill };
@@ -241,7 +241,7 @@ export class Graph extends Disposable<NativeGraph> {
    * Allocates memory when a launch reaches the node; valid for nodes after it
    * until a free node (or, with autoFreeOnLaunch, the next launch).
    */
-  addAlloc(bytes: number, memory: { device?: DeviceLike; peers?: DeviceLike[] } = {}, options: NodeOptions = noOptions): {
+  addAlloc(bytes: number | bigint, memory: { device?: DeviceLike; peers?: DeviceLike[] } = {}, options: NodeOptions = noOptions): {
     /** The allocation node. */
     node: GraphNode;
     /** The memory it allocates: an operand for the nodes after it. */

@@ -13,7 +13,7 @@ import { checkKernel, Kernel } from '../kernel/kernel';
 import type { LaunchShape } from '../kernel/launch-config';
 import { memorySlot } from '../memory/bytes';
 import { encodeMemoryOps } from '../stream-memory-ops';
-import { checkArray, checkBoolean, checkEnum, checkFlag, checkInteger, checkObject, checkSize, describeValue, noItems } from '../validate';
+import { checkArray, checkBoolean, checkDriverSize, checkEnum, checkFlag, checkInteger, checkObject, checkSize, describeValue, noItems } from '../validate';
 import type { GraphNodeKind } from './dot';
 import type { EncodedKernelNode, EncodedNodeParams, NodeAccesses, NodeParams } from './node-params';
 
@@ -70,7 +70,7 @@ const nodeKinds = {
   memAlloc: {
     type: 10, method: 'addAlloc', dot: 'mem-alloc',
     encode: (p, type) => ({
-      type, bytes: checkSize(p.bytes, 'params.bytes'), ordinal: ordinalOf(p.device, 'params.device'),
+      type, bytes: checkDriverSize(p.bytes, 'params.bytes'), ordinal: ordinalOf(p.device, 'params.device'),
       peers: checkArray<DeviceLike>(p.peers ?? [], 'params.peers').map((d, i) => ordinalOf(d, `params.peers[${i}]`)),
     }),
   },

@@ -32,11 +32,11 @@ export interface CopyNodeParams {
   /** Where to copy from. */
   src: MemoryHandle;
   /** Byte offset into dst (default 0). */
-  dstOffset?: number;
+  dstOffset?: number | bigint;
   /** Byte offset into src (default 0). */
-  srcOffset?: number;
+  srcOffset?: number | bigint;
   /** Default: the rest of src. */
-  bytes?: number;
+  bytes?: number | bigint;
 }
 
 /** A fill of 1-, 2- or 4-byte elements, 1D (count) or 2D (width, height, pitch). */
@@ -50,15 +50,15 @@ export interface FillNodeParams {
   /** The element size: 1 (default), 2 or 4 bytes. */
   elementBytes?: 1 | 2 | 4;
   /** Byte offset into target where the fill starts (default 0). */
-  offset?: number;
+  offset?: number | bigint;
   /** 1D: elements to write (default: to the end). */
-  count?: number;
+  count?: number | bigint;
   /** 2D: elements per row. */
-  width?: number;
+  width?: number | bigint;
   /** 2D: rows. */
-  height?: number;
+  height?: number | bigint;
   /** 2D: bytes from one row to the next. */
-  pitch?: number;
+  pitch?: number | bigint;
 }
 
 /** A JavaScript callback, called on the JavaScript thread each time a launch reaches the node. */
@@ -100,7 +100,7 @@ export interface AllocNodeParams {
   /** The node kind. */
   type: 'memAlloc';
   /** How many bytes. */
-  bytes: number;
+  bytes: number | bigint;
   /** The device the memory lives on (default 0). */
   device?: DeviceLike;
   /** Other devices that may access the memory. */

@@ -96,7 +96,7 @@ export function exportPoolPointer(buffer: DeviceBuffer): Uint8Array {
  * can be tried against each pool held until one accepts it. bytes (from
  * offset) must lie within the allocation.
  */
-export function importPoolPointer(pool: MemoryPool, data: Uint8Array, options: { offset?: number; bytes: number }): SharedMemory {
+export function importPoolPointer(pool: MemoryPool, data: Uint8Array, options: { offset?: number | bigint; bytes: number | bigint }): SharedMemory {
   checkInstance(pool, MemoryPool, 'pool');
   if (!(data instanceof Uint8Array)) throw new TypeError('data must be a Uint8Array');
   checkObject(options, 'options');

@@ -45,9 +45,9 @@ import { exportVmmMemory, openVmmMemory } from './vmm-sharing';
  */
 export interface ShareOptions {
   /** Where the importer's view starts in the memory (default 0). */
-  viewOffset?: number;
+  viewOffset?: number | bigint;
   /** How many bytes the importer's view shows (default: the rest of the memory). */
-  viewBytes?: number;
+  viewBytes?: number | bigint;
   /**
    * For pool and virtual memory: 'posixFileDescriptor' (default; processes of
    * one host, the descriptors travel over an FdChannel) or 'fabric' (needs

@@ -4,7 +4,7 @@
 // match the kernel is a KernelArgumentError before anything is launched.
 import type { GraphExec } from '../graph/exec';
 import { isMemoryHandle, MemoryHandle } from '../memory/bytes';
-import { checkInteger } from '../validate';
+import { checkInteger, checkSize } from '../validate';
 
 /** Where one parameter lives in the kernel's parameter buffer, as the driver reports it. */
 export interface KernelParam {
@@ -27,10 +27,39 @@ export interface BytesType {
 export type ArgType = ScalarType | BytesType;
 
 /**
- * A pointer: a DeviceBuffer (its address), a HostBuffer the device can reach
- * (its device pointer), a device address, or null.
+ * A pointer into library memory: the memory and a byte offset in it (made by
+ * `arg.ptr(memory, offset)`). As an argument it keeps the memory alive, as the
+ * memory itself would; the native layer adds the offset to the memory's
+ * device address when the launch is made, and refuses an offset past the
+ * memory's end. The offset may equal the memory's size: an end pointer, which
+ * C allows to be formed but not dereferenced.
  */
-export type PointerValue = MemoryHandle | bigint | null;
+export class MemoryPointer {
+  /**
+   * @param memory The memory pointed into.
+   * @param offset Bytes from its start: a non-negative safe integer, or a bigint of one.
+   */
+  constructor(memory: MemoryHandle, offset: number | bigint) {
+    if (!isMemoryHandle(memory)) {
+      throw new TypeError('memory must be library memory (DeviceBuffer, HostBuffer, GraphAllocation, ...); ' +
+        'for a raw address, add the offset to the bigint');
+    }
+    this.memory = memory;
+    this.offset = checkSize(offset, 'offset');
+    Object.freeze(this);
+  }
+  /** The memory pointed into. */
+  readonly memory: MemoryHandle;
+  /** Bytes from its start. */
+  readonly offset: number;
+}
+
+/**
+ * A pointer: a DeviceBuffer (its address), a HostBuffer the device can reach
+ * (its device pointer), a place in either (MemoryPointer), a device address,
+ * or null.
+ */
+export type PointerValue = MemoryHandle | MemoryPointer | bigint | null;
 /** The value of one kernel argument: a number or bigint, a pointer, or a struct's bytes. */
 export type ArgValue = number | bigint | PointerValue | ArrayBufferView;
 
@@ -74,8 +103,13 @@ export const arg = {
   f32: (value: number) => new KernelArg('f32', value),
   /** A double. */
   f64: (value: number) => new KernelArg('f64', value),
-  /** A pointer: library memory (its device address), a bigint address, or null. */
-  ptr: (value: PointerValue) => new KernelArg('ptr', value),
+  /**
+   * A pointer: library memory (its device address), a bigint address, or
+   * null. With an offset, a pointer that many bytes into the memory (0 to its
+   * size; see MemoryPointer): the launch keeps the memory alive either way.
+   */
+  ptr: (value: PointerValue, offset?: number | bigint) =>
+    new KernelArg('ptr', offset === undefined ? value : new MemoryPointer(value as MemoryHandle, offset)),
   /** A struct by value: exactly its bytes, with the struct's alignment for layouts the driver cannot report. */
   bytes: (data: ArrayBufferView, align?: number) => new KernelArg({ bytes: data.byteLength, align }, data),
   /**
@@ -184,12 +218,14 @@ const two32 = 2 ** 32;
 
 /**
  * Writes one argument into the parameter buffer (view over it; bytes the same
- * as Uint8Array). A pointer to memory (DeviceBuffer, HostBuffer) is not written
- * here: it is returned, and the native layer writes its device address and
- * keeps the memory alive for the launch. Errors name the argument as
- * `${label}[${index}]`; nothing is formatted unless there is an error.
+ * as Uint8Array). A pointer to memory (DeviceBuffer, HostBuffer, or a
+ * MemoryPointer into one) is not written here: it is returned, and the native
+ * layer writes its device address (plus the offset) and keeps the memory
+ * alive for the launch. Errors name the argument as `${label}[${index}]`;
+ * nothing is formatted unless there is an error.
  */
-export function writeArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value: unknown, label: string, index: number): MemoryHandle | null {
+export function writeArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value: unknown, label: string, index: number):
+  MemoryHandle | MemoryPointer | null {
   // The common cases, in a function small enough for V8 to inline into a
   // launch's loop; everything else, and every error, is writeAnyArg's.
   const offset = slot.offset;
@@ -225,7 +261,8 @@ export function writeArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value
   return writeAnyArg(view, bytes, slot, value, label, index);
 }
 
-function writeAnyArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value: unknown, label: string, index: number): MemoryHandle | null {
+function writeAnyArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value: unknown, label: string, index: number):
+  MemoryHandle | MemoryPointer | null {
   const { type, offset } = slot;
   switch (type) {
     case 'i8': view.setInt8(offset, integer(value, -128, 127, type, label, index)); return null;
@@ -284,8 +321,8 @@ function writeWide(view: DataView, offset: number, value: unknown, signed: boole
   else view.setBigUint64(offset, value, true);
 }
 
-function writePointer(view: DataView, offset: number, value: unknown, label: string, index: number): MemoryHandle | null {
-  if (isMemoryHandle(value)) return value;
+function writePointer(view: DataView, offset: number, value: unknown, label: string, index: number): MemoryHandle | MemoryPointer | null {
+  if (isMemoryHandle(value) || value instanceof MemoryPointer) return value;
   if (value === null) {
     view.setBigUint64(offset, 0n, true);
     return null;
@@ -295,5 +332,6 @@ function writePointer(view: DataView, offset: number, value: unknown, label: str
     view.setBigUint64(offset, value, true);
     return null;
   }
-  throw new TypeError(`${label}[${index}] must be library memory (DeviceBuffer, HostBuffer, GraphAllocation, ...), a bigint address or null`);
+  throw new TypeError(`${label}[${index}] must be library memory (DeviceBuffer, HostBuffer, GraphAllocation, ...), ` +
+    'a MemoryPointer, a bigint address or null');
 }

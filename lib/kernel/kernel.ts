@@ -8,24 +8,34 @@ import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generat
 import { KernelCallFieldsIndex, KernelCallHeader, LaunchConfigIndex, LaunchSlotsIndex, MemoryArgument, MemoryArgumentIndex } from '../generated/layouts';
 import { native, NativeKernel, Slot } from '../native';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkOptions, checkSize, noItems, noOptions } from '../validate';
-import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, KernelParam, writeArg } from './args';
+import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, KernelParam, MemoryPointer, writeArg } from './args';
 import { encodeLaunchShape, LaunchConfig, LaunchShapeMemo, launchStream, LaunchShape } from './launch-config';
 import { PreparedLaunch } from './prepared-launch';
 
 /** Options of the occupancy queries. */
 export interface OccupancyOptions {
   /** Dynamic shared memory per block, in bytes (default 0). */
-  dynamicSharedMemory?: number;
+  dynamicSharedMemory?: number | bigint;
   /** CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE: assume global caching stays on. */
   disableCachingOverride?: boolean;
-  /** The context whose device is asked about (a library kernel's default: device 0's primary). */
+  /** The device asked about, in its primary context (a library kernel's default: device 0). */
+  device?: DeviceLike;
+  /** The context whose device is asked about, instead of a device's primary context. */
+  context?: Context;
+}
+
+/** Where an occupancy query is asked: a device (in its primary context) or a context. */
+export interface OccupancyPlace {
+  /** The device asked about, in its primary context (a library kernel's default: device 0). */
+  device?: DeviceLike;
+  /** The context whose device is asked about, instead of a device's primary context. */
   context?: Context;
 }
 
 /** Options of {@link Kernel.maxPotentialBlockSize}. */
 export interface BlockSizeOptions extends Omit<OccupancyOptions, 'dynamicSharedMemory'> {
   /** Dynamic shared memory per block in bytes, or a function of the block size. */
-  dynamicSharedMemory?: number | ((blockSize: number) => number);
+  dynamicSharedMemory?: number | bigint | ((blockSize: number) => number | bigint);
   /** The largest block size the kernel handles (default: the device's or kernel's limit). */
   blockSizeLimit?: number;
 }
@@ -171,8 +181,8 @@ export class Kernel extends Disposable<NativeKernel> {
   /** How many blocks of blockSize threads can be resident on one multiprocessor. */
   maxActiveBlocksPerMultiprocessor(blockSize: number, options: OccupancyOptions = noOptions): number {
     checkObject(options, 'options');
-    checkOptions(options, 'options', 'maxActiveBlocksPerMultiprocessor', ['dynamicSharedMemory', 'disableCachingOverride', 'context']);
-    return native.kernelMaxActiveBlocksPerMultiprocessor(this.slot, this.#queryContext(options.context), checkInteger(blockSize, 'blockSize', 1),
+    checkOptions(options, 'options', 'maxActiveBlocksPerMultiprocessor', ['dynamicSharedMemory', 'disableCachingOverride', 'device', 'context']);
+    return native.kernelMaxActiveBlocksPerMultiprocessor(this.slot, this.#occupancyContext(options), checkInteger(blockSize, 'blockSize', 1),
       checkSize(options.dynamicSharedMemory ?? 0, 'options.dynamicSharedMemory'), occupancyFlags(options));
   }
 
@@ -184,33 +194,33 @@ export class Kernel extends Disposable<NativeKernel> {
     blockSize: number;
   } {
     checkObject(options, 'options');
-    checkOptions(options, 'options', 'maxPotentialBlockSize', ['dynamicSharedMemory', 'disableCachingOverride', 'context', 'blockSizeLimit']);
+    checkOptions(options, 'options', 'maxPotentialBlockSize', ['dynamicSharedMemory', 'disableCachingOverride', 'device', 'context', 'blockSizeLimit']);
     const shared = options.dynamicSharedMemory ?? 0;
     if (typeof shared !== 'function') checkSize(shared, 'options.dynamicSharedMemory');
-    return native.kernelMaxPotentialBlockSize(this.slot, this.#queryContext(options.context), shared,
+    return native.kernelMaxPotentialBlockSize(this.slot, this.#occupancyContext(options), shared,
       checkInteger(options.blockSizeLimit ?? 0, 'options.blockSizeLimit', 0), occupancyFlags(options));
   }
 
   /** The dynamic shared memory a block can have when blocksPerMultiprocessor blocks of blockSize share a multiprocessor. */
-  availableDynamicSharedMemoryPerBlock(blocksPerMultiprocessor: number, blockSize: number, options: { context?: Context } = noOptions): number {
+  availableDynamicSharedMemoryPerBlock(blocksPerMultiprocessor: number, blockSize: number, options: OccupancyPlace = noOptions): number {
     checkObject(options, 'options');
-    checkOptions(options, 'options', 'availableDynamicSharedMemoryPerBlock', ['context']);
-    return native.kernelAvailableDynamicSharedMemoryPerBlock(this.slot, this.#queryContext(options.context),
+    checkOptions(options, 'options', 'availableDynamicSharedMemoryPerBlock', ['device', 'context']);
+    return native.kernelAvailableDynamicSharedMemoryPerBlock(this.slot, this.#occupancyContext(options),
       checkInteger(blocksPerMultiprocessor, 'blocksPerMultiprocessor', 1), checkInteger(blockSize, 'blockSize', 1));
   }
 
   /** The largest cluster this launch shape could use (its cluster dimension is ignored). */
-  maxPotentialClusterSize(shape: LaunchShape, options: { context?: Context } = noOptions): number {
+  maxPotentialClusterSize(shape: LaunchShape, options: OccupancyPlace = noOptions): number {
     checkObject(options, 'options');
-    checkOptions(options, 'options', 'maxPotentialClusterSize', ['context']);
-    return native.kernelMaxPotentialClusterSize(this.slot, this.#queryContext(options.context), encodeLaunchShape(shape));
+    checkOptions(options, 'options', 'maxPotentialClusterSize', ['device', 'context']);
+    return native.kernelMaxPotentialClusterSize(this.slot, this.#occupancyContext(options), encodeLaunchShape(shape));
   }
 
   /** How many clusters of the shape's cluster dimension can be resident at once. */
-  maxActiveClusters(shape: LaunchShape, options: { context?: Context } = noOptions): number {
+  maxActiveClusters(shape: LaunchShape, options: OccupancyPlace = noOptions): number {
     checkObject(options, 'options');
-    checkOptions(options, 'options', 'maxActiveClusters', ['context']);
-    return native.kernelMaxActiveClusters(this.slot, this.#queryContext(options.context), encodeLaunchShape(shape));
+    checkOptions(options, 'options', 'maxActiveClusters', ['device', 'context']);
+    return native.kernelMaxActiveClusters(this.slot, this.#occupancyContext(options), encodeLaunchShape(shape));
   }
 
   /**
@@ -270,8 +280,15 @@ export class Kernel extends Disposable<NativeKernel> {
       const slot = slots[i];
       const memory = writeArg(view, bytes, slot, a.value, label, i);
       if (memory !== null) {
-        pointers[MemoryArgumentIndex.count * pointerCount + MemoryArgumentIndex.offset] = slot.offset;
-        pointers[MemoryArgumentIndex.count * pointerCount + MemoryArgumentIndex.memory] = memory.slot;
+        const at = MemoryArgumentIndex.count * pointerCount;
+        pointers[at + MemoryArgumentIndex.offset] = slot.offset;
+        if (memory instanceof MemoryPointer) {
+          pointers[at + MemoryArgumentIndex.memory] = memory.memory.slot;
+          pointers[at + MemoryArgumentIndex.byteOffset] = memory.offset;
+        } else {
+          pointers[at + MemoryArgumentIndex.memory] = memory.slot;
+          pointers[at + MemoryArgumentIndex.byteOffset] = 0;
+        }
         pointerCount++;
       }
     }
@@ -323,6 +340,22 @@ export class Kernel extends Disposable<NativeKernel> {
   #ordinal(device: DeviceLike): number {
     if (device !== undefined) return ordinalOf(device);
     return this.context ? this.context.deviceOrdinal : 0;
+  }
+
+  // The context of an occupancy query: the one given, or the device's primary
+  // context (a library kernel belongs to none, and the driver answers in the
+  // current one); a module's function answers in its own.
+  #occupancyContext(options: OccupancyPlace) {
+    if (options.device === undefined) return this.#queryContext(options.context);
+    if (options.context !== undefined) throw new TypeError('options.device and options.context cannot both be given; a context names its device');
+    const device = Device.get(ordinalOf(options.device, 'options.device'));
+    if (this.context) {
+      if (device.ordinal !== this.context.deviceOrdinal) {
+        throw new RangeError(`${this.name} belongs to a module of device ${this.context.deviceOrdinal}; it cannot be asked about device ${device.ordinal}`);
+      }
+      return null;
+    }
+    return device.primaryContext.slot;
   }
 
   #queryContext(context: Context | undefined) {

@@ -5,7 +5,7 @@ import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
 import { native, NativePreparedLaunch, Slot } from '../native';
 import { checkInteger } from '../validate';
-import { ArgLayout, ArgSlot, ArgValue, KernelArgumentError, writeArg } from './args';
+import { ArgLayout, ArgSlot, ArgValue, KernelArgumentError, MemoryPointer, writeArg } from './args';
 import type { Kernel } from './kernel';
 
 /**
@@ -40,7 +40,10 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
     this.#unset = layout.slots.length;
   }
 
-  /** Sets argument `index` in place; later launches use it. */
+  /**
+   * Sets argument `index` in place; later launches use it. A pointer into
+   * memory is `new MemoryPointer(memory, offset)` (or `arg.ptr(memory, offset).value`).
+   */
   set(index: number, value: ArgValue): this {
     // set() writes the parameter buffer from here, without the native layer: it checks disposal itself.
     if (this.released) throw new DisposedError('PreparedLaunch');
@@ -51,7 +54,10 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
     }
     const memory = writeArg(this.#view, this.#bytes, slot, value, 'values', index);
     // Memory's address is written by the native layer, which also keeps the memory for the launches.
-    if (slot.type === 'ptr') native.preparedLaunchSetPointer(this.slot, slot.offset, memory !== null ? memory.slot : null);
+    if (slot.type === 'ptr') {
+      if (memory instanceof MemoryPointer) native.preparedLaunchSetPointer(this.slot, slot.offset, memory.memory.slot, memory.offset);
+      else native.preparedLaunchSetPointer(this.slot, slot.offset, memory !== null ? memory.slot : null, 0);
+    }
     if (this.#values[index] === undefined) this.#unset -= 1;
     this.#values[index] = value;
     return this;

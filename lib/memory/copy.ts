@@ -12,11 +12,11 @@ import { Bytes, bytesOperand, MemoryHandle, memorySlot } from './bytes';
 /** Options of {@link copy}. */
 export interface CopyOptions {
   /** Where in dst to start (bytes, default 0). */
-  dstOffset?: number;
+  dstOffset?: number | bigint;
   /** Where in src to start (bytes, default 0). */
-  srcOffset?: number;
+  srcOffset?: number | bigint;
   /** How many bytes (default: the rest of src). */
-  bytes?: number;
+  bytes?: number | bigint;
   /** Queue the copy on this stream instead of copying synchronously. */
   stream?: Stream;
 }
@@ -42,11 +42,11 @@ export interface PitchedOperand {
   /** The memory: library memory or JavaScript bytes. */
   memory: Bytes;
   /** Byte offset of the region's first byte (default 0). */
-  offset?: number;
+  offset?: number | bigint;
   /** Bytes from one row to the next. */
-  pitch: number;
+  pitch: number | bigint;
   /** 3D only: rows from one slice to the next (default: the copy's height). */
-  rowsPerSlice?: number;
+  rowsPerSlice?: number | bigint;
 }
 
 /** Options of {@link copy2D}. */
@@ -67,7 +67,7 @@ function operand(o: PitchedOperand, name: string) {
 }
 
 /** Copies height rows of width bytes between pitched regions. */
-export function copy2D(dst: PitchedOperand, src: PitchedOperand, width: number, height: number, options: Copy2DOptions = noOptions): void {
+export function copy2D(dst: PitchedOperand, src: PitchedOperand, width: number | bigint, height: number | bigint, options: Copy2DOptions = noOptions): void {
   const d = operand(dst, 'dst');
   const s = operand(src, 'src');
   checkObject(options, 'options');
@@ -84,11 +84,11 @@ export function copy2D(dst: PitchedOperand, src: PitchedOperand, width: number, 
 /** The size of a 3D copy. */
 export interface Extent3D {
   /** Bytes per row. */
-  width: number;
+  width: number | bigint;
   /** Rows per slice. */
-  height: number;
+  height: number | bigint;
   /** Slices. */
-  depth: number;
+  depth: number | bigint;
 }
 
 function params3D(dst: PitchedOperand, src: PitchedOperand, extent: Extent3D) {
@@ -119,11 +119,11 @@ export interface BatchCopy {
   /** Where to copy from. */
   src: MemoryHandle;
   /** Byte offset into dst (default 0). */
-  dstOffset?: number;
+  dstOffset?: number | bigint;
   /** Byte offset into src (default 0). */
-  srcOffset?: number;
+  srcOffset?: number | bigint;
   /** How many bytes. */
-  bytes: number;
+  bytes: number | bigint;
 }
 
 /** Many 1D copies between library memory in one cuMemcpyBatchAsync on stream. */
@@ -150,9 +150,9 @@ export interface FillOptions {
   /** 1, 2 or 4: the size of value (default 1). */
   elementBytes?: 1 | 2 | 4;
   /** Byte offset to start at (default 0; aligned to elementBytes). */
-  offset?: number;
+  offset?: number | bigint;
   /** Elements to write (default: to the end). */
-  count?: number;
+  count?: number | bigint;
   /** Queue the fill on this stream instead of filling synchronously. */
   stream?: Stream;
 }
@@ -168,7 +168,7 @@ export function fill(target: MemoryHandle, value: number, options: FillOptions =
 }
 
 /** Sets a pitched 2D region: height rows of width elements, pitch bytes apart (cuMemsetD2D*). */
-export function fill2D(target: MemoryHandle, value: number, region: { pitch: number; width: number; height: number; offset?: number },
+export function fill2D(target: MemoryHandle, value: number, region: { pitch: number | bigint; width: number | bigint; height: number | bigint; offset?: number | bigint },
   options: { elementBytes?: 1 | 2 | 4; stream?: Stream } = noOptions): void {
   checkObject(region, 'region');
   checkObject(options, 'options');

@@ -11,19 +11,19 @@ export interface DecompressEntry {
   /** The compressed input. */
   src: MemoryHandle;
   /** Where in src the input starts (bytes, default 0). */
-  srcOffset?: number;
+  srcOffset?: number | bigint;
   /** Compressed bytes to read. */
-  srcBytes: number;
+  srcBytes: number | bigint;
   /** Where the output goes. */
   dst: MemoryHandle;
   /** Where in dst the output starts (bytes, default 0). */
-  dstOffset?: number;
+  dstOffset?: number | bigint;
   /** Bytes the output is expected to take (a scheduling hint for the driver). */
-  dstBytes: number;
+  dstBytes: number | bigint;
   /** Where the driver writes the bytes actually produced, as a 32-bit count. */
   actualBytes: MemoryHandle;
   /** Where in actualBytes the count goes (bytes, default 0). */
-  actualBytesOffset?: number;
+  actualBytesOffset?: number | bigint;
   /** The compression format of src. */
   algorithm: 'deflate' | 'snappy' | 'lz4';
 }

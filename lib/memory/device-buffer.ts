@@ -13,7 +13,7 @@ import {
 } from '../generated/enums';
 import { native, NativeDeviceBuffer, Slot } from '../native';
 import { Stream, streamSlot } from '../stream';
-import { checkEnum, checkInstance, checkObject, checkOptions, checkSize, checkViewType, nameOfValue, noOptions } from '../validate';
+import { checkDriverSize, checkEnum, checkInstance, checkObject, checkOptions, checkSize, checkViewType, nameOfValue, noOptions } from '../validate';
 import { copy, fill, FillOptions } from './copy';
 import { Location, locationOf } from './location';
 import { Memory } from './memory';
@@ -42,11 +42,11 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
    * bytes of device memory (cuMemAlloc), in the device's primary context or in
    * options.context (a context of its own, from Device.createContext). Contents are undefined.
    */
-  static alloc(bytes: number, options: { device?: DeviceLike; context?: Context } = noOptions): DeviceBuffer {
+  static alloc(bytes: number | bigint, options: { device?: DeviceLike; context?: Context } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'DeviceBuffer.alloc', ['device', 'context']);
     const { ordinal, context } = placementOf(options);
-    return new DeviceBuffer(native.allocate(ordinal, checkSize(bytes, 'bytes'), context?.slot));
+    return new DeviceBuffer(native.allocate(ordinal, checkDriverSize(bytes, 'bytes'), context?.slot));
   }
 
   /** A new buffer holding a copy of data (in a device's primary context, or in options.context). */
@@ -62,15 +62,15 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
    * driver chooses for elementBytes-sized accesses (cuMemAllocPitch); in a
    * device's primary context, or in options.context.
    */
-  static allocPitched(widthBytes: number, height: number,
+  static allocPitched(widthBytes: number | bigint, height: number | bigint,
     options: { elementBytes?: 4 | 8 | 16; device?: DeviceLike; context?: Context } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'DeviceBuffer.allocPitched', ['elementBytes', 'device', 'context']);
     const element = options.elementBytes ?? 4;
     if (element !== 4 && element !== 8 && element !== 16) throw new RangeError('options.elementBytes must be 4, 8 or 16');
     const { ordinal, context } = placementOf(options);
-    return new DeviceBuffer(native.allocatePitched(ordinal, checkSize(widthBytes, 'widthBytes'),
-      checkSize(height, 'height'), element, context?.slot));
+    return new DeviceBuffer(native.allocatePitched(ordinal, checkDriverSize(widthBytes, 'widthBytes'),
+      checkDriverSize(height, 'height'), element, context?.slot));
   }
 
   /**
@@ -79,11 +79,11 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
    * frees it on a stream of your choice; dispose() frees it on this stream,
    * after the work queued there (docs/memory.md, "Freeing stream-ordered memory").
    */
-  static allocAsync(bytes: number, stream: Stream, options: { pool?: MemoryPool } = noOptions): DeviceBuffer {
+  static allocAsync(bytes: number | bigint, stream: Stream, options: { pool?: MemoryPool } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'DeviceBuffer.allocAsync', ['pool']);
     const pool = options.pool === undefined ? undefined : checkInstance(options.pool, MemoryPool, 'options.pool').slot;
-    return new DeviceBuffer(native.allocateAsync(checkSize(bytes, 'bytes'), streamSlot(stream), pool));
+    return new DeviceBuffer(native.allocateAsync(checkDriverSize(bytes, 'bytes'), streamSlot(stream), pool));
   }
 
   /**
@@ -91,12 +91,12 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
    * (cuMemAllocManaged), allocated in a device's primary context or in
    * options.context. attach: 'global' (default) or 'host'.
    */
-  static allocManaged(bytes: number, options: { device?: DeviceLike; context?: Context; attach?: 'global' | 'host' } = noOptions): DeviceBuffer {
+  static allocManaged(bytes: number | bigint, options: { device?: DeviceLike; context?: Context; attach?: 'global' | 'host' } = noOptions): DeviceBuffer {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'DeviceBuffer.allocManaged', ['device', 'context', 'attach']);
     const attach = checkEnum(options.attach ?? 'global', { global: MemoryAttach.global, host: MemoryAttach.host }, 'options.attach');
     const { ordinal, context } = placementOf(options);
-    return new DeviceBuffer(native.allocateManaged(ordinal, checkSize(bytes, 'bytes'), attach, context?.slot));
+    return new DeviceBuffer(native.allocateManaged(ordinal, checkDriverSize(bytes, 'bytes'), attach, context?.slot));
   }
 
   /**
@@ -128,14 +128,14 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
   }
 
   /** Copies data into this buffer at offset (synchronously, or queued on options.stream). */
-  write(data: ArrayBuffer | ArrayBufferView, options: { offset?: number; stream?: Stream } = noOptions): void {
+  write(data: ArrayBuffer | ArrayBufferView, options: { offset?: number | bigint; stream?: Stream } = noOptions): void {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'write', ['offset', 'stream']);
     copy(this, data, { dstOffset: options.offset, stream: options.stream });
   }
 
   /** Copies the buffer (or bytes of it from offset) into a new typed array, synchronously. */
-  readSync<T = Uint8Array>(type?: TypedArrayConstructor<T>, options: { offset?: number; bytes?: number } = noOptions): T {
+  readSync<T = Uint8Array>(type?: TypedArrayConstructor<T>, options: { offset?: number | bigint; bytes?: number | bigint } = noOptions): T {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'readSync', ['offset', 'bytes']);
     if (type !== undefined) checkViewType(type, 'type');
@@ -154,21 +154,21 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
   }
 
   /** Migrates managed memory toward location on stream (cuMemPrefetchAsync). */
-  prefetch(location: Location, stream: Stream, options: { offset?: number; bytes?: number } = noOptions): void {
+  prefetch(location: Location, stream: Stream, options: { offset?: number | bigint; bytes?: number | bigint } = noOptions): void {
     const [offset, bytes] = this.#range(options);
     const { type, id } = locationOf(location);
     native.prefetch(this.slot, offset, bytes, type, id, 0, streamSlot(stream));
   }
 
   /** Advises the driver how managed memory will be used (cuMemAdvise). */
-  advise(advice: MemoryAdviceName | number, location: Location = 'host', options: { offset?: number; bytes?: number } = noOptions): void {
+  advise(advice: MemoryAdviceName | number, location: Location = 'host', options: { offset?: number | bigint; bytes?: number | bigint } = noOptions): void {
     const [offset, bytes] = this.#range(options);
     const { type, id } = locationOf(location);
     native.advise(this.slot, offset, bytes, checkEnum(advice, MemoryAdvice, 'advice'), type, id);
   }
 
   /** What the driver knows of a managed range (cuMemRangeGetAttribute / cuMemRangeGetAttributes). */
-  rangeAttributes(options: { offset?: number; bytes?: number } = noOptions): ManagedRangeAttributes {
+  rangeAttributes(options: { offset?: number | bigint; bytes?: number | bigint } = noOptions): ManagedRangeAttributes {
     const [offset, bytes] = this.#range(options);
     const names = ['readMostly', 'preferredLocationType', 'preferredLocationId', 'lastPrefetchLocationType', 'lastPrefetchLocationId'] as const;
     const values = native.rangeAttributes(this.slot, offset, bytes, names.map((n) => RangeAttribute[n]));
@@ -186,7 +186,7 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
     };
   }
 
-  #range(options: { offset?: number; bytes?: number }): [number, number] {
+  #range(options: { offset?: number | bigint; bytes?: number | bigint }): [number, number] {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'prefetch, advise or rangeAttributes', ['offset', 'bytes']);
     const offset = checkSize(options.offset ?? 0, 'options.offset');

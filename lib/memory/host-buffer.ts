@@ -6,7 +6,7 @@
 import { Context } from '../context';
 import { DeviceLike, placementOf } from '../device';
 import { native, NativeHostBuffer, Slot } from '../native';
-import { checkBoolean, checkObject, checkOptions, checkSize, checkViewType, noOptions } from '../validate';
+import { checkBoolean, checkDriverSize, checkObject, checkOptions, checkViewType, noOptions } from '../validate';
 import { Memory } from './memory';
 
 /** Options of {@link HostBuffer.alloc}. */
@@ -53,13 +53,13 @@ export class HostBuffer extends Memory<NativeHostBuffer> {
   }
 
   /** bytes of pinned host memory (cuMemAllocHost; cuMemHostAlloc when flags are given). */
-  static alloc(bytes: number, options: HostAllocOptions = noOptions): HostBuffer {
+  static alloc(bytes: number | bigint, options: HostAllocOptions = noOptions): HostBuffer {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'HostBuffer.alloc', ['device', 'context', 'portable', 'mapped', 'writeCombined']);
     const flags = flag(options.portable, 'options.portable', 0x1) | flag(options.mapped, 'options.mapped', 0x2) |
       flag(options.writeCombined, 'options.writeCombined', 0x4);
     const { ordinal, context } = placementOf(options);
-    return new HostBuffer(native.allocateHost(ordinal, checkSize(bytes, 'bytes'), flags, context?.slot));
+    return new HostBuffer(native.allocateHost(ordinal, checkDriverSize(bytes, 'bytes'), flags, context?.slot));
   }
 
   /**

@@ -21,7 +21,7 @@ export function memoryInfo(device?: DeviceLike): {
 export type PointerLike = MemoryHandle | bigint;
 
 // An offset is added to a raw address here, and checked against a memory handle's size by the native layer.
-function pointerArgs(pointer: PointerLike, offset: number | undefined): [MemorySlot | bigint, number | undefined] {
+function pointerArgs(pointer: PointerLike, offset: number | bigint | undefined): [MemorySlot | bigint, number | undefined] {
   const checked = offset === undefined ? undefined : checkSize(offset, 'offset');
   if (typeof pointer === 'bigint') {
     const address = pointer + BigInt(checked ?? 0);
@@ -32,7 +32,7 @@ function pointerArgs(pointer: PointerLike, offset: number | undefined): [MemoryS
 }
 
 /** The allocation holding an address (cuMemGetAddressRange). */
-export function addressRange(pointer: PointerLike, offset?: number): {
+export function addressRange(pointer: PointerLike, offset?: number | bigint): {
   /** The allocation's start address. */
   base: bigint;
   /** The allocation's size in bytes. */
@@ -117,7 +117,7 @@ function decode<K extends PointerAttributeName>(name: K, view: DataView): Pointe
 }
 
 /** One pointer attribute (cuPointerGetAttribute). */
-export function pointerAttribute<K extends PointerAttributeName>(pointer: PointerLike, name: K, offset?: number): PointerAttributes[K] {
+export function pointerAttribute<K extends PointerAttributeName>(pointer: PointerLike, name: K, offset?: number | bigint): PointerAttributes[K] {
   const [p, o] = pointerArgs(pointer, offset);
   const bytes = native.pointerAttribute(p, o, checkEnum(name, PointerAttribute, 'name'));
   return decode(name, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
@@ -129,7 +129,7 @@ export function pointerAttribute<K extends PointerAttributeName>(pointer: Pointe
  * one it cannot answer for this pointer, so those are then asked one by one
  * (cuPointerGetAttribute) and the ones it refuses are left out.
  */
-export function pointerAttributes<K extends PointerAttributeName>(pointer: PointerLike, names?: K[], offset?: number): Pick<PointerAttributes, K> {
+export function pointerAttributes<K extends PointerAttributeName>(pointer: PointerLike, names?: K[], offset?: number | bigint): Pick<PointerAttributes, K> {
   const [p, o] = pointerArgs(pointer, offset);
   if (names === undefined) {
     const all = Object.keys(PointerAttribute) as K[];

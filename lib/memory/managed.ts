@@ -10,9 +10,9 @@ export interface ManagedRange {
   /** The managed memory. */
   buffer: MemoryHandle;
   /** Byte offset of the range (default 0). */
-  offset?: number;
+  offset?: number | bigint;
   /** Bytes in the range (default: the rest of the buffer). */
-  bytes?: number;
+  bytes?: number | bigint;
 }
 
 function ranges(list: ManagedRange[]): Array<[MemorySlot, number, number]> {

@@ -13,7 +13,7 @@ import {
   PoolAttributeName,
 } from '../generated/enums';
 import { native, NativeMemoryPool, Slot } from '../native';
-import { checkArray, checkEnum, checkFlag, checkFlags, checkInstance, checkObject, checkOptions, checkSize, checkSize64, nameOfValue, noOptions, unlimitedSize } from '../validate';
+import { checkArray, checkDriverSize, checkEnum, checkFlag, checkFlags, checkInstance, checkObject, checkOptions, checkSize64, nameOfValue, noOptions, unlimitedSize } from '../validate';
 import { Location, locationFrom, locationOf } from './location';
 
 /** Options of {@link MemoryPool.create}. */
@@ -23,7 +23,7 @@ export interface PoolOptions {
   /** Handle types allocations can be exported as (for sharing with other processes). */
   handleTypes?: MemoryHandleTypeName | MemoryHandleTypeName[] | number;
   /** The most the pool may hold, in bytes (0: the system's default). */
-  maxSize?: number;
+  maxSize?: number | bigint;
   /**
    * A context of its own (Device.createContext()) to create the pool in,
    * instead of the location's device's primary context. The location defaults
@@ -54,7 +54,7 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
     }
     const handleTypes = checkFlags(options.handleTypes ?? [], MemoryHandleType, 'options.handleTypes');
     return new MemoryPool(native.createPool(type, id, MemoryAllocationType.pinned, handleTypes,
-      checkSize(options.maxSize ?? 0, 'options.maxSize'), context?.slot));
+      checkDriverSize(options.maxSize ?? 0, 'options.maxSize'), context?.slot));
   }
 
   /** The device's default pool (cuDeviceGetDefaultMemPool); disposing it only drops this handle. */
@@ -133,8 +133,8 @@ export class MemoryPool extends Disposable<NativeMemoryPool> {
   }
 
   /** Releases memory down to minBytesToKeep (cuMemPoolTrimTo). */
-  trimTo(minBytesToKeep: number): void {
-    native.poolTrimTo(this.slot, checkSize(minBytesToKeep, 'minBytesToKeep'));
+  trimTo(minBytesToKeep: number | bigint): void {
+    native.poolTrimTo(this.slot, checkDriverSize(minBytesToKeep, 'minBytesToKeep'));
   }
 
   /**

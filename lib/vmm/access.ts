@@ -33,7 +33,7 @@ export function accessName(flags: number): MemoryAccessName {
  * The access location has to the mapped memory at pointer (cuMemGetAccess):
  * library memory (plus offset) or any bigint address of a mapped range.
  */
-export function memoryAccess(pointer: PointerLike, location: Location, offset?: number): MemoryAccessName {
+export function memoryAccess(pointer: PointerLike, location: Location, offset?: number | bigint): MemoryAccessName {
   const p = typeof pointer === 'bigint' ? pointer : memorySlot(pointer, 'pointer');
   const { type, id } = locationOf(location);
   return accessName(native.memoryAccess(p, offset === undefined ? undefined : checkSize(offset, 'offset'), type, id));

@@ -4,7 +4,7 @@
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { native, NativeAddressReservation, Slot } from '../native';
-import { checkInteger, checkObject, checkOptions, checkSize, noOptions } from '../validate';
+import { checkObject, checkOptions, checkSize, noOptions } from '../validate';
 import { deviceGranularity, roundToGranularity } from './granularity';
 import { Mapping, MappingOptions } from './mapping';
 import type { PhysicalAllocation } from './physical-allocation';
@@ -14,7 +14,7 @@ export interface ReserveOptions {
   /** The device whose primary context the calls use (default device 0). */
   device?: DeviceLike;
   /** Alignment of the start address: a power of two, or 0 (default) for the driver's choice. */
-  alignment?: number;
+  alignment?: number | bigint;
   /** A preferred start address (a hint the driver may ignore); default: none. */
   address?: bigint;
 }
@@ -33,11 +33,11 @@ export class AddressReservation extends Disposable<NativeAddressReservation> {
    * Reserves at least bytes of virtual address space, rounded up to the
    * device's minimum allocation granularity: {@link size} reports the rounded size.
    */
-  static reserve(bytes: number, options: ReserveOptions = noOptions): AddressReservation {
+  static reserve(bytes: number | bigint, options: ReserveOptions = noOptions): AddressReservation {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'AddressReservation.reserve', ['device', 'alignment', 'address']);
     const ordinal = ordinalOf(options.device, 'options.device');
-    const alignment = checkInteger(options.alignment ?? 0, 'options.alignment', 0);
+    const alignment = checkSize(options.alignment ?? 0, 'options.alignment');
     if (alignment !== 0 && !Number.isInteger(Math.log2(alignment))) {
       throw new RangeError(`options.alignment must be a power of two or 0, got ${alignment}`);
     }

@@ -10,9 +10,9 @@ import { MemoryRangeFlag } from '../generated/enums';
 /** Options of {@link exportDmaBuf}. */
 export interface DmaBufOptions {
   /** Where the range starts in the memory (bytes, default 0). Address and size must be multiples of the host page size. */
-  offset?: number;
+  offset?: number | bigint;
   /** How many bytes (default: the rest of the memory). */
-  bytes?: number;
+  bytes?: number | bigint;
   /** Map the dma_buf through the PCIe BAR1 (fails where the platform cannot). Default false. */
   pcie?: boolean;
 }

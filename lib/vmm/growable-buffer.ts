@@ -16,9 +16,9 @@ import { PhysicalAllocation } from './physical-allocation';
 /** Options of {@link GrowableBuffer.create}. */
 export interface GrowableBufferOptions {
   /** The most the buffer can ever hold: the address range reserved up front (rounded up to the granularity). */
-  maxSize: number;
+  maxSize: number | bigint;
   /** The initial size in bytes (default 0). */
-  size?: number;
+  size?: number | bigint;
   /** The device the memory lives on (default device 0). */
   device?: DeviceLike;
   /** Handle types each piece of physical memory may be exported as, e.g. ['posixFileDescriptor'] to share it. */
@@ -92,7 +92,7 @@ export class GrowableBuffer extends Memory<NativeVirtualMemory> {
    * lowers the size: the memory stays mapped until the buffer is disposed.
    * All or nothing: a failed growth leaves the buffer as it was.
    */
-  resize(bytes: number): void {
+  resize(bytes: number | bigint): void {
     const size = checkSize(bytes, 'bytes');
     if (size > this.#reserved) throw new RangeError(`bytes (${size}) exceeds maxSize (${this.#reserved})`);
     const capacity = this.capacity;
@@ -122,7 +122,7 @@ export class GrowableBuffer extends Memory<NativeVirtualMemory> {
   }
 
   /** The access location has to the buffer at offset (default 0). */
-  access(location: Location, offset?: number): MemoryAccessName {
+  access(location: Location, offset?: number | bigint): MemoryAccessName {
     const { type, id } = locationOf(location);
     return accessName(native.virtualMemoryGetAccess(this.slot, type, id, offset === undefined ? undefined : checkSize(offset, 'offset')));
   }

@@ -19,11 +19,11 @@ import { createAllocation, PhysicalAllocation, physicalAllocationKeys, PhysicalA
 /** Options of {@link Mapping.map} (and {@link AddressReservation.map}). */
 export interface MappingOptions {
   /** Where in the reservation the mapping starts (bytes, default 0). */
-  offset?: number;
+  offset?: number | bigint;
   /** Where in the allocation the mapped bytes start (default 0). */
-  allocationOffset?: number;
+  allocationOffset?: number | bigint;
   /** How many bytes to map (default: the rest of the allocation). */
-  bytes?: number;
+  bytes?: number | bigint;
   /** Access to grant; default read-write for the reservation's device. */
   access?: AccessEntry[];
 }
@@ -85,7 +85,7 @@ export class Mapping extends Memory<NativeVirtualMemory> {
    * reports it), a reservation of the same size, the map and the grant. What
    * fails part-way is undone; nothing leaks.
    */
-  static alloc(bytes: number, options: MappingAllocOptions = noOptions): Mapping {
+  static alloc(bytes: number | bigint, options: MappingAllocOptions = noOptions): Mapping {
     checkOptions(checkObject(options, 'options'), 'options', 'Mapping.alloc', [...physicalAllocationKeys, 'access']);
     const allocation = createAllocation(bytes, options);
     let reservation: AddressReservation | undefined;
@@ -141,7 +141,7 @@ export class Mapping extends Memory<NativeVirtualMemory> {
   }
 
   /** The access location has to the range (cuMemGetAccess), at offset (default 0). */
-  access(location: Location, offset?: number): MemoryAccessName {
+  access(location: Location, offset?: number | bigint): MemoryAccessName {
     const { type, id } = locationOf(location);
     return accessName(native.virtualMemoryGetAccess(this.slot, type, id, offset === undefined ? undefined : checkSize(offset, 'offset')));
   }

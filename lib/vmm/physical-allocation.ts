@@ -22,7 +22,7 @@ export interface PhysicalAllocationOptions extends AllocationOptions {
 export const physicalAllocationKeys: readonly string[] = [...allocationKeys, 'granularity'];
 
 /** @internal PhysicalAllocation.create once its caller has checked the options' keys. */
-export function createAllocation(bytes: number, options: PhysicalAllocationOptions): PhysicalAllocation {
+export function createAllocation(bytes: number | bigint, options: PhysicalAllocationOptions): PhysicalAllocation {
   const properties = encodeProperties(options);
   const size = roundToGranularity(checkSize(bytes, 'bytes'), granularityOf(properties, options.granularity ?? 'minimum'));
   if (size === 0) throw new RangeError('bytes must be at least 1');
@@ -45,7 +45,7 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
    * granularity of its properties: {@link size} reports the rounded size. It
    * has no address until mapped ({@link AddressReservation.map}).
    */
-  static create(bytes: number, options: PhysicalAllocationOptions = noOptions): PhysicalAllocation {
+  static create(bytes: number | bigint, options: PhysicalAllocationOptions = noOptions): PhysicalAllocation {
     checkOptions(checkObject(options, 'options'), 'options', 'PhysicalAllocation.create', physicalAllocationKeys);
     return createAllocation(bytes, options);
   }
@@ -55,7 +55,7 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
    * address of a mapped range, given as library memory (plus offset) or a bigint.
    * Its size is that of the mapping the address lies in.
    */
-  static retain(pointer: PointerLike, offset?: number): PhysicalAllocation {
+  static retain(pointer: PointerLike, offset?: number | bigint): PhysicalAllocation {
     const p = typeof pointer === 'bigint' ? pointer : memorySlot(pointer, 'pointer');
     return new PhysicalAllocation(native.retainAllocation(p, offset === undefined ? undefined : checkSize(offset, 'offset')));
   }
@@ -66,7 +66,7 @@ export class PhysicalAllocation extends Disposable<NativePhysicalAllocation> {
    * stays open and the caller's to close) or a fabric handle's 64 bytes. bytes is
    * the size the exporter announced. Most programs use openSharedMemory instead.
    */
-  static import(handle: number | OwnedFd | Uint8Array, options: { bytes: number }): PhysicalAllocation {
+  static import(handle: number | OwnedFd | Uint8Array, options: { bytes: number | bigint }): PhysicalAllocation {
     checkObject(options, 'options');
     checkOptions(options, 'options', 'PhysicalAllocation.import', ['bytes']);
     const bytes = checkSize(options.bytes, 'options.bytes');

@@ -83,14 +83,16 @@ static_assert(sizeof(KernelCallHeader) == 88);
 constexpr size_t kKernelCallHeaderBytes = 96;
 
 // A memory argument of a kernel call: the native layer writes the memory's
-// device address at offset in the parameters.
+// device address plus byteOffset at offset in the parameters.
 struct MemoryArgument {
   double offset;
   double memory;
+  double byteOffset;
 };
 static_assert(offsetof(MemoryArgument, offset) == 0);
 static_assert(offsetof(MemoryArgument, memory) == 8);
-static_assert(sizeof(MemoryArgument) == 16);
-constexpr size_t kMemoryArgumentBytes = 16;
+static_assert(offsetof(MemoryArgument, byteOffset) == 16);
+static_assert(sizeof(MemoryArgument) == 24);
+constexpr size_t kMemoryArgumentBytes = 24;
 
 }  // namespace cudrv

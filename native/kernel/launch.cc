@@ -36,7 +36,14 @@ namespace {
 bool pointerPlace(uint64_t offset, size_t bytes) { return offset % 8 == 0 && bytes >= 8 && offset <= bytes - 8; }
 }  // namespace
 
-void writePointer(Napi::Env env, const MemoryBox* box, uint64_t offset, uint8_t* buffer, size_t bytes) {
+uint64_t byteOffsetOf(Napi::Env env, double byteOffset) {
+  if (!(byteOffset >= 0 && byteOffset < 9007199254740992.0) || byteOffset != static_cast<double>(static_cast<uint64_t>(byteOffset))) {
+    rangeError(env, "byteOffset", "must be an integer from 0 to 2^53 - 1");
+  }
+  return static_cast<uint64_t>(byteOffset);
+}
+
+void writePointer(Napi::Env env, const MemoryBox* box, uint64_t byteOffset, uint64_t offset, uint8_t* buffer, size_t bytes) {
   if (!box) typeError(env, "memory", "a DeviceBuffer or a HostBuffer");
   if (!pointerPlace(offset, bytes)) {
     rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in " + std::to_string(bytes) + " bytes of parameters");
@@ -44,7 +51,11 @@ void writePointer(Napi::Env env, const MemoryBox* box, uint64_t offset, uint8_t*
   if (box->device == 0) {
     typeError(env, "memory", "memory the device can reach (a HostBuffer mapped into the device's address space)");
   }
-  std::memcpy(buffer + offset, &box->device, sizeof(CUdeviceptr));
+  if (byteOffset > box->size) {
+    rangeError(env, "byteOffset", std::to_string(byteOffset) + " is past the end of memory of " + std::to_string(box->size) + " bytes");
+  }
+  const CUdeviceptr address = box->device + byteOffset;
+  std::memcpy(buffer + offset, &address, sizeof(CUdeviceptr));
 }
 
 KernelParams::KernelParams(Napi::Env env, const KernelBox& kernel, uint8_t* args, size_t bytes) {
@@ -185,18 +196,19 @@ Napi::Value PreparedLaunchArguments(const Napi::CallbackInfo& info) {
       [](Napi::Env, void*, std::shared_ptr<PreparedLaunchBox::Storage>* held) { delete held; }, hold);
 }
 
-// (launch, offset, memory | null): memory's device address goes at offset
-// and the memory is kept for the launches; null only lets go of the memory
+// (launch, offset, memory | null, byteOffset): memory's device address plus
+// byteOffset goes at offset and the memory is kept for the launches; null only lets go of the memory
 // there (the caller wrote another address). Memory it named before stays
 // alive until launches already queued are done.
 Napi::Value PreparedLaunchSetPointer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   uint64_t offset = u64Arg(info[1], "offset");
   const bool none = info[2].IsNull() || info[2].IsUndefined();
+  uint64_t byteOffset = u64Arg(info[3], "byteOffset");
   MemoryRef next = none ? nullptr : memoryOf(info[2]);
   PreparedLaunchBox& p = *PreparedLaunchHandle::fromSlot(info[0], "launch");
   if (!none) {
-    writePointer(env, next.get(), offset, reinterpret_cast<uint8_t*>(p.storage->data()), p.bytes);
+    writePointer(env, next.get(), byteOffset, offset, reinterpret_cast<uint8_t*>(p.storage->data()), p.bytes);
   } else if (!pointerPlace(offset, p.bytes)) {
     rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in the parameters of " + p.kernel->name);
   }

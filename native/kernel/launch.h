@@ -55,9 +55,13 @@ class PreparedLaunchHandle : public Handle<PreparedLaunchHandle, PreparedLaunchB
   static constexpr const char* kName = "PreparedLaunch";
 };
 
-// The device address of memory (TypeError when null: not library memory),
-// written at offset into a parameter buffer of `bytes`; the caller keeps the memory alive.
-void writePointer(Napi::Env env, const MemoryBox* memory, uint64_t offset, uint8_t* buffer, size_t bytes);
+// The device address of memory plus byteOffset (TypeError when memory is null:
+// not library memory), written at offset into a parameter buffer of `bytes`;
+// the caller keeps the memory alive. byteOffset may be the memory's size (an
+// end pointer, as C allows one past the last byte) and no more.
+void writePointer(Napi::Env env, const MemoryBox* memory, uint64_t byteOffset, uint64_t offset, uint8_t* buffer, size_t bytes);
+// A MemoryArgument's or setter's byteOffset, as a double: a RangeError unless an integer in [0, 2^53).
+uint64_t byteOffsetOf(Napi::Env env, double byteOffset);
 
 // A kernel call as lib/kernel/kernel.ts packs it for a plain launch or a kernel
 // node: one ArrayBuffer holding a KernelCallHeader (generated/layouts.h: the
@@ -79,7 +83,7 @@ struct KernelCall {
 };
 // Reads record (an ArrayBuffer) into call, its counts checked against the record's length.
 void readKernelCall(Napi::Value record, KernelCall& call);
-// Writes the device address of each of the call's memory arguments into args
+// Writes the device address (plus byte offset) of each of the call's memory arguments into args
 // (the call's bytes or a copy of them, argBytes long) and hands the memory to
 // keep(const MemoryInSlot&), for the caller to keep alive.
 template <typename Keep>
@@ -88,8 +92,9 @@ void writeMemoryArguments(Napi::Env env, const SlotTable& table, const KernelCal
     MemoryArgument pair;
     std::memcpy(&pair, call.pointers + sizeof(MemoryArgument) * i, sizeof(pair));
     if (!(pair.offset >= 0) || pair.offset > static_cast<double>(call.argBytes)) rangeError(env, "offset", "is outside the parameters");
+    const uint64_t byteOffset = byteOffsetOf(env, pair.byteOffset);
     const MemoryInSlot memory = memoryInSlot(env, table, pair.memory);
-    writePointer(env, memory.box, static_cast<uint64_t>(pair.offset), args, call.argBytes);
+    writePointer(env, memory.box, byteOffset, static_cast<uint64_t>(pair.offset), args, call.argBytes);
     keep(memory);
   }
 }

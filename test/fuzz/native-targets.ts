@@ -450,12 +450,13 @@ function pointerPlacement(world: World): Target[] {
   const memory = slotOf('deviceBuffer');
   if (!addon || kernel === undefined || stream === undefined || memory === undefined) return [];
   // The record a launch takes (native/kernel/launch.h KernelCall), packed by the library the fuzzer
-  // loaded (dist/): 24 bytes of parameters, one [offset, memory slot] pair (counts [24, 1]), the kernel and stream.
+  // loaded (dist/): 24 bytes of parameters, one [offset, memory slot, byte offset] MemoryArgument (counts [24, 1]),
+  // the kernel and stream.
   const { packedRecord } = require('../../dist/kernel/kernel') as typeof import('../../lib/kernel/kernel');
   const launchRecord = (offset: number | bigint): ArrayBuffer => {
     const packed = packedRecord(24, 1);
     packed.config.set([1, 1, 1, 1, 1, 1]);
-    packed.pointers.set([Number(offset), memory]);
+    packed.pointers.set([Number(offset), memory, 0]);
     packed.fields[1] = 1;
     packed.launch.set([kernel, stream]);
     return packed.record;
@@ -471,7 +472,7 @@ function pointerPlacement(world: World): Target[] {
   if (prepared !== undefined) {
     targets.push({
       name: 'native preparedLaunchSetPointer (placement)', params: [], relation: (offset) => fits(offset as never),
-      call: (offset: unknown, what: unknown) => (addon.preparedLaunchSetPointer as (...a: unknown[]) => unknown)(prepared, offset, what),
+      call: (offset: unknown, what: unknown) => (addon.preparedLaunchSetPointer as (...a: unknown[]) => unknown)(prepared, offset, what, 0),
       arbitrary: () => fc.tuple(fc.constantFrom(...offsets), fc.constantFrom(memory, null))
         .map(([offset, what]): Arg[] => [{ value: offset, validity: 'valid' }, { value: what, validity: 'valid' }]),
     });

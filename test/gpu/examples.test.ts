@@ -5,6 +5,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { runCli } from '../helpers/cli';
 import { readmeExample, root, runExample, userModule } from '../helpers/examples';
 import { describeGpu } from '../helpers/tiers';
 
@@ -46,6 +47,23 @@ describeGpu('examples', () => {
       for (const pattern of patterns) expect(run.output).toMatch(pattern);
     }, 180000);
   }
+
+  test('graph-pipeline.js --dot writes its graph as DOT, which `cuda-driver dot` draws', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cuda-driver-dot-'));
+    try {
+      const saved = path.join(dir, 'pipeline.dot');
+      const run = spawnSync(process.execPath, [path.join('examples', 'graph-pipeline.js'), '--dot', saved], { cwd: root, encoding: 'utf8', timeout: 120000 });
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain(`wrote ${saved}; draw it with: npx cuda-driver dot ${saved} -o graph.svg`);
+      const text = fs.readFileSync(saved, 'utf8');
+      for (const label of ['upload x', 'a = 2x', 'b = 3x', 'sum = a + b', 'download sum']) expect(text).toContain(label);
+      const drawn = runCli(['dot', saved, '--format', 'dot']);
+      expect(drawn.status).toBe(0);
+      expect(drawn.stdout).toBe(text);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180000);
 
   test("the README's graph example runs in a user's project and prints 2", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cuda-driver-readme-'));

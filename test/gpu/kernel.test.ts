@@ -10,9 +10,11 @@ import {
   Device,
   DeviceBuffer,
   fromFloat16Bits,
+  Graph,
   Kernel,
   KernelArgumentError,
   Library,
+  MemoryPointer,
   Module,
   Stream,
   toBFloat16Bits,
@@ -273,6 +275,42 @@ describeGpu('kernels', () => {
     launch();
     stream.synchronizeSync();
     expect(total.readSync(BigUint64Array)[0]).toBe(1024n);
+  });
+
+  test('pointers into a buffer (arg.ptr(buffer, offset)) write where they point, in launches, prepared launches and kernel nodes', async () => {
+    const n = 64;
+    using x = DeviceBuffer.from(Float32Array.from({ length: n }, () => 1));
+    using y = DeviceBuffer.from(new Float32Array(n));
+    using saxpy = lib.kernel('saxpy');
+    saxpy.launch({ grid: 1, block: 32, stream }, [arg.f32(5), arg.ptr(x), arg.ptr(y, 16 * 4), arg.u32(8)]);
+    using prepared = saxpy.prepare({ grid: 1, block: 32, stream }, ['f32', 'ptr', 'ptr', 'u32'], [7, x, new MemoryPointer(y, 40 * 4), 4]);
+    prepared.launch();
+    using graph = Graph.create();
+    graph.addKernel(saxpy, { grid: 1, block: 32 }, [arg.f32(9), arg.ptr(x, 8 * 4), arg.ptr(y, 56n * 4n), arg.u32(8)]);
+    using exec = graph.instantiate();
+    await exec.run(stream);
+    // an end pointer (offset == size) may be passed; with n = 0 nothing is read or written through it
+    saxpy.launch({ grid: 1, block: 32, stream }, [arg.f32(1), arg.ptr(x, n * 4), arg.ptr(y, n * 4), arg.u32(0)]);
+    expect(() => arg.ptr(y, -4)).toThrow(RangeError);
+    expect(() => saxpy.launch({ grid: 1, block: 32, stream }, [arg.f32(1), arg.ptr(x), arg.ptr(y, n * 4 + 4), arg.u32(1)]))
+      .toThrow(/byteOffset 260 is past the end of memory of 256 bytes/);
+    stream.synchronizeSync();
+    const out = y.readSync(Float32Array);
+    const expected = Float32Array.from({ length: n }, (_, i) => (i >= 16 && i < 24 ? 5 : i >= 40 && i < 44 ? 7 : i >= 56 ? 9 : 0));
+    expect(Array.from(out)).toEqual(Array.from(expected));
+  });
+
+  test('occupancy of a library kernel on every device, asked by device, without naming a context', () => {
+    using saxpy = lib.kernel('saxpy');
+    for (const device of Device.all()) {
+      const blocks = saxpy.maxActiveBlocksPerMultiprocessor(256, { device });
+      expect(blocks).toBeGreaterThan(0);
+      expect(blocks).toBe(saxpy.maxActiveBlocksPerMultiprocessor(256, { context: device.primaryContext }));
+      expect(blocks * 256).toBeLessThanOrEqual(device.attribute('maxThreadsPerMultiprocessor'));
+      const best = saxpy.maxPotentialBlockSize({ device: device.ordinal });
+      expect(best.blockSize).toBeGreaterThan(0);
+      expect(saxpy.availableDynamicSharedMemoryPerBlock(1, 256, { device })).toBeGreaterThan(0);
+    }
   });
 
   test('occupancy', () => {

@@ -3,6 +3,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { spawnSync } from 'child_process';
 import { cliBin, runCli } from '../helpers/cli';
 import { root } from '../helpers/examples';
 import { fakeDriver } from '../helpers/subprocess';
@@ -183,6 +184,32 @@ describe('dot', () => {
     const missing = runCli(['dot', none, '--export', 'nope']);
     expect(missing.stderr).toMatch(/no export named 'nope'/);
     expect(runCli(['dot', path.join(dir, 'absent.js')]).stderr).toMatch(/does not exist/);
+  });
+
+  test("the DOT file examples/graph-pipeline.js writes with --dot (its writer, over a graph built on the stand-in) is drawn", () => {
+    const saved = path.join(dir, 'pipeline.dot');
+    const script = write('saves.js', `const cuda = require(${JSON.stringify(root)});
+      const { writeDotIfAsked } = require(${JSON.stringify(path.join(root, 'examples', 'common', 'write-dot.js'))});
+      const graph = cuda.Graph.create({ dataflow: true });
+      const x = cuda.DeviceBuffer.alloc(64), host = cuda.HostBuffer.alloc(64);
+      graph.addCopy(x, host, {}, { label: 'upload x' });
+      graph.addCopy(host, x, {}, { label: 'download x' });
+      if (writeDotIfAsked(graph, []) !== undefined) throw new Error('wrote without --dot');
+      writeDotIfAsked(graph, ['--dot', ${JSON.stringify(saved)}]);`);
+    const made = spawnSync(process.execPath, [script], { encoding: 'utf8', env: { ...process.env, CUDA_DRIVER_LIBRARY: fakeDriver() } });
+    expect(made.stderr).toBe('');
+    expect(made.stdout).toBe(`wrote ${saved}; draw it with: npx cuda-driver dot ${saved} -o graph.svg\n`);
+    const text = fs.readFileSync(saved, 'utf8');
+    expect(text).toMatch(/^digraph /);
+    expect(text).toMatch(/upload x[\s\S]*download x/);
+    expect(text).toMatch(/n\d+ -> n\d+/);  // the data-flow edge from the upload to the download
+    const r = runCli(['dot', saved, '--format', 'dot']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(text);
+    const out = path.join(dir, 'drawn-pipeline.svg');
+    const drawn = runCli(['dot', saved, '-o', out]);
+    expect(drawn.status).toBe(0);
+    expect(fs.existsSync(graphviz ? out : path.join(dir, 'drawn-pipeline.dot'))).toBe(true);
   });
 
   test('a module that builds a Graph, without a GPU: says so and exits 3', () => {

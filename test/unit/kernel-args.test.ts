@@ -91,7 +91,7 @@ describe('argument values', () => {
   test('pointers: bigint addresses and null', () => {
     expect(write('ptr', 8, 0x7f0012345678n)).toEqual([0x78, 0x56, 0x34, 0x12, 0x00, 0x7f, 0, 0]);
     expect(write('ptr', 8, null)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
-    expect(() => write('ptr', 8, 1234)).toThrow('values[0] must be library memory (DeviceBuffer, HostBuffer, GraphAllocation, ...), a bigint address or null');
+    expect(() => write('ptr', 8, 1234)).toThrow('values[0] must be library memory (DeviceBuffer, HostBuffer, GraphAllocation, ...), a MemoryPointer, a bigint address or null');
     expect(() => write('ptr', 8, -1n)).toThrow(RangeError);
   });
 

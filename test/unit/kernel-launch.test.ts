@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { fakeDriver, runScript } from '../helpers/subprocess';
+import { distPath, fakeDriver, runScript } from '../helpers/subprocess';
 
 const image = [
   'FAKE',
@@ -35,8 +35,8 @@ beforeAll(() => {
 });
 beforeEach(() => fs.writeFileSync(logFile, ''));
 
-const run = (body: string, extraEnv: Record<string, string> = {}) => {
-  const r = runScript(prelude + body, { ...env, ...extraEnv });
+const run = (body: string, extraEnv: Record<string, string> = {}, args: string[] = []) => {
+  const r = runScript(prelude + body, { ...env, ...extraEnv }, args);
   if (r.status !== 0 || r.report === undefined) throw new Error(`script failed (${r.status}):\n${r.stderr}\n${r.stdout}`);
   return r.report;
 };
@@ -437,6 +437,120 @@ describe('launches', () => {
     expect(r.afterSync.sort()).toEqual([`free ${y}`, `free ${z}`].sort());
   });
 
+  test('a pointer into memory, arg.ptr(memory, offset): the address plus the offset is sent, and the memory kept as arg.ptr(memory) keeps it', () => {
+    const r = run(`
+      (async () => {
+      const settle = async () => { for (let i = 0; i < 5; i++) { global.gc(); await new Promise((r) => setTimeout(r, 10)); } };
+      const frees = () => log().filter((l) => l.startsWith('free')).map((l) => l.split(' ')[1]);
+      const stream = newStream();
+      const saxpy = cuda.Library.load(image).kernel('saxpy');
+      let x = cuda.DeviceBuffer.alloc(256), y = cuda.DeviceBuffer.alloc(256), z = cuda.DeviceBuffer.alloc(256);
+      const addresses = [x, y, z].map((b) => b.address.toString(16));
+      clearLog();
+      saxpy.launch({ grid: 1, block: 1, stream }, [cuda.arg.f32(1), cuda.arg.ptr(x, 16), cuda.arg.ptr(y, 256n), cuda.arg.u32(2)]);
+      let prepared = saxpy.prepare({ grid: 1, block: 1, stream }, ['f32', 'ptr', 'ptr', 'u32'], [1, new cuda.MemoryPointer(x, 0), new cuda.MemoryPointer(z, 8), 3]);
+      prepared.launch();
+      const value = ((got) => ({ isPointer: got instanceof cuda.MemoryPointer, offset: got.offset, frozen: Object.isFrozen(got), memory: got.memory === z }))(prepared.get(2));
+      const launches = log().filter((l) => l.startsWith('launch'));
+      x = y = z = null;  // dropped, not disposed: only the launches hold them now
+      await settle();
+      const beforeSync = frees();
+      stream.synchronizeSync();
+      await settle();
+      const afterSync = frees();
+      prepared.dispose();
+      prepared = null;  // its values were the last references to x and z
+      await settle();
+      stream.synchronizeSync();
+      await settle();
+      report({ addresses, launches, beforeSync, afterSync, afterPrepared: frees(), value });
+      })().catch((e) => { console.error(e); process.exitCode = 1; });`, {}, ['--expose-gc']);
+    const le = (hex: string, add = 0) => Buffer.from((BigInt('0x' + hex) + BigInt(add)).toString(16).padStart(16, '0'), 'hex').reverse().toString('hex');
+    const [x, y, z] = r.addresses;
+    expect(r.launches).toEqual([
+      `launch saxpy grid=1,1,1 block=1,1,1 smem=0 stream=1 args=0000803f|${le(x, 16)}|${le(y, 256)}|02000000`,
+      `launch saxpy grid=1,1,1 block=1,1,1 smem=0 stream=1 args=0000803f|${le(x)}|${le(z, 8)}|03000000`,
+    ]);
+    expect(r.value).toEqual({ isPointer: true, offset: 8, frozen: true, memory: true });
+    expect(r.beforeSync).toEqual([]);
+    // x and z stay arguments of the prepared launch; y only the plain launch held
+    expect(r.afterSync).toEqual([y]);
+    expect(r.afterPrepared.sort()).toEqual([x, y, z].sort());
+  });
+
+  test('a pointer into memory in a kernel node or a captured launch: the graph keeps the memory', () => {
+    const r = run(`
+      (async () => {
+      const settle = async () => { for (let i = 0; i < 5; i++) { global.gc(); await new Promise((r) => setTimeout(r, 10)); } };
+      const frees = () => log().filter((l) => l.startsWith('free')).map((l) => l.split(' ')[1]);
+      const stream = newStream();
+      const saxpy = cuda.Library.load(image).kernel('saxpy');
+      let x = cuda.DeviceBuffer.alloc(256), y = cuda.DeviceBuffer.alloc(256);
+      const addresses = [x, y].map((b) => b.address.toString(16));
+      const graph = cuda.Graph.create();
+      graph.addKernel(saxpy, { grid: 1, block: 1 }, [cuda.arg.f32(1), cuda.arg.ptr(x, 32), cuda.arg.ptr(x, 64), cuda.arg.u32(1)]);
+      const capture = stream.beginCapture();
+      saxpy.launch({ grid: 1, block: 1, stream }, [cuda.arg.f32(1), cuda.arg.ptr(y, 128), cuda.arg.ptr(y, 0), cuda.arg.u32(1)]);
+      const captured = capture.end();
+      clearLog();
+      x = y = null;
+      await settle();
+      stream.synchronizeSync();
+      await settle();
+      const held = frees();
+      const exec = graph.instantiate();
+      const capturedExec = captured.instantiate();
+      graph.dispose(); captured.dispose();
+      await exec.run(stream);
+      await capturedExec.run(stream);
+      const launches = log().filter((l) => l.startsWith('graph-launch') || l.startsWith('launch'));
+      await settle();
+      const heldByExecutables = frees();
+      exec.dispose(); capturedExec.dispose();
+      stream.synchronizeSync();
+      await settle();
+      report({ addresses, held, heldByExecutables, released: frees() });
+      })().catch((e) => { console.error(e); process.exitCode = 1; });`, {}, ['--expose-gc']);
+    expect(r.held).toEqual([]);
+    expect(r.heldByExecutables).toEqual([]);
+    expect(r.released.sort()).toEqual([...r.addresses].sort());
+  });
+
+  test('a pointer into memory is refused past the memory\'s end, with a negative, fractional or unsafe offset, or without memory', () => {
+    const r = run(`
+      const stream = newStream();
+      const saxpy = cuda.Library.load(image).kernel('saxpy');
+      const x = cuda.DeviceBuffer.alloc(256);
+      const launch = (p) => attempt(() => saxpy.launch({ grid: 1, block: 1, stream }, [cuda.arg.f32(1), p, cuda.arg.ptr(x), cuda.arg.u32(1)]));
+      const prepared = saxpy.prepare({ grid: 1, block: 1, stream }, ['f32', 'ptr', 'ptr', 'u32'], [1, x, x, 1]);
+      const graph = cuda.Graph.create();
+      clearLog();
+      report({
+        past: launch(cuda.arg.ptr(x, 257)),
+        pastPrepared: attempt(() => prepared.set(1, new cuda.MemoryPointer(x, 300))),
+        pastNode: attempt(() => graph.addKernel(saxpy, { grid: 1, block: 1 }, [cuda.arg.f32(1), cuda.arg.ptr(x, 1024), cuda.arg.ptr(x), cuda.arg.u32(1)])),
+        negative: attempt(() => cuda.arg.ptr(x, -1)),
+        fraction: attempt(() => cuda.arg.ptr(x, 1.5)),
+        huge: attempt(() => cuda.arg.ptr(x, 2n ** 60n)),
+        address: attempt(() => cuda.arg.ptr(0x1000n, 4)),
+        nothing: attempt(() => cuda.arg.ptr(null, 4)),
+        unchanged: prepared.get(1) === x,
+        nodes: graph.nodeCount,
+        launches: log().filter((l) => l.startsWith('launch')).length,
+        native: attempt(() => require(require('path').join(${JSON.stringify(distPath)}, 'native.js')).native.preparedLaunchSetPointer(prepared.slot, 8, x.slot, 2 ** 53)),
+      });`);
+    expect(r.past).toMatchObject({ type: 'RangeError', message: 'byteOffset 257 is past the end of memory of 256 bytes' });
+    expect(r.pastPrepared).toMatchObject({ type: 'RangeError', message: 'byteOffset 300 is past the end of memory of 256 bytes' });
+    expect(r.pastNode).toMatchObject({ type: 'RangeError', message: 'byteOffset 1024 is past the end of memory of 256 bytes' });
+    expect(r.negative).toMatchObject({ type: 'RangeError', message: expect.stringMatching(/^offset must be between 0 and/) });
+    expect(r.fraction).toMatchObject({ type: 'TypeError', message: 'offset must be an integer, got 1.5' });
+    expect(r.huge).toMatchObject({ type: 'RangeError' });
+    expect(r.address).toMatchObject({ type: 'TypeError', message: expect.stringContaining('for a raw address, add the offset to the bigint') });
+    expect(r.nothing).toMatchObject({ type: 'TypeError' });
+    expect(r).toMatchObject({ unchanged: true, nodes: 0, launches: 0 });
+    expect(r.native).toMatchObject({ type: 'RangeError' });
+  });
+
   test('hot calls name handles by slot: a number naming nothing, another class or a disposed handle is refused', () => {
     const r = run(`
       const { native } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/native'))});
@@ -448,11 +562,11 @@ describe('launches', () => {
       const { encodeLaunchShape } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/kernel/launch-config'))});
       const { packedRecord } = require(${JSON.stringify(require('path').resolve(__dirname, '../../dist/kernel/kernel'))});
       // The record a launch takes (native/kernel/launch.h KernelCall): saxpy's 28 bytes of
-      // parameters and room for the [offset, memory slot] pairs given; its header's
-      // counts [argBytes, pointerCount] as given (default: what the record holds),
-      // and its [kernel, stream] slots (default: saxpy's and the stream's).
-      const record = (pairs, counts = [28, pairs.length / 2], slots = [saxpy.slot, stream.slot]) => {
-        const packed = packedRecord(28, pairs.length / 2);
+      // parameters and room for the [offset, memory slot, byte offset] triples given;
+      // its header's counts [argBytes, pointerCount] as given (default: what the
+      // record holds), and its [kernel, stream] slots (default: saxpy's and the stream's).
+      const record = (pairs, counts = [28, pairs.length / 3], slots = [saxpy.slot, stream.slot]) => {
+        const packed = packedRecord(28, pairs.length / 3);
         encodeLaunchShape({ grid: 1, block: 1 }, packed.config);
         packed.pointers.set(pairs);
         packed.fields.set(counts);
@@ -467,15 +581,19 @@ describe('launches', () => {
         fraction: attempt(() => native.eventQuery(event.slot + 0.5)),
         notNumber: attempt(() => native.graphLaunch({}, stream.slot)),
         otherClass: attempt(() => native.eventRecord(stream.slot, event.slot)),
-        pointerNotMemory: attempt(() => native.kernelLaunch(record([8, event.slot]))),
-        pointerCount: attempt(() => native.kernelLaunch(record([0, 0], [28, 2]))),
-        pointerOffset: attempt(() => native.kernelLaunch(record([1e300, buffer.slot]))),
+        pointerNotMemory: attempt(() => native.kernelLaunch(record([8, event.slot, 0]))),
+        pointerCount: attempt(() => native.kernelLaunch(record([0, 0, 0], [28, 2]))),
+        pointerOffset: attempt(() => native.kernelLaunch(record([1e300, buffer.slot, 0]))),
+        byteOffsetNegative: attempt(() => native.kernelLaunch(record([8, buffer.slot, -1]))),
+        byteOffsetFraction: attempt(() => native.kernelLaunch(record([8, buffer.slot, 0.5]))),
+        byteOffsetHuge: attempt(() => native.kernelLaunch(record([8, buffer.slot, 1e300]))),
+        byteOffsetNaN: attempt(() => native.kernelLaunch(record([8, buffer.slot, NaN]))),
         argBytesBeyond: attempt(() => native.kernelLaunch(record([], [33, 0]))),
         argBytesNegative: attempt(() => native.kernelLaunch(record([], [-1, 0]))),
         pointerCountNegative: attempt(() => native.kernelLaunch(record([], [28, -1]))),
         shortRecord: attempt(() => native.kernelLaunch(new ArrayBuffer(95))),
         notBytes: attempt(() => native.kernelLaunch(new Float64Array(32))),
-        fits: attempt(() => native.kernelLaunch(record([8, buffer.slot, 16, buffer.slot]))),
+        fits: attempt(() => native.kernelLaunch(record([8, buffer.slot, 0, 16, buffer.slot, 0]))),
         kernelNotKernel: attempt(() => native.kernelLaunch(record([], undefined, [stream.slot, stream.slot]))),
         streamNotStream: attempt(() => native.kernelLaunch(record([], undefined, [saxpy.slot, saxpy.slot]))),
         slotNotSlot: attempt(() => native.kernelLaunch(record([], undefined, [saxpy.slot, 0.5]))),
@@ -496,6 +614,9 @@ describe('launches', () => {
     expect(r.pointerNotMemory).toMatchObject({ type: 'TypeError' });
     expect(r.pointerCount).toMatchObject({ type: 'RangeError' });
     expect(r.pointerOffset).toMatchObject({ type: 'RangeError' });
+    for (const key of ['byteOffsetNegative', 'byteOffsetFraction', 'byteOffsetHuge', 'byteOffsetNaN']) {
+      expect(r[key]).toMatchObject({ type: 'RangeError', message: 'byteOffset must be an integer from 0 to 2^53 - 1' });
+    }
     expect(r.argBytesBeyond).toMatchObject({ type: 'RangeError', message: expect.stringContaining('argBytes') });
     expect(r.argBytesNegative).toMatchObject({ type: 'RangeError', message: expect.stringContaining('argBytes') });
     expect(r.pointerCountNegative).toMatchObject({ type: 'RangeError', message: expect.stringContaining('pointerCount') });
@@ -558,5 +679,25 @@ describe('attributes and occupancy', () => {
       computed: { blockSize: 512 }, limited: { blockSize: 128 }, sizes: [32, 64, 128, 256, 512, 1024] });
     expect(r.throws).toMatchObject({ type: 'Error', message: 'from the callback' });
     expect(r.notANumber).toMatchObject({ type: 'TypeError' });
+  });
+
+  test("a library's kernel answers occupancy for a device, in its primary context, with no context named or current", () => {
+    const r = run(`
+      const k = cuda.Library.load(image).kernel('saxpy');
+      const own = cuda.Device.get(0).createContext();
+      const m = cuda.Module.load(image, { context: own }).function('saxpy');
+      report({
+        blocks: k.maxActiveBlocksPerMultiprocessor(256, { device: 0 }),
+        byDevice: k.maxActiveBlocksPerMultiprocessor(256, { device: cuda.Device.get(0), dynamicSharedMemory: 1 }),
+        best: k.maxPotentialBlockSize({ device: 0, blockSizeLimit: 128 }),
+        moduleOwnDevice: m.maxActiveBlocksPerMultiprocessor(256, { device: 0 }),
+        both: attempt(() => k.maxActiveBlocksPerMultiprocessor(256, { device: 0, context: own })),
+        noDevice: attempt(() => k.maxActiveBlocksPerMultiprocessor(256, { device: 7 })),
+        badKey: attempt(() => k.maxActiveClusters({ grid: 1, block: 1 }, { devices: 0 })),
+      });`);
+    expect(r).toMatchObject({ blocks: 8, byDevice: 7, best: { blockSize: 128 }, moduleOwnDevice: 8 });
+    expect(r.both).toMatchObject({ type: 'TypeError', message: expect.stringContaining('cannot both be given') });
+    expect(r.noDevice).toMatchObject({ type: 'RangeError' });
+    expect(r.badKey).toMatchObject({ type: 'TypeError', message: expect.stringContaining('options.devices is not an option of maxActiveClusters') });
   });
 });

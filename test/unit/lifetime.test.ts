@@ -460,19 +460,20 @@ describe('leaks the reliability work found, fixed', () => {
       const b = cuda.DeviceBuffer.alloc(64);
       const { packedRecord } = require(${JSON.stringify(path.resolve(__dirname, '../../dist/kernel/kernel'))});
       const p = kernel.prepare({ grid: 1, block: 1, stream }, ['ptr', 'i32', 'f64']);
-      // The record a launch takes (native/kernel/launch.h KernelCall): 24 bytes of parameters, one [offset, memory slot] pair (counts [24, 1]), the kernel and stream.
+      // The record a launch takes (native/kernel/launch.h KernelCall): 24 bytes of parameters, one
+      // [offset, memory slot, byte offset] MemoryArgument (counts [24, 1]), the kernel and stream.
       const launch = (offset) => {
         const packed = packedRecord(24, 1);
         packed.config.set([1, 1, 1, 1, 1, 1]);
-        packed.pointers.set([offset, b.slot]);
+        packed.pointers.set([offset, b.slot, 0]);
         packed.fields[1] = 1;
         packed.launch.set([kernel.slot, stream.slot]);
         return native.kernelLaunch(packed.record);
       };
       report({
         launch: attempt(() => launch(2 ** 64 - 8)),
-        setPointer: attempt(() => native.preparedLaunchSetPointer(p.slot, 2n ** 64n - 8n, b.slot)),
-        setNull: attempt(() => native.preparedLaunchSetPointer(p.slot, 2n ** 64n - 8n, null)),
+        setPointer: attempt(() => native.preparedLaunchSetPointer(p.slot, 2n ** 64n - 8n, b.slot, 0)),
+        setNull: attempt(() => native.preparedLaunchSetPointer(p.slot, 2n ** 64n - 8n, null, 0)),
         fits: attempt(() => launch(16)),
       });`);
     expect(r).toEqual({ launch: 'RangeError', setPointer: 'RangeError', setNull: 'RangeError', fits: 'ok' });
