@@ -66,7 +66,10 @@ describeGpu('devices', () => {
     }
     expect(error).toBeInstanceOf(CudaError);
     expect(error).toMatchObject({ result: 1, code: 'CUDA_ERROR_INVALID_VALUE', call: 'cuDeviceGetAttribute', detail: 'attribute=100000' });
-    expect((error as Error).message).toBe('cuDeviceGetAttribute (attribute=100000): CUDA_ERROR_INVALID_VALUE: invalid argument');
+    // The driver's own log lines, where it logs any, follow the summary in the message.
+    const { message, driverLog } = error as CudaError;
+    expect(message.split('\n')[0]).toBe('cuDeviceGetAttribute (attribute=100000): CUDA_ERROR_INVALID_VALUE: invalid argument');
+    for (const line of driverLog.filter((l) => !l.startsWith('Returning '))) expect(message).toContain(line);
   });
 
   test('peer queries between distinct devices, when there are two', () => {

@@ -26,6 +26,7 @@ const expectations: Record<string, RegExp[]> = {
     /plain: the child's writes arrived/, /virtual: the child's writes arrived/, /parent: done/],
   // Its full output is checked by the multigpu tier; on one GPU it says what it needs.
   'multi-gpu.js': [/this example needs two GPUs; 1 visible: nothing to run|sum on device 0: \d+ ok/],
+  'nccl-allreduce.js': [/only 1 GPU here; an all-reduce across GPUs needs two|rank 0 on GPU 0: all 1048576 sums correct/],
   'nvrtc-template.js': [/map<float>\(x => x \* x \+ 1\.0f\): out\[999\] = 998002 ok \(1 compile\(s\) so far\)/,
     // The cached run's line, after the first: still one compile.
     /map<float>\(x => x \* x \+ 1\.0f\): out\[999\] = 998002 ok \(1 compile\(s\) so far\)[\s\S]*map<float>\(x => x \* x \+ 1\.0f\): out\[999\] = 998002 ok \(1 compile\(s\) so far\)/,
