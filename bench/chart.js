@@ -6,9 +6,9 @@
 'use strict';
 const { ratioToC } = require('./common');
 
-const colors = { js: '#2563eb', c: '#4b5563', bindings: '#d97706', core: '#059669' };
-const names = { js: 'JavaScript', c: 'C', bindings: 'cuda.bindings', core: 'cuda.core' };
-const directions = { h2d: 'host to device', d2h: 'device to host', '0to1': 'device 0 to 1', '1to0': 'device 1 to 0' };
+const colors = { js: '#2563eb', c: '#4b5563', bindings: '#d97706', core: '#059669', torch: '#9333ea' };
+const names = { js: 'JavaScript', c: 'C', bindings: 'cuda.bindings', core: 'cuda.core', torch: 'torch.distributed' };
+const directions = { h2d: 'host to device', d2h: 'device to host', '0to1': 'device 0 to 1', '1to0': 'device 1 to 0', allreduce: 'all-reduce, bus bandwidth' };
 
 const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const text = (x, y, content, attrs = '') => `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${attrs}>${escape(content)}</text>`;
@@ -23,7 +23,7 @@ function legend(x, y, keys) {
 
 // Times relative to C, one group of bars per measure.
 function ratioPanel(rows, top, width) {
-  const left = 330, right = width - 30, barHeight = 7, series = ['js', 'bindings', 'core'];
+  const left = 330, right = width - 30, barHeight = 7, series = ['js', 'bindings', 'core', 'torch'];
   const groups = rows.map((row) => ({
     row,
     bars: series.map((key) => ({ key, value: key === 'js' ? ratioToC(row) : row[key] !== undefined ? row[key] / row.c : undefined }))
@@ -67,7 +67,7 @@ function bandwidthPanel(section, top, left, width) {
   const sizes = [...new Set(section.rows.map((r) => r.bytes))].sort((a, b) => a - b);
   const [solid, dashed] = [...new Set(section.rows.map((r) => r.direction))];
   const series = [];
-  for (const key of ['js', 'c', 'bindings']) {
+  for (const key of ['js', 'c', 'bindings', 'torch']) {
     for (const direction of [solid, dashed]) {
       const points = sizes.map((bytes) => {
         const row = section.rows.find((r) => r.bytes === bytes && r.direction === direction);

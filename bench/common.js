@@ -8,6 +8,7 @@ const os = require('os');
 const path = require('path');
 
 const cudaPath = process.env.CUDA_PATH || '/usr/local/cuda';
+/** The Python interpreter of the Python baselines (PYTHON overrides it). */
 const python = process.env.PYTHON || 'python3';
 
 /** Median of an array of numbers. */
@@ -15,6 +16,13 @@ function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** 4 KiB, 16 KiB, ... up to largest, by fours: the sizes of the bandwidth benchmarks. */
+function sizesUpTo(largest) {
+  const sizes = [];
+  for (let bytes = 4096; bytes <= largest; bytes *= 4) sizes.push(bytes);
+  return sizes;
 }
 
 /** Nanoseconds since an arbitrary point, as a number. */
@@ -156,24 +164,28 @@ function standInEnv(extra = {}) {
  * Compiles bench/c/<name>.c against the CUDA headers and libcuda (with gcc, in
  * a temporary directory) and returns the output's path: an executable, or with
  * addon a Node-API module (a C baseline that runs in this process). Over the
- * stand-in, it links against the stand-in driver instead.
+ * stand-in, it links against the stand-in driver instead. libs: more linker
+ * arguments (-ldl for a baseline that opens a library itself).
  */
-function buildC(name, { addon = false } = {}) {
+function buildC(name, { addon = false, libs = [] } = {}) {
   const source = path.join(__dirname, 'c', `${name}.c`);
   const out = path.join(os.tmpdir(), `cuda-driver-bench-${name}${addon ? '.node' : ''}`);
   const link = standIn()
     ? [`-L${path.dirname(process.env.CUDA_DRIVER_LIBRARY)}`, `-Wl,-rpath,${path.dirname(process.env.CUDA_DRIVER_LIBRARY)}`]
     : [];
   const module = addon ? ['-shared', '-fPIC', `-I${path.join(path.dirname(require.resolve('node-api-headers/package.json')), 'include')}`] : [];
-  execFileSync('gcc', ['-O2', '-std=c11', ...module, '-o', out, source, `-I${cudaPath}/include`, ...link, '-lcuda', '-lm'], { stdio: 'inherit' });
+  execFileSync('gcc', ['-O2', '-std=c11', ...module, '-o', out, source, `-I${cudaPath}/include`, ...link, ...libs, '-lcuda', '-lm'], { stdio: 'inherit' });
   return out;
 }
 
 const builtC = new Map();
-/** Runs a C baseline (built once per process); it prints one JSON object. */
-function runC(name, args = []) {
-  if (!builtC.has(name)) builtC.set(name, buildC(name));
-  return JSON.parse(execFileSync(builtC.get(name), args.map(String), { encoding: 'utf8' }));
+/**
+ * Runs a C baseline (built once per process, with libs); it prints one JSON
+ * object. env: its environment (default this process's).
+ */
+function runC(name, args = [], { libs, env } = {}) {
+  if (!builtC.has(name)) builtC.set(name, buildC(name, { libs }));
+  return JSON.parse(execFileSync(builtC.get(name), args.map(String), { encoding: 'utf8', env: env ?? process.env }));
 }
 
 /** Loads the C baseline that runs in this process, bench/c/inprocess.c (built once per process). */
@@ -245,6 +257,7 @@ function pick(runs, key) {
  * @property {number} [c]       the same in C
  * @property {number} [bindings] the same through cuda.bindings
  * @property {number} [core]    the same through cuda.core
+ * @property {number} [torch]   the same through torch.distributed (NCCL rows)
  * @property {boolean} [perCall] a per-call host time (the Python targets apply)
  * @property {number} [bytes]   the copy size (copy bandwidth rows)
  * @property {'h2d'|'d2h'|'0to1'|'1to0'} [direction] the copy direction (copy bandwidth rows: host and device, or device 0 and 1)
@@ -312,31 +325,39 @@ const outcome = (target, notMet) => (target.undecided ? 'undecided' : target.met
 
 const fixed = (value, digits = 2) => (value === undefined || Number.isNaN(value) ? '-' : value.toFixed(digits));
 
+/** The torch.distributed columns, where a row of the section has that figure. */
+const torchColumns = (rows) => rows.some((r) => r.torch !== undefined);
+
 /** The rows of a section as text lines: figures, JS/C, and JavaScript's advantage over each Python API. */
 function tableLines(rows) {
+  const torch = torchColumns(rows);
   const width = Math.max(...rows.map((r) => r.label.length), 10);
   const head = `${'measure'.padEnd(width)} ${'unit'.padEnd(5)} ${'JS'.padStart(10)} ${'C'.padStart(10)} ${'JS/C'.padStart(7)} ` +
-    `${'JS-C'.padStart(9)} ${'bindings'.padStart(10)} ${'xJS'.padStart(6)} ${'core'.padStart(10)} ${'xJS'.padStart(6)}  targets`;
+    `${'JS-C'.padStart(9)} ${'bindings'.padStart(10)} ${'xJS'.padStart(6)} ${'core'.padStart(10)} ${'xJS'.padStart(6)}` +
+    `${torch ? ` ${'torch'.padStart(10)} ${'xJS'.padStart(6)}` : ''}  targets`;
   const lines = [head];
   for (const row of rows) {
     const targets = targetsOf(row).map((t) => `${outcome(t, 'NOT met')}: ${t.what}`).join('; ');
     lines.push(`${row.label.padEnd(width)} ${row.unit.padEnd(5)} ${fixed(row.js).padStart(10)} ${fixed(row.c).padStart(10)} ` +
       `${fixed(ratioToC(row), 3).padStart(7)} ${fixed(addedToC(row)).padStart(9)} ${fixed(row.bindings).padStart(10)} ` +
       `${fixed(advantage(row, row.bindings)).padStart(6)} ` +
-      `${fixed(row.core).padStart(10)} ${fixed(advantage(row, row.core)).padStart(6)}  ${targets}`);
+      `${fixed(row.core).padStart(10)} ${fixed(advantage(row, row.core)).padStart(6)}` +
+      `${torch ? ` ${fixed(row.torch).padStart(10)} ${fixed(advantage(row, row.torch)).padStart(6)}` : ''}  ${targets}`);
   }
   return lines;
 }
 
 /** The rows of a section as a Markdown table (for bench/RESULTS.md). */
 function tableMarkdown(section) {
+  const torch = torchColumns(section.rows);
   const lines = [`### ${section.title}`, '',
-    '| measure | unit | JS | C | JS/C | JS−C | cuda.bindings | ×JS | cuda.core | ×JS | targets |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|'];
+    `| measure | unit | JS | C | JS/C | JS−C | cuda.bindings | ×JS | cuda.core | ×JS |${torch ? ' torch.distributed | ×JS |' : ''} targets |`,
+    `|---|---|--:|--:|--:|--:|--:|--:|--:|--:|${torch ? '--:|--:|' : ''}---|`];
   for (const row of section.rows) {
     const targets = targetsOf(row).map((t) => `${outcome(t, '**not met**')}: ${t.what}`).join('; ');
     lines.push(`| ${row.label} | ${row.unit} | ${fixed(row.js)} | ${fixed(row.c)} | ${fixed(ratioToC(row), 3)} | ${fixed(addedToC(row))} | ${fixed(row.bindings)} | ` +
-      `${fixed(advantage(row, row.bindings))} | ${fixed(row.core)} | ${fixed(advantage(row, row.core))} | ${targets} |`);
+      `${fixed(advantage(row, row.bindings))} | ${fixed(row.core)} | ${fixed(advantage(row, row.core))} | ` +
+      `${torch ? `${fixed(row.torch)} | ${fixed(advantage(row, row.torch))} | ` : ''}${targets} |`);
   }
   for (const note of section.notes ?? []) lines.push('', `- ${note}`);
   return lines.join('\n');
@@ -403,12 +424,14 @@ module.exports = {
   pairedPerCall,
   perCall,
   pick,
+  python,
   pythonBaselines,
   ratioToC,
   report,
   runAlone,
   runC,
   runPython,
+  sizesUpTo,
   standIn,
   standInEnv,
   standInImage,

@@ -8,14 +8,7 @@
 // more for small copies, at most 2000).
 // Usage: node bench/copy-bandwidth.js [repetitions=20] [largest=268435456]
 'use strict';
-const { describePython, median, now, pick, runAlone, runC, runPython } = require('./common');
-
-/** 4 KiB, 16 KiB, ... up to largest, by fours. */
-function sizesUpTo(largest) {
-  const sizes = [];
-  for (let bytes = 4096; bytes <= largest; bytes *= 4) sizes.push(bytes);
-  return sizes;
-}
+const { describePython, median, now, pick, runAlone, runC, runPython, sizesUpTo } = require('./common');
 
 /** The repetitions for a copy of bytes (as bandwidth.c computes them). */
 function repetitionsFor(bytes, base) {

@@ -11,16 +11,9 @@
 // fewer than two devices are visible.
 // Usage: node bench/peer-copy.js [repetitions=20] [largest=1073741824]
 'use strict';
-const { describePython, median, now, pick, runAlone, runC, runPython } = require('./common');
+const { describePython, median, now, pick, runAlone, runC, runPython, sizesUpTo } = require('./common');
 
 const title = 'Copy bandwidth, between two devices';
-
-/** 4 KiB, 16 KiB, ... up to largest, by fours. */
-function sizesUpTo(largest) {
-  const sizes = [];
-  for (let bytes = 4096; bytes <= largest; bytes *= 4) sizes.push(bytes);
-  return sizes;
-}
 
 /** The repetitions for a copy of bytes (as peer-copy.c computes them). */
 function repetitionsFor(bytes, base) {

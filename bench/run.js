@@ -7,14 +7,15 @@
 // targets, and writes results.json, results.md (the tables, for
 // bench/RESULTS.md) and results.svg (a chart) into BENCH_OUT (default bench/out).
 //
-// Usage: node bench/run.js [--quick] [--passes=N] [--only=launch,graph,calls,wait,copy,peer,device] [--stand-in] [--cpus=LIST]
+// Usage: node bench/run.js [--quick] [--passes=N] [--only=launch,graph,calls,wait,copy,peer,nccl,device] [--stand-in] [--cpus=LIST]
 //        node bench/run.js --render=DIR/results.json
-//   --quick     fewer rounds and passes, copies up to 16 MiB (a check that all runs)
+//   --quick     fewer rounds and passes, copies and all-reduces up to 16 MiB (a check that all runs)
 //   --passes=N  passes of the launch, graph and per-call benchmarks (default 3):
 //               JavaScript, C and Python take turns in each pass, and each
 //               figure is the median over the passes
 //   --only      the benchmarks to run (default: all; peer, the copies between devices 0 and 1,
-//               reports why it is skipped where fewer than two are visible)
+//               and nccl, the all-reduce across them, report why they are skipped where
+//               fewer than two are visible, nccl also where NCCL cannot be loaded)
 //   --stand-in  over the stand-in driver (test/fixtures/fake-libcuda.c), without
 //               a GPU: checks the suite's plumbing; no figure means anything
 //   --cpus      the CPUs every measured process runs on (taskset -c LIST; default:
@@ -49,6 +50,7 @@ const benchmarks = [
   ['wait', () => require('./wait-latency').measure(quick ? { iterations: 200 } : {})],
   ['copy', () => require('./copy-bandwidth').measure(quick ? { repetitions: 5, largest: 16 << 20 } : {})],
   ['peer', () => require('./peer-copy').measure(quick ? { repetitions: 5, largest: 16 << 20 } : {})],
+  ['nccl', () => require('./nccl').measure(quick ? { repetitions: 3, largest: 16 << 20, batch: 50, rounds: 10 } : {})],
   ['device', () => require('./device-launch').measure(quick ? { iterations: 100, repetitions: 2 } : {})],
 ];
 
