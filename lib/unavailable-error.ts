@@ -8,15 +8,16 @@ export type CudaUnavailableReason =
   | 'driver-too-old'
   | 'init-failed'
   | 'not-loaded'
-  | 'nvrtc-unavailable';
+  | 'nvrtc-unavailable'
+  | 'nccl-unavailable';
 
 const brand = Symbol('CudaUnavailableError');
 
 /**
  * CUDA cannot be used in this process: the addon does not load
  * (AddonUnavailableError), the driver is missing, too old or failed to
- * initialise (DriverUnavailableError), or NVRTC cannot be loaded
- * (NvrtcUnavailableError). Catch this one to fall back to running without a
+ * initialise (DriverUnavailableError), or NVRTC or NCCL cannot be loaded
+ * (NvrtcUnavailableError, nccl.NcclUnavailableError). Catch this one to fall back to running without a
  * GPU. DriverUnavailableError stays a CudaError (it carries the driver's
  * result), so `instanceof CudaUnavailableError` recognises it by a brand
  * rather than by its prototype chain.

@@ -1,5 +1,6 @@
 // NCCL's failures as errors: NcclError for a call NCCL refused, and
 // NcclUnavailableError when the library cannot be loaded at all.
+import { CudaUnavailableError } from '../unavailable-error';
 
 /** NCCL's ncclResult_t values by name, as NcclError's code gives them. */
 const resultNames = ['ncclSuccess', 'ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError',
@@ -37,9 +38,11 @@ export class NcclError extends Error {
 }
 
 /** NCCL could not be loaded; thrown by the first NCCL call. */
-export class NcclUnavailableError extends Error {
+export class NcclUnavailableError extends CudaUnavailableError {
   /** 'ERR_NCCL_UNAVAILABLE'. */
   readonly code = 'ERR_NCCL_UNAVAILABLE';
+  /** 'nccl-unavailable'. */
+  readonly reason = 'nccl-unavailable';
   /** The paths tried, or the library that loaded but was unusable. */
   readonly libraryPath: string;
   /** The system's reason (dlopen's message, a version too old, a missing entry point). */

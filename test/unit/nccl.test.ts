@@ -20,7 +20,7 @@ describe('loading NCCL', () => {
     const r = runScript(`${describeError}
       const status = cuda.nccl.ncclStatus();
       let unique, init;
-      try { cuda.nccl.uniqueId(); } catch (e) { unique = d(e); }
+      try { cuda.nccl.uniqueId(); } catch (e) { unique = { ...d(e), unavailable: e instanceof cuda.CudaUnavailableError, reason: e.reason }; }
       try { cuda.nccl.Communicator.init({ id: new Uint8Array(128), rank: 0, size: 1 }); } catch (e) { init = d(e); }
       report({ status, unique, init });`, { NCCL_LIBRARY: '/nonexistent/libnccl.so.2', CUDA_DRIVER_LIBRARY: '/nonexistent/libcuda.so.1' });
     expect(r.stderr).toBe('');
@@ -30,6 +30,7 @@ describe('loading NCCL', () => {
       expect(e).toMatchObject({ type: 'NcclUnavailableError', code: 'ERR_NCCL_UNAVAILABLE', libraryPath: '/nonexistent/libnccl.so.2' });
       expect(e.message).toMatch(/NCCL could not be loaded \(tried \/nonexistent\/libnccl.so.2: .*set NCCL_LIBRARY/);
     }
+    expect(r.report.unique).toMatchObject({ unavailable: true, reason: 'nccl-unavailable' });
   });
 
   test('without NCCL_LIBRARY the search covers a virtual environment\'s wheel', () => {
