@@ -294,6 +294,25 @@ export class TimeoutError extends Error {
   }
 }
 
+/**
+ * A blocking wait on the JavaScript thread refused, or cut short, because a host
+ * callback the GPU waits for is pending: the callback runs on this thread, so
+ * the wait could never end. Await the promise form instead, or queue the
+ * callback with `{ wait: false }` (see the host callbacks section of the streams guide).
+ */
+export class HostCallbackPendingError extends Error {
+  /** 'ERR_CUDA_HOST_CALLBACK_PENDING'. */
+  readonly code = 'ERR_CUDA_HOST_CALLBACK_PENDING';
+  /** The blocking call, e.g. `Stream.synchronizeSync`, `a synchronous copy`. */
+  readonly operation: string;
+
+  constructor(operation: string, message: string) {
+    super(message);
+    this.name = 'HostCallbackPendingError';
+    this.operation = operation;
+  }
+}
+
 /** The peer of an FdChannel closed the connection (or died), or the channel was shut down. */
 export class ChannelClosedError extends Error {
   /** 'ERR_CUDA_CHANNEL_CLOSED'. */
@@ -409,6 +428,8 @@ native.setErrorFactory((kind, code, name, message, call, detail, requiredVersion
       return new ChannelClosedError(call ?? '', message);
     case 'protocol':
       return new ChannelProtocolError(call ?? '', message);
+    case 'host-callback-pending':
+      return new HostCallbackPendingError(call ?? '', message);
     case 'unavailable':
       return new DriverUnavailableError(code, name, message, call, detail as DriverUnavailableReason);
     case 'missing':

@@ -38,6 +38,7 @@ export {
   FunctionUnavailableError,
   GraphInstantiateError,
   GraphUpdateError,
+  HostCallbackPendingError,
   SystemError,
   TimeoutError,
   resultName,

@@ -130,7 +130,7 @@ export interface NativeVirtualMemory extends NativeHandle {
 export type NativeWait = { promise: Promise<void>; id: number };
 
 /** Builds the error the addon throws: see native/core/errors.cc. */
-export type ErrorFactory = ( kind: 'cuda' | 'unavailable' | 'missing' | 'disposed' | 'system' | 'timeout' | 'closed' | 'protocol' | 'type' | 'range', code: number, name: string, message: string, call: string | null, detail: string, requiredVersion: number, driverLog: string[]) => Error;
+export type ErrorFactory = ( kind: 'cuda' | 'unavailable' | 'missing' | 'disposed' | 'system' | 'timeout' | 'closed' | 'protocol' | 'type' | 'range' | 'host-callback-pending', code: number, name: string, message: string, call: string | null, detail: string, requiredVersion: number, driverLog: string[]) => Error;
 
 export type NativeDriverStatus = { stage: 'addon-missing' | 'not-loaded' | 'library-missing' | 'driver-too-old' | 'init-failed' | 'ready'; libraryPath: string; detail: string; initResult: number; initResultName: string; driverVersion: number; headerVersion: number };
 

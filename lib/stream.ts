@@ -211,7 +211,7 @@ export class Stream extends Disposable<NativeStream> {
    * until callback has returned (or thrown): CUDA's thread waits for the
    * JavaScript thread meanwhile. While such a callback is pending, a blocking
    * wait on this thread (synchronizeSync(), a synchronous copy, ...) would
-   * never end, so it throws an Error with code ERR_CUDA_HOST_CALLBACK_PENDING:
+   * never end, so it throws HostCallbackPendingError (code ERR_CUDA_HOST_CALLBACK_PENDING):
    * await synchronize() instead. With options.wait false, CUDA's thread only
    * hands the call over, and later work may start before callback runs. An
    * exception thrown by callback is an uncaught exception, as in a timer; the

@@ -133,6 +133,10 @@ Napi::Value channelError(Napi::Env env, const char* kind, const char* operation,
   return buildFromFactory(env, kind, 0, "", message, operation, "");
 }
 
+void throwHostCallbackPending(Napi::Env env, const char* operation, const std::string& message) {
+  throw Napi::Error(env, buildFromFactory(env, "host-callback-pending", 0, "", message, operation, ""));
+}
+
 Napi::Value SetErrorFactory(const Napi::CallbackInfo& info) {
   if (!info[0].IsFunction()) throwTypeError(info.Env(), "factory must be a function");
   addonData(info.Env()).errorFactory = Napi::Persistent(info[0].As<Napi::Function>());

@@ -44,6 +44,10 @@ Napi::Value timeoutError(Napi::Env env, const char* operation, int64_t timeoutMs
 // ChannelProtocolError).
 Napi::Value channelError(Napi::Env env, const char* kind, const char* operation, const std::string& message);
 
+// A blocking wait on the JavaScript thread that a pending host callback would
+// deadlock (HostCallbackPendingError); operation names the blocking call.
+[[noreturn]] void throwHostCallbackPending(Napi::Env env, const char* operation, const std::string& message);
+
 // Loads the driver if needed; throws unless it is usable. Every entry point that
 // reaches the driver without a live handle starts with this.
 inline void requireDriver(Napi::Env env, Fn fn) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/addon_data.h"
+#include "core/errors.h"
 #include "core/reaper.h"
 #include "core/release.h"
 
@@ -240,9 +241,7 @@ namespace {
                                   "pending: the callback needs this thread, so the wait would never end") +
                         ". Await the promise form (stream.synchronize(), event.synchronize()) instead, or queue the "
                         "callback with { wait: false }";
-  Napi::Error error = Napi::Error::New(env, message);
-  error.Set("code", Napi::String::New(env, "ERR_CUDA_HOST_CALLBACK_PENDING"));
-  throw error;
+  throwHostCallbackPending(env, what, message);
 }
 
 }  // namespace

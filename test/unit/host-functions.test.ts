@@ -48,13 +48,18 @@ describe('host functions on a stream', () => {
       stream.launchHostFunction(() => { inside = codeOf(() => stream.synchronizeSync()); });
       event.record(stream);
       let message;
-      try { stream.synchronizeSync(); } catch (e) { message = e.message; }
+      let kind;
+      try { stream.synchronizeSync(); } catch (e) {
+        message = e.message;
+        kind = { class: e instanceof cuda.HostCallbackPendingError, name: e.name, operation: e.operation };
+      }
       const refused = { stream: codeOf(() => stream.synchronizeSync()), event: codeOf(() => event.synchronizeSync()),
         copy: codeOf(() => device.readSync()), fill: codeOf(() => cuda.fill(device, 1)) };
       await stream.synchronize();
-      report({ message, refused, inside, after: codeOf(() => stream.synchronizeSync()), eventAfter: codeOf(() => event.synchronizeSync()) });`);
+      report({ message, kind, refused, inside, after: codeOf(() => stream.synchronizeSync()), eventAfter: codeOf(() => event.synchronizeSync()) });`);
     expect(report.refused).toEqual({ stream: 'ERR_CUDA_HOST_CALLBACK_PENDING', event: 'ERR_CUDA_HOST_CALLBACK_PENDING',
       copy: 'ERR_CUDA_HOST_CALLBACK_PENDING', fill: 'ERR_CUDA_HOST_CALLBACK_PENDING' });
+    expect(report.kind).toEqual({ class: true, name: 'HostCallbackPendingError', operation: 'Stream.synchronizeSync()' });
     expect(report.message).toMatch(/^Stream\.synchronizeSync\(\) would block the JavaScript thread while a host callback the GPU waits for is pending/);
     expect(report.message).toMatch(/Await the promise form .* or queue the callback with \{ wait: false \}/);
     // The callback itself counts: a blocking wait inside it would never end either.
