@@ -183,9 +183,10 @@ const builtC = new Map();
  * Runs a C baseline (built once per process, with libs); it prints one JSON
  * object. env: its environment (default this process's).
  */
-function runC(name, args = [], { libs, env } = {}) {
+function runC(name, args = [], { libs, env, timeoutMs } = {}) {
   if (!builtC.has(name)) builtC.set(name, buildC(name, { libs }));
-  return JSON.parse(execFileSync(builtC.get(name), args.map(String), { encoding: 'utf8', env: env ?? process.env }));
+  return JSON.parse(execFileSync(builtC.get(name), args.map(String),
+    { encoding: 'utf8', env: env ?? process.env, timeout: timeoutMs, killSignal: 'SIGKILL' }));
 }
 
 /** Loads the C baseline that runs in this process, bench/c/inprocess.c (built once per process). */

@@ -153,9 +153,14 @@ async function measure({ repetitions = 10, largest = 1 << 30, batch = 100, round
     return [{ title: titles.bandwidth, rows: [], notes: [why] }];
   }
   const options = { repetitions, batch, rounds, sizes: sizesUpTo(largest) };
+  // Each implementation says when it starts, so that a rank stuck in NCCL shows where.
+  console.error('[nccl] JavaScript, two processes');
   const js = await measureJs(cuda, options);
-  const c = runC('nccl-allreduce', [repetitions, batch, rounds, ...options.sizes], { libs: ['-ldl'], env: ncclEnv() });
+  console.error('[nccl] C, two processes');
+  const c = runC('nccl-allreduce', [repetitions, batch, rounds, ...options.sizes],
+    { libs: ['-ldl'], env: ncclEnv(), timeoutMs: 600000 });
   const torch = torchState();
+  if (torch.available) console.error('[nccl] torch.distributed, two processes');
   const py = torch.available ? await measureTorch(options) : undefined;
 
   const bandwidth = options.sizes.map((bytes) => ({

@@ -20,7 +20,9 @@
 #include "timing.h"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,6 +118,8 @@ int main(int argc, char **argv) {
     perror("fork");
     return 1;
   }
+  /* Rank 1 must not outlive rank 0 (a timed-out run is killed through rank 0). */
+  if (child == 0) prctl(PR_SET_PDEATHSIG, SIGKILL);
   int rank = child == 0 ? 1 : 0, size = 2;
   loadNccl();
   ncclUniqueId id;
