@@ -153,8 +153,11 @@ void runOnJsThread(napi_env rawEnv, napi_value, void*, void* data) {
   delete delivery;
 }
 
-// The channel of the environment whose JavaScript thread this is, if any.
-thread_local std::weak_ptr<JsThreadChannel> threadChannel;
+// The channel of the environment whose JavaScript thread this is, if any. A
+// plain pointer, made with the channel and dropped when it closes: a
+// thread_local with a destructor needs __cxa_thread_atexit_impl, which the
+// oldest glibc the shipped binaries support lacks.
+thread_local std::weak_ptr<JsThreadChannel>* threadChannel = nullptr;
 
 // The environment's channel, made on first use.
 const std::shared_ptr<JsThreadChannel>& channelOf(Napi::Env env) {
@@ -167,7 +170,8 @@ const std::shared_ptr<JsThreadChannel>& channelOf(Napi::Env env) {
       throw Napi::Error::New(env, "could not create the channel back to the JavaScript thread");
     }
     napi_unref_threadsafe_function(env, channel->function);
-    threadChannel = channel;
+    delete threadChannel;
+    threadChannel = new std::weak_ptr<JsThreadChannel>(channel);
     addon.jsThread = std::move(channel);
   }
   return addon.jsThread;
@@ -249,7 +253,7 @@ namespace {
 // Marked like a guarded wait, without the refusal (a release cannot throw) or
 // the error after it: a host node reached meanwhile is not waited for.
 ReleaseBracket::ReleaseBracket() {
-  std::shared_ptr<JsThreadChannel> channel = threadChannel.lock();
+  std::shared_ptr<JsThreadChannel> channel = threadChannel ? threadChannel->lock() : nullptr;
   if (!channel) return;
   std::lock_guard<std::mutex> lock(channel->mutex);
   if (!channel->open || channel->blocked) return;
@@ -314,6 +318,8 @@ bool JsThreadHome::onItsThread() const {
 bool JsThreadHome::tornDown() const { return !channel_ || channel_->tornDown.load(std::memory_order_acquire); }
 
 void closeJsThreadChannel(Napi::Env env) {
+  delete threadChannel;  // this environment's thread: its channel takes no more work
+  threadChannel = nullptr;
   AddonData& addon = addonData(env);
   if (!addon.jsThread) {
     // Finalizers of the teardown may still ask for a channel (a stream released
