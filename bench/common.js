@@ -189,10 +189,13 @@ function runC(name, args = [], { libs, env, timeoutMs } = {}) {
     { encoding: 'utf8', env: env ?? process.env, timeout: timeoutMs, killSignal: 'SIGKILL' }));
 }
 
-/** Loads the C baseline that runs in this process, bench/c/inprocess.c (built once per process). */
-function inProcessC() {
-  if (!builtC.has('inprocess')) builtC.set('inprocess', require(buildC('inprocess', { addon: true })));
-  return builtC.get('inprocess');
+/**
+ * Loads a C baseline that runs in this process (built once per process, with
+ * libs): bench/c/inprocess.c by default, or bench/c/<name>.c.
+ */
+function inProcessC(name = 'inprocess', { libs } = {}) {
+  if (!builtC.has(name)) builtC.set(name, require(buildC(name, { addon: true, libs })));
+  return builtC.get(name);
 }
 
 let pythonState;

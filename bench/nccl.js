@@ -10,7 +10,11 @@
 //   few calls and a stream sync, timed; the median of the repetitions' time
 //   per call; busbw = bytes / time * 2(n-1)/n (n = 2 ranks);
 // - host time per call, 4 KiB, no sync in the loop (perCall of common.js):
-//   allReduce eagerly, and launch() of a graph captured around one allReduce.
+//   allReduce eagerly, and launch() of a graph captured around one allReduce;
+//   and allReduce from JavaScript against ncclAllReduce from C in the same
+//   process (bench/c/nccl-inprocess.c, a second communicator on the same
+//   stream and buffer), batch by batch in turn: the two C processes meet
+//   another moment of the host and of the peer.
 // Rank 0's figures are reported. NCCL_NVLS_ENABLE=0 is in the environment of
 // every process (NVLink SHARP stays off on shared hosts). Skipped, with the
 // reason, where fewer than two devices are visible or NCCL cannot be loaded.
@@ -21,7 +25,7 @@ process.env.NCCL_NVLS_ENABLE = '0';
 const { spawn, spawnSync } = require('child_process');
 const net = require('net');
 const path = require('path');
-const { median, now, perCall, python, runAlone, runC, sizesUpTo } = require('./common');
+const { inProcessC, median, now, pairedPerCall, perCall, python, runAlone, runC, sizesUpTo } = require('./common');
 
 const titles = { bandwidth: 'NCCL all-reduce bus bandwidth, two processes', host: 'NCCL all-reduce host time per call, two processes' };
 const smallBytes = 4096;
@@ -33,9 +37,16 @@ const iterationsFor = (bytes) => (bytes <= 1 << 20 ? 50 : bytes <= 64 << 20 ? 10
 
 const sizeName = (bytes) => (bytes >= 2 ** 30 ? `${bytes / 2 ** 30} GiB` : bytes >= 2 ** 20 ? `${bytes / 2 ** 20} MiB` : `${bytes / 1024} KiB`);
 
-/** One rank's figures: {busbw: {bytes: GB/s}, eager: ns, captured: ns}. */
-async function measureRank(cuda, rank, id, { repetitions, batch, rounds, sizes }) {
-  const comm = await cuda.nccl.Communicator.init({ id, rank, size: 2, device: rank, timeoutMs: 120000 });
+/** The C module that all-reduces in this process (bench/c/nccl-inprocess.c). */
+const ncclInProcess = () => inProcessC('nccl-inprocess', { libs: ['-ldl'] });
+
+/**
+ * One rank's figures: {busbw: {bytes: GB/s}, eager: ns, captured: ns, paired:
+ * {js, c} ns}. ids: {js, c}, the unique ids of the JavaScript communicator and
+ * of the one bench/c/nccl-inprocess.c makes in this process.
+ */
+async function measureRank(cuda, rank, ids, { repetitions, batch, rounds, sizes }) {
+  const comm = await cuda.nccl.Communicator.init({ id: ids.js, rank, size: 2, device: rank, timeoutMs: 120000 });
   const stream = cuda.Stream.create({ device: rank });
   const data = cuda.DeviceBuffer.alloc(Math.max(...sizes), { device: rank });
   cuda.fill(data, 0);
@@ -63,30 +74,50 @@ async function measureRank(cuda, rank, id, { repetitions, batch, rounds, sizes }
   const captured = perCall(() => exec.launch(stream), batch, rounds, drain);
   exec.dispose();
   graph.dispose();
+  // The same all-reduce from C in this process, on this stream and buffer, batch by batch in
+  // turn with JavaScript's: both ranks take the same turns, so their calls pair up.
+  let paired;
+  if (ids.c) {
+    const inC = ncclInProcess();
+    inC.init(ids.c, rank, 2);
+    paired = pairedPerCall(() => comm.allReduce(data, data, small),
+      (calls) => inC.allReduces(stream.handle, data.address, smallBytes / 4, calls), batch, rounds, drain);
+    inC.destroy();
+  }
   await comm.destroy();
   data.dispose();
   stream.dispose();
-  return { busbw, eager, captured };
+  return { busbw, eager, captured, paired };
 }
 
-/** The unique id rank 0 writes on this process's stdin, as hex on one line. */
-function readId() {
+/** The unique ids ({js, c}) rank 0 writes on this process's stdin, as hex, one line each. */
+function readIds() {
   return new Promise((resolve, reject) => {
     let text = '';
     process.stdin.setEncoding('utf8').on('data', (d) => {
       text += d;
-    }).on('end', () => (text.trim() ? resolve(new Uint8Array(Buffer.from(text.trim(), 'hex'))) : reject(new Error('rank 0 sent no id'))));
+    }).on('end', () => {
+      const [js, c] = text.split('\n').map((line) => new Uint8Array(Buffer.from(line.trim(), 'hex')));
+      if (js?.length === 128) resolve({ js, c: c?.length === 128 ? c : undefined });
+      else reject(new Error('rank 0 sent no ids'));
+    });
   });
 }
 
 /** JavaScript: this process as rank 0, and a child as rank 1. */
 async function measureJs(cuda, options) {
-  const id = cuda.nccl.uniqueId();
+  let c;
+  try {
+    c = ncclInProcess().uniqueId();
+  } catch (error) {
+    console.error(`[nccl] no C in this process: ${error.message}`);
+  }
+  const ids = { js: cuda.nccl.uniqueId(), c };
   const child = spawn(process.execPath, [__filename, '--rank=1', JSON.stringify(options)],
     { stdio: ['pipe', 'ignore', 'inherit'], env: ncclEnv() });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
-  child.stdin.end(`${Buffer.from(id).toString('hex')}\n`);
-  const figures = await measureRank(cuda, 0, id, options);
+  child.stdin.end(`${Buffer.from(ids.js).toString('hex')}\n${ids.c ? Buffer.from(ids.c).toString('hex') : ''}\n`);
+  const figures = await measureRank(cuda, 0, ids, options);
   const code = await exited;
   if (code !== 0) throw new Error(`bench/nccl.js rank 1 exited with ${code}`);
   return figures;
@@ -106,6 +137,9 @@ function torchState() {
   return { available: true, version: probe.stdout.trim() };
 }
 
+/** How long the torch.distributed ranks may run before they are killed and their column left empty. */
+const torchTimeoutMs = Number(process.env.BENCH_TORCH_TIMEOUT_MS ?? 300000);
+
 /** A TCP port free on the loopback interface now. */
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -123,17 +157,17 @@ async function measureTorch({ repetitions, batch, rounds, sizes }) {
   const script = path.join(__dirname, 'python', 'nccl_allreduce.py');
   const ranks = [0, 1].map((rank) => {
     const child = spawn(python, [script, rank, port, repetitions, batch, rounds, ...sizes].map(String),
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...ncclEnv(), PYTHONDONTWRITEBYTECODE: '1' }, timeout: 600000 });
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...ncclEnv(), PYTHONDONTWRITEBYTECODE: '1' }, timeout: torchTimeoutMs, killSignal: 'SIGKILL' });
     let stdout = '', stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
     child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
     return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? signal, stdout, stderr })));
   });
   const done = await Promise.all(ranks);
-  const failed = done.findIndex((r) => r.code !== 0);
-  if (failed >= 0) {
-    console.error(`bench/python/nccl_allreduce.py rank ${failed} failed (${done[failed].code}):\n` +
-      done[failed].stderr.trim().split('\n').slice(-15).join('\n'));
+  if (done.some((r) => r.code !== 0)) {
+    // Both ranks' last lines: a rank killed at the time limit shows the stage it was stuck in.
+    done.forEach((r, rank) => console.error(`bench/python/nccl_allreduce.py rank ${rank} ended with ${r.code}:\n` +
+      r.stderr.trim().split('\n').slice(-8).join('\n')));
     return undefined;
   }
   const result = JSON.parse(done[0].stdout.trim().split('\n').pop());
@@ -154,14 +188,17 @@ async function measure({ repetitions = 10, largest = 1 << 30, batch = 100, round
   }
   const options = { repetitions, batch, rounds, sizes: sizesUpTo(largest) };
   // Each implementation says when it starts, so that a rank stuck in NCCL shows where.
-  console.error('[nccl] JavaScript, two processes');
+  const started = now();
+  const stage = (what) => console.error(`[nccl] ${what} (at ${((now() - started) / 1e9).toFixed(1)} s)`);
+  stage('JavaScript, two processes');
   const js = await measureJs(cuda, options);
-  console.error('[nccl] C, two processes');
+  stage('C, two processes');
   const c = runC('nccl-allreduce', [repetitions, batch, rounds, ...options.sizes],
     { libs: ['-ldl'], env: ncclEnv(), timeoutMs: 600000 });
   const torch = torchState();
-  if (torch.available) console.error('[nccl] torch.distributed, two processes');
+  stage(torch.available ? 'torch.distributed, two processes' : 'torch.distributed: not run');
   const py = torch.available ? await measureTorch(options) : undefined;
+  stage('done');
 
   const bandwidth = options.sizes.map((bytes) => ({
     label: `all-reduce bus bandwidth, ${sizeName(bytes)}`, unit: 'GB/s', better: 'higher', bytes, direction: 'allreduce',
@@ -173,6 +210,12 @@ async function measure({ repetitions = 10, largest = 1 << 30, batch = 100, round
     js: js[key], c: c[key], torch: py?.[key],
     target: c[key] === undefined ? undefined : { maxAbove: 300, reference: c[key], of: 'C' },
   }));
+  if (js.paired) {
+    host.push({
+      label: `allReduce, ${sizeName(smallBytes)}, host time per call, C in this process`, unit: 'ns', better: 'lower',
+      js: js.paired.js, c: js.paired.c, target: { maxAbove: 300, reference: js.paired.c, of: 'C' },
+    });
+  }
   const v = status.version;
   const common = [
     `${cuda.Device.get(0).name} and ${cuda.Device.get(1).name}; NCCL ${v.major}.${v.minor}.${v.patch} from ${status.libraryPath}; NCCL_NVLS_ENABLE=0 in every process`,
@@ -197,8 +240,8 @@ if (require.main === module) {
   const rankArg = process.argv[2];
   if (rankArg === '--rank=1') {
     const options = JSON.parse(process.argv[3]);
-    readId()
-      .then((id) => measureRank(require('..'), 1, id, options))
+    readIds()
+      .then((ids) => measureRank(require('..'), 1, ids, options))
       .then(() => process.exit(0), (error) => {
         console.error(error);
         process.exit(1);

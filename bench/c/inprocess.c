@@ -19,30 +19,7 @@
  * context current (any JavaScript call on them has made it so). */
 #include "timing.h"
 #include "empty_args.h"
-#include <node_api.h>
-#include <stdbool.h>
-
-static napi_value fail(napi_env env, const char *message) {
-  napi_throw_error(env, NULL, message);
-  return NULL;
-}
-
-static bool handleArg(napi_env env, napi_value value, uint64_t *out) {
-  bool lossless;
-  return napi_get_value_bigint_uint64(env, value, out, &lossless) == napi_ok && lossless && *out != 0;
-}
-
-static napi_value number(napi_env env, double value) {
-  napi_value result;
-  napi_create_double(env, value, &result);
-  return result;
-}
-
-static napi_value driverError(napi_env env, const char *call, CUresult r) {
-  char message[64];
-  snprintf(message, sizeof message, "%s failed: %d", call, (int)r);
-  return fail(env, message);
-}
+#include "napi_helpers.h"
 
 static napi_value graphLaunches(napi_env env, napi_callback_info info) {
   size_t argc = 3;
@@ -85,12 +62,6 @@ static napi_value kernelLaunches(napi_env env, napi_callback_info info) {
     if (r != CUDA_SUCCESS) return driverError(env, "cuLaunchKernel", r);
   }
   return number(env, nanoseconds() - t0);
-}
-
-static bool define(napi_env env, napi_value exports, const char *name, napi_callback callback) {
-  napi_value fn;
-  return napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, NULL, &fn) == napi_ok &&
-         napi_set_named_property(env, exports, name, fn) == napi_ok;
 }
 
 NAPI_MODULE_INIT() {

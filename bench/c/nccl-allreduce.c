@@ -1,9 +1,7 @@
 /* All-reduce with NCCL from C: the C baseline of bench/nccl.js. Two processes,
  * one GPU each: this process forks rank 1 before touching CUDA or NCCL, makes
  * the unique id as rank 0 and hands it to rank 1 through a pipe. NCCL is
- * opened with dlopen (NCCL_LIBRARY, else libnccl.so.2 from the loader's path)
- * and the few types and prototypes used are declared here, as
- * native/nccl/api.h does.
+ * opened by nccl_loader.h.
  *
  * Each rank: its device's primary context current, a non-blocking stream, one
  * buffer of the largest size (float32, all-reduced in place with ncclSum).
@@ -18,51 +16,13 @@
  * Usage: nccl-allreduce <repetitions> <batch> <rounds> <bytes>...
  * Rank 0 prints {"busbw": {"<bytes>": GB/s, ...}, "eager": ns, "captured": ns}. */
 #include "timing.h"
+#include "nccl_loader.h"
 
-#include <dlfcn.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-typedef int ncclResult_t;
-typedef struct ncclComm *ncclComm_t;
-typedef struct { char internal[128]; } ncclUniqueId;
-enum { ncclFloat32 = 7, ncclSum = 0 };
-
-static ncclResult_t (*ncclGetUniqueId)(ncclUniqueId *);
-static ncclResult_t (*ncclCommInitRank)(ncclComm_t *, int, ncclUniqueId, int);
-static ncclResult_t (*ncclAllReduce)(const void *, void *, size_t, int, int, ncclComm_t, CUstream);
-static ncclResult_t (*ncclCommFinalize)(ncclComm_t);
-static ncclResult_t (*ncclCommDestroy)(ncclComm_t);
-static const char *(*ncclGetErrorString)(ncclResult_t);
-
-#define NCHECK(call) do { ncclResult_t r = (call); if (r != 0) { fprintf(stderr, "%s failed: %d (%s)\n", #call, r, ncclGetErrorString(r)); exit(1); } } while (0)
-
-static void *symbol(void *lib, const char *name) {
-  void *f = dlsym(lib, name);
-  if (!f) {
-    fprintf(stderr, "NCCL has no %s\n", name);
-    exit(1);
-  }
-  return f;
-}
-
-static void loadNccl(void) {
-  const char *path = getenv("NCCL_LIBRARY");
-  void *lib = dlopen(path && *path ? path : "libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    fprintf(stderr, "cannot open NCCL: %s\n", dlerror());
-    exit(1);
-  }
-  *(void **)&ncclGetUniqueId = symbol(lib, "ncclGetUniqueId");
-  *(void **)&ncclCommInitRank = symbol(lib, "ncclCommInitRank");
-  *(void **)&ncclAllReduce = symbol(lib, "ncclAllReduce");
-  *(void **)&ncclCommFinalize = symbol(lib, "ncclCommFinalize");
-  *(void **)&ncclCommDestroy = symbol(lib, "ncclCommDestroy");
-  *(void **)&ncclGetErrorString = symbol(lib, "ncclGetErrorString");
-}
 
 static ncclComm_t comm;
 static CUstream stream;
@@ -121,7 +81,11 @@ int main(int argc, char **argv) {
   /* Rank 1 must not outlive rank 0 (a timed-out run is killed through rank 0). */
   if (child == 0) prctl(PR_SET_PDEATHSIG, SIGKILL);
   int rank = child == 0 ? 1 : 0, size = 2;
-  loadNccl();
+  const char *missing = loadNccl();
+  if (missing) {
+    fprintf(stderr, "%s\n", missing);
+    return 1;
+  }
   ncclUniqueId id;
   if (rank == 0) {
     close(fds[0]);

@@ -42,6 +42,11 @@ def per_call(op, batch, rounds, drain):
     return statistics.median(times)
 
 
+def stage(rank, what):
+    """A progress line on stderr, so that a rank stuck in NCCL shows where."""
+    print(f"[torch rank {rank}] {what}", file=sys.stderr, flush=True)
+
+
 def nccl_version():
     """The NCCL torch was built with: a tuple in recent releases, a number in older ones."""
     version = torch.cuda.nccl.version()
@@ -54,6 +59,7 @@ def main():
     if os.environ.get("NCCL_NVLS_ENABLE") != "0":
         sys.exit("set NCCL_NVLS_ENABLE=0: NVLink SHARP stays off")
     torch.cuda.set_device(rank)
+    stage(rank, "init_process_group")
     dist.init_process_group("nccl", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=SIZE)
     stream = torch.cuda.Stream()
     data = torch.zeros(max(sizes) // 4, dtype=torch.float32, device="cuda")
@@ -63,6 +69,7 @@ def main():
                         "nccl": nccl_version()}}
     with torch.cuda.stream(stream):
         for nbytes in sizes:
+            stage(rank, f"bandwidth, {nbytes} bytes")
             view = data[: nbytes // 4]
             iterations = 50 if nbytes <= 1 << 20 else 10 if nbytes <= 64 << 20 else 2
             for _ in range(5):
@@ -78,7 +85,9 @@ def main():
             out["busbw"][str(nbytes)] = statistics.median(gbs)
 
         small = data[:1024]
+        stage(rank, "host time, eager")
         out["eager"] = per_call(lambda: dist.all_reduce(small), batch, rounds, stream.synchronize)
+    stage(rank, "host time, captured")
     try:
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph):
@@ -87,10 +96,12 @@ def main():
         out["captured"] = per_call(graph.replay, batch, rounds, torch.cuda.synchronize)
     except Exception as error:  # noqa: BLE001 - reported, the other figures kept
         out["errors"]["captured"] = f"{type(error).__name__}: {error}"
-    dist.barrier()
-    dist.destroy_process_group()
     if rank == 0:
-        print(json.dumps(out))
+        print(json.dumps(out), flush=True)
+    # No teardown: on the GPU host, torch's barrier after a captured all_reduce
+    # never returned, and the figures are out. Both ranks are done with NCCL here.
+    sys.stderr.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":
