@@ -624,10 +624,20 @@ export interface NativeAddon {
   /** The calling thread's last NCCL error message (ncclGetLastError). */
   ncclLastError(): string;
   ncclGetUniqueId(out: Uint8Array): number;
-  /** ncclCommInitRank on a wait thread, with the device's primary context current there. */
-  ncclCommInit(id: Uint8Array, size: number, rank: number, ordinal: number): Promise<NativeNcclOutcome>;
+  /**
+   * ncclCommInitRankConfig on a wait thread, with the device's primary context
+   * current there. config is an NcclConfigFields record (native/nccl/layouts.txt);
+   * an empty netName or commName leaves it to NCCL.
+   */
+  ncclCommInit(id: Uint8Array, size: number, rank: number, ordinal: number, config: Uint8Array, netName: string, commName: string): Promise<NativeNcclOutcome>;
   /** ncclCommSplit on a wait thread; no communicator for NCCL_SPLIT_NOCOLOR (-1). */
-  ncclCommSplit(comm: Slot<NativeCommunicator>, color: number, key: number): Promise<NativeNcclOutcome>;
+  ncclCommSplit(comm: Slot<NativeCommunicator>, color: number, key: number, config: Uint8Array, netName: string, commName: string): Promise<NativeNcclOutcome>;
+  /**
+   * ncclCommShrink on a wait thread: a communicator of the ranks not in exclude;
+   * abort ends the parent's pending work first (NCCL_SHRINK_ABORT). Throws where
+   * NCCL lacks it (before 2.27).
+   */
+  ncclCommShrink(comm: Slot<NativeCommunicator>, exclude: Int32Array, abort: boolean, config: Uint8Array, netName: string, commName: string): Promise<NativeNcclOutcome>;
   ncclCommFinalize(comm: Slot<NativeCommunicator>): Promise<NativeNcclOutcome>;
   /** Ends the communicator now (ncclCommAbort); 0 when it was ended already. */
   ncclCommAbort(comm: Slot<NativeCommunicator>): number;

@@ -101,3 +101,33 @@ export const enum MemoryArgumentIndex {
   byteOffset = 2,
   count = 3,
 }
+
+/**
+ * A communicator's configuration as lib/nccl/config.ts encodes it and
+ * nccl/config.cc copies it into NCCL's ncclConfig_t: every field is NCCL's
+ * value, or INT_MIN (NCCL_CONFIG_UNDEF_INT) where the user left it to NCCL.
+ * The two names (network, communicator) travel as strings beside it.
+ */
+export const NcclConfigFields = {
+  cgaClusterSize: 0,
+  minCTAs: 4,
+  maxCTAs: 8,
+  splitShare: 12,
+  trafficClass: 16,
+  collnetEnable: 20,
+  ctaPolicy: 24,
+  shrinkShare: 28,
+  bytes: 32,
+} as const;
+/** NcclConfigFields's fields as indexes of an i32 array over it. */
+export const enum NcclConfigFieldsIndex {
+  cgaClusterSize = 0,
+  minCTAs = 1,
+  maxCTAs = 2,
+  splitShare = 3,
+  trafficClass = 4,
+  collnetEnable = 5,
+  ctaPolicy = 6,
+  shrinkShare = 7,
+  count = 8,
+}

@@ -8,8 +8,9 @@ import { HostBuffer } from '../memory/host-buffer';
 import { Memory } from '../memory/memory';
 import { native, NativeCommunicator, NativeNcclOutcome, Slot } from '../native';
 import { Stream } from '../stream';
-import { checkOptions, checkInteger, checkObject, checkSize, checkInstance, describeValue } from '../validate';
+import { checkBoolean, checkOptions, checkInteger, checkObject, checkSize, checkInstance, describeValue } from '../validate';
 import { checkWaitOptions, raceWait, WaitOptions } from '../wait-options';
+import { CommunicatorConfig, encodeConfig } from './config';
 import { NcclError } from './errors';
 import { checkResult, requireNccl, uniqueIdBytes } from './library';
 import { DataType, DataTypeName, elementBytes, float8Version, ReduceOp, ReduceOpName } from './types';
@@ -24,6 +25,8 @@ export interface CommunicatorInitOptions extends WaitOptions {
   readonly size: number;
   /** The GPU this rank uses (default 0). One GPU per process or per worker thread. */
   readonly device?: DeviceLike;
+  /** The communicator's configuration (ncclCommInitRankConfig); default: NCCL's. */
+  readonly config?: CommunicatorConfig;
 }
 
 /** How {@link Communicator.split} groups ranks. */
@@ -32,6 +35,19 @@ export interface SplitOptions extends WaitOptions {
   readonly color: number | null;
   /** Orders the ranks of a new communicator (default: this rank's number). */
   readonly key?: number;
+  /** The new communicator's configuration; default: NCCL's (which inherits this one's). */
+  readonly config?: CommunicatorConfig;
+}
+
+/** How {@link Communicator.shrink} makes the smaller communicator. */
+export interface ShrinkOptions extends WaitOptions {
+  /**
+   * End this communicator's pending work first (NCCL_SHRINK_ABORT), for a
+   * communicator whose excluded ranks failed mid-collective (default false).
+   */
+  readonly abort?: boolean;
+  /** The new communicator's configuration; default: NCCL's (which inherits this one's). */
+  readonly config?: CommunicatorConfig;
 }
 
 /** What every NCCL call takes. */
@@ -71,8 +87,9 @@ export interface PeerCallOptions extends CallOptions {
   readonly peer: number;
 }
 
-const initKeys: readonly string[] = ['id', 'rank', 'size', 'device', 'signal', 'timeoutMs'];
-const splitKeys: readonly string[] = ['color', 'key', 'signal', 'timeoutMs'];
+const initKeys: readonly string[] = ['id', 'rank', 'size', 'device', 'config', 'signal', 'timeoutMs'];
+const splitKeys: readonly string[] = ['color', 'key', 'config', 'signal', 'timeoutMs'];
+const shrinkKeys: readonly string[] = ['abort', 'config', 'signal', 'timeoutMs'];
 const callKeys: readonly string[] = ['stream', 'type', 'count', 'sendOffset', 'recvOffset'];
 const reduceKeys: readonly string[] = [...callKeys, 'op'];
 const rootedKeys: readonly string[] = [...callKeys, 'root'];
@@ -132,7 +149,7 @@ export class Communicator extends Disposable<NativeCommunicator> {
   }
 
   /**
-   * Joins a new communicator (ncclCommInitRank), on a thread of its own: the
+   * Joins a new communicator (ncclCommInitRankConfig), on a thread of its own: the
    * promise resolves once every rank has joined. With a signal or timeoutMs the
    * promise rejects when they fire; the joining itself cannot be stopped and
    * goes on, and the communicator it makes, if any, is aborted once garbage-collected.
@@ -148,10 +165,10 @@ export class Communicator extends Disposable<NativeCommunicator> {
     const size = checkInteger(options.size, 'options.size', 1, 2 ** 31 - 1);
     const rank = checkInteger(options.rank, 'options.rank', 0, size - 1);
     const ordinal = ordinalOf(options.device, 'options.device');
-    requireNccl();
+    const config = encodeConfig(options.config, 'options.config', 'Communicator.init', requireNccl());
     return raceWait(wait, 'Communicator.init', async () => {
-      const outcome = await native.ncclCommInit(id, size, rank, ordinal);
-      if (outcome.result !== 0 || outcome.communicator === undefined) throw outcomeError(outcome, 'ncclCommInitRank');
+      const outcome = await native.ncclCommInit(id, size, rank, ordinal, ...config);
+      if (outcome.result !== 0 || outcome.communicator === undefined) throw outcomeError(outcome, 'ncclCommInitRankConfig');
       return new Communicator(outcome.communicator as Slot<NativeCommunicator>);
     });
   }
@@ -191,11 +208,39 @@ export class Communicator extends Disposable<NativeCommunicator> {
     const wait = checkWaitOptions(options, 'options');
     const color = options.color === null ? -1 : checkInteger(options.color, 'options.color', 0, 2 ** 31 - 1);
     const key = options.key === undefined ? this.rank : checkInteger(options.key, 'options.key', -(2 ** 31), 2 ** 31 - 1);
-    const started = native.ncclCommSplit(this.slot, color, key);
+    const config = encodeConfig(options.config, 'options.config', 'Communicator.split', requireNccl());
+    const started = native.ncclCommSplit(this.slot, color, key, ...config);
     return raceWait(wait, 'Communicator.split', async () => {
       const outcome = await started;
       if (outcome.result !== 0) throw outcomeError(outcome, 'ncclCommSplit');
       return outcome.communicator === undefined ? null : new Communicator(outcome.communicator as Slot<NativeCommunicator>);
+    });
+  }
+
+  /**
+   * A smaller communicator of every rank but the excluded ones (ncclCommShrink,
+   * NCCL 2.27 or newer; collective over the remaining ranks, which must all
+   * give the same list; excluded ranks do not call it). Ranks keep their
+   * order, numbered anew from 0. With abort, this communicator's pending work
+   * ends first: the way on after a peer failed mid-collective. A TypeError
+   * where the loaded NCCL lacks it.
+   */
+  shrink(excludeRanks: readonly number[], options: ShrinkOptions = {}): Promise<Communicator> {
+    checkObject(options, 'options');
+    checkOptions(options, 'options', 'Communicator.shrink', shrinkKeys);
+    const wait = checkWaitOptions(options, 'options');
+    if (!Array.isArray(excludeRanks)) throw new TypeError(`excludeRanks must be an array of ranks; got ${describeValue(excludeRanks)}`);
+    const rank = this.info()[0];
+    const exclude = Int32Array.from(excludeRanks, (r, i) => this.checkRank(r, `excludeRanks[${i}]`));
+    if (new Set(exclude).size !== exclude.length) throw new RangeError('excludeRanks names a rank twice');
+    if (exclude.includes(rank)) throw new RangeError(`excludeRanks holds this rank (${rank}): an excluded rank does not call shrink()`);
+    const abort = options.abort === undefined ? false : checkBoolean(options.abort, 'options.abort');
+    const config = encodeConfig(options.config, 'options.config', 'Communicator.shrink', requireNccl());
+    const started = native.ncclCommShrink(this.slot, exclude, abort, ...config);
+    return raceWait(wait, 'Communicator.shrink', async () => {
+      const outcome = await started;
+      if (outcome.result !== 0 || outcome.communicator === undefined) throw outcomeError(outcome, 'ncclCommShrink');
+      return new Communicator(outcome.communicator as Slot<NativeCommunicator>);
     });
   }
 
@@ -218,7 +263,7 @@ export class Communicator extends Disposable<NativeCommunicator> {
    * Ends the communicator now (ncclCommAbort), without the other ranks: its
    * kernels still running stop, waits on it reject with a DisposedError, and
    * every later call on it throws. For a peer that died or a call that hangs.
-   * Refused while finalize() or split() runs.
+   * Refused while finalize(), split() or shrink() runs.
    */
   abort(): void {
     checkResult(native.ncclCommAbort(this.slot), 'ncclCommAbort');

@@ -267,6 +267,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("ncclGetUniqueId", Napi::Function::New(env, NcclGetUniqueId, "ncclGetUniqueId"));
   exports.Set("ncclCommInit", Napi::Function::New(env, NcclCommInit, "ncclCommInit"));
   exports.Set("ncclCommSplit", Napi::Function::New(env, NcclCommSplit, "ncclCommSplit"));
+  exports.Set("ncclCommShrink", Napi::Function::New(env, NcclCommShrink, "ncclCommShrink"));
   exports.Set("ncclCommFinalize", Napi::Function::New(env, NcclCommFinalize, "ncclCommFinalize"));
   exports.Set("ncclCommAbort", Napi::Function::New(env, NcclCommAbort, "ncclCommAbort"));
   exports.Set("ncclCommInfo", Napi::Function::New(env, NcclCommInfo, "ncclCommInfo"));

@@ -286,6 +286,7 @@ Napi::Value NcclLastError(const Napi::CallbackInfo& info);
 Napi::Value NcclGetUniqueId(const Napi::CallbackInfo& info);
 Napi::Value NcclCommInit(const Napi::CallbackInfo& info);
 Napi::Value NcclCommSplit(const Napi::CallbackInfo& info);
+Napi::Value NcclCommShrink(const Napi::CallbackInfo& info);
 Napi::Value NcclCommFinalize(const Napi::CallbackInfo& info);
 Napi::Value NcclCommAbort(const Napi::CallbackInfo& info);
 Napi::Value NcclCommInfo(const Napi::CallbackInfo& info);

@@ -95,4 +95,29 @@ static_assert(offsetof(MemoryArgument, byteOffset) == 16);
 static_assert(sizeof(MemoryArgument) == 24);
 constexpr size_t kMemoryArgumentBytes = 24;
 
+// A communicator's configuration as lib/nccl/config.ts encodes it and
+// nccl/config.cc copies it into NCCL's ncclConfig_t: every field is NCCL's
+// value, or INT_MIN (NCCL_CONFIG_UNDEF_INT) where the user left it to NCCL.
+// The two names (network, communicator) travel as strings beside it.
+struct NcclConfigFields {
+  int32_t cgaClusterSize;
+  int32_t minCTAs;
+  int32_t maxCTAs;
+  int32_t splitShare;
+  int32_t trafficClass;
+  int32_t collnetEnable;
+  int32_t ctaPolicy;
+  int32_t shrinkShare;
+};
+static_assert(offsetof(NcclConfigFields, cgaClusterSize) == 0);
+static_assert(offsetof(NcclConfigFields, minCTAs) == 4);
+static_assert(offsetof(NcclConfigFields, maxCTAs) == 8);
+static_assert(offsetof(NcclConfigFields, splitShare) == 12);
+static_assert(offsetof(NcclConfigFields, trafficClass) == 16);
+static_assert(offsetof(NcclConfigFields, collnetEnable) == 20);
+static_assert(offsetof(NcclConfigFields, ctaPolicy) == 24);
+static_assert(offsetof(NcclConfigFields, shrinkShare) == 28);
+static_assert(sizeof(NcclConfigFields) == 32);
+constexpr size_t kNcclConfigFieldsBytes = 32;
+
 }  // namespace cudrv

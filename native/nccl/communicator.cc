@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <utility>
+#include <vector>
 
 #include "core/args.h"
 #include "core/errors.h"
@@ -63,10 +64,11 @@ void withContext(const ContextRef& context, F f) {
 }
 
 // A box for a communicator NCCL made, with what it says of itself.
-NcclCommRef boxFor(nccl::Comm comm, ContextRef context) {
+NcclCommRef boxFor(nccl::Comm comm, ContextRef context, NcclConfigRef config) {
   auto box = std::make_shared<NcclCommBox>();
   box->comm = comm;
   box->context = std::move(context);
+  box->config = std::move(config);
   box->ordinal = box->context->ordinal;
   api.ncclCommUserRank(comm, &box->rank);
   api.ncclCommCount(comm, &box->size);
@@ -157,16 +159,18 @@ Napi::Value NcclCommInit(const Napi::CallbackInfo& info) {
   const int size = intArg(info[1], "size");
   const int rank = intArg(info[2], "rank");
   const int ordinal = intArg(info[3], "ordinal");
+  NcclConfigRef config = configArg(info[4], info[5], info[6]);
   if (size < 1 || rank < 0 || rank >= size) throwRangeError(env, "rank must lie in [0, size)");
   requireNccl(env);
   requireDriver(env, Fn::cuCtxSetCurrent);
   ContextRef context = primaryContext(env, ordinal);
-  return runNcclCall(env, [id, size, rank, context](Outcome& out) {
+  return runNcclCall(env, [id, size, rank, context, config](Outcome& out) {
     withContext(context, [&] {
       nccl::Comm comm = nullptr;
-      out.result = api.ncclCommInitRank(&comm, size, id, rank);
+      nccl::Config settings = config->toConfig();
+      out.result = api.ncclCommInitRankConfig(&comm, size, id, rank, &settings);
       out.message = lastError(out.result);
-      if (comm) out.made = boxFor(comm, context);
+      if (comm) out.made = boxFor(comm, context, config);
     });
   });
 }
@@ -175,12 +179,33 @@ Napi::Value NcclCommSplit(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const int color = intArg(info[1], "color");
   const int key = intArg(info[2], "key");
+  NcclConfigRef config = configArg(info[3], info[4], info[5]);
   const NcclCommRef& box = liveComm(info[0]);
-  return runBlocking(env, box, "split", [color, key](NcclCommBox& parent, Outcome& out) {
+  return runBlocking(env, box, "split", [color, key, config](NcclCommBox& parent, Outcome& out) {
     nccl::Comm comm = nullptr;
-    out.result = api.ncclCommSplit(parent.comm, color, key, &comm, nullptr);
+    nccl::Config settings = config->toConfig();
+    out.result = api.ncclCommSplit(parent.comm, color, key, &comm, &settings);
     out.message = lastError(out.result);
-    if (comm) out.made = boxFor(comm, parent.context);
+    if (comm) out.made = boxFor(comm, parent.context, config);
+  });
+}
+
+Napi::Value NcclCommShrink(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  size_t count = 0;
+  const int32_t* excluded = typedArrayArg<int32_t>(info[1], napi_int32_array, "exclude", "an Int32Array", &count);
+  std::vector<int> exclude(excluded, excluded + count);
+  const bool abortFirst = boolArg(info[2], "abort");
+  NcclConfigRef config = configArg(info[3], info[4], info[5]);
+  const NcclCommRef& box = liveComm(info[0]);
+  if (!api.ncclCommShrink) throwTypeError(env, "this NCCL has no ncclCommShrink (NCCL 2.27 or newer has it)");
+  const int flags = abortFirst ? nccl::kShrinkAbort : nccl::kShrinkDefault;
+  return runBlocking(env, box, "shrink", [exclude = std::move(exclude), flags, config](NcclCommBox& parent, Outcome& out) mutable {
+    nccl::Comm comm = nullptr;
+    nccl::Config settings = config->toConfig();
+    out.result = api.ncclCommShrink(parent.comm, exclude.data(), static_cast<int>(exclude.size()), &comm, &settings, flags);
+    out.message = lastError(out.result);
+    if (comm) out.made = boxFor(comm, parent.context, config);
   });
 }
 

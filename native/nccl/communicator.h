@@ -14,6 +14,7 @@
 #include "core/handle.h"
 #include "core/non_copyable.h"
 #include "nccl/api.h"
+#include "nccl/config.h"
 
 namespace cudrv {
 
@@ -23,11 +24,13 @@ struct NcclCommBox : NonCopyable {
   std::mutex mutex;
   nccl::Comm comm = nullptr;  // null once aborted
   ContextRef context;
+  // The configuration it was made with: NCCL may keep pointers to its names.
+  NcclConfigRef config;
   int rank = 0;
   int size = 0;
   int ordinal = 0;
   bool finalized = false;
-  // The blocking call running on a wait thread ("finalize", "split"), or
+  // The blocking call running on a wait thread ("finalize", "split", "shrink"), or
   // null. JavaScript thread only: abort() is refused meanwhile, since NCCL
   // does not allow ending a blocking communicator under a call that uses it.
   const char* blockingCall = nullptr;

@@ -110,9 +110,12 @@ export function fakeNvrtc(variant: 'normal' | 'incomplete' = 'normal'): string {
   return buildFixture('fake-libnvrtc.c', `fake-nvrtc-${variant}`, '.so', ['-shared', '-fPIC', ...defines]);
 }
 
-/** Builds test/fixtures/fake-libnccl.c (once per source version) and returns its path. */
-export function fakeNccl(variant: 'normal' | 'incomplete' = 'normal'): string {
-  const defines = variant === 'incomplete' ? ['-DFAKE_NCCL_INCOMPLETE'] : [];
+/**
+ * Builds test/fixtures/fake-libnccl.c (once per source version) and returns its
+ * path: 'incomplete' lacks a required entry point, 'before-2.27' only ncclCommShrink.
+ */
+export function fakeNccl(variant: 'normal' | 'incomplete' | 'before-2.27' = 'normal'): string {
+  const defines = { normal: [], incomplete: ['-DFAKE_NCCL_INCOMPLETE'], 'before-2.27': ['-DFAKE_NCCL_NO_SHRINK'] }[variant];
   return buildFixture('fake-libnccl.c', `fake-nccl-${variant}`, '.so', ['-shared', '-fPIC', ...defines]);
 }
 

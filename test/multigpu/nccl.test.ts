@@ -29,11 +29,11 @@ const readLine = () => new Promise((resolve) => {
   let text = '';
   process.stdin.setEncoding('utf8').on('data', (d) => { text += d; if (text.includes('\\n')) { process.stdin.pause(); resolve(text.trim()); } });
 });
-const join = async () => {
+const join = async (config) => {
   let id;
   if (rank === 0) { id = nccl.uniqueId(); process.stdout.write('ID ' + Buffer.from(id).toString('hex') + '\\n'); }
   else id = new Uint8Array(Buffer.from(await readLine(), 'hex'));
-  return nccl.Communicator.init({ id, rank, size: 2, device, timeoutMs: 60000 });
+  return nccl.Communicator.init({ id, rank, size: 2, device, config, timeoutMs: 60000 });
 };
 // As two machines would: rank 0 serves the id on a TCP socket, rank 1 is told
 // only the port (on loopback here) and fetches it.
@@ -170,6 +170,41 @@ describeNccl('NCCL across two GPUs in two processes', () => {
     expect(reports[0]).toMatchObject({ afterAbort: 'DisposedError', aborted: true, drained: true });
   }, 120000);
 
+
+  test('a configured communicator, a split of it, and a shrink that leaves out a peer that left', async () => {
+    const reports = await startPair(`
+(async () => {
+  const comm = await join({ commName: 'configured', minCTAs: 1, maxCTAs: 4, splitShare: true, ctaPolicy: 'efficiency' });
+  const stream = cuda.Stream.create({ device });
+  const out = { rank: comm.rank };
+  const a = cuda.DeviceBuffer.from(f((i) => (rank + 1) * i), { device });
+  comm.allReduce(a, a, { stream });
+  await comm.synchronize(stream);
+  out.configured = check(a.readSync(Float32Array), (i) => 3 * i);
+
+  // Each rank its own color: two communicators of one rank each.
+  const alone = await comm.split({ color: rank, config: { commName: 'alone-' + rank } });
+  const b = cuda.DeviceBuffer.from(f((i) => rank + i), { device });
+  alone.allReduce(b, b, { stream });
+  await alone.synchronize(stream);
+  out.split = [alone.rank, alone.size, check(b.readSync(Float32Array), (i) => rank + i)];
+  await alone.destroy();
+
+  if (rank === 1) { report(out); process.exit(0); }
+  // The peer has left: the rest go on without it.
+  const rest = await comm.shrink([1], { abort: true, timeoutMs: 60000 });
+  const c = cuda.DeviceBuffer.from(f((i) => 5 * i), { device });
+  rest.allReduce(c, c, { stream });
+  await rest.synchronize(stream);
+  out.shrunk = [rest.rank, rest.size, check(c.readSync(Float32Array), (i) => 5 * i)];
+  await rest.destroy();
+  comm.abort();
+  report(out);
+})().catch((e) => { console.error(e); process.exit(1); });`);
+    const ok = { wrong: 0, first: null };
+    expect(reports[0]).toEqual({ rank: 0, configured: ok, split: [0, 1, ok], shrunk: [0, 1, ok] });
+    expect(reports[1]).toEqual({ rank: 1, configured: ok, split: [0, 1, ok] });
+  }, 120000);
 
   test('two processes bootstrapped over a TCP socket on loopback', async () => {
     const reports = await startPair(`

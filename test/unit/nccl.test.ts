@@ -63,6 +63,10 @@ describe('loading NCCL', () => {
   });
 });
 
+// What the stand-in logs of a configuration that leaves every field to NCCL.
+const defaultConfig = ' config: blocking=- cga=- minCTAs=- maxCTAs=- splitShare=- trafficClass=- collnet=- ctaPolicy=- ' +
+  'shrinkShare=- nvlsCTAs=- net=- name=-';
+
 describe('with a stand-in NCCL', () => {
   let env: Record<string, string>;
   let log: string;
@@ -93,7 +97,7 @@ describe('with a stand-in NCCL', () => {
     expect(r.report).toEqual({ idLength: 128, idText: 'FAKEID1', rank: 1, size: 3, device: 0,
       inspect: 'Communicator { rank: 1, size: 3, device: 0 }', aborted: false, after: 'Communicator { disposed: true }', disposed: true });
     const lines = logOf(log);
-    expect(lines[1]).toBe('ncclCommInitRank size=3 id=FAKEID1 last=127 rank=1');
+    expect(lines[1]).toBe(`ncclCommInitRankConfig size=3 id=FAKEID1 last=127 rank=1${defaultConfig}`);
     expect(lines.slice(2).map((l) => l.split(' ')[0])).toEqual(['ncclCommFinalize', 'ncclCommDestroy']);
   });
 
@@ -109,8 +113,8 @@ describe('with a stand-in NCCL', () => {
           unknown: t(() => nccl.Communicator.init({ id, rank: 0, size: 2, blocking: false })) });
       })();`, env);
     expect(r.report.failed).toEqual(expect.objectContaining({ type: 'NcclError', code: 'ncclSystemError', result: 2,
-      call: 'ncclCommInitRank', ncclMessage: 'fake: bootstrap could not reach the root' }));
-    expect(r.report.failed.message).toBe('ncclCommInitRank: ncclSystemError: fake: bootstrap could not reach the root');
+      call: 'ncclCommInitRankConfig', ncclMessage: 'fake: bootstrap could not reach the root' }));
+    expect(r.report.failed.message).toBe('ncclCommInitRankConfig: ncclSystemError: fake: bootstrap could not reach the root');
     expect(r.report.rank).toMatch(/^RangeError: options.rank/);
     expect(r.report.shortId).toMatch(/^TypeError: options.id must be a Uint8Array of 128 bytes/);
     expect(r.report.unknown).toMatch(/^TypeError: .*blocking/);
@@ -257,7 +261,64 @@ describe('with a stand-in NCCL', () => {
       })().catch((e) => report({ error: e.message }));`, env);
     expect(r.report).toEqual({ part: [0, 1], none: null, use: 'DisposedError: Communicator has been disposed' });
     const lines = logOf(log).map((l) => l.replace(/ comm=0x[0-9a-f]+/, ''));
-    expect(lines.filter((l) => l.startsWith('ncclCommSplit'))).toEqual(['ncclCommSplit color=3 key=0', 'ncclCommSplit color=-1 key=5']);
+    expect(lines.filter((l) => l.startsWith('ncclCommSplit'))).toEqual([`ncclCommSplit color=3 key=0${defaultConfig}`,
+      `ncclCommSplit color=-1 key=5${defaultConfig}`]);
     expect(lines.filter((l) => l.startsWith('ncclCommAbort'))).toHaveLength(2);
+  });
+  test('a configuration reaches NCCL field by field; shrink makes the smaller communicator', async () => {
+    const r = runScript(`${setup}
+      (async () => {
+        const config = { cgaClusterSize: 2, minCTAs: 4, maxCTAs: 16, netName: 'Socket', splitShare: true,
+          trafficClass: 3, commName: 'training', collnetEnable: false, ctaPolicy: 'efficiency', shrinkShare: true };
+        const comm = await nccl.Communicator.init({ id: nccl.uniqueId(), rank: 2, size: 4, config });
+        const part = await comm.split({ color: 1, config: { commName: 'half' } });
+        const small = await comm.shrink([0, 3]);
+        const aborting = await comm.shrink([1], { abort: true, config: { maxCTAs: 2 } });
+        const seen = { small: [small.rank, small.size], aborting: [aborting.rank, aborting.size],
+          badPolicy: t(() => comm.split({ color: 1, config: { ctaPolicy: 'fast' } })),
+          unknownField: t(() => comm.split({ color: 1, config: { nvlsCTAs: 4 } })),
+          minAboveMax: t(() => nccl.Communicator.init({ id: nccl.uniqueId(), rank: 0, size: 2, config: { minCTAs: 8, maxCTAs: 2 } })),
+          emptyName: t(() => nccl.Communicator.init({ id: nccl.uniqueId(), rank: 0, size: 2, config: { netName: '' } })),
+          self: t(() => comm.shrink([2])),
+          twice: t(() => comm.shrink([1, 1])),
+          outOfRange: t(() => comm.shrink([4])),
+          notArray: t(() => comm.shrink(1)) };
+        for (const c of [part, small, aborting, comm]) c.dispose();
+        report(seen);
+      })().catch((e) => report({ error: String(e) }));`, env);
+    expect(r.report).toEqual({ small: [1, 2], aborting: [1, 3],
+      badPolicy: expect.stringMatching(/^TypeError: options.config.ctaPolicy must be one of 'default', 'efficiency', 'zero'/),
+      unknownField: expect.stringMatching(/^TypeError: .*nvlsCTAs/),
+      minAboveMax: expect.stringMatching(/^RangeError: options.config.minCTAs \(8\) is more than options.config.maxCTAs \(2\)/),
+      emptyName: expect.stringMatching(/^TypeError: options.config.netName must be a non-empty string/),
+      self: expect.stringMatching(/^RangeError: excludeRanks holds this rank \(2\)/),
+      twice: 'RangeError: excludeRanks names a rank twice',
+      outOfRange: expect.stringMatching(/^RangeError: excludeRanks\[0\]/),
+      notArray: expect.stringMatching(/^TypeError: excludeRanks must be an array/) });
+    const lines = logOf(log).map((l) => l.replace(/ comm=0x[0-9a-f]+/, ''));
+    expect(lines.find((l) => l.startsWith('ncclCommInitRankConfig'))).toBe('ncclCommInitRankConfig size=4 id=FAKEID1 last=127 rank=2' +
+      ' config: blocking=- cga=2 minCTAs=4 maxCTAs=16 splitShare=1 trafficClass=3 collnet=0 ctaPolicy=1 shrinkShare=1 nvlsCTAs=-' +
+      ' net=Socket name=training');
+    expect(lines.find((l) => l.startsWith('ncclCommSplit'))).toBe(`ncclCommSplit color=1 key=2${defaultConfig.replace('name=-', 'name=half')}`);
+    expect(lines.filter((l) => l.startsWith('ncclCommShrink'))).toEqual([`ncclCommShrink exclude=[0,3] flags=0${defaultConfig}`,
+      `ncclCommShrink exclude=[1] flags=1${defaultConfig.replace('maxCTAs=-', 'maxCTAs=2')}`]);
+  });
+
+  test('a field newer than the loaded NCCL is refused, naming the release; shrink needs NCCL 2.27', async () => {
+    const old = runScript(`${setup}
+      (async () => {
+        const id = nccl.uniqueId();
+        report({ policy: t(() => nccl.Communicator.init({ id, rank: 0, size: 2, config: { ctaPolicy: 'zero' } })),
+          traffic: t(() => nccl.Communicator.init({ id, rank: 0, size: 2, config: { trafficClass: 1 } })) });
+      })();`, { ...env, FAKE_NCCL_VERSION: '22403' });
+    expect(old.report).toEqual({ policy: 'RangeError: options.config.ctaPolicy needs NCCL 2.27 or newer; this NCCL is 2.24',
+      traffic: 'RangeError: options.config.trafficClass needs NCCL 2.25 or newer; this NCCL is 2.24' });
+    const before = runScript(`${setup}
+      (async () => {
+        const comm = await nccl.Communicator.init({ id: nccl.uniqueId(), rank: 0, size: 2 });
+        report({ shrink: t(() => comm.shrink([1])) });
+        comm.dispose();
+      })();`, { ...env, NCCL_LIBRARY: fakeNccl('before-2.27'), FAKE_NCCL_VERSION: '22602' });
+    expect(before.report).toEqual({ shrink: 'TypeError: this NCCL has no ncclCommShrink (NCCL 2.27 or newer has it)' });
   });
 });
