@@ -88,13 +88,16 @@ export class Device {
 
   /** The device with this ordinal (default 0). */
   static get(ordinal = 0): Device {
+    // Only checked ordinals are cached, and the devices a process sees do not change.
+    const known = cache.get(ordinal);
+    if (known) return known;
     checkInteger(ordinal, 'ordinal', 0);
     const count = Device.count();
     if (ordinal >= count) {
       throw new RangeError(`ordinal ${ordinal} is out of range: ${count} device${count === 1 ? '' : 's'} visible`);
     }
-    let device = cache.get(ordinal);
-    if (!device) cache.set(ordinal, (device = new Device(ordinal)));
+    const device = new Device(ordinal);
+    cache.set(ordinal, device);
     return device;
   }
 

@@ -146,6 +146,18 @@ export class Communicator extends Disposable<NativeCommunicator> {
   /** @internal */
   constructor(handle: Slot<NativeCommunicator>) {
     super(handle);
+    [this.#rank, this.#size, this.#ordinal] = native.ncclCommInfo(handle);
+  }
+
+  // What NCCL said of the communicator when it was made, which never changes:
+  // read once, so that a call's checks cost no native call.
+  readonly #rank: number;
+  readonly #size: number;
+  readonly #ordinal: number;
+
+  // Throws once dispose() has run, as every use of a disposed handle does.
+  private checkLive(): void {
+    if (this.released) throw new DisposedError('Communicator');
   }
 
   /**
@@ -179,17 +191,20 @@ export class Communicator extends Disposable<NativeCommunicator> {
 
   /** This rank's number, in [0, size). */
   get rank(): number {
-    return this.info()[0];
+    this.checkLive();
+    return this.#rank;
   }
 
   /** The number of ranks. */
   get size(): number {
-    return this.info()[1];
+    this.checkLive();
+    return this.#size;
   }
 
   /** The GPU this rank uses. */
   get device(): Device {
-    return Device.get(this.info()[2]);
+    this.checkLive();
+    return Device.get(this.#ordinal);
   }
 
   /** True once abort() has ended it. */
@@ -230,7 +245,7 @@ export class Communicator extends Disposable<NativeCommunicator> {
     checkOptions(options, 'options', 'Communicator.shrink', shrinkKeys);
     const wait = checkWaitOptions(options, 'options');
     if (!Array.isArray(excludeRanks)) throw new TypeError(`excludeRanks must be an array of ranks; got ${describeValue(excludeRanks)}`);
-    const rank = this.info()[0];
+    const rank = this.rank;
     const exclude = Int32Array.from(excludeRanks, (r, i) => this.checkRank(r, `excludeRanks[${i}]`));
     if (new Set(exclude).size !== exclude.length) throw new RangeError('excludeRanks names a rank twice');
     if (exclude.includes(rank)) throw new RangeError(`excludeRanks holds this rank (${rank}): an excluded rank does not call shrink()`);
@@ -350,11 +365,13 @@ export class Communicator extends Disposable<NativeCommunicator> {
   // The checks every call shares: the stream and buffers on this rank's
   // device, the type, and a count that fits both buffers.
   private call(op: Op, send: MemoryHandle | null, recv: MemoryHandle | null, options: CallOptions, reduceOp: number, peer: number): void {
-    const [rank, size, ordinal, , aborted] = this.info();
-    if (aborted) throw new TypeError('the communicator was aborted');
+    // An aborted communicator is refused natively, with the same TypeError.
+    this.checkLive();
+    const rank = this.#rank, size = this.#size, ordinal = this.#ordinal;
     const stream = checkInstance(options.stream, Stream, 'options.stream');
-    if (stream.device.ordinal !== ordinal) {
-      throw new RangeError(`options.stream is on device ${stream.device.ordinal}; this communicator's rank is on device ${ordinal}`);
+    const streamOrdinal = native.streamOrdinal(stream.slot);
+    if (streamOrdinal !== ordinal) {
+      throw new RangeError(`options.stream is on device ${streamOrdinal}; this communicator's rank is on device ${ordinal}`);
     }
     checkPlacement(stream, ordinal);
     const type = nameOf(options.type, DataType, 'options.type', 'float32');
@@ -395,8 +412,8 @@ export class Communicator extends Disposable<NativeCommunicator> {
       throw new TypeError(`${name} must be device memory of this package (a DeviceBuffer, a pool or graph allocation, ` +
         `a VMM mapping, shared memory); got ${describeValue(value)}`);
     }
-    if (value.disposed) throw new DisposedError(value.constructor.name);
-    const device = value.device.ordinal;
+    // memoryOrdinal throws a DisposedError for a disposed object.
+    const device = native.memoryOrdinal(value.slot);
     if (device !== ordinal) throw new RangeError(`${name} is memory of device ${device}; this communicator's rank is on device ${ordinal}`);
     return value;
   }
