@@ -43,13 +43,15 @@ const TAGS = 64;
 const STRIDE = WORDS / TAGS;
 
 const hash = (i) => Math.imul(i, 0x9e3779b1) >>> 0;
+/** Node k's constants: it computes x * a + b. */
+const step = (k) => ({ a: 2 * k + 3, b: (k + 1) * 16777619 });
 
 /** The chain's composition {A, B} (x -> x * A + B), or the identity over the stand-in. */
 function composition(identity) {
   let A = 1, B = 0;
   if (!identity) {
     for (let k = 0; k < NODES; k++) {
-      const a = 2 * k + 3, b = (k + 1) * 16777619;
+      const { a, b } = step(k);
       A = Math.imul(a, A) >>> 0;
       B = (Math.imul(a, B) + b) >>> 0;
     }
@@ -69,7 +71,8 @@ function makeSlot(cuda, kernel) {
   const graph = cuda.Graph.create();
   let previous;
   for (let k = 0; k < NODES; k++) {
-    const args = [arg.ptr(device), arg.u32(2 * k + 3), arg.u32((k + 1) * 16777619), arg.u32(WORDS)];
+    const { a, b } = step(k);
+    const args = [arg.ptr(device), arg.u32(a), arg.u32(b), arg.u32(WORDS)];
     previous = graph.addKernel(kernel, { grid: WORDS / BLOCK, block: BLOCK }, args, previous ? { after: [previous] } : {});
   }
   const exec = graph.instantiate();

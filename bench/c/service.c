@@ -20,6 +20,12 @@ enum { kWords = 1 << 18, kNodes = 20, kBlock = 256, kTags = 64, kStride = kWords
 
 static uint32_t hash(uint32_t i) { return i * 0x9E3779B1u; }
 
+/* Node k's constants: it computes x * a + b. */
+static void step(unsigned k, uint32_t *a, uint32_t *b) {
+  *a = 2 * k + 3;
+  *b = (k + 1) * 16777619u;
+}
+
 /* The chain's composition: x -> x * A + B. */
 static uint32_t A = 1, B = 0;
 static uint32_t transform(uint32_t x) { return x * A + B; }
@@ -42,7 +48,8 @@ static struct slot makeSlot(CUkernel kernel, CUcontext ctx) {
   CUgraphNode previous = NULL, node;
   CHECK(cuGraphCreate(&graph, 0));
   for (unsigned k = 0; k < kNodes; k++) {
-    unsigned a = 2 * k + 3, b = (k + 1) * 16777619u, n = kWords;
+    uint32_t a, b, n = kWords;
+    step(k, &a, &b);
     void *args[] = {&s.device, &a, &b, &n};
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p);
@@ -161,7 +168,8 @@ int main(int argc, char **argv) {
   unsigned requests = (unsigned)atoi(argv[3]);
   if (!identity) {
     for (unsigned k = 0; k < kNodes; k++) {
-      uint32_t a = 2 * k + 3, b = (k + 1) * 16777619u;
+      uint32_t a, b;
+      step(k, &a, &b);
       A = a * A;
       B = a * B + b;
     }

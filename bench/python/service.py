@@ -33,6 +33,11 @@ STRIDE = WORDS // TAGS
 MASK = 0xFFFFFFFF
 
 
+def step(k):
+    """Node k's constants (a, b): it computes x * a + b."""
+    return 2 * k + 3, (k + 1) * 16777619
+
+
 def quantile(sorted_values, q):
     """The q-quantile of sorted values (nearest rank), as service.js takes it."""
     return sorted_values[max(0, math.ceil(q * len(sorted_values)) - 1)]
@@ -55,7 +60,7 @@ def main():
 
     a_total, b_total = 1, 0
     for k in range(NODES):
-        a, b = 2 * k + 3, (k + 1) * 16777619
+        a, b = step(k)
         a_total, b_total = (a * a_total) & MASK, (a * b_total + b) & MASK
 
     def transform(x):
@@ -84,7 +89,8 @@ def main():
         builder = device.create_graph_builder()
         builder.begin_building()
         for k in range(NODES):
-            core.launch(builder, config, kernel, pointer, np.uint32(2 * k + 3), np.uint32((k + 1) * 16777619), np.uint32(WORDS))
+            a, b = step(k)
+            core.launch(builder, config, kernel, pointer, np.uint32(a), np.uint32(b), np.uint32(WORDS))
         builder.end_building()
         slot["graph"], slot["builder"] = builder.complete(), builder
         stream.sync()
