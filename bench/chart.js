@@ -1,6 +1,7 @@
 // The suite's figures as one SVG chart, written by hand (no dependency):
 // first every time that has a C figure, as a multiple of C for JavaScript,
-// cuda.bindings and cuda.core (log scale, C = 1, targets marked); then copy
+// cuda.bindings and cuda.core (log scale, C = 1, targets marked); then the
+// service benchmark's requests per second at each concurrency; then copy
 // bandwidth against copy size for each kind of host memory and between devices,
 // two panels a row.
 'use strict';
@@ -99,10 +100,33 @@ function bandwidthPanel(section, top, left, width) {
   return out.join('\n');
 }
 
+// Requests per second, one group of bars (JavaScript, C, cuda.core) per concurrency.
+function throughputPanel(rows, top, width) {
+  const left = 330, right = width - 90, barHeight = 9, series = ['js', 'c', 'core'];
+  const max = Math.max(1, ...rows.flatMap((row) => series.map((key) => row[key] ?? 0)));
+  const x = (v) => left + (v / max) * (right - left);
+  const out = [text(20, top + 20, 'Service: requests per second (higher is better)', 'font-weight="bold" font-size="15"'),
+    legend(left, top + 44, series)];
+  let y = top + 64;
+  for (const row of rows) {
+    const bars = series.filter((key) => row[key] !== undefined);
+    const height = Math.max(1, bars.length) * (barHeight + 2) + 10;
+    out.push(text(left - 8, y + height / 2, `${row.concurrency} in flight`, 'text-anchor="end" font-size="11"'));
+    bars.forEach((key, i) => {
+      const by = y + 4 + i * (barHeight + 2);
+      out.push(`<rect x="${left}" y="${by}" width="${(x(row[key]) - left).toFixed(1)}" height="${barHeight}" fill="${colors[key]}">` +
+        `<title>${escape(`${names[key]}: ${row[key].toFixed(0)} requests/s`)}</title></rect>`);
+      out.push(text(x(row[key]) + 4, by + barHeight - 1, row[key].toFixed(0), 'font-size="9" fill="#374151"'));
+    });
+    y += height;
+  }
+  return { svg: out.join('\n'), height: y + 10 - top };
+}
+
 /** The SVG document for the sections of a run and its header lines. */
 function renderChart(sections, header) {
   const width = 1100;
-  const timed = sections.flatMap((s) => s.rows).filter((r) => r.unit !== 'GB/s' && r.c !== undefined && r.js !== undefined);
+  const timed = sections.flatMap((s) => s.rows).filter((r) => r.better === 'lower' && r.c !== undefined && r.js !== undefined);
   const parts = [];
   let y = 10;
   for (const h of header) {
@@ -112,6 +136,12 @@ function renderChart(sections, header) {
   const ratios = ratioPanel(timed, y + 4, width);
   parts.push(ratios.svg);
   y += 4 + ratios.height;
+  const throughput = sections.flatMap((s) => s.rows).filter((r) => r.unit === 'req/s');
+  if (throughput.length) {
+    const panel = throughputPanel(throughput, y, width);
+    parts.push(panel.svg);
+    y += panel.height;
+  }
   const bandwidth = sections.filter((s) => s.rows.some((r) => r.unit === 'GB/s'));
   bandwidth.forEach((section, i) => parts.push(bandwidthPanel(section, y + Math.floor(i / 2) * 240, 20 + (i % 2) * (width / 2), width / 2 - 20)));
   if (bandwidth.length) {

@@ -1,10 +1,10 @@
 /* What every C baseline of bench/ shares: failing loudly on a driver error,
  * the primary context, a monotonic clock, the median of a set of timings and
  * the timed batch loop. Every baseline includes it first: it sets the feature
- * macro that clock_gettime needs under -std=c11. */
+ * macro that clock_gettime (and service.c's barriers) need under -std=c11. */
 #ifndef BENCH_TIMING_H
 #define BENCH_TIMING_H
-#define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime and pthread barriers under -std=c11 */
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+// The shape of a Node service running GPU pipelines, against the same service
+// in C with one thread per request in flight (bench/c/service.c, built here)
+// and in cuda.core with threads (bench/python/service.py). A request uploads
+// 1 MiB from pinned memory, launches a graph of 20 kernel nodes that transform
+// it, downloads the result and waits for it; requests run closed-loop, 1, 8
+// and 32 in flight, and each figure is requests per second and the p50 and
+// p99 latency (from a request's start to its result in host memory).
+//
+// The pool: each request in flight has a slot of its own, made before the
+// timing: a stream, pinned input and output staging, a device buffer and a
+// graph executable whose nodes name that buffer. A real service keeps one
+// executable per slot rather than sharing one: an executable's launches are
+// ordered behind its previous launches whatever the stream (cuGraphLaunch),
+// so a shared one would run the requests one after another, and its kernel
+// nodes name one buffer, which a shared executable would have to have
+// updated before every launch. With N requests in flight and N slots, the
+// worker that takes a slot from the pool always finds the same one, so each
+// worker holds its slot.
+//
+// The work, the same in all three: words (u32) of the input are
+// hash(i) = i * 0x9E3779B1 (wrapping), written once per slot; node k (0..19)
+// computes x = x * (2k + 3) + (k + 1) * 16777619 on every word, in a chain,
+// so the download is x * A + B with A and B the chain's composition. Each
+// request writes its own tags, id * 64 + j, at words j * 4096 (j < 64) and
+// checks its result at those words and at the last word of each 4096 (a
+// download that did not happen, or happened before the graph ran, shows the
+// previous request's tags or untransformed ones); in the warm-up before each
+// timed run, the first request of each worker checks every word. A wrong word
+// stops the benchmark with an error.
+// Over the stand-in driver, kernels do nothing and the expected result is the
+// input itself (the copies still move the bytes).
+//
+// Usage: node bench/service.js [requests=10000] [passes=3]
+'use strict';
+const { cubinFile, describePython, now, pick, runAlone, runC, runPython, standIn } = require('./common');
+
+const concurrencies = [1, 8, 32];
+const WORDS = 1 << 18; // 1 MiB of 32-bit words
+const NODES = 20;
+const BLOCK = 256;
+const TAGS = 64;
+const STRIDE = WORDS / TAGS;
+
+const hash = (i) => Math.imul(i, 0x9e3779b1) >>> 0;
+/** Node k's constants: it computes x * a + b. */
+const step = (k) => ({ a: 2 * k + 3, b: (k + 1) * 16777619 });
+
+/** The chain's composition {A, B} (x -> x * A + B), or the identity over the stand-in. */
+function composition(identity) {
+  let A = 1, B = 0;
+  if (!identity) {
+    for (let k = 0; k < NODES; k++) {
+      const { a, b } = step(k);
+      A = Math.imul(a, A) >>> 0;
+      B = (Math.imul(a, B) + b) >>> 0;
+    }
+  }
+  return { A, B, at: (x) => (Math.imul(A, x) + B) >>> 0 };
+}
+
+/** A slot of the pool: stream, pinned staging, device buffer and an executable of the 20-node chain on that buffer. */
+function makeSlot(cuda, kernel) {
+  const { arg } = cuda;
+  const stream = cuda.Stream.create();
+  const input = cuda.HostBuffer.alloc(WORDS * 4);
+  const output = cuda.HostBuffer.alloc(WORDS * 4);
+  const device = cuda.DeviceBuffer.alloc(WORDS * 4);
+  const words = input.view(Uint32Array);
+  for (let i = 0; i < WORDS; i++) words[i] = hash(i);
+  const graph = cuda.Graph.create();
+  let previous;
+  for (let k = 0; k < NODES; k++) {
+    const { a, b } = step(k);
+    const args = [arg.ptr(device), arg.u32(a), arg.u32(b), arg.u32(WORDS)];
+    previous = graph.addKernel(kernel, { grid: WORDS / BLOCK, block: BLOCK }, args, previous ? { after: [previous] } : {});
+  }
+  const exec = graph.instantiate();
+  graph.dispose();
+  return { stream, input, output, device, exec, inputWords: words, outputWords: output.view(Uint32Array) };
+}
+
+function disposeSlot(slot) {
+  for (const h of [slot.exec, slot.stream, slot.device, slot.input, slot.output]) h.dispose();
+}
+
+/** Throws unless the download of request id is its transformed input: at the sampled words, or every word. */
+function check(slot, id, t, every) {
+  const out = slot.outputWords;
+  const wrong = (i, expected) => {
+    throw new Error(`service: request ${id}: word ${i} is ${out[i]}, expected ${expected}`);
+  };
+  for (let j = 0; j < TAGS; j++) {
+    const tagged = j * STRIDE, last = tagged + STRIDE - 1;
+    const expected = t.at((id * TAGS + j) >>> 0);
+    if (out[tagged] !== expected) wrong(tagged, expected);
+    if (out[last] !== t.at(hash(last))) wrong(last, t.at(hash(last)));
+    if (every) {
+      for (let i = tagged + 1; i < last; i++) if (out[i] !== t.at(hash(i))) wrong(i, t.at(hash(i)));
+    }
+  }
+}
+
+/** One request on slot: tag the input, upload it, run the graph, download, await the result. Its latency in ns. */
+async function request(cuda, slot, id) {
+  const t0 = now();
+  const words = slot.inputWords;
+  for (let j = 0; j < TAGS; j++) words[j * STRIDE] = id * TAGS + j;
+  cuda.copy(slot.device, slot.input, { stream: slot.stream });
+  slot.exec.launch(slot.stream);
+  cuda.copy(slot.output, slot.device, { stream: slot.stream });
+  await slot.stream.synchronize();
+  return now() - t0;
+}
+
+/**
+ * count requests numbered from first, slots.length in flight, each worker on
+ * its slot; checks every result, with full the first of each worker at every
+ * word. {seconds, latencies}.
+ */
+async function serve(cuda, slots, first, count, t, full) {
+  const latencies = new Float64Array(count);
+  let next = 0;
+  const worker = async (slot) => {
+    for (let every = full, i = next++; i < count; i = next++, every = false) {
+      latencies[i] = await request(cuda, slot, first + i);
+      check(slot, first + i, t, every);
+    }
+  };
+  const t0 = now();
+  await Promise.all(slots.map(worker));
+  return { seconds: (now() - t0) / 1e9, latencies };
+}
+
+/** The q-quantile of sorted values (nearest rank), as service.c and service.py take it. */
+const quantile = (sorted, q) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
+
+/** requests at n in flight on the first n slots, after a warm-up of max(200, 4n): {throughput, p50, p99} (ns). */
+async function atConcurrency(cuda, slots, n, requests, t) {
+  const warmup = Math.max(200, 4 * n);
+  await serve(cuda, slots.slice(0, n), 0, warmup, t, true);
+  const { seconds, latencies } = await serve(cuda, slots.slice(0, n), warmup, requests, t, false);
+  latencies.sort();
+  return { throughput: requests / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+}
+
+/** Runs the service benchmark; returns its section of the report. */
+async function measure({ requests = 10000, passes = 3 } = {}) {
+  const cuda = require('..');
+  const file = cubinFile(cuda);
+  const lib = cuda.Library.loadFile(file);
+  const kernel = lib.kernel('affine');
+  const identity = standIn();
+  const t = composition(identity);
+  const slots = Array.from({ length: Math.max(...concurrencies) }, () => makeSlot(cuda, kernel));
+  const js = [], c = [], py = [];
+  for (let pass = 0; pass < passes; pass++) {
+    const run = {};
+    for (const n of concurrencies) run[n] = await atConcurrency(cuda, slots, n, requests, t);
+    js.push(run);
+    c.push(runC('service', [file, identity ? 1 : 0, requests, ...concurrencies], { libs: ['-pthread'], timeoutMs: 300000 }));
+    py.push(runPython('service', [file, requests, ...concurrencies]));
+  }
+  for (const slot of slots) disposeSlot(slot);
+  kernel.dispose();
+  lib.dispose();
+
+  const us = (ns) => (ns === undefined ? undefined : ns / 1e3);
+  const rows = [];
+  for (const n of concurrencies) {
+    const figure = (key, scale = (v) => v) => ({
+      js: scale(pick(js, (r) => r[n][key])),
+      c: scale(pick(c, (r) => r[n]?.[key])),
+      core: scale(pick(py, (r) => r?.core[`${n}.${key}`])),
+    });
+    const label = `service, ${n} in flight`;
+    rows.push({ label: `${label}: requests/s`, unit: 'req/s', better: 'higher', concurrency: n, ...figure('throughput'), target: { minRatio: 0.95 } });
+    rows.push({ label: `${label}: p50 latency`, unit: 'us', better: 'lower', ...figure('p50', us) });
+    rows.push({ label: `${label}: p99 latency`, unit: 'us', better: 'lower', ...figure('p99', us), target: { maxRatio: 1.2 } });
+  }
+  return [{
+    title: 'Service',
+    rows,
+    notes: [
+      `requests of 1 MiB up, a graph of ${NODES} kernel nodes, 1 MiB down, awaited; ${requests} requests closed-loop at each ` +
+        `concurrency after a warm-up, every result checked; median of ${passes} passes, JavaScript, C and Python in turn`,
+      'each request in flight has its own stream, pinned staging, device buffer and graph executable; ' +
+        'JavaScript: async workers on one thread, `await stream.synchronize()`; C: one pthread per request in flight, ' +
+        'cuStreamSynchronize; cuda.core: one Python thread per request in flight, Stream.sync()',
+      describePython(py.find(Boolean)),
+    ],
+  }];
+}
+
+module.exports = { measure };
+
+if (require.main === module) {
+  runAlone(measure, { requests: Number(process.argv[2]) || undefined, passes: Number(process.argv[3]) || undefined });
+}
