@@ -1,0 +1,121 @@
+// Process checkpoint on the GPU: a child process holds device memory with known
+// contents; this process locks it, checkpoints it (its device memory moves to
+// host memory and it lets the GPU go), restores and unlocks it, checking the
+// driver's state at each step; the child then reads its memory back and finds
+// it intact. And what the driver answers for a process without CUDA, and for a
+// caller of another user.
+import { spawn, spawnSync } from 'child_process';
+import { checkpoint, CudaError, memoryInfo } from '../../lib';
+import { killChildren, step, succeeded, withChild } from '../helpers/ipc-child';
+import { distPath } from '../helpers/subprocess';
+import { describeGpu } from '../helpers/tiers';
+
+afterEach(killChildren);
+
+const bytes = 256 << 20;
+
+/** The child's device memory as nvidia-smi lists it (MiB), or undefined where nvidia-smi does not list it. */
+function listedMemory(pid: number): number | undefined {
+  const apps = spawnSync('nvidia-smi', ['--query-compute-apps=pid,used_memory', '--format=csv,noheader,nounits'], { encoding: 'utf8' });
+  if (apps.status !== 0) return undefined;
+  const row = apps.stdout.split('\n').map((l) => l.split(',').map((f) => f.trim())).find(([p]) => Number(p) === pid);
+  return row ? Number(row[1]) : undefined;
+}
+
+/** How a promise settled: its value, or the error's class, code and call. */
+async function outcome<T>(p: Promise<T>): Promise<{ value?: T; type?: string; code?: string; call?: string | null; message?: string }> {
+  try {
+    return { value: await p };
+  } catch (e) {
+    const error = e as CudaError;
+    return { type: error.constructor.name, code: error.code, call: error.call, message: error.message };
+  }
+}
+
+/**
+ * checkpoint.state(pid) from a process that initializes CUDA as root, then
+ * runs as nobody: what a caller without rights over the process sees.
+ */
+function stateAsNobody(pid: number): { answered?: string; message?: string; status: number | null } {
+  const source = `const cuda = require(${JSON.stringify(distPath)});
+    cuda.memoryInfo();
+    process.setgid(65534);
+    process.setuid(65534);
+    cuda.checkpoint.state(${pid}).then((state) => ({ answered: state }), (e) => ({ answered: e.code, message: e.message }))
+      .then((r) => process.stdout.write(JSON.stringify(r)));`;
+  const r = spawnSync(process.execPath, ['-e', source], { encoding: 'utf8', timeout: 15000 });
+  try {
+    return { ...JSON.parse(r.stdout), status: r.status };
+  } catch {
+    return { message: r.stderr.slice(0, 300), status: r.status };
+  }
+}
+
+describeGpu('process checkpoint', () => {
+  test('a child\'s device memory survives lock, checkpoint, restore and unlock', async () => {
+    memoryInfo(); // this process's context first, so that the restore finds CUDA initialized here
+    const body = `
+      const buffer = cuda.DeviceBuffer.alloc(${bytes});
+      const data = pattern(${bytes}, 5);
+      cuda.copy(buffer, data);
+      await ch.send({ step: 'ready', pid: process.pid });
+      (await next()).dispose();
+      await ch.send({ step: 'verified', intact: equal(readBytes(buffer), data) });`;
+    const r = await withChild(body, async (ch, started) => {
+      const { pid } = await step<{ pid: number }>(ch, 'ready', started);
+      const states: string[] = [await checkpoint.state(pid)];
+      const tid = await checkpoint.restoreThreadId(pid);
+      const running = listedMemory(pid);
+
+      const unprivileged = process.getuid?.() === 0 ? stateAsNobody(pid) : undefined;
+
+      await checkpoint.lock(pid, { timeoutMs: 30000 });
+      states.push(await checkpoint.state(pid));
+      await checkpoint.checkpoint(pid);
+      states.push(await checkpoint.state(pid));
+      const checkpointed = listedMemory(pid);
+      await checkpoint.restore(pid);
+      states.push(await checkpoint.state(pid));
+      await checkpoint.unlock(pid);
+      states.push(await checkpoint.state(pid));
+      console.log(`checkpoint: restore thread ${tid} of pid ${pid}; nvidia-smi lists ${running ?? 'nothing'} MiB running, ` +
+        `${checkpointed ?? 'nothing'} checkpointed; another user's state query: ${JSON.stringify(unprivileged)}`);
+
+      expect(states).toEqual(['running', 'locked', 'checkpointed', 'locked', 'running']);
+      expect(Number.isInteger(tid) && tid > 0).toBe(true);
+      // Where nvidia-smi sees this PID namespace's processes, the checkpointed child holds no device memory.
+      if (running !== undefined) {
+        expect(running).toBeGreaterThanOrEqual(bytes / 2 ** 20);
+        expect(checkpointed ?? 0).toBe(0);
+      }
+      if (unprivileged !== undefined) expect(unprivileged).toEqual(expect.objectContaining({ answered: expect.any(String) }));
+
+      await ch.send({ step: 'verify' });
+      expect(await step<{ intact: boolean }>(ch, 'verified', started)).toEqual({ step: 'verified', intact: true });
+    });
+    succeeded(r);
+  }, 120000);
+
+  test('the driver\'s answers for a process that has not initialized CUDA', async () => {
+    const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(distPath)}); setTimeout(() => {}, 60000)`], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => child.once('spawn', resolve));
+      const pid = child.pid!;
+      const state = await outcome(checkpoint.state(pid));
+      const tid = await outcome(checkpoint.restoreThreadId(pid));
+      // A lock only where the driver takes it for a CUDA process: it may wait for that process otherwise.
+      const lock = state.value === undefined ? undefined : await outcome(checkpoint.lock(pid, { timeoutMs: 2000 }));
+      console.log(`checkpoint of a process without CUDA: state ${JSON.stringify(state)}; restore thread ${JSON.stringify(tid)}; ` +
+        `lock ${JSON.stringify(lock)}`);
+      // Whatever the driver answers, it is an answer: a state name or a CudaError of the call, never a hang or a crash.
+      for (const [o, call] of [[state, 'cuCheckpointProcessGetState'], [tid, 'cuCheckpointProcessGetRestoreThreadId'],
+        [lock ?? {}, 'cuCheckpointProcessLock']] as const) {
+        if (o.type !== undefined) expect({ type: o.type, call: o.call }).toEqual({ type: expect.stringMatching(/Error$/), call });
+      }
+      expect(state.value === undefined || ['running', 'locked', 'checkpointed', 'failed'].includes(state.value)).toBe(true);
+      if (lock?.type === undefined && lock !== undefined) await checkpoint.unlock(pid);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
