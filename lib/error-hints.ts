@@ -80,9 +80,14 @@ const hints: readonly Hint[] = [
       'lock it again, with a longer timeout or none',
   },
   {
-    calls: ['cuCheckpointProcessGetState', 'cuCheckpointProcessGetRestoreThreadId', 'cuCheckpointProcessLock'],
-    results: [CudaResult.CUDA_ERROR_INVALID_VALUE, CudaResult.CUDA_ERROR_NOT_INITIALIZED],
+    calls: checkpointCalls,
+    results: [CudaResult.CUDA_ERROR_NOT_INITIALIZED],
     hint: 'pid must name a process of this machine (in this PID namespace) that has initialized CUDA',
+  },
+  {
+    calls: checkpointCalls,
+    results: [CudaResult.CUDA_ERROR_OPERATING_SYSTEM],
+    hint: 'the operating system refused this process access to the other one: act on it as root or as its user',
   },
   {
     results: [CudaResult.CUDA_ERROR_UNSUPPORTED_PTX_VERSION],

@@ -150,11 +150,11 @@ describe('checkpoint against the stand-in driver', () => {
     expect(report.state).toBe('running');
   });
 
-  test('a pid that names no process rejects with the driver\'s code and a hint', () => {
+  test('a pid that names no CUDA process rejects with CUDA_ERROR_NOT_INITIALIZED and a hint', () => {
     const report = run(`report({ state: await outcome(c.state(2147483646)), tid: await outcome(c.restoreThreadId(2147483646)),
       lock: await outcome(c.lock(2147483646)) });`);
     for (const key of ['state', 'tid', 'lock']) {
-      expect(report[key]).toMatchObject({ type: 'CudaError', code: 'CUDA_ERROR_INVALID_VALUE', detail: 'pid 2147483646' });
+      expect(report[key]).toMatchObject({ type: 'CudaError', code: 'CUDA_ERROR_NOT_INITIALIZED', result: 3, detail: 'pid 2147483646' });
       expect(report[key].hint).toMatch(/pid must name a process of this machine .* that has initialized CUDA/);
     }
   });
