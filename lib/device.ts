@@ -3,7 +3,7 @@
 import { Context, ContextFlagInput, ContextFlagInputName } from './context';
 import { ContextFlag, ContextFlagName, CudaResult, DeviceAttribute, DeviceAttributeName, P2PAttribute, P2PAttributeName } from './generated/enums';
 import { native } from './native';
-import { checkEnum, checkFlags, checkInstance, checkInteger, checkString, flagNames } from './validate';
+import { checkEnum, checkFlags, checkInstance, checkInteger, checkString, describeValue, flagNames } from './validate';
 
 /** Features a program should check before relying on them. */
 export interface DeviceCapabilities {
@@ -327,13 +327,31 @@ function formatUuid(bytes: Uint8Array): string {
   return `GPU-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-function normalizeUuid(text: string): string {
+function uuidHex(text: string, name: string): string {
   const hex = text.replace(/^(GPU|MIG)-/i, '').replace(/-/g, '').toLowerCase();
-  if (!/^[0-9a-f]{32}$/.test(hex)) throw new RangeError(`uuid must be 32 hex digits (optionally GPU-…), got '${text}'`);
-  return formatUuid(Buffer.from(hex, 'hex'));
+  if (!/^[0-9a-f]{32}$/.test(hex)) throw new RangeError(`${name} must be 32 hex digits (optionally GPU-…), got '${text}'`);
+  return hex;
+}
+
+function normalizeUuid(text: string): string {
+  return formatUuid(Buffer.from(uuidHex(text, 'uuid'), 'hex'));
 }
 
 function checkUuidBytes(bytes: unknown): Uint8Array {
   if (!(bytes instanceof Uint8Array) || bytes.length !== 16) throw new TypeError('uuid must be a string or 16 bytes');
   return bytes;
+}
+
+/**
+ * A GPU's UUID as its 16 bytes, from a Device, the text Device.uuid gives (or
+ * bare hex), or the bytes; the GPU need not be visible here.
+ * @internal
+ */
+export function uuidBytesOf(uuid: unknown, name: string): Uint8Array {
+  if (uuid instanceof Device) return uuid.uuidBytes;
+  if (typeof uuid === 'string') return new Uint8Array(Buffer.from(uuidHex(uuid, name), 'hex'));
+  if (!(uuid instanceof Uint8Array) || uuid.length !== 16) {
+    throw new TypeError(`${name} must be a Device, a UUID string or 16 bytes, got ${describeValue(uuid)}`);
+  }
+  return uuid.slice();
 }

@@ -12,6 +12,8 @@ interface Hint {
 
 const instantiateCalls = ['cuGraphInstantiate', 'cuGraphInstantiateWithFlags', 'cuGraphInstantiateWithParams'];
 const launchCalls = ['cuLaunchKernel', 'cuLaunchKernelEx', 'cuLaunchCooperativeKernel'];
+const checkpointCalls = ['cuCheckpointProcessGetState', 'cuCheckpointProcessGetRestoreThreadId', 'cuCheckpointProcessLock',
+  'cuCheckpointProcessCheckpoint', 'cuCheckpointProcessRestore', 'cuCheckpointProcessUnlock'];
 
 const hints: readonly Hint[] = [
   {
@@ -64,6 +66,28 @@ const hints: readonly Hint[] = [
     results: [CudaResult.CUDA_ERROR_NOT_SUPPORTED],
     hint: "the device or system lacks stream-ordered memory pools (see the device's memoryPoolsSupported " +
       'attribute): use DeviceBuffer.alloc instead',
+  },
+  {
+    calls: checkpointCalls,
+    results: [CudaResult.CUDA_ERROR_ILLEGAL_STATE],
+    hint: 'the process is not in the state this step starts from: lock a running process, checkpoint a locked one, ' +
+      'restore a checkpointed one, unlock a locked one (checkpoint.state(pid) says where it is)',
+  },
+  {
+    calls: ['cuCheckpointProcessLock'],
+    results: [CudaResult.CUDA_ERROR_NOT_READY],
+    hint: "the process's CUDA calls and GPU work did not finish within options.timeoutMs; it was left running: " +
+      'lock it again, with a longer timeout or none',
+  },
+  {
+    calls: checkpointCalls,
+    results: [CudaResult.CUDA_ERROR_NOT_INITIALIZED],
+    hint: 'pid must name a process of this machine (in this PID namespace) that has initialized CUDA',
+  },
+  {
+    calls: checkpointCalls,
+    results: [CudaResult.CUDA_ERROR_OPERATING_SYSTEM],
+    hint: 'the operating system refused this process access to the other one: act on it as root or as its user',
   },
   {
     results: [CudaResult.CUDA_ERROR_UNSUPPORTED_PTX_VERSION],

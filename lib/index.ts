@@ -1,5 +1,6 @@
 // cuda-driver: the CUDA driver API for Node.js.
 export { AddonUnavailableError, type AddonFailure } from './addon';
+export { checkpoint, type CheckpointLockOptions, type CheckpointRestoreOptions, type GpuRemap } from './checkpoint';
 export { Context, ContextFlagInput, ContextFlagInputName } from './context';
 export { Device, type DeviceCapabilities } from './device';
 export { Disposable } from './disposable';

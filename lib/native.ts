@@ -329,6 +329,19 @@ export interface NativeAddon {
   launchHostFunction(stream: Slot<NativeStream>, callback: () => void, wait: boolean): void;
   /** cuStreamAddCallback: callback(error | null), waited for as launchHostFunction's. */
   addStreamCallback(stream: Slot<NativeStream>, callback: (error: Error | null) => void, wait: boolean): void;
+  /** The process's CUprocessState. */
+  checkpointState(pid: number): Promise<number>;
+  /** The thread id of the process's restore thread. */
+  checkpointRestoreThreadId(pid: number): Promise<number>;
+  /** timeoutMs: 0 waits without limit, as the driver reads it. */
+  checkpointLock(pid: number, timeoutMs: number): Promise<void>;
+  checkpointCheckpoint(pid: number): Promise<void>;
+  /**
+   * from, to: GPU UUIDs, 16 bytes each; to[i] takes the place of from[i]. Both
+   * empty: the GPUs the process was checkpointed on.
+   */
+  checkpointRestore(pid: number, from: Uint8Array, to: Uint8Array): Promise<void>;
+  checkpointUnlock(pid: number): Promise<void>;
   createGraph(): Slot<NativeGraph>;
   /** The CUgraph, for logs and comparisons. */
   graphHandle(graph: Slot<NativeGraph>): bigint;

@@ -54,6 +54,7 @@ const ENUMS = [
   ['CUmemRangeFlags', 'MemoryRangeFlag', 'CU_MEM_RANGE_FLAG_', 'camel'],
   ['CUipcMem_flags', 'IpcMemoryFlag', 'CU_IPC_MEM_', 'camel'],
   ['CUgraphDebugDot_flags', 'GraphDebugDotFlag', 'CU_GRAPH_DEBUG_DOT_FLAGS_', 'camel'],
+  ['CUprocessState', 'ProcessState', 'CU_PROCESS_STATE_', 'camel'],
 ];
 
 const camel = (s) => s.toLowerCase().replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());

@@ -1068,3 +1068,17 @@ export const GraphDebugDotFlag = {
 } as const;
 /** A name of {@link GraphDebugDotFlag}. */
 export type GraphDebugDotFlagName = keyof typeof GraphDebugDotFlag;
+
+/** Values of the driver's `CUprocessState`, by name. */
+export const ProcessState = {
+  /** `CU_PROCESS_STATE_RUNNING` = 0. */
+  running: 0,
+  /** `CU_PROCESS_STATE_LOCKED` = 1. */
+  locked: 1,
+  /** `CU_PROCESS_STATE_CHECKPOINTED` = 2. */
+  checkpointed: 2,
+  /** `CU_PROCESS_STATE_FAILED` = 3. */
+  failed: 3,
+} as const;
+/** A name of {@link ProcessState}. */
+export type ProcessStateName = keyof typeof ProcessState;

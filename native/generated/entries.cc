@@ -87,6 +87,12 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("streamPendingResources", Napi::Function::New(env, StreamPendingResources, "streamPendingResources"));
   exports.Set("launchHostFunction", Napi::Function::New(env, LaunchHostFunction, "launchHostFunction"));
   exports.Set("addStreamCallback", Napi::Function::New(env, AddStreamCallback, "addStreamCallback"));
+  exports.Set("checkpointState", Napi::Function::New(env, CheckpointState, "checkpointState"));
+  exports.Set("checkpointRestoreThreadId", Napi::Function::New(env, CheckpointRestoreThreadId, "checkpointRestoreThreadId"));
+  exports.Set("checkpointLock", Napi::Function::New(env, CheckpointLock, "checkpointLock"));
+  exports.Set("checkpointCheckpoint", Napi::Function::New(env, CheckpointCheckpoint, "checkpointCheckpoint"));
+  exports.Set("checkpointRestore", Napi::Function::New(env, CheckpointRestore, "checkpointRestore"));
+  exports.Set("checkpointUnlock", Napi::Function::New(env, CheckpointUnlock, "checkpointUnlock"));
   exports.Set("createGraph", Napi::Function::New(env, CreateGraph, "createGraph"));
   exports.Set("graphHandle", Napi::Function::New(env, GraphHandle, "graphHandle"));
   exports.Set("graphNodeCount", Napi::Function::New(env, GraphNodeCount, "graphNodeCount"));

@@ -96,6 +96,12 @@ Napi::Value StreamBatchMemoryOps(const Napi::CallbackInfo& info);
 Napi::Value StreamPendingResources(const Napi::CallbackInfo& info);
 Napi::Value LaunchHostFunction(const Napi::CallbackInfo& info);
 Napi::Value AddStreamCallback(const Napi::CallbackInfo& info);
+Napi::Value CheckpointState(const Napi::CallbackInfo& info);
+Napi::Value CheckpointRestoreThreadId(const Napi::CallbackInfo& info);
+Napi::Value CheckpointLock(const Napi::CallbackInfo& info);
+Napi::Value CheckpointCheckpoint(const Napi::CallbackInfo& info);
+Napi::Value CheckpointRestore(const Napi::CallbackInfo& info);
+Napi::Value CheckpointUnlock(const Napi::CallbackInfo& info);
 
 // native/graph/entries.txt
 Napi::Value CreateGraph(const Napi::CallbackInfo& info);

@@ -50,6 +50,10 @@ const excluded: Record<string, string> = {
   graphNodeDestroy: 'destroys the fixtures; covered by the public targets',
   receivedFdTake: 'hands the descriptor to the caller, who would leak it',
   disposeHandle: 'disposes the fixtures by slot; covered by the disposable tests',
+  checkpointLock: 'acts on whatever process a drawn pid names: a locked CUDA process stops until unlocked',
+  checkpointCheckpoint: 'acts on whatever process a drawn pid names',
+  checkpointRestore: 'acts on whatever process a drawn pid names',
+  checkpointUnlock: 'acts on whatever process a drawn pid names',
 };
 
 // Sizes the pool holds that some allocations would honour slowly (pinning gigabytes):
