@@ -50,8 +50,22 @@ function measureChain(cuda, kernel, stream, buffer, n) {
   exec.update(other);
   const update = now() - t0;
   const launch = launchTimes(exec, stream, n);
+  const updateInProcessC = updatesInC(cuda, kernel, graph, other, n);
   for (const h of [exec, graph, other]) h.dispose();
-  return { build, dataflowBuild, instantiate, update, launch: launch.js, launchInProcessC: launch.c };
+  return { build, dataflowBuild, instantiate, update, ...updateInProcessC, launch: launch.js, launchInProcessC: launch.c };
+}
+
+// The same whole-graph update made from C in this process
+// (bench/c/inprocess.c): from the graphs JavaScript built, on a new
+// executable of graph (the binding left out), and on chains C builds here
+// with cuGraphAddNode as bench/c/graph.c does (the graphs' making left out
+// too). Each right after its instantiation, as the update row's.
+function updatesInC(cuda, kernel, graph, other, n) {
+  const inC = inProcessC();
+  const exec = graph.instantiate();
+  const updateCOnJsGraphs = inC.graphUpdate(exec.handle, other.handle);
+  exec.dispose();
+  return { updateCOnJsGraphs, updateCInProcess: inC.chainUpdate(kernel.handle, n) };
 }
 
 // exec.setParams on a one-node graph of empty4, a new last argument each time
@@ -150,6 +164,14 @@ async function measure({ passes = 3 } = {}) {
   });
   rows.push(once('instantiate, 1000 nodes', 'instantiate', 'instantiate'));
   rows.push(once('whole-graph update, 1000 nodes', 'update', 'update'));
+  rows.push({
+    label: 'whole-graph update, 1000 nodes, C in this process on the same graphs', unit: 'us', better: 'lower',
+    js: us(jsOf(1000, 'update')), c: us(jsOf(1000, 'updateCOnJsGraphs')),
+  });
+  rows.push({
+    label: 'whole-graph update, 1000 nodes, C in this process on graphs C built', unit: 'us', better: 'lower',
+    js: us(jsOf(1000, 'update')), c: us(jsOf(1000, 'updateCInProcess')),
+  });
   const updateBaselines = { c: pick(c, 'kernelNodeUpdate'), bindings: pick(py, (r) => r?.bindings.kernelNodeUpdate) };
   rows.push({
     label: 'kernel-node update on an executable', unit: 'ns', better: 'lower', perCall: true,
@@ -178,6 +200,9 @@ async function measure({ passes = 3 } = {}) {
       'C builds with cuGraphAddNode as the JavaScript builder does; cuda.bindings with cuGraphAddKernelNode; ' +
         'cuda.core builds by stream capture (GraphBuilder), instantiates with complete() and has no per-node executable update.',
       'the data-flow row compares with the same node-by-node chain in C (the edges it infers are that chain).',
+      'whole-graph update: the "C in this process" rows make the one cuGraphExecUpdate from C (bench/c/inprocess.c) in the JavaScript process, ' +
+        'on a new executable of the graphs JavaScript built (the binding left out), and on chains C built there (the graphs\' making left out too); ' +
+        'each single timings right after the instantiation, as the update row\'s.',
       'kernel-node updates change the last argument each time: C and cuda.bindings in a parameter struct made once; ' +
         'the prepared row through PreparedLaunch.set() and exec.setParams(node, prepared), the other with a params object.',
       describePython(py.find(Boolean)),

@@ -395,7 +395,7 @@ export interface NativeAddon {
   /** The executable as a kernel argument (memory whose address is the CUgraphExec), holding it; context: its device's. */
   graphExecArgument(exec: Slot<NativeGraphExec>, context: Slot<NativeContext>): Slot<NativeGraphExecArgument>;
   /** On success the executable runs graph's nodes and keeps graph's resources. */
-  graphExecUpdate(exec: Slot<NativeGraphExec>, graph: Slot<NativeGraph>): { result: number; error?: Error; node?: Slot<NativeGraphNode>; fromNode?: bigint };
+  graphExecUpdate(exec: Slot<NativeGraphExec>, graph: Slot<NativeGraph>): { result: number; error: Error; node?: Slot<NativeGraphNode>; fromNode?: bigint } | undefined;
   /** The executable's copy of a node. */
   graphExecSetNodeParams(exec: Slot<NativeGraphExec>, node: Slot<NativeGraphNode>, params: Record<string, unknown>): void;
   /** The child graph node now runs a copy of graph (same topology required). */

@@ -13,13 +13,21 @@
  * cuLaunchKernel calls of empty0, empty4 or empty16 (arity 0, 4 or 16; one
  * block of 32 threads) with a kernelParams array made once, as
  * bench/c/launch.c makes them, its pointers into the device buffer.
- * Handles are bigints (GraphExec.handle, Kernel.handle of a library kernel,
+ * graphUpdate(exec, graph) -> ns: one cuGraphExecUpdate of exec from graph
+ * (the graphs JavaScript built: the driver's work on them, without the binding).
+ * chainUpdate(kernel, n) -> ns: what bench/c/graph.c times, in this process:
+ * two chains of n nodes of kernel (a library kernel) built here with
+ * cuGraphAddNode, the first instantiated, then one cuGraphExecUpdate from the
+ * second (the driver's work on graphs C built, in the JavaScript process).
+ * Handles are bigints (GraphExec.handle, Graph.handle, Kernel.handle of a library kernel,
  * Stream.handle, DeviceBuffer.address); each call is timed here with the
  * clock the C baselines use. The caller keeps the handles alive and their
  * context current (any JavaScript call on them has made it so). */
 #include "timing.h"
 #include "empty_args.h"
 #include "napi_helpers.h"
+
+#include <string.h>
 
 static napi_value graphLaunches(napi_env env, napi_callback_info info) {
   size_t argc = 3;
@@ -64,7 +72,72 @@ static napi_value kernelLaunches(napi_env env, napi_callback_info info) {
   return number(env, nanoseconds() - t0);
 }
 
+static napi_value graphUpdate(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  uint64_t exec, graph;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2) return fail(env, "graphUpdate(exec, graph)");
+  if (!handleArg(env, argv[0], &exec) || !handleArg(env, argv[1], &graph)) return fail(env, "exec and graph must be handles (bigint)");
+  CUgraphExecUpdateResultInfo result;
+  double t0 = nanoseconds();
+  CUresult r = cuGraphExecUpdate((CUgraphExec)(uintptr_t)exec, (CUgraph)(uintptr_t)graph, &result);
+  double ns = nanoseconds() - t0;
+  if (r != CUDA_SUCCESS) return driverError(env, "cuGraphExecUpdate", r);
+  return number(env, ns);
+}
+
+/* A chain of n nodes of kernel, built as bench/c/graph.c builds it. */
+static CUresult chain(CUkernel kernel, CUcontext ctx, uint32_t n, CUgraph *graph) {
+  CUresult r = cuGraphCreate(graph, 0);
+  CUgraphNode previous = NULL, node;
+  for (uint32_t i = 0; r == CUDA_SUCCESS && i < n; i++) {
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_KERNEL;
+    p.kernel.kern = kernel;
+    p.kernel.ctx = ctx;
+    p.kernel.gridDimX = p.kernel.gridDimY = p.kernel.gridDimZ = 1;
+    p.kernel.blockDimX = 32;
+    p.kernel.blockDimY = p.kernel.blockDimZ = 1;
+    r = cuGraphAddNode(&node, *graph, previous ? &previous : NULL, NULL, previous ? 1 : 0, &p);
+    previous = node;
+  }
+  return r;
+}
+
+static napi_value chainUpdate(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  uint64_t kernel;
+  uint32_t n;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2) return fail(env, "chainUpdate(kernel, n)");
+  if (!handleArg(env, argv[0], &kernel)) return fail(env, "kernel must be a handle (bigint)");
+  if (napi_get_value_uint32(env, argv[1], &n) != napi_ok) return fail(env, "n must be a number");
+  CUcontext ctx;
+  CUgraph graph = NULL, other = NULL;
+  CUgraphExec exec = NULL;
+  CUgraphExecUpdateResultInfo result;
+  double ns = 0;
+  CUresult r = cuCtxGetCurrent(&ctx);
+  if (r == CUDA_SUCCESS) r = chain((CUkernel)(uintptr_t)kernel, ctx, n, &graph);
+  if (r == CUDA_SUCCESS) r = chain((CUkernel)(uintptr_t)kernel, ctx, n, &other);
+  if (r == CUDA_SUCCESS) r = cuGraphInstantiate(&exec, graph, 0);
+  if (r == CUDA_SUCCESS) {
+    double t0 = nanoseconds();
+    r = cuGraphExecUpdate(exec, other, &result);
+    ns = nanoseconds() - t0;
+  }
+  if (exec) cuGraphExecDestroy(exec);
+  if (graph) cuGraphDestroy(graph);
+  if (other) cuGraphDestroy(other);
+  if (r != CUDA_SUCCESS) return driverError(env, "chainUpdate", r);
+  return number(env, ns);
+}
+
 NAPI_MODULE_INIT() {
-  if (!define(env, exports, "graphLaunches", graphLaunches) || !define(env, exports, "kernelLaunches", kernelLaunches)) return NULL;
+  if (!define(env, exports, "graphLaunches", graphLaunches) || !define(env, exports, "kernelLaunches", kernelLaunches) ||
+      !define(env, exports, "graphUpdate", graphUpdate) || !define(env, exports, "chainUpdate", chainUpdate)) {
+    return NULL;
+  }
   return exports;
 }

@@ -187,7 +187,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
    */
   update(graph: Graph): void {
     const result = native.graphExecUpdate(this.slot, slotOf(graph, 'graph', 'Graph'));
-    if (!result.error) {
+    if (result === undefined) {
       this.#reupload();
       return;
     }

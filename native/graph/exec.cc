@@ -160,11 +160,13 @@ Napi::Value GraphExecArgument(const Napi::CallbackInfo& info) {
   return ExecArgument::newSlot(info.Env(), box);
 }
 
-// graphExecUpdate(exec, graph) -> {result: CUgraphExecUpdateResult, error?, node?, fromNode?}.
-// On success the executable runs graph's nodes and keeps graph's resources.
+// graphExecUpdate(exec, graph) -> undefined, or when refused
+// {result: CUgraphExecUpdateResult, error, node?, fromNode?}. On success the
+// executable runs graph's nodes and keeps graph's resources; nothing is made
+// for JavaScript then.
 Napi::Value GraphExecUpdate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  // Held: the result's properties are set (setters JavaScript put on
+  // Held: a refusal's properties are set (setters JavaScript put on
   // Object.prototype may run) before both are used again.
   const SlotTable& table = slotTable(env);
   const ExecRef exec = GraphExec::fromSlot(table, info[0], "exec");
@@ -172,15 +174,15 @@ Napi::Value GraphExecUpdate(const Napi::CallbackInfo& info) {
   CUgraphExecUpdateResultInfo result;
   std::memset(&result, 0, sizeof(result));
   CUresult r = CU_CALL(cuGraphExecUpdate, exec->exec, graph->graph, &result);
+  if (r == CUDA_SUCCESS) {
+    exec->extra.add(graph);
+    return env.Undefined();
+  }
   Napi::Object out = Napi::Object::New(env);
   out.Set("result", static_cast<int>(result.result));
-  if (r != CUDA_SUCCESS) {
-    out.Set("error", makeCudaError(env, r, Fn::cuGraphExecUpdate));
-    if (result.errorNode) out.Set("node", nodeValue(env, nodeBoxOf(graph, result.errorNode)));
-    if (result.errorFromNode) out.Set("fromNode", handleValue(env, result.errorFromNode));
-    return out;
-  }
-  exec->extra.add(graph);
+  out.Set("error", makeCudaError(env, r, Fn::cuGraphExecUpdate));
+  if (result.errorNode) out.Set("node", nodeValue(env, nodeBoxOf(graph, result.errorNode)));
+  if (result.errorFromNode) out.Set("fromNode", handleValue(env, result.errorFromNode));
   return out;
 }
 
