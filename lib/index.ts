@@ -1,6 +1,7 @@
 // cuda-driver: the CUDA driver API for Node.js.
 export { AddonUnavailableError, type AddonFailure } from './addon';
-export { Context, ContextFlagInput, ContextFlagInputName } from './context';
+export { Context, ContextFlagInput, ContextFlagInputName, ExecAffinityType, type ExecAffinityTypeName } from './context';
+export { SmResource, splitSmResource, type SmSplit, type SplitSmOptions } from './dev-resource';
 export { Device, type DeviceCapabilities } from './device';
 export { Disposable } from './disposable';
 export {
@@ -117,6 +118,7 @@ export {
 } from './graph/dataflow';
 export { renderDot, type DotEdge, type DotNode, type DotOptions, type GraphNodeKind } from './graph/dot';
 export { Event, type EventOptions } from './event';
+export { GreenContext, type GreenContextOptions, type GreenStreamOptions } from './green-context';
 export { type HostFunctionOptions, Stream, type StreamMemoryOp, type StreamOptions, type WaitCondition } from './stream';
 export { type WaitOptions } from './wait-options';
 export type {
