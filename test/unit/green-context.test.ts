@@ -7,7 +7,7 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { fakeDriver, runScript } from '../helpers/subprocess';
+import { distPath, fakeDriver, runScript } from '../helpers/subprocess';
 
 const helpers = `
   const t = (f) => { try { f(); return 'no error'; } catch (e) { return e.constructor.name + ': ' + (e.code ?? '') + ' ' + e.message; } };
@@ -233,6 +233,18 @@ describe('green contexts', () => {
       withBuffer: ['green create 8', 'green destroy 8', 'green create 4'],
       end: ['green create 8', 'green destroy 8', 'green create 4', 'green destroy 4'],
       text: 'GreenContext(disposed)',
+    });
+  });
+
+  test("the addon's entry reads every resource before it looks one up: a getter that disposes one ends in a clear error", () => {
+    const report = run(`
+      const { native } = require(${JSON.stringify(path.join(distPath, 'native.js'))});
+      const [a, b] = cuda.splitSmResource(device.smResource(), { minCount: 4, groups: 2 }).groups;
+      const list = Object.defineProperty([a.slot], 1, { get: () => { a.dispose(); return b.slot; }, enumerable: true });
+      report({ disposed: t(() => native.createGreenContext(0, list, 1)), notSlot: t(() => native.createGreenContext(0, ['x'], 1)) });`);
+    expect(report).toEqual({
+      disposed: expect.stringMatching(/^DisposedError: ERR_CUDA_DISPOSED DevResource has been disposed/),
+      notSlot: 'TypeError:  resources[i] must be a DevResource',
     });
   });
 
