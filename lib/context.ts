@@ -157,7 +157,8 @@ export class Context extends Disposable<NativeContext> {
 
   /**
    * The context's execution affinity (cuCtxGetExecAffinity): for 'smCount', the
-   * number of SMs its work may use (a green context's conversion: its share).
+   * number of SMs its work may use. CUDA 13.0 refuses it for a green context's
+   * conversion (CUDA_ERROR_INVALID_CONTEXT): ask greenContext.smResource() instead.
    */
   execAffinity(type: ExecAffinityTypeName | number = 'smCount'): number {
     return native.contextExecAffinity(this.slot, checkEnum(type, ExecAffinityType, 'type'));

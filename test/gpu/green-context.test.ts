@@ -145,21 +145,19 @@ describeGpu('green contexts', () => {
     expect(() => kernel.launch({ grid: 1, block: 1, stream: plain }, [arg.ptr(out), arg.i64(0n)])).toThrow(/another context/);
   });
 
-  test('execution affinity: the support query answers, and a context reports its SMs or says the driver does not', () => {
+  test("execution affinity: the support query answers; the primary context may use every SM; a green context's is refused or its share", () => {
     expect(typeof device.supportsExecAffinity()).toBe('boolean');
+    expect(device.primaryContext.execAffinity()).toBe(all.smCount);
     using green = GreenContext.create(device, groups[0]);
-    for (const [context, most] of [[device.primaryContext, all.smCount], [green.toContext(), groups[0].smCount]] as const) {
-      try {
-        const sms = context.execAffinity();
-        console.log(`${context}: execAffinity smCount ${sms}`);
-        expect(sms).toBeGreaterThan(0);
-        expect(sms).toBeLessThanOrEqual(most);
-      } catch (error) {
-        console.log(`${context}: execAffinity refused: ${(error as Error).message}`);
-        expect(error).toBeInstanceOf(CudaError);
-        expect((error as CudaError).code).toBe('CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY');
-      }
+    // CUDA 13.0 (driver 580) refuses the query for a green context's conversion.
+    let answer: number | string;
+    try {
+      answer = green.toContext().execAffinity();
+    } catch (error) {
+      expect(error).toBeInstanceOf(CudaError);
+      answer = (error as CudaError).code;
     }
+    expect([groups[0].smCount, 'CUDA_ERROR_INVALID_CONTEXT']).toContain(answer);
   });
 
   test('a green context outlives its handle while a stream of it lives', () => {
