@@ -1,8 +1,11 @@
 // Contexts. Most programs never touch one: each device's primary context is
 // retained on first use and made current for every call that needs it, on
 // whichever thread (or worker_thread) makes the call.
-import { Disposable } from './disposable';
+import { SmResource } from './dev-resource';
+import { Disposable, slotOf } from './disposable';
+import type { Event } from './event';
 import { ContextFlag, ContextFlagName, ContextLimit, ContextLimitName } from './generated/enums';
+import type { GreenContext } from './green-context';
 import { native, NativeContext, Slot } from './native';
 import { checkEnum, checkFlags, checkInstance, checkSize, flagNames } from './validate';
 
@@ -19,15 +22,32 @@ export const ContextFlagInput = {
 /** A name of {@link ContextFlagInput}. */
 export type ContextFlagInputName = keyof typeof ContextFlagInput;
 
+/** Kinds of execution affinity (CUexecAffinityType): smCount, the SMs a context may use. */
+export const ExecAffinityType = {
+  /** CU_EXEC_AFFINITY_TYPE_SM_COUNT: the number of SMs a context may use. */
+  smCount: 0,
+} as const;
+/** A name of {@link ExecAffinityType}. */
+export type ExecAffinityTypeName = keyof typeof ExecAffinityType;
+
 /**
  * A CUDA context. Most programs never need one: each device's primary context
  * (device.primaryContext) is retained on first use and made current for every
  * call that needs it. Device.createContext() makes a context of its own.
  */
 export class Context extends Disposable<NativeContext> {
-  /** @internal */
-  constructor(handle: Slot<NativeContext>) {
+  /** @internal green: the green context this one is the conversion of (GreenContext.toContext()). */
+  constructor(handle: Slot<NativeContext>, green?: GreenContext) {
     super(handle);
+    this.#green = green;
+  }
+
+  // Held so that the green context's object outlives this one's.
+  readonly #green: GreenContext | undefined;
+
+  /** The green context this context is the conversion of (GreenContext.toContext()), else null. */
+  get greenContext(): GreenContext | null {
+    return this.#green ?? null;
   }
 
   /** The CUcontext value, for logs and comparisons. */
@@ -120,6 +140,35 @@ export class Context extends Disposable<NativeContext> {
     native.contextDisablePeerAccess(this.slot, checkInstance(peer, Context, 'peer').slot);
   }
 
+  /**
+   * Records in event all the work queued so far in this context, on any of its
+   * streams (cuCtxRecordEvent; CUDA 12.5+). For a green context's conversion,
+   * that green context's work. The event must belong to this context or to
+   * its device's primary context.
+   */
+  recordEvent(event: Event): void {
+    native.contextRecordEvent(this.slot, slotOf(event, 'event', 'Event'));
+  }
+
+  /** Work queued in this context from now on, on any stream, waits for event (cuCtxWaitEvent; CUDA 12.5+). */
+  waitEvent(event: Event): void {
+    native.contextWaitEvent(this.slot, slotOf(event, 'event', 'Event'));
+  }
+
+  /**
+   * The context's execution affinity (cuCtxGetExecAffinity): for 'smCount', the
+   * number of SMs its work may use. CUDA 13.0 refuses it for a green context's
+   * conversion (CUDA_ERROR_INVALID_CONTEXT): ask greenContext.smResource() instead.
+   */
+  execAffinity(type: ExecAffinityTypeName | number = 'smCount'): number {
+    return native.contextExecAffinity(this.slot, checkEnum(type, ExecAffinityType, 'type'));
+  }
+
+  /** The SMs this context has (cuCtxGetDevResource), to split for green contexts. */
+  smResource(): SmResource {
+    return new SmResource(native.contextSmResource(this.slot));
+  }
+
   /** The calling thread's current CUcontext value (0n when none). */
   static currentHandle(): bigint {
     return native.currentContext();
@@ -132,6 +181,6 @@ export class Context extends Disposable<NativeContext> {
 
   override toString(): string {
     if (this.disposed) return 'Context(disposed)';
-    return `Context(${this.isPrimary ? 'primary, ' : ''}device ${this.deviceOrdinal}, 0x${this.handle.toString(16)})`;
+    return `Context(${this.isPrimary ? 'primary, ' : this.#green ? 'green, ' : ''}device ${this.deviceOrdinal}, 0x${this.handle.toString(16)})`;
   }
 }

@@ -1,6 +1,7 @@
 // Devices: found by ordinal, PCI bus id or UUID; their names, attributes and the
 // capabilities a program checks before it relies on a feature.
-import { Context, ContextFlagInput, ContextFlagInputName } from './context';
+import { Context, ContextFlagInput, ContextFlagInputName, ExecAffinityType, ExecAffinityTypeName } from './context';
+import { SmResource } from './dev-resource';
 import { ContextFlag, ContextFlagName, CudaResult, DeviceAttribute, DeviceAttributeName, P2PAttribute, P2PAttributeName } from './generated/enums';
 import { native } from './native';
 import { checkEnum, checkFlags, checkInstance, checkInteger, checkString, describeValue, flagNames } from './validate';
@@ -231,6 +232,23 @@ export class Device {
   p2pAttribute(peer: Device, name: P2PAttributeName | number): number {
     return native.deviceP2PAttribute(this.ordinal, checkInstance(peer, Device, 'peer').ordinal,
       checkEnum(name, P2PAttribute, 'name'));
+  }
+
+  /**
+   * All of the device's SMs (cuDeviceGetDevResource), with the smallest group a
+   * split may make and its alignment: split it with splitSmResource for green
+   * contexts. smCount is the multiprocessor count.
+   */
+  smResource(): SmResource {
+    return new SmResource(native.deviceSmResource(this.ordinal));
+  }
+
+  /**
+   * Whether contexts of this device can be limited by this kind of execution
+   * affinity (cuDeviceGetExecAffinitySupport); 'smCount': to a number of SMs.
+   */
+  supportsExecAffinity(type: ExecAffinityTypeName | number = 'smCount'): boolean {
+    return native.deviceExecAffinitySupport(this.ordinal, checkEnum(type, ExecAffinityType, 'type'));
   }
 
   /**

@@ -1,7 +1,8 @@
 // cuda-driver: the CUDA driver API for Node.js.
 export { AddonUnavailableError, type AddonFailure } from './addon';
 export { checkpoint, type CheckpointLockOptions, type CheckpointRestoreOptions, type GpuRemap } from './checkpoint';
-export { Context, ContextFlagInput, ContextFlagInputName } from './context';
+export { Context, ContextFlagInput, ContextFlagInputName, ExecAffinityType, type ExecAffinityTypeName } from './context';
+export { SmResource, splitSmResource, type SmSplit, type SplitSmOptions } from './dev-resource';
 export { Device, type DeviceCapabilities } from './device';
 export { Disposable } from './disposable';
 export {
@@ -118,6 +119,7 @@ export {
 } from './graph/dataflow';
 export { renderDot, type DotEdge, type DotNode, type DotOptions, type GraphNodeKind } from './graph/dot';
 export { Event, type EventOptions } from './event';
+export { GreenContext, type GreenContextOptions, type GreenStreamOptions } from './green-context';
 export { type HostFunctionOptions, Stream, type StreamMemoryOp, type StreamOptions, type WaitCondition } from './stream';
 export { type WaitOptions } from './wait-options';
 export type {

@@ -55,6 +55,14 @@ export interface NativeUserObject extends NativeHandle {
   readonly [handleClass]?: 'UserObject';
 }
 
+export interface NativeDevResource extends NativeHandle {
+  readonly [handleClass]?: 'DevResource';
+}
+
+export interface NativeGreenContext extends NativeHandle {
+  readonly [handleClass]?: 'GreenContext';
+}
+
 /**
  * A descriptor this process owns (received from a peer, or made by an export),
  * closed when disposed unless taken.
@@ -142,6 +150,10 @@ export type NativeDependencies = Slot<NativeGraphNode>[] | Slot<NativeGraphNode>
 export type NativeNeighbours = { nodes: Slot<NativeGraphNode>[]; data: NativeEdgeData[] };
 
 export type NativeDestructor = () => void;
+
+export type NativeDevResourceInfo = { type: number; smCount: number; minPartitionSize: number; coscheduledAlignment: number; ordinal: number };
+
+export type NativeSmSplit = { groups: Slot<NativeDevResource>[]; remainder: Slot<NativeDevResource> | null };
 
 /** The credentials of the process at the other end of a socket (SO_PEERCRED). */
 export type NativePeerCredentials = { pid: number; uid: number; gid: number };
@@ -242,6 +254,8 @@ export interface NativeAddon {
   deviceAttribute(ordinal: number, attribute: number): number;
   deviceCanAccessPeer(ordinal: number, peer: number): boolean;
   deviceP2PAttribute(ordinal: number, peer: number, attribute: number): number;
+  /** cuDeviceGetExecAffinitySupport: whether contexts of the device can be limited that way. */
+  deviceExecAffinitySupport(ordinal: number, type: number): boolean;
   /** The device's primary context, retained on first use. */
   primaryContext(ordinal: number): Slot<NativeContext>;
   createContext(ordinal: number, flags: number): Slot<NativeContext>;
@@ -271,6 +285,15 @@ export interface NativeAddon {
   contextResetPersistingL2Cache(context: Slot<NativeContext>): void;
   contextEnablePeerAccess(context: Slot<NativeContext>, peer: Slot<NativeContext>): void;
   contextDisablePeerAccess(context: Slot<NativeContext>, peer: Slot<NativeContext>): void;
+  /**
+   * cuCtxRecordEvent: event captures the work queued in the context so far (in a
+   * green context's conversion, that green context's work only).
+   */
+  contextRecordEvent(context: Slot<NativeContext>, event: Slot<NativeEvent>): void;
+  /** cuCtxWaitEvent: work queued in the context from now on waits for event. */
+  contextWaitEvent(context: Slot<NativeContext>, event: Slot<NativeEvent>): void;
+  /** cuCtxGetExecAffinity, with the context made current: the SM count it may use. */
+  contextExecAffinity(context: Slot<NativeContext>, type: number): number;
   /** In the device's primary context, or in context when given. */
   createEvent(device: number, flags: number, context: Slot<NativeContext> | undefined): Slot<NativeEvent>;
   /** cuEventRecord, or cuEventRecordWithFlags when flags are given. */
@@ -307,6 +330,8 @@ export interface NativeAddon {
   /** cuStreamGetCtx, or cuStreamGetCtx_v2 (which also knows green contexts) with viaV2. */
   streamContextHandle(stream: Slot<NativeStream>, viaV2?: boolean): bigint;
   streamDevice(stream: Slot<NativeStream>): number;
+  /** cuStreamGetGreenCtx: the CUgreenCtx the stream belongs to (0n when none). */
+  streamGreenContextHandle(stream: Slot<NativeStream>): bigint;
   /** The CUstreamAttrValue union's bytes; lib/ decodes them. */
   streamGetAttribute(stream: Slot<NativeStream>, attribute: number): Buffer;
   streamSetAttribute(stream: Slot<NativeStream>, attribute: number, value: Uint8Array): void;
@@ -444,6 +469,34 @@ export interface NativeAddon {
   captureGraph(stream: Slot<NativeStream>): Slot<NativeGraph>;
   /** The calling thread's previous mode. */
   exchangeCaptureMode(mode: number): number;
+  /**
+   * The SM resource of a device, a context or a green context (cuDeviceGetDevResource,
+   * cuCtxGetDevResource, cuGreenCtxGetDevResource).
+   */
+  deviceSmResource(ordinal: number): Slot<NativeDevResource>;
+  contextSmResource(context: Slot<NativeContext>): Slot<NativeDevResource>;
+  greenContextSmResource(green: Slot<NativeGreenContext>): Slot<NativeDevResource>;
+  devResourceInfo(resource: Slot<NativeDevResource>): NativeDevResourceInfo;
+  /**
+   * cuDevSmResourceSplitByCount into groups groups, or as many as the driver can
+   * make when groups is left out; remainder is null when no SM is left over.
+   */
+  splitSmResource(input: Slot<NativeDevResource>, groups: number | undefined, flags: number, minCount: number): NativeSmSplit;
+  /**
+   * cuDevResourceGenerateDesc over resources (DevResource slots, of one split or
+   * one device), then cuGreenCtxCreate and cuCtxFromGreenCtx.
+   */
+  createGreenContext(ordinal: number, resources: number[], flags: number): Slot<NativeGreenContext>;
+  /** The CUgreenCtx, for logs and comparisons. */
+  greenContextHandle(green: Slot<NativeGreenContext>): bigint;
+  greenContextOrdinal(green: Slot<NativeGreenContext>): number;
+  greenContextId(green: Slot<NativeGreenContext>): bigint;
+  /** The context it converts to (cuCtxFromGreenCtx), as a Context sharing its box. */
+  greenContextToContext(green: Slot<NativeGreenContext>): Slot<NativeContext>;
+  /** cuGreenCtxStreamCreate. */
+  greenContextCreateStream(green: Slot<NativeGreenContext>, flags: number, priority: number): Slot<NativeStream>;
+  greenContextRecordEvent(green: Slot<NativeGreenContext>, event: Slot<NativeEvent>): void;
+  greenContextWaitEvent(green: Slot<NativeGreenContext>, event: Slot<NativeEvent>): void;
   readonly fdChannelLimits: { maxPayloadBytes: number; maxFds: number; maxAddressBytes: number };
   /** timeoutMs -1: no timeout (also for connect and the channel's calls). */
   fdChannelListen(address: string, abstract: boolean, backlog: number): Slot<NativeFdChannelServer>;

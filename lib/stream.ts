@@ -6,6 +6,7 @@ import { Context } from './context';
 import { Device, DeviceLike, ordinalOf, placementOf } from './device';
 import { Disposable, slotOf } from './disposable';
 import type { Event } from './event';
+import type { GreenContext } from './green-context';
 import {
   CaptureStatus,
   CaptureStatusName,
@@ -74,14 +75,16 @@ const special = new Map<string, Stream>();
  * Work queued on a stream keeps what it uses alive until it has run.
  */
 export class Stream extends Disposable<NativeStream> {
-  /** @internal */
-  constructor(handle: Slot<NativeStream>, context?: Context) {
+  /** @internal green: the green context of GreenContext.createStream(). */
+  constructor(handle: Slot<NativeStream>, context?: Context, green?: GreenContext) {
     super(handle);
     this.#context = context;
+    this.#green = green;
   }
 
-  // The context given to create(), held so that its object outlives the stream's.
+  // The context given to create(), or the green context, held so that its object outlives the stream's.
   readonly #context: Context | undefined;
+  readonly #green: GreenContext | undefined;
 
   /**
    * A new stream (cuStreamCreate, or cuStreamCreateWithPriority when a priority
@@ -127,9 +130,23 @@ export class Stream extends Disposable<NativeStream> {
     return Device.get(native.streamOrdinal(this.slot));
   }
 
-  /** The context the stream was made in: options.context of create(), else its device's primary context. */
+  /**
+   * The context the stream was made in: options.context of create(), the
+   * green context's toContext() for a stream of GreenContext.createStream()
+   * (while that handle is live), else its device's primary context.
+   */
   get context(): Context {
-    return this.#context ?? this.device.primaryContext;
+    return this.#context ?? this.#green?.toContext() ?? this.device.primaryContext;
+  }
+
+  /**
+   * The green context whose SMs the stream's work runs on (cuStreamGetGreenCtx):
+   * for a stream of GreenContext.createStream() or of its toContext(); null for
+   * a stream of an ordinary context.
+   */
+  get greenContext(): GreenContext | null {
+    if (native.streamGreenContextHandle(this.slot) === 0n) return null;
+    return this.#green ?? this.#context?.greenContext ?? null;
   }
 
   /** True when the stream was created non-blocking. */

@@ -6,6 +6,7 @@
 #include "core/args.h"
 #include "core/js_thread.h"
 #include "core/release.h"
+#include "event.h"
 #include "generated/entries.h"
 
 namespace cudrv {
@@ -23,7 +24,16 @@ ContextBox::~ContextBox() {
   if (!context) return;
   CUcontext ctx = context;
   CUdevice dev = device;
-  if (primary) {
+  if (green) {
+    // The conversion names the green context: it must not stay current on
+    // the thread that destroys it.
+    CUgreenCtx g = green;
+    releaseWhenSafe([g, ctx] {
+      CUcontext current = nullptr;
+      if (CU_CALL(cuCtxGetCurrent, &current) == CUDA_SUCCESS && current == ctx) CU_CALL(cuCtxSetCurrent, nullptr);
+      CU_CALL(cuGreenCtxDestroy, g);
+    });
+  } else if (primary) {
     releaseWhenSafe([dev] { CU_CALL(cuDevicePrimaryCtxRelease, dev); });
   } else {
     releaseWhenSafe([ctx] { CU_CALL(cuCtxDestroy, ctx); });
@@ -277,6 +287,35 @@ Napi::Value ContextDisablePeerAccess(const Napi::CallbackInfo& info) {
   makeCurrent(info.Env(), context.context);
   CU_CHECK_DETAIL(info.Env(), "peer device " + std::to_string(peer.ordinal), cuCtxDisablePeerAccess, peer.context);
   return info.Env().Undefined();
+}
+
+// cuCtxRecordEvent / cuCtxWaitEvent: the event is recorded against, or waited
+// for by, the context's work as a whole rather than one stream's.
+Napi::Value ContextRecordEvent(const Napi::CallbackInfo& info) {
+  const SlotTable& table = slotTable(info.Env());
+  const ContextBox& context = *Context::fromSlot(table, info[0], "context");
+  EventBox& event = *Event::fromSlot(table, info[1], "event");
+  CU_CHECK(info.Env(), cuCtxRecordEvent, context.context, event.event);
+  event.recordedOn.reset();  // what it covers is no one stream's work
+  return info.Env().Undefined();
+}
+
+Napi::Value ContextWaitEvent(const Napi::CallbackInfo& info) {
+  const SlotTable& table = slotTable(info.Env());
+  const ContextBox& context = *Context::fromSlot(table, info[0], "context");
+  const EventBox& event = *Event::fromSlot(table, info[1], "event");
+  CU_CHECK(info.Env(), cuCtxWaitEvent, context.context, event.event);
+  return info.Env().Undefined();
+}
+
+// The driver answers for the current context only: this one is made current.
+Napi::Value ContextExecAffinity(const Napi::CallbackInfo& info) {
+  const unsigned int type = uintArg(info[1], "type");
+  makeCurrent(info.Env(), contextArg(info[0]).context);
+  CUexecAffinityParam param{};
+  CU_CHECK_DETAIL(info.Env(), "type=" + std::to_string(type), cuCtxGetExecAffinity, &param,
+                  static_cast<CUexecAffinityType>(type));
+  return Napi::Number::New(info.Env(), param.param.smCount.val);
 }
 
 }  // namespace cudrv

@@ -1,6 +1,8 @@
 // Contexts: the primary context of each device (retained once, shared by every
-// handle made on it, released when the last of them lets go) and contexts
-// created with cuCtxCreate. Every handle that needs a context holds its box.
+// handle made on it, released when the last of them lets go), contexts created
+// with cuCtxCreate, and green contexts (native/green/), whose box holds the
+// green context and the CUcontext it converts to. Every handle that needs a
+// context holds its box.
 #pragma once
 
 #include <napi.h>
@@ -17,6 +19,11 @@ struct ContextBox : NonCopyable {
   CUdevice device = 0;
   int ordinal = 0;
   bool primary = true;
+  // A green context's box: the green context, which context is the conversion
+  // of (cuCtxFromGreenCtx), and the primary context it lives in, held so that
+  // resetPrimaryContext refuses while it lives.
+  CUgreenCtx green = nullptr;
+  std::shared_ptr<ContextBox> primaryContext;
 
   ContextBox() = default;
   ~ContextBox();

@@ -86,4 +86,13 @@ Napi::Value DeviceP2PAttribute(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), value);
 }
 
+Napi::Value DeviceExecAffinitySupport(const Napi::CallbackInfo& info) {
+  CUdevice device = deviceOf(info.Env(), info[0], "ordinal");
+  unsigned int type = uintArg(info[1], "type");
+  int supported = 0;
+  CU_CHECK_DETAIL(info.Env(), "type=" + std::to_string(type), cuDeviceGetExecAffinitySupport, &supported,
+                  static_cast<CUexecAffinityType>(type), device);
+  return Napi::Boolean::New(info.Env(), supported != 0);
+}
+
 }  // namespace cudrv

@@ -139,8 +139,6 @@ bool StreamBox::keptForCapture(const std::shared_ptr<void>& resource) {
   return true;
 }
 
-namespace {
-
 StreamRef newStreamBox(Napi::Env env, ContextRef context) {
   auto box = std::make_shared<StreamBox>();
   box->context = std::move(context);
@@ -148,6 +146,8 @@ StreamRef newStreamBox(Napi::Env env, ContextRef context) {
   box->home = JsThreadHome::of(env);
   return box;
 }
+
+namespace {
 
 StreamRef newStreamBox(Napi::Env env, int ordinal) { return newStreamBox(env, primaryContext(env, ordinal)); }
 
@@ -339,6 +339,14 @@ Napi::Value StreamDevice(const Napi::CallbackInfo& info) {
   CUdevice device = 0;
   CU_CHECK(info.Env(), cuStreamGetDevice, box.stream, &device);
   return Napi::Number::New(info.Env(), device);
+}
+
+Napi::Value StreamGreenContextHandle(const Napi::CallbackInfo& info) {
+  StreamBox& box = *Stream::fromSlot(info[0], "stream");
+  makeCurrent(info.Env(), box.context);
+  CUgreenCtx green = nullptr;
+  CU_CHECK(info.Env(), cuStreamGetGreenCtx, box.stream, &green);
+  return handleValue(info.Env(), green);
 }
 
 // streamGetAttribute(stream, id) -> the CUstreamAttrValue union's bytes; lib/ decodes them.

@@ -164,6 +164,10 @@ class Stream : public Handle<Stream, StreamBox> {
   static bool permanent(const StreamBox& box) { return !box.owned; }
 };
 
+// A box for a stream of context, to be given its CUstream, for the calling
+// environment's thread.
+StreamRef newStreamBox(Napi::Env env, ContextRef context);
+
 // The stream argument of an async operation: a live Stream's slot number. Its
 // context is made current when it is a special stream.
 inline StreamBox& streamArg(Napi::Value value, const char* param = "stream") {

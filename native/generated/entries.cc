@@ -30,6 +30,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("deviceAttribute", Napi::Function::New(env, DeviceAttribute, "deviceAttribute"));
   exports.Set("deviceCanAccessPeer", Napi::Function::New(env, DeviceCanAccessPeer, "deviceCanAccessPeer"));
   exports.Set("deviceP2PAttribute", Napi::Function::New(env, DeviceP2PAttribute, "deviceP2PAttribute"));
+  exports.Set("deviceExecAffinitySupport", Napi::Function::New(env, DeviceExecAffinitySupport, "deviceExecAffinitySupport"));
   exports.Set("primaryContext", Napi::Function::New(env, PrimaryContext, "primaryContext"));
   exports.Set("createContext", Napi::Function::New(env, CreateContext, "createContext"));
   exports.Set("currentContext", Napi::Function::New(env, CurrentContext, "currentContext"));
@@ -54,6 +55,9 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("contextResetPersistingL2Cache", Napi::Function::New(env, ContextResetPersistingL2Cache, "contextResetPersistingL2Cache"));
   exports.Set("contextEnablePeerAccess", Napi::Function::New(env, ContextEnablePeerAccess, "contextEnablePeerAccess"));
   exports.Set("contextDisablePeerAccess", Napi::Function::New(env, ContextDisablePeerAccess, "contextDisablePeerAccess"));
+  exports.Set("contextRecordEvent", Napi::Function::New(env, ContextRecordEvent, "contextRecordEvent"));
+  exports.Set("contextWaitEvent", Napi::Function::New(env, ContextWaitEvent, "contextWaitEvent"));
+  exports.Set("contextExecAffinity", Napi::Function::New(env, ContextExecAffinity, "contextExecAffinity"));
   exports.Set("createEvent", Napi::Function::New(env, CreateEvent, "createEvent"));
   exports.Set("eventRecord", hotFunction<3, EventRecord>(env, "eventRecord"));
   exports.Set("eventQuery", hotFunction<1, EventQuery>(env, "eventQuery"));
@@ -77,6 +81,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("streamId", Napi::Function::New(env, StreamId, "streamId"));
   exports.Set("streamContextHandle", Napi::Function::New(env, StreamContextHandle, "streamContextHandle"));
   exports.Set("streamDevice", Napi::Function::New(env, StreamDevice, "streamDevice"));
+  exports.Set("streamGreenContextHandle", Napi::Function::New(env, StreamGreenContextHandle, "streamGreenContextHandle"));
   exports.Set("streamGetAttribute", Napi::Function::New(env, StreamGetAttribute, "streamGetAttribute"));
   exports.Set("streamSetAttribute", Napi::Function::New(env, StreamSetAttribute, "streamSetAttribute"));
   exports.Set("streamCopyAttributesFrom", Napi::Function::New(env, StreamCopyAttributesFrom, "streamCopyAttributesFrom"));
@@ -154,6 +159,19 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("captureInfo", Napi::Function::New(env, CaptureInfo, "captureInfo"));
   exports.Set("captureGraph", Napi::Function::New(env, CaptureGraph, "captureGraph"));
   exports.Set("exchangeCaptureMode", Napi::Function::New(env, ExchangeCaptureMode, "exchangeCaptureMode"));
+  exports.Set("deviceSmResource", Napi::Function::New(env, DeviceSmResource, "deviceSmResource"));
+  exports.Set("contextSmResource", Napi::Function::New(env, ContextSmResource, "contextSmResource"));
+  exports.Set("greenContextSmResource", Napi::Function::New(env, GreenContextSmResource, "greenContextSmResource"));
+  exports.Set("devResourceInfo", Napi::Function::New(env, DevResourceInfo, "devResourceInfo"));
+  exports.Set("splitSmResource", Napi::Function::New(env, SplitSmResource, "splitSmResource"));
+  exports.Set("createGreenContext", Napi::Function::New(env, CreateGreenContext, "createGreenContext"));
+  exports.Set("greenContextHandle", Napi::Function::New(env, GreenContextHandle, "greenContextHandle"));
+  exports.Set("greenContextOrdinal", Napi::Function::New(env, GreenContextOrdinal, "greenContextOrdinal"));
+  exports.Set("greenContextId", Napi::Function::New(env, GreenContextId, "greenContextId"));
+  exports.Set("greenContextToContext", Napi::Function::New(env, GreenContextToContext, "greenContextToContext"));
+  exports.Set("greenContextCreateStream", Napi::Function::New(env, GreenContextCreateStream, "greenContextCreateStream"));
+  exports.Set("greenContextRecordEvent", Napi::Function::New(env, GreenContextRecordEvent, "greenContextRecordEvent"));
+  exports.Set("greenContextWaitEvent", Napi::Function::New(env, GreenContextWaitEvent, "greenContextWaitEvent"));
   exports.Set("fdChannelLimits", FdChannelLimits(env));
   exports.Set("fdChannelListen", Napi::Function::New(env, FdChannelListen, "fdChannelListen"));
   exports.Set("fdChannelConnect", Napi::Function::New(env, FdChannelConnect, "fdChannelConnect"));

@@ -39,6 +39,7 @@ Napi::Value DeviceTotalMemory(const Napi::CallbackInfo& info);
 Napi::Value DeviceAttribute(const Napi::CallbackInfo& info);
 Napi::Value DeviceCanAccessPeer(const Napi::CallbackInfo& info);
 Napi::Value DeviceP2PAttribute(const Napi::CallbackInfo& info);
+Napi::Value DeviceExecAffinitySupport(const Napi::CallbackInfo& info);
 Napi::Value PrimaryContext(const Napi::CallbackInfo& info);
 Napi::Value CreateContext(const Napi::CallbackInfo& info);
 Napi::Value CurrentContext(const Napi::CallbackInfo& info);
@@ -63,6 +64,9 @@ Napi::Value ContextStreamPriorityRange(const Napi::CallbackInfo& info);
 Napi::Value ContextResetPersistingL2Cache(const Napi::CallbackInfo& info);
 Napi::Value ContextEnablePeerAccess(const Napi::CallbackInfo& info);
 Napi::Value ContextDisablePeerAccess(const Napi::CallbackInfo& info);
+Napi::Value ContextRecordEvent(const Napi::CallbackInfo& info);
+Napi::Value ContextWaitEvent(const Napi::CallbackInfo& info);
+Napi::Value ContextExecAffinity(const Napi::CallbackInfo& info);
 Napi::Value CreateEvent(const Napi::CallbackInfo& info);
 napi_value EventRecord(Napi::Env env, SlotTable& table, const HotArgs<3>& args);
 napi_value EventQuery(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
@@ -86,6 +90,7 @@ Napi::Value StreamPriority(const Napi::CallbackInfo& info);
 Napi::Value StreamId(const Napi::CallbackInfo& info);
 Napi::Value StreamContextHandle(const Napi::CallbackInfo& info);
 Napi::Value StreamDevice(const Napi::CallbackInfo& info);
+Napi::Value StreamGreenContextHandle(const Napi::CallbackInfo& info);
 Napi::Value StreamGetAttribute(const Napi::CallbackInfo& info);
 Napi::Value StreamSetAttribute(const Napi::CallbackInfo& info);
 Napi::Value StreamCopyAttributesFrom(const Napi::CallbackInfo& info);
@@ -165,6 +170,21 @@ Napi::Value CaptureStatus(const Napi::CallbackInfo& info);
 Napi::Value CaptureInfo(const Napi::CallbackInfo& info);
 Napi::Value CaptureGraph(const Napi::CallbackInfo& info);
 Napi::Value ExchangeCaptureMode(const Napi::CallbackInfo& info);
+
+// native/green/entries.txt
+Napi::Value DeviceSmResource(const Napi::CallbackInfo& info);
+Napi::Value ContextSmResource(const Napi::CallbackInfo& info);
+Napi::Value GreenContextSmResource(const Napi::CallbackInfo& info);
+Napi::Value DevResourceInfo(const Napi::CallbackInfo& info);
+Napi::Value SplitSmResource(const Napi::CallbackInfo& info);
+Napi::Value CreateGreenContext(const Napi::CallbackInfo& info);
+Napi::Value GreenContextHandle(const Napi::CallbackInfo& info);
+Napi::Value GreenContextOrdinal(const Napi::CallbackInfo& info);
+Napi::Value GreenContextId(const Napi::CallbackInfo& info);
+Napi::Value GreenContextToContext(const Napi::CallbackInfo& info);
+Napi::Value GreenContextCreateStream(const Napi::CallbackInfo& info);
+Napi::Value GreenContextRecordEvent(const Napi::CallbackInfo& info);
+Napi::Value GreenContextWaitEvent(const Napi::CallbackInfo& info);
 
 // native/ipc/entries.txt
 Napi::Value FdChannelLimits(Napi::Env env);
