@@ -26,7 +26,7 @@ export interface BytesType {
 }
 /**
  * A tensor map (`const __grid_constant__ CUtensorMap`): its 128-byte
- * descriptor by value, aligned to 64 bytes.
+ * descriptor by value, at the offset the driver reports (CUDA 12.4+ drivers).
  */
 export type TensorMapType = 'tensorMap';
 /** The type of one kernel argument: a scalar type name, a tensor map, or a struct's size and alignment. */
@@ -178,7 +178,7 @@ export interface ArgLayout {
 /** The size and alignment of an argument type; TypeError for anything else. */
 export function typeInfo(type: ArgType, name: string): { size: number; align: number } {
   if (typeof type === 'string') {
-    // The alignment CUtensorMap had before CUDA 13 (128 since): what the encoders need, and what a layout the driver cannot report assumes.
+    // The alignment the encoders need (cuda.h declares 64 before CUDA 13, 128 since); argLayout places a map only where the driver reports it.
     if (type === 'tensorMap') return { size: 128, align: 64 };
     const size = scalarSizes[type];
     if (size === undefined || !Object.prototype.hasOwnProperty.call(scalarSizes, type)) {
@@ -221,6 +221,11 @@ export function argLayout(kernel: string, params: readonly KernelParam[] | null,
   }
   let end = 0;
   const slots = infos.map(({ size, align }, i) => {
+    if (types[i] === 'tensorMap') {
+      // The compiler aligns a descriptor's device address, not its offset from the parameters' start (48 on sm_90).
+      throw new KernelArgumentError(kernel, i, `argument ${i} is a tensor map, which needs the parameter layout the driver ` +
+        'reports (a driver for CUDA 12.4 or newer): its offset depends on where the device places the parameters');
+    }
     const offset = Math.ceil(end / align) * align;
     end = offset + size;
     return Object.freeze({ type: types[i], offset, size });
