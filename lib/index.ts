@@ -223,9 +223,18 @@ export {
   type KernelParam,
   type PointerValue,
   type ScalarType,
+  type TensorMapType,
 } from './kernel/args';
 export { fromBFloat16Bits, fromFloat16Bits, toBFloat16Bits, toFloat16Bits } from './kernel/half';
 export { PreparedLaunch } from './kernel/prepared-launch';
+export {
+  TensorMap,
+  type Im2colTensorMapOptions,
+  type Im2colWideTensorMapOptions,
+  type TensorMapKind,
+  type TensorMapOptions,
+  type TiledTensorMapOptions,
+} from './kernel/tensor-map';
 export { decompressBatch, type DecompressEntry } from './memory/decompress';
 /** NCCL: collectives and point-to-point calls across GPUs and machines (docs/nccl.md). */
 export * as nccl from './nccl';

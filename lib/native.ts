@@ -106,6 +106,14 @@ export interface NativeLinker extends NativeHandle {
   readonly [handleClass]?: 'Linker';
 }
 
+export interface NativeTensorMap extends NativeHandle {
+  readonly [handleClass]?: 'TensorMap';
+}
+
+export interface NativeTensorMapArgument extends NativeHandle {
+  readonly [handleClass]?: 'TensorMapArgument';
+}
+
 export interface NativeDeviceBuffer extends NativeHandle {
   readonly [handleClass]?: 'DeviceBuffer';
 }
@@ -619,6 +627,26 @@ export interface NativeAddon {
   /** What the linker said so far ('' for nothing). */
   linkInfoLog(linker: Slot<NativeLinker>): string;
   linkErrorLog(linker: Slot<NativeLinker>): string;
+  /**
+   * Tensor maps (TMA descriptors) of memory from byteOffset, which they hold.
+   * dims: elements per dimension, innermost first; strides: bytes between
+   * consecutive indices of dimensions 1 to rank - 1; the enums as the driver's
+   * numbers. The memory's context is made current for the call.
+   */
+  tensorMapEncodeTiled(memory: MemorySlot, byteOffset: number | bigint, dataType: number, dims: Float64Array, strides: Float64Array, box: Uint32Array, elementStrides: Uint32Array, interleave: number, swizzle: number, l2Promotion: number, oobFill: number): Slot<NativeTensorMap>;
+  /** lowerCorner, upperCorner: rank - 2 offsets each. */
+  tensorMapEncodeIm2col(memory: MemorySlot, byteOffset: number | bigint, dataType: number, dims: Float64Array, strides: Float64Array, lowerCorner: Int32Array, upperCorner: Int32Array, channelsPerPixel: number, pixelsPerColumn: number, elementStrides: Uint32Array, interleave: number, swizzle: number, l2Promotion: number, oobFill: number): Slot<NativeTensorMap>;
+  tensorMapEncodeIm2colWide(memory: MemorySlot, byteOffset: number | bigint, dataType: number, dims: Float64Array, strides: Float64Array, lowerCornerWidth: number, upperCornerWidth: number, channelsPerPixel: number, pixelsPerColumn: number, elementStrides: Uint32Array, interleave: number, mode: number, swizzle: number, l2Promotion: number, oobFill: number): Slot<NativeTensorMap>;
+  /**
+   * Points the map at memory from byteOffset. Arguments made before keep the
+   * descriptor and memory they had.
+   */
+  tensorMapReplaceAddress(map: Slot<NativeTensorMap>, memory: MemorySlot, byteOffset: number | bigint): void;
+  /**
+   * The map's descriptor as a kernel argument: memory, to launches and kernel
+   * nodes, whose parameter is the descriptor's bytes and which holds the memory.
+   */
+  tensorMapArgument(map: Slot<NativeTensorMap>): Slot<NativeTensorMapArgument>;
   /** What every memory handle has: its address (the host address of host memory), size and device. */
   memoryAddress(memory: MemorySlot): bigint;
   memorySize(memory: MemorySlot): number;

@@ -16,7 +16,11 @@ const root = path.resolve(__dirname, '..');
 const include = process.argv[2] || path.join(process.env.CUDA_PATH || '/usr/local/cuda', 'include');
 const header = fs.readFileSync(path.join(include, 'cuda.h'), 'utf8');
 
-// [C typedef name, exported name, prefix to strip, name style]
+// [C typedef name, exported name, prefix to strip, name style]. Styles:
+// 'keep' (the C name), 'camel', and 'bytes': camel with a size's B kept
+// upper case (SWIZZLE_128B_ATOM_32B -> 128BAtom32B), as sizes are written.
+// A prefix given as [prefix, optional] also strips `optional` after it
+// (CU_TENSOR_MAP_L2_PROMOTION_L2_64B -> 64B, _NONE -> none).
 const ENUMS = [
   ['CUresult', 'CudaResult', '', 'keep'],
   ['CUdevice_attribute', 'DeviceAttribute', 'CU_DEVICE_ATTRIBUTE_', 'camel'],
@@ -55,9 +59,20 @@ const ENUMS = [
   ['CUipcMem_flags', 'IpcMemoryFlag', 'CU_IPC_MEM_', 'camel'],
   ['CUgraphDebugDot_flags', 'GraphDebugDotFlag', 'CU_GRAPH_DEBUG_DOT_FLAGS_', 'camel'],
   ['CUprocessState', 'ProcessState', 'CU_PROCESS_STATE_', 'camel'],
+  ['CUtensorMapDataType', 'TensorMapDataType', 'CU_TENSOR_MAP_DATA_TYPE_', 'bytes'],
+  ['CUtensorMapInterleave', 'TensorMapInterleave', 'CU_TENSOR_MAP_INTERLEAVE_', 'bytes'],
+  ['CUtensorMapSwizzle', 'TensorMapSwizzle', 'CU_TENSOR_MAP_SWIZZLE_', 'bytes'],
+  ['CUtensorMapL2promotion', 'TensorMapL2Promotion', ['CU_TENSOR_MAP_L2_PROMOTION_', 'L2_'], 'bytes'],
+  ['CUtensorMapFloatOOBfill', 'TensorMapOobFill', 'CU_TENSOR_MAP_FLOAT_OOB_FILL_', 'camel'],
+  ['CUtensorMapIm2ColWideMode', 'TensorMapIm2colWideMode', 'CU_TENSOR_MAP_IM2COL_WIDE_MODE_', 'camel'],
 ];
 
 const camel = (s) => s.toLowerCase().replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+const styles = {
+  keep: (s, name) => name,
+  camel,
+  bytes: (s) => camel(s).replace(/(\d)b(?=[A-Z]|$)/g, '$1B'),
+};
 
 function parseEnum(typedefName) {
   const re = new RegExp(`typedef enum \\w*\\s*\\{([^}]*)\\}\\s*${typedefName}\\s*;`);
@@ -128,14 +143,17 @@ const lines = [
   '/* eslint-disable */',
   '',
 ];
-for (const [typedefName, exportName, prefix, style] of ENUMS) {
+for (const [typedefName, exportName, prefixes, style] of ENUMS) {
+  const [prefix, optional = ''] = typeof prefixes === 'string' ? [prefixes] : prefixes;
   const entries = parseEnum(typedefName);
   lines.push(`/** Values of the driver's \`${typedefName}\`, by name. */`);
   lines.push(`export const ${exportName} = {`);
   const seen = new Set();
   for (const { name, value, hex, deprecated } of entries) {
     if (!name.startsWith(prefix)) continue;
-    const key = style === 'camel' ? camel(name.slice(prefix.length)) : name;
+    let rest = name.slice(prefix.length);
+    if (optional && rest.startsWith(optional)) rest = rest.slice(optional.length);
+    const key = styles[style](rest, name);
     if (seen.has(key)) continue;
     seen.add(key);
     // Every entry names its C constant, so a reader of the driver's documentation finds it.

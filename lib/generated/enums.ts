@@ -1082,3 +1082,107 @@ export const ProcessState = {
 } as const;
 /** A name of {@link ProcessState}. */
 export type ProcessStateName = keyof typeof ProcessState;
+
+/** Values of the driver's `CUtensorMapDataType`, by name. */
+export const TensorMapDataType = {
+  /** `CU_TENSOR_MAP_DATA_TYPE_UINT8` = 0. */
+  uint8: 0,
+  /** `CU_TENSOR_MAP_DATA_TYPE_UINT16` = 1. */
+  uint16: 1,
+  /** `CU_TENSOR_MAP_DATA_TYPE_UINT32` = 2. */
+  uint32: 2,
+  /** `CU_TENSOR_MAP_DATA_TYPE_INT32` = 3. */
+  int32: 3,
+  /** `CU_TENSOR_MAP_DATA_TYPE_UINT64` = 4. */
+  uint64: 4,
+  /** `CU_TENSOR_MAP_DATA_TYPE_INT64` = 5. */
+  int64: 5,
+  /** `CU_TENSOR_MAP_DATA_TYPE_FLOAT16` = 6. */
+  float16: 6,
+  /** `CU_TENSOR_MAP_DATA_TYPE_FLOAT32` = 7. */
+  float32: 7,
+  /** `CU_TENSOR_MAP_DATA_TYPE_FLOAT64` = 8. */
+  float64: 8,
+  /** `CU_TENSOR_MAP_DATA_TYPE_BFLOAT16` = 9. */
+  bfloat16: 9,
+  /** `CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ` = 10. */
+  float32Ftz: 10,
+  /** `CU_TENSOR_MAP_DATA_TYPE_TFLOAT32` = 11. */
+  tfloat32: 11,
+  /** `CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ` = 12. */
+  tfloat32Ftz: 12,
+  /** `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B` = 13. */
+  "16u4Align8B": 13,
+  /** `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B` = 14. */
+  "16u4Align16B": 14,
+  /** `CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B` = 15. */
+  "16u6Align16B": 15,
+} as const;
+/** A name of {@link TensorMapDataType}. */
+export type TensorMapDataTypeName = keyof typeof TensorMapDataType;
+
+/** Values of the driver's `CUtensorMapInterleave`, by name. */
+export const TensorMapInterleave = {
+  /** `CU_TENSOR_MAP_INTERLEAVE_NONE` = 0. */
+  none: 0,
+  /** `CU_TENSOR_MAP_INTERLEAVE_16B` = 1. */
+  "16B": 1,
+  /** `CU_TENSOR_MAP_INTERLEAVE_32B` = 2. */
+  "32B": 2,
+} as const;
+/** A name of {@link TensorMapInterleave}. */
+export type TensorMapInterleaveName = keyof typeof TensorMapInterleave;
+
+/** Values of the driver's `CUtensorMapSwizzle`, by name. */
+export const TensorMapSwizzle = {
+  /** `CU_TENSOR_MAP_SWIZZLE_NONE` = 0. */
+  none: 0,
+  /** `CU_TENSOR_MAP_SWIZZLE_32B` = 1. */
+  "32B": 1,
+  /** `CU_TENSOR_MAP_SWIZZLE_64B` = 2. */
+  "64B": 2,
+  /** `CU_TENSOR_MAP_SWIZZLE_128B` = 3. */
+  "128B": 3,
+  /** `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B` = 4. */
+  "128BAtom32B": 4,
+  /** `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B` = 5. */
+  "128BAtom32BFlip8B": 5,
+  /** `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B` = 6. */
+  "128BAtom64B": 6,
+} as const;
+/** A name of {@link TensorMapSwizzle}. */
+export type TensorMapSwizzleName = keyof typeof TensorMapSwizzle;
+
+/** Values of the driver's `CUtensorMapL2promotion`, by name. */
+export const TensorMapL2Promotion = {
+  /** `CU_TENSOR_MAP_L2_PROMOTION_NONE` = 0. */
+  none: 0,
+  /** `CU_TENSOR_MAP_L2_PROMOTION_L2_64B` = 1. */
+  "64B": 1,
+  /** `CU_TENSOR_MAP_L2_PROMOTION_L2_128B` = 2. */
+  "128B": 2,
+  /** `CU_TENSOR_MAP_L2_PROMOTION_L2_256B` = 3. */
+  "256B": 3,
+} as const;
+/** A name of {@link TensorMapL2Promotion}. */
+export type TensorMapL2PromotionName = keyof typeof TensorMapL2Promotion;
+
+/** Values of the driver's `CUtensorMapFloatOOBfill`, by name. */
+export const TensorMapOobFill = {
+  /** `CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE` = 0. */
+  none: 0,
+  /** `CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA` = 1. */
+  nanRequestZeroFma: 1,
+} as const;
+/** A name of {@link TensorMapOobFill}. */
+export type TensorMapOobFillName = keyof typeof TensorMapOobFill;
+
+/** Values of the driver's `CUtensorMapIm2ColWideMode`, by name. */
+export const TensorMapIm2colWideMode = {
+  /** `CU_TENSOR_MAP_IM2COL_WIDE_MODE_W` = 0. */
+  w: 0,
+  /** `CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128` = 1. */
+  w128: 1,
+} as const;
+/** A name of {@link TensorMapIm2colWideMode}. */
+export type TensorMapIm2colWideModeName = keyof typeof TensorMapIm2colWideMode;

@@ -4,7 +4,8 @@
 // match the kernel is a KernelArgumentError before anything is launched.
 import type { GraphExec } from '../graph/exec';
 import { isMemoryHandle, MemoryHandle } from '../memory/bytes';
-import { checkInteger, checkSize } from '../validate';
+import { checkInstance, checkInteger, checkSize } from '../validate';
+import { TensorMap } from './tensor-map';
 
 /** Where one parameter lives in the kernel's parameter buffer, as the driver reports it. */
 export interface KernelParam {
@@ -23,8 +24,13 @@ export interface BytesType {
   /** Its alignment (a power of two; default 1). */
   readonly align?: number;
 }
-/** The type of one kernel argument: a scalar type name, or a struct's size and alignment. */
-export type ArgType = ScalarType | BytesType;
+/**
+ * A tensor map (`const __grid_constant__ CUtensorMap`): its 128-byte
+ * descriptor by value, at the offset the driver reports (CUDA 12.4+ drivers).
+ */
+export type TensorMapType = 'tensorMap';
+/** The type of one kernel argument: a scalar type name, a tensor map, or a struct's size and alignment. */
+export type ArgType = ScalarType | TensorMapType | BytesType;
 
 /**
  * A pointer into library memory: the memory and a byte offset in it (made by
@@ -60,8 +66,8 @@ export class MemoryPointer {
  * or null.
  */
 export type PointerValue = MemoryHandle | MemoryPointer | bigint | null;
-/** The value of one kernel argument: a number or bigint, a pointer, or a struct's bytes. */
-export type ArgValue = number | bigint | PointerValue | ArrayBufferView;
+/** The value of one kernel argument: a number or bigint, a pointer, a tensor map, or a struct's bytes. */
+export type ArgValue = number | bigint | PointerValue | TensorMap | ArrayBufferView;
 
 /** One typed argument of a launch; make them with {@link arg}. */
 export class KernelArg {
@@ -112,6 +118,12 @@ export const arg = {
     new KernelArg('ptr', offset === undefined ? value : new MemoryPointer(value as MemoryHandle, offset)),
   /** A struct by value: exactly its bytes, with the struct's alignment for layouts the driver cannot report. */
   bytes: (data: ArrayBufferView, align?: number) => new KernelArg({ bytes: data.byteLength, align }, data),
+  /**
+   * A tensor map for a `const __grid_constant__ CUtensorMap` parameter: its
+   * descriptor as it is when the launch, kernel node or prepared launch's
+   * set() takes it, which keeps that descriptor and its memory alive.
+   */
+  tensorMap: (map: TensorMap) => new KernelArg('tensorMap', checkInstance(map, TensorMap, 'map')),
   /**
    * A device graph for device code's cudaGraphLaunch (a cudaGraphExec_t
    * parameter): instantiated with deviceLaunch and uploaded. The launch,
@@ -166,9 +178,11 @@ export interface ArgLayout {
 /** The size and alignment of an argument type; TypeError for anything else. */
 export function typeInfo(type: ArgType, name: string): { size: number; align: number } {
   if (typeof type === 'string') {
+    // The alignment the encoders need (cuda.h declares 64 before CUDA 13, 128 since); argLayout places a map only where the driver reports it.
+    if (type === 'tensorMap') return { size: 128, align: 64 };
     const size = scalarSizes[type];
     if (size === undefined || !Object.prototype.hasOwnProperty.call(scalarSizes, type)) {
-      throw new TypeError(`${name} must be one of ${Object.keys(scalarSizes).join(', ')} or { bytes, align }, got '${type}'`);
+      throw new TypeError(`${name} must be one of ${Object.keys(scalarSizes).join(', ')}, tensorMap or { bytes, align }, got '${type}'`);
     }
     return { size, align: size };
   }
@@ -207,6 +221,11 @@ export function argLayout(kernel: string, params: readonly KernelParam[] | null,
   }
   let end = 0;
   const slots = infos.map(({ size, align }, i) => {
+    if (types[i] === 'tensorMap') {
+      // The compiler aligns a descriptor's device address, not its offset from the parameters' start (48 on sm_90).
+      throw new KernelArgumentError(kernel, i, `argument ${i} is a tensor map, which needs the parameter layout the driver ` +
+        'reports (a driver for CUDA 12.4 or newer): its offset depends on where the device places the parameters');
+    }
     const offset = Math.ceil(end / align) * align;
     end = offset + size;
     return Object.freeze({ type: types[i], offset, size });
@@ -221,7 +240,8 @@ const two32 = 2 ** 32;
  * as Uint8Array). A pointer to memory (DeviceBuffer, HostBuffer, or a
  * MemoryPointer into one) is not written here: it is returned, and the native
  * layer writes its device address (plus the offset) and keeps the memory
- * alive for the launch. Errors name the argument as `${label}[${index}]`;
+ * alive for the launch; so is a tensor map's descriptor, whose bytes the
+ * native layer writes. Errors name the argument as `${label}[${index}]`;
  * nothing is formatted unless there is an error.
  */
 export function writeArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value: unknown, label: string, index: number):
@@ -282,6 +302,10 @@ function writeAnyArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value: un
     case 'i64': writeWide(view, offset, value, true, label, index); return null;
     case 'u64': writeWide(view, offset, value, false, label, index); return null;
     case 'ptr': return writePointer(view, offset, value, label, index);
+    case 'tensorMap':
+      // The native layer writes the descriptor's bytes, as it writes a pointer's address.
+      if (value instanceof TensorMap) return value.argument();
+      throw new TypeError(`${label}[${index}] must be a TensorMap`);
     default: {
       if (!ArrayBuffer.isView(value)) {
         throw new TypeError(`${label}[${index}] must be an ArrayBufferView of ${slot.size} bytes (a struct's bytes)`);

@@ -320,7 +320,7 @@ export class Kernel extends Disposable<NativeKernel> {
     const layout = argLayout(this.name, this.params, types);
     this.#lastTypes = types;
     this.#lastSlots = [...layout.slots];
-    this.#packed = packedRecord(layout.bytes, layout.slots.filter((s) => s.type === 'ptr').length);
+    this.#packed = packedRecord(layout.bytes, layout.slots.filter((s) => s.type === 'ptr' || s.type === 'tensorMap').length);
     return this.#lastSlots;
   }
 

@@ -43,6 +43,7 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
   /**
    * Sets argument `index` in place; later launches use it. A pointer into
    * memory is `new MemoryPointer(memory, offset)` (or `arg.ptr(memory, offset).value`).
+   * A TensorMap is taken as it is now: set it again after its replaceAddress().
    */
   set(index: number, value: ArgValue): this {
     // set() writes the parameter buffer from here, without the native layer: it checks disposal itself.
@@ -53,8 +54,8 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
       throw new RangeError(`index ${index} is out of range: ${this.kernel.name} takes ${this.layout.slots.length} arguments`);
     }
     const memory = writeArg(this.#view, this.#bytes, slot, value, 'values', index);
-    // Memory's address is written by the native layer, which also keeps the memory for the launches.
-    if (slot.type === 'ptr') {
+    // Memory's address (a tensor map's descriptor) is written by the native layer, which also keeps it for the launches.
+    if (slot.type === 'ptr' || slot.type === 'tensorMap') {
       if (memory instanceof MemoryPointer) native.preparedLaunchSetPointer(this.slot, slot.offset, memory.memory.slot, memory.offset);
       else native.preparedLaunchSetPointer(this.slot, slot.offset, memory !== null ? memory.slot : null, 0);
     }

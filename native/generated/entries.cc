@@ -236,6 +236,11 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("linkComplete", Napi::Function::New(env, LinkComplete, "linkComplete"));
   exports.Set("linkInfoLog", Napi::Function::New(env, LinkInfoLog, "linkInfoLog"));
   exports.Set("linkErrorLog", Napi::Function::New(env, LinkErrorLog, "linkErrorLog"));
+  exports.Set("tensorMapEncodeTiled", Napi::Function::New(env, TensorMapEncodeTiled, "tensorMapEncodeTiled"));
+  exports.Set("tensorMapEncodeIm2col", Napi::Function::New(env, TensorMapEncodeIm2col, "tensorMapEncodeIm2col"));
+  exports.Set("tensorMapEncodeIm2colWide", Napi::Function::New(env, TensorMapEncodeIm2colWide, "tensorMapEncodeIm2colWide"));
+  exports.Set("tensorMapReplaceAddress", Napi::Function::New(env, TensorMapReplaceAddress, "tensorMapReplaceAddress"));
+  exports.Set("tensorMapArgument", Napi::Function::New(env, TensorMapArgument, "tensorMapArgument"));
   exports.Set("memoryAddress", Napi::Function::New(env, MemoryAddress, "memoryAddress"));
   exports.Set("memorySize", Napi::Function::New(env, MemorySize, "memorySize"));
   exports.Set("memoryOrdinal", Napi::Function::New(env, MemoryOrdinal, "memoryOrdinal"));

@@ -253,6 +253,11 @@ Napi::Value LinkAddFile(const Napi::CallbackInfo& info);
 Napi::Value LinkComplete(const Napi::CallbackInfo& info);
 Napi::Value LinkInfoLog(const Napi::CallbackInfo& info);
 Napi::Value LinkErrorLog(const Napi::CallbackInfo& info);
+Napi::Value TensorMapEncodeTiled(const Napi::CallbackInfo& info);
+Napi::Value TensorMapEncodeIm2col(const Napi::CallbackInfo& info);
+Napi::Value TensorMapEncodeIm2colWide(const Napi::CallbackInfo& info);
+Napi::Value TensorMapReplaceAddress(const Napi::CallbackInfo& info);
+Napi::Value TensorMapArgument(const Napi::CallbackInfo& info);
 
 // native/memory/entries.txt
 Napi::Value MemoryAddress(const Napi::CallbackInfo& info);

@@ -45,6 +45,17 @@ uint64_t byteOffsetOf(Napi::Env env, double byteOffset) {
 
 void writePointer(Napi::Env env, const MemoryBox* box, uint64_t byteOffset, uint64_t offset, uint8_t* buffer, size_t bytes) {
   if (!box) typeError(env, "memory", "a DeviceBuffer or a HostBuffer");
+  if (box->parameter) {
+    // Taken by value (a tensor map): its bytes, where they fit, in place of an address.
+    const size_t size = box->parameterBytes;
+    if (byteOffset != 0) rangeError(env, "byteOffset", "must be 0 for an argument passed by value");
+    if (bytes < size || offset > bytes - size) {
+      rangeError(env, "offset", std::to_string(offset) + " leaves no room for " + std::to_string(size) + " bytes in " +
+                                    std::to_string(bytes) + " bytes of parameters");
+    }
+    std::memcpy(buffer + offset, box->parameter, size);
+    return;
+  }
   if (!pointerPlace(offset, bytes)) {
     rangeError(env, "offset", std::to_string(offset) + " is not a pointer's place in " + std::to_string(bytes) + " bytes of parameters");
   }

@@ -58,7 +58,8 @@ class PreparedLaunchHandle : public Handle<PreparedLaunchHandle, PreparedLaunchB
 // The device address of memory plus byteOffset (TypeError when memory is null:
 // not library memory), written at offset into a parameter buffer of `bytes`;
 // the caller keeps the memory alive. byteOffset may be the memory's size (an
-// end pointer, as C allows one past the last byte) and no more.
+// end pointer, as C allows one past the last byte) and no more. Memory taken
+// by value (MemoryBox::parameter: a tensor map) writes its bytes instead.
 void writePointer(Napi::Env env, const MemoryBox* memory, uint64_t byteOffset, uint64_t offset, uint8_t* buffer, size_t bytes);
 // A MemoryArgument's or setter's byteOffset, as a double: a RangeError unless an integer in [0, 2^53).
 uint64_t byteOffsetOf(Napi::Env env, double byteOffset);

@@ -30,6 +30,11 @@ struct MemoryBox : NonCopyable {
   size_t size = 0;
   ContextRef context;      // the context the memory belongs to (null for JavaScript buffers)
   bool holdsJavaScript = false;  // it keeps something only the JavaScript thread may let go of (see stream.h)
+  // What a kernel takes by value rather than by address (a tensor map's
+  // descriptor, kernel/tensor_map.cc): as a kernel argument, these bytes are
+  // its parameter. Null for memory, whose argument is its address.
+  const void* parameter = nullptr;
+  size_t parameterBytes = 0;
 };
 using MemoryRef = std::shared_ptr<MemoryBox>;
 

@@ -327,6 +327,11 @@ class KindValues {
           [1, fc.constantFrom(() => detachedView().buffer, () => shrunkView().buffer).map((make) => make())]);
       case 'Int32Array':
         return fc.constantFrom(...launchConfigs().map((c) => () => new Int32Array(c))).map((make) => make());
+      // Tensor maps' shapes: up to one more entry than a rank allows, edges of each limit.
+      case 'Float64Array':
+        return fc.array(fc.constantFrom(0, 1, 16, 256, 2 ** 32, 2 ** 40, 2 ** 53, -1, 0.5, NaN), { maxLength: 6 }).map((v) => Float64Array.from(v));
+      case 'Uint32Array':
+        return fc.array(fc.constantFrom(0, 1, 8, 128, 256, 2 ** 32 - 1), { maxLength: 6 }).map((v) => Uint32Array.from(v));
       case 'Record<string, unknown>':
         return this.#params();
       case 'undefined':

@@ -74,6 +74,7 @@ const everyKind = `
     growable: [() => cuda.GrowableBuffer.create({ maxSize: 4 * M, size: M }), (x) => x.resize(2 * M)],
     ownedFd: [() => mappingForExport.segments()[0].allocation.exportFd(), (x) => x.fd],
     fdServer: [() => cuda.FdChannelServer.listen(), (x) => x.accept({ timeoutMs: 0 })],
+    tensorMap: [() => cuda.TensorMap.tiled({ memory: buffer, dataType: 'float32', dims: [16, 4], box: [4, 4] }), (x) => x.replaceAddress(buffer)],
   };
 `;
 
