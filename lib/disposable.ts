@@ -58,6 +58,26 @@ const collected = new FinalizationRegistry<number | SlotGroup>((held) => {
   }
 });
 
+// Handles not registered yet, registered at the end of the task that made
+// them (or once this many wait). A handle disposed before then never is: a
+// registry cell keeps its object alive through young-generation collections
+// until a full one, which cost more than the rest of the handle's life. Its
+// dispose frees the slot at once instead, and its object names the disposed
+// slot of its class from then on, which says "disposed" as its own did.
+const unregistered: (Disposable | undefined)[] = [];
+const registerAtOnce = 1024;
+let registrationQueued = false;
+
+function registerWaiting(): void {
+  registrationQueued = false;
+  for (const handle of unregistered) {
+    if (handle === undefined) continue;
+    handle.waiting = -1;
+    collected.register(handle, handle.slot);
+  }
+  unregistered.length = 0;
+}
+
 /**
  * Slots freed together when their owner's object is collected (not exported
  * from the package; its constructor is internal): a
@@ -97,6 +117,9 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   // See refuseClone.
   private declare notCloneable: typeof refuseClone;
 
+  /** @internal Its place among the handles waiting to be registered, or -1 (registered, or never to be). */
+  declare waiting: number;
+
   /**
    * handle: a new handle's slot, which this object adopts. group: the group
    * this object owns (its owner is handle), or the one it joins as a member.
@@ -105,9 +128,20 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
     this.releasedFlag = false;
     this.slotNumber = handle;
     this.notCloneable = refuseClone;
-    if (group === undefined || group.owner === handle) {
+    this.waiting = -1;
+    if (group === undefined) {
       enqueue(handle);
-      collected.register(this, group ?? handle);
+      this.waiting = unregistered.push(this) - 1;
+      if (this.waiting + 1 === registerAtOnce) {
+        registerWaiting();
+      } else if (!registrationQueued) {
+        registrationQueued = true;
+        queueMicrotask(registerWaiting);
+      }
+    } else if (group.owner === handle) {
+      // A group's members are freed with its owner: the owner is registered at once.
+      enqueue(handle);
+      collected.register(this, group);
     } else {
       group.members.push(handle);
     }
@@ -136,7 +170,17 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
   dispose(): void {
     if (this.releasedFlag) return;
     this.releasedFlag = true;
-    binding.disposeHandle(this.slotNumber);
+    const waiting = this.waiting;
+    if (waiting < 0) {
+      binding.disposeHandle(this.slotNumber);
+      return;
+    }
+    // Never registered, and now never to be: out of the list (the last one
+    // made is the usual case), and the slot freed.
+    this.waiting = -1;
+    unregistered[waiting] = undefined;
+    while (unregistered.length > 0 && unregistered[unregistered.length - 1] === undefined) unregistered.pop();
+    this.slotNumber = binding.disposeUnregistered(this.slotNumber);
   }
 
   /** The same as dispose(), for `using`. */

@@ -72,11 +72,18 @@ export class Event extends Disposable<NativeEvent> {
    * Records the event at the current end of stream (cuEventRecord;
    * cuEventRecordWithFlags when external, for use across graph boundaries).
    */
-  record(stream: Stream, options: { external?: boolean } = noOptions): this {
+  record(stream: Stream, options?: { external?: boolean }): this {
+    if (options === undefined) {
+      native.eventRecord(this.slot, checkStream(stream).slot);
+      return this;
+    }
     checkObject(options, 'options');
     checkOptions(options, 'options', 'record', ['external']);
-    native.eventRecord(this.slot, checkStream(stream).slot,
-      options.external === undefined ? undefined : checkBoolean(options.external, 'external') ? 1 : 0);
+    if (options.external === undefined) {
+      native.eventRecord(this.slot, checkStream(stream).slot);
+    } else {
+      native.eventRecordWithFlags(this.slot, checkStream(stream).slot, checkBoolean(options.external, 'external') ? 1 : 0);
+    }
     return this;
   }
 

@@ -233,6 +233,11 @@ export interface NativeAddon {
   drainHandleQueue(): void;
   /** dispose(); a slot nobody adopted is freed. */
   disposeHandle(slot: number): void;
+  /**
+   * dispose() of a handle whose object nothing will report collected: the slot is
+   * freed now; the result is the slot its object names from then on.
+   */
+  disposeUnregistered(slot: number): number;
   /** False once disposed. */
   handleAlive(slot: number): boolean;
   /** Registers the error factory for this environment. */
@@ -304,8 +309,8 @@ export interface NativeAddon {
   contextExecAffinity(context: Slot<NativeContext>, type: number): number;
   /** In the device's primary context, or in context when given. */
   createEvent(device: number, flags: number, context: Slot<NativeContext> | undefined): Slot<NativeEvent>;
-  /** cuEventRecord, or cuEventRecordWithFlags when flags are given. */
-  eventRecord(event: Slot<NativeEvent>, stream: Slot<NativeStream>, flags: number | undefined): void;
+  eventRecord(event: Slot<NativeEvent>, stream: Slot<NativeStream>): void;
+  eventRecordWithFlags(event: Slot<NativeEvent>, stream: Slot<NativeStream>, flags: number): void;
   /** True once the work before the last record has completed (or nothing was recorded). */
   eventQuery(event: Slot<NativeEvent>): boolean;
   /** The CUevent, for logs and comparisons. */

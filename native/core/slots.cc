@@ -56,6 +56,7 @@ void SlotTable::dispose(double id) {
 void SlotTable::remove(double id) {
   if (!find(id)) return;
   Entry& entry = entryAt(id);
+  if (entry.disposedStandIn) return;
   std::shared_ptr<void> box = entry.hasBox ? entry.kind->take(entry.box) : nullptr;
   entry.kind = nullptr;
   entry.hasBox = false;
@@ -114,6 +115,20 @@ bool SlotTable::own(double id) {
   return true;
 }
 
+double SlotTable::disposedSlotOf(const SlotClass& kind) {
+  for (const auto& [of, id] : disposedSlots_) {
+    if (of == &kind) return id;
+  }
+  const double id = reserve(kind);
+  if (id < 0) return id;
+  Entry& entry = entryAt(id);
+  entry.hasBox = false;  // reserve() made no box
+  entry.owned = true;
+  entry.disposedStandIn = true;
+  disposedSlots_.emplace_back(&kind, id);
+  return id;
+}
+
 SlotTable& slotTable(Napi::Env env) {
   std::unique_ptr<SlotTable>& table = addonData(env).slots;
   if (!table) table = std::make_unique<SlotTable>();
@@ -154,6 +169,25 @@ napi_value DisposeHandle(Napi::Env env, SlotTable& table, const HotArgs<1>& args
     table.remove(id);
   }
   return nullptr;
+}
+
+// disposeUnregistered(slot): dispose() of a handle whose object was never
+// registered for its collection (lib/disposable.ts): nothing would free the
+// slot later, so it is freed now. The result is the number the object names
+// from then on: its class's disposed slot, so that its calls still throw the
+// disposed error. A slot already disposed, or one that dispose() leaves alone
+// (the legacy streams), stays as it is, and its number is the result.
+napi_value DisposeUnregistered(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
+  table.drainQueue();
+  const double id = slotArg(Napi::Value(env, args[0]));
+  const SlotTable::Entry& entry = liveSlot(env, table, id);
+  if (!entry.hasBox || entry.permanent()) return Napi::Number::New(env, id);
+  const double standIn = table.disposedSlotOf(*entry.kind);
+  table.dispose(id);
+  // A full table leaves the slot disposed in place (freed with the environment).
+  if (standIn < 0) return Napi::Number::New(env, id);
+  table.remove(id);
+  return Napi::Number::New(env, standIn);
 }
 
 // handleQueue(): the handle queue (SlotTable::queue) as a Float64Array. The

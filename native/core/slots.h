@@ -13,9 +13,10 @@
 // Graph nodes' slots are owned from the start and freed with their graph's
 // object (graph/graph.h NodeBox).
 //
-// A slot is freed once its owner is collected and reused with a new generation,
-// so an old number names nothing; the table also says each slot's class, so no
-// number names a handle of another class.
+// A slot is freed once its owner is collected (or at its dispose, when its
+// object was never registered for its collection) and reused with a new
+// generation, so an old number names nothing; the table also says each slot's
+// class, so no number names a handle of another class.
 #pragma once
 
 #include <napi.h>
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace cudrv {
@@ -50,6 +52,7 @@ class SlotTable {
     uint32_t generation = 0;
     bool hasBox = false;              // false once disposed
     bool owned = false;               // an object owns the slot; its collection will free it
+    bool disposedStandIn = false;     // its class's disposed slot (disposedSlotOf): never freed
     // The box is one no dispose() or collection may end (Handle::permanent: the legacy streams).
     bool permanent() const { return hasBox && kind->permanent(box); }
   };
@@ -67,6 +70,11 @@ class SlotTable {
   void remove(double id);
   // Marks the slot owned; false when it names no live slot or one already owned.
   bool own(double id);
+  // A slot of kind that is disposed for good, for objects whose own slot was
+  // freed at their dispose (lib/disposable.ts): calls naming it throw the
+  // disposed error as their own slot did. Made on first use; -1 when the
+  // table is full.
+  double disposedSlotOf(const SlotClass& kind);
 
   // The handle queue: queue()[0] is the count of entries after it, each the
   // number of a slot an object adopted, or -1 - the number of a slot whose
@@ -120,6 +128,7 @@ class SlotTable {
   uint64_t size_ = 0;
   std::vector<uint32_t> unused_;
   std::vector<double> unowned_;
+  std::vector<std::pair<const SlotClass*, double>> disposedSlots_;
   bool sweepScheduled_ = false;
   std::shared_ptr<double[]> queue_{new double[kQueueEntries + 1]()};
 };

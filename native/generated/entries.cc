@@ -12,6 +12,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("handleQueue", Napi::Function::New(env, HandleQueue, "handleQueue"));
   exports.Set("drainHandleQueue", Napi::Function::New(env, DrainHandleQueue, "drainHandleQueue"));
   exports.Set("disposeHandle", hotFunction<1, DisposeHandle>(env, "disposeHandle"));
+  exports.Set("disposeUnregistered", hotFunction<1, DisposeUnregistered>(env, "disposeUnregistered"));
   exports.Set("handleAlive", Napi::Function::New(env, HandleAlive, "handleAlive"));
   exports.Set("setErrorFactory", Napi::Function::New(env, SetErrorFactory, "setErrorFactory"));
   exports.Set("driverStatus", Napi::Function::New(env, DriverStatus, "driverStatus"));
@@ -59,7 +60,8 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("contextWaitEvent", Napi::Function::New(env, ContextWaitEvent, "contextWaitEvent"));
   exports.Set("contextExecAffinity", Napi::Function::New(env, ContextExecAffinity, "contextExecAffinity"));
   exports.Set("createEvent", Napi::Function::New(env, CreateEvent, "createEvent"));
-  exports.Set("eventRecord", hotFunction<3, EventRecord>(env, "eventRecord"));
+  exports.Set("eventRecord", hotFunction<2, EventRecord>(env, "eventRecord"));
+  exports.Set("eventRecordWithFlags", Napi::Function::New(env, EventRecordWithFlags, "eventRecordWithFlags"));
   exports.Set("eventQuery", hotFunction<1, EventQuery>(env, "eventQuery"));
   exports.Set("eventHandle", Napi::Function::New(env, EventHandle, "eventHandle"));
   exports.Set("eventFlags", Napi::Function::New(env, EventFlags, "eventFlags"));

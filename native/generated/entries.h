@@ -17,6 +17,7 @@ Napi::Value CancelWait(const Napi::CallbackInfo& info);
 Napi::Value HandleQueue(const Napi::CallbackInfo& info);
 Napi::Value DrainHandleQueue(const Napi::CallbackInfo& info);
 napi_value DisposeHandle(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
+napi_value DisposeUnregistered(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
 Napi::Value HandleAlive(const Napi::CallbackInfo& info);
 Napi::Value SetErrorFactory(const Napi::CallbackInfo& info);
 
@@ -68,7 +69,8 @@ Napi::Value ContextRecordEvent(const Napi::CallbackInfo& info);
 Napi::Value ContextWaitEvent(const Napi::CallbackInfo& info);
 Napi::Value ContextExecAffinity(const Napi::CallbackInfo& info);
 Napi::Value CreateEvent(const Napi::CallbackInfo& info);
-napi_value EventRecord(Napi::Env env, SlotTable& table, const HotArgs<3>& args);
+napi_value EventRecord(Napi::Env env, SlotTable& table, const HotArgs<2>& args);
+Napi::Value EventRecordWithFlags(const Napi::CallbackInfo& info);
 napi_value EventQuery(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
 Napi::Value EventHandle(const Napi::CallbackInfo& info);
 Napi::Value EventFlags(const Napi::CallbackInfo& info);

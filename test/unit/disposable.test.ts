@@ -70,22 +70,66 @@ test('[Symbol.dispose], which `using` calls, releases at the end of the block, a
 
 test('a handle is named by its slot; a disposed one still, to throw the disposed error', () => {
   const report = run(`
-    const stream = cuda.Stream.create();
-    const event = cuda.Event.create();
-    const slot = stream.slot;
-    stream.dispose();
-    report({
-      number: Number.isInteger(slot) && slot >= 0,
-      same: stream.slot === slot,
-      byNumber: attempt(() => native.eventRecord(event.slot, slot, undefined)),
-      wrongClass: attempt(() => native.eventRecord(slot, event.slot, undefined)),
-    });
+    (async () => {
+      const stream = cuda.Stream.create();
+      const event = cuda.Event.create();
+      const slot = stream.slot;
+      await null; // past the task that made it: registered for its collection
+      stream.dispose();
+      report({
+        number: Number.isInteger(slot) && slot >= 0,
+        same: stream.slot === slot,
+        byNumber: attempt(() => native.eventRecord(event.slot, slot)),
+        wrongClass: attempt(() => native.eventRecord(slot, event.slot)),
+      });
+    })();
   `);
   expect(report).toEqual({
     number: true,
     same: true,
     byNumber: 'DisposedError: Stream has been disposed',
     wrongClass: 'TypeError: event must be an Event',
+  });
+});
+
+test('a handle disposed in the task that made it frees its slot; its object names its class\'s disposed slot', () => {
+  const report = run(`
+    const event = cuda.Event.create();
+    const legacy = cuda.Stream.legacy();
+    const stream = cuda.Stream.create();
+    const slot = stream.slot;
+    stream.dispose();
+    const index = (n) => n % 2 ** 24;
+    const next = cuda.Stream.create();
+    const reused = index(next.slot) === index(slot) && next.slot !== slot;
+    next.dispose();
+    report({
+      destroys: destroys(),
+      reused,
+      standIn: stream.slot !== slot && stream.slot === next.slot,
+      disposed: [stream.disposed, next.disposed],
+      byObject: attempt(() => event.record(stream)),
+      query: attempt(() => stream.query()),
+      wrongClass: attempt(() => native.eventRecord(stream.slot, event.slot)),
+      oldNumber: attempt(() => native.eventRecord(event.slot, slot)),
+      // Its stand-in stays disposed, whatever names it: a dispose, or a collection written to the queue.
+      again: (stream.dispose(), native.disposeHandle(stream.slot), native.disposeUnregistered(stream.slot) === stream.slot && !native.handleAlive(stream.slot)),
+      forged: (ownerCollected(stream.slot), native.handleAlive(stream.slot)),
+      legacy: [native.disposeUnregistered(legacy.slot) === legacy.slot, legacy.disposed],
+    });
+  `);
+  expect(report).toEqual({
+    destroys: 2,
+    reused: true,
+    standIn: true,
+    disposed: [true, true],
+    byObject: 'DisposedError: Stream has been disposed',
+    query: 'DisposedError: Stream has been disposed',
+    wrongClass: 'TypeError: event must be an Event',
+    oldNumber: 'TypeError: stream must be a Stream',
+    again: true,
+    forged: false,
+    legacy: [true, false],
   });
 });
 
@@ -118,8 +162,11 @@ test('a handle collected undisposed is released by its object\'s finalizer; its 
 test('a disposed handle keeps its slot until its object is collected; a stale number then names nothing', () => {
   const report = run(`
     (async () => {
-      let slot;
-      (() => { const stream = cuda.Stream.create(); slot = stream.slot; stream.dispose(); })();
+      const holder = { stream: cuda.Stream.create() };
+      const slot = holder.stream.slot;
+      await null; // past the task that made it: registered for its collection
+      holder.stream.dispose();
+      holder.stream = undefined;
       const alive = () => { try { return native.handleAlive(slot); } catch (e) { return e.message; } };
       const disposed = [destroys(), alive()];
       for (let i = 0; i < 10 && alive() === false; i++) { global.gc(); await new Promise((r) => setTimeout(r, 10)); }

@@ -598,9 +598,8 @@ describe('launches', () => {
         streamNotStream: attempt(() => native.kernelLaunch(record([], undefined, [saxpy.slot, saxpy.slot]))),
         slotNotSlot: attempt(() => native.kernelLaunch(record([], undefined, [saxpy.slot, 0.5]))),
       };
-      const oldSlot = event.slot;
       event.dispose();
-      out.disposed = attempt(() => native.eventQuery(oldSlot));
+      out.disposed = attempt(() => native.eventQuery(event.slot));
       buffer.dispose();
       out.disposedMemory = attempt(() => saxpy.launch({ grid: 1, block: 1, stream },
         [cuda.arg.f32(1), cuda.arg.ptr(buffer), cuda.arg.ptr(buffer), cuda.arg.u32(1)]));
