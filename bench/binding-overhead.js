@@ -44,6 +44,10 @@ function callsOf(cuda) {
   const event = cuda.Event.create();
   const nodeParams = { type: 'kernel', kernel: k4, grid: 1, block: 32, args: typed4 };
   const build = (dataflow) => () => buildChain(cuda, k0, 1000, dataflow, buffer).dispose();
+  const chain = buildChain(cuda, k0, 1000, false, buffer);
+  const exec1000 = chain.instantiate();
+  const launches = new Array(100).fill(p4);
+  const graphLaunches = new Array(100).fill(exec);
   return [
     ['kernel.launch(), 0 arguments', () => k0.launch(shape)],
     ['kernel.launch(), 4 arguments', () => k4.launch(shape, typed4)],
@@ -53,6 +57,11 @@ function callsOf(cuda) {
     ['prepared launch, 16 arguments', () => p16.launch()],
     ['prepared set(3, n) + launch', (i) => p4.set(3, i & 1023).launch()],
     ['graphExec.launch(stream)', () => exec.launch(stream)],
+    // The same as with one node: nothing a launch does in the binding depends on the graph's size.
+    ['graphExec.launch(stream), 1000 nodes', () => exec1000.launch(stream)],
+    // One call queues 100 launches; figures are per launch.
+    ['stream.submit(100 prepared launches)', () => stream.submit(launches), 100],
+    ['stream.submit(100 graph launches)', () => stream.submit(graphLaunches), 100],
     ['graphExec.setParams(kernel node)', () => exec.setParams(node, nodeParams)],
     ['graphExec.setParams(prepared), set(3, n)', (i) => exec.setParams(node, p4.set(3, i & 1023))],
     ['event.record(stream) + query()', () => event.record(stream).query()],
@@ -98,9 +107,10 @@ function cpuTimePerCall(op, per) {
 // Optimizing compilation is done on the calling thread: callgrind runs one
 // thread at a time, and V8's background compiler finished so late that the
 // counts were of the unoptimized code. With n = 20,000 calls, counts of one
-// tree scattered by up to 300 instructions and read higher than with 40,000.
+// tree scattered by up to 300 instructions and read higher than with 40,000
+// (a call of a batch counts as its calls; builds of 1000 nodes take n = 4).
 function instructionsPerCall(label, per) {
-  const n = per > 1 ? 4 : 40000;
+  const n = per >= 1000 ? 4 : Math.ceil(40000 / per);
   const refs = (k) => {
     const run = spawnSync('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', '--callgrind-out-file=/dev/null',
       process.execPath, '--expose-gc', '--no-concurrent-recompilation', __filename, label], { env: { ...process.env, BENCH_OVERHEAD_COUNT: String(k) }, encoding: 'utf8' });

@@ -60,16 +60,39 @@ function batchTime(op, batch) {
  * median over rounds of a batch's time per call.
  */
 function pairedPerCall(op, inC, batch, rounds, drain) {
+  return pairedBatches((count) => batchTime(op, count), inC, batch, rounds, drain);
+}
+
+/**
+ * pairedPerCall for a call that queues a whole batch (stream.submit):
+ * submit() queues `batch` items; {js, c} per item.
+ */
+function pairedPerItem(submit, inC, batch, rounds, drain) {
+  return pairedBatches((count) => {
+    const t0 = now();
+    if (count > 0) submit();
+    return now() - t0;
+  }, inC, batch, rounds, drain);
+}
+
+// jsBatch(count) and inC(count): nanoseconds of count calls. Each side's
+// reading of its own clock (a batch of none, the median of many) is taken off
+// its batches: process.hrtime.bigint() costs several times C's
+// clock_gettime(), which over a batch of 5 graph launches (1000 nodes) was
+// tens of nanoseconds a launch charged to JavaScript.
+function pairedBatches(jsBatch, inC, batch, rounds, drain) {
   for (let i = 0; i < 10; i++) {
-    batchTime(op, batch);
+    jsBatch(batch);
     inC(batch);
   }
   drain();
+  const jsClock = median(Array.from({ length: 101 }, () => jsBatch(0)));
+  const cClock = median(Array.from({ length: 101 }, () => inC(0)));
   const js = new Array(rounds), c = new Array(rounds);
   for (let r = 0; r < rounds; r++) {
     for (const side of r % 2 ? ['c', 'js'] : ['js', 'c']) {
-      if (side === 'js') js[r] = batchTime(op, batch) / batch;
-      else c[r] = inC(batch) / batch;
+      if (side === 'js') js[r] = (jsBatch(batch) - jsClock) / batch;
+      else c[r] = (inC(batch) - cClock) / batch;
       drain();
     }
   }
@@ -425,6 +448,7 @@ module.exports = {
   median,
   now,
   pairedPerCall,
+  pairedPerItem,
   perCall,
   pick,
   python,

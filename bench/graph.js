@@ -8,7 +8,7 @@
 // time of a kernel-node parameter update on an executable, plain and prepared.
 // Usage: node bench/graph.js [passes=3]
 'use strict';
-const { buildChain, cubinFile, describePython, inProcessC, inProcessRow, median, now, pairedPerCall, perCall, pick, runAlone, runC, runPython } = require('./common');
+const { buildChain, cubinFile, describePython, inProcessC, inProcessRow, median, now, pairedPerCall, pairedPerItem, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 const sizes = [1, 100, 1000];
 
@@ -30,12 +30,19 @@ function buildTime(cuda, kernel, n, dataflow, buffer) {
 }
 
 // Host time per launch of exec, a chain of n nodes, from JavaScript and from C
-// in this process on the same executable and stream, in turn: {js, c}.
+// in this process on the same executable and stream, in turn: {js, c}; and
+// per launch of a batch queued by one stream.submit() call against C's loop
+// of the same launches: {submitted, submittedInC}.
 function launchTimes(exec, stream, n) {
   const inC = inProcessC();
   const execHandle = exec.handle, streamHandle = stream.handle;
-  return pairedPerCall(() => exec.launch(stream), (count) => inC.graphLaunches(execHandle, streamHandle, count),
-    n >= 1000 ? 5 : 50, n >= 1000 ? 30 : 200, () => stream.synchronizeSync());
+  const cLaunches = (count) => inC.graphLaunches(execHandle, streamHandle, count);
+  const batch = n >= 1000 ? 5 : 50, rounds = n >= 1000 ? 30 : 200;
+  const drain = () => stream.synchronizeSync();
+  const one = pairedPerCall(() => exec.launch(stream), cLaunches, batch, rounds, drain);
+  const items = new Array(batch).fill(exec);
+  const submitted = pairedPerItem(() => stream.submit(items), cLaunches, batch, rounds, drain);
+  return { js: one.js, c: one.c, submitted: submitted.js, submittedInC: submitted.c };
 }
 
 function measureChain(cuda, kernel, stream, buffer, n) {
@@ -52,7 +59,8 @@ function measureChain(cuda, kernel, stream, buffer, n) {
   const launch = launchTimes(exec, stream, n);
   const updateInProcessC = updatesInC(cuda, kernel, graph, other, n);
   for (const h of [exec, graph, other]) h.dispose();
-  return { build, dataflowBuild, instantiate, update, ...updateInProcessC, launch: launch.js, launchInProcessC: launch.c };
+  return { build, dataflowBuild, instantiate, update, ...updateInProcessC, launch: launch.js, launchInProcessC: launch.c,
+    submitted: launch.submitted, submittedInProcessC: launch.submittedInC };
 }
 
 // The same whole-graph update made from C in this process
@@ -103,7 +111,7 @@ function measureLaunches(cuda, kernel, stream) {
     const launch = launchTimes(exec, stream, n);
     exec.dispose();
     graph.dispose();
-    return [n, { launch: launch.js, launchInProcessC: launch.c }];
+    return [n, { launch: launch.js, launchInProcessC: launch.c, submitted: launch.submitted, submittedInProcessC: launch.submittedInC }];
   }));
 }
 
@@ -158,6 +166,10 @@ async function measure({ passes = 3 } = {}) {
     });
     rows.push(inProcessRow(label, js, pick(launchesJs, (r) => r[n].launchInProcessC), 1.1));
   }
+  for (const n of sizes) {
+    rows.push(inProcessRow(`graph launch, ${n} node${n === 1 ? '' : 's'}, stream.submit() of ${n >= 1000 ? 5 : 50}, per launch`,
+      pick(launchesJs, (r) => r[n].submitted), pick(launchesJs, (r) => r[n].submittedInProcessC), 1.02));
+  }
   const once = (label, jsKey, key, extra = {}) => ({
     label, unit: 'us', better: 'lower',
     js: us(jsOf(1000, jsKey)), c: us(cOf(1000, key)), bindings: us(pyOf('bindings', 1000, key)), core: us(pyOf('core', 1000, key)), ...extra,
@@ -197,6 +209,9 @@ async function measure({ passes = 3 } = {}) {
         `JavaScript and C launches: median of ${4 * passes} passes, taken in turn`,
       '"C in this process": bench/c/inprocess.c, a Node-API module in C, launches the executable JavaScript launches, on its stream, ' +
         'batch by batch in turn with JavaScript (the other launch rows\' C runs as a process of its own, at another moment of the host and the GPU).',
+      'stream.submit() rows: one call queues the batch of launches of one executable; C launches the same batch in a loop.',
+      'in-process rows take each side\'s reading of its own clock off its batches (a batch of 5 launches of 1000 nodes was charged ' +
+        'tens of nanoseconds a launch for process.hrtime.bigint()).',
       'C builds with cuGraphAddNode as the JavaScript builder does; cuda.bindings with cuGraphAddKernelNode; ' +
         'cuda.core builds by stream capture (GraphBuilder), instantiates with complete() and has no per-node executable update.',
       'the data-flow row compares with the same node-by-node chain in C (the edges it infers are that chain).',

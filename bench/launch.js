@@ -11,7 +11,7 @@
 // batch in turn.
 // Usage: node bench/launch.js [batch=200] [rounds=300] [passes=3]
 'use strict';
-const { cubinFile, describePython, inProcessC, inProcessRow, pairedPerCall, perCall, pick, runAlone, runC, runPython } = require('./common');
+const { cubinFile, describePython, inProcessC, inProcessRow, pairedPerCall, pairedPerItem, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 function measureJs(cuda, lib, stream, buffer, batch, rounds) {
   const k0 = lib.kernel('empty0');
@@ -36,6 +36,9 @@ function measureJs(cuda, lib, stream, buffer, batch, rounds) {
   const launch4InC = (count) => inC.kernelLaunches(kernel4, streamHandle, 4, address, count);
   const paired4 = pairedPerCall(() => p4.launch(), launch4InC, batch, rounds, drain);
   const pairedPlain4 = pairedPerCall(() => k4.launch(shape, typed4), launch4InC, batch, rounds, drain);
+  // A batch of the same prepared launch, queued by one stream.submit() call.
+  const items = new Array(batch).fill(p4);
+  const submitted4 = pairedPerItem(() => stream.submit(items), launch4InC, batch, rounds, drain);
   const out = {
     prepared0: per(() => p0.launch()),
     prepared4: paired4.js,
@@ -46,6 +49,8 @@ function measureJs(cuda, lib, stream, buffer, batch, rounds) {
     plain4: pairedPlain4.js,
     plain4InProcessC: pairedPlain4.c,
     plain16: per(() => k16.launch(shape, typed16)),
+    submitted4: submitted4.js,
+    submitted4InProcessC: submitted4.c,
   };
   for (const handle of [p0, p4, p16, k0, k4, k16]) handle.dispose();
   return out;
@@ -85,11 +90,14 @@ async function measure({ batch = 200, rounds = 300, passes = 3 } = {}) {
       row('launch, 4 arguments, kernel.launch()', 'plain4', '4', '4'),
       inProcessRow('launch, 4 arguments, kernel.launch()', pick(js, 'plain4'), pick(js, 'plain4InProcessC'), 1.15),
       row('launch, 16 arguments, kernel.launch()', 'plain16', '16', '16'),
+      inProcessRow(`launch, 4 arguments, prepared, stream.submit() of ${batch}, per launch`, pick(js, 'submitted4'),
+        pick(js, 'submitted4InProcessC'), 1.02),
     ],
     notes: [
       `batch ${batch}, ${rounds} rounds, median of ${passes} passes`,
       '"C in this process": bench/c/inprocess.c, a Node-API module in C, launches the kernel JavaScript launches, on its stream, ' +
         'batch by batch in turn with JavaScript (the other rows\' C runs as a process of its own, at another moment of the host and the GPU).',
+      'stream.submit() row: one call queues the batch of prepared launches; C launches the same batch in a loop.',
       'C: cuLaunchKernel with a kernelParams array made once. cuda.bindings: prepared rows pass a void** array made once; ' +
         'kernel.launch() rows pass (values, ctypes types), packed at every launch. cuda.core: launch(stream, config, kernel, *args).',
       'the "one set() each" row changes the last argument before every launch, but its C, cuda.bindings and cuda.core figures ' +

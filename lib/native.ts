@@ -442,6 +442,12 @@ export interface NativeAddon {
   graphExecIsEnabled(exec: Slot<NativeGraphExec>, node: Slot<NativeGraphNode>): boolean;
   /** The executable's external-semaphore node gets an empty set. */
   graphExecClearExternalSemaphores(exec: Slot<NativeGraphExec>, node: Slot<NativeGraphNode>, signal: boolean): void;
+  /**
+   * Queues count items, in order, on stream: each a PreparedLaunch of that
+   * stream or a GraphExec, by slot number (float64) in items. All are resolved
+   * before the first is queued.
+   */
+  streamSubmit(stream: Slot<NativeStream>, items: ArrayBuffer, count: number): void;
   createConditionalHandle(graph: Slot<NativeGraph>, ordinal: number, defaultValue?: number): Slot<NativeConditionalHandle>;
   /** The 64-bit value device code receives as its cudaGraphConditionalHandle argument. */
   conditionalHandleValue(handle: Slot<NativeConditionalHandle>): bigint;

@@ -7,6 +7,8 @@ import { Device, DeviceLike, ordinalOf, placementOf } from './device';
 import { Disposable, slotOf } from './disposable';
 import type { Event } from './event';
 import type { GreenContext } from './green-context';
+import type { GraphExec } from './graph/exec';
+import type { PreparedLaunch } from './kernel/prepared-launch';
 import {
   CaptureStatus,
   CaptureStatusName,
@@ -16,6 +18,7 @@ import {
 } from './generated/enums';
 import { MemoryHandle, memorySlot } from './memory/bytes';
 import { native, NativeStream, Slot } from './native';
+import { submitSlot, SubmitItem, submitted } from './submission';
 import { checkU64, encodeMemoryOps, StreamMemoryOp, waitFlags, WaitCondition, writeFlags } from './stream-memory-ops';
 import {
   decodeLaunchAttribute,
@@ -74,6 +77,9 @@ const special = new Map<string, Stream>();
  * streams are reachable explicitly (Stream.legacy(), Stream.perThread()).
  * Work queued on a stream keeps what it uses alive until it has run.
  */
+// The slot numbers of submit()'s last batch, kept for the next.
+let spareSlots: Float64Array | undefined;
+
 export class Stream extends Disposable<NativeStream> {
   /** @internal green: the green context of GreenContext.createStream(). */
   constructor(handle: Slot<NativeStream>, context?: Context, green?: GreenContext) {
@@ -118,6 +124,31 @@ export class Stream extends Disposable<NativeStream> {
     let stream = special.get(key);
     if (!stream) special.set(key, (stream = new SpecialStream(native.specialStream(ordinal, perThread))));
     return stream;
+  }
+
+  /**
+   * Queues a batch, in order, with one call into the native layer: each item a
+   * PreparedLaunch prepared for this stream (launched with its arguments as they
+   * are now) or a GraphExec (launched on this stream). Every item is checked
+   * before any is queued; should the driver refuse one, the items before it stay
+   * queued, and the error's message names it (`items[3]`).
+   */
+  submit(items: readonly (PreparedLaunch | GraphExec)[]): void {
+    if (!Array.isArray(items)) throw new TypeError('items must be an array of PreparedLaunch and GraphExec objects');
+    const count = items.length;
+    // Taken while in use: a Proxy's getter could submit another batch meanwhile.
+    const slots = spareSlots !== undefined && spareSlots.length >= count ? spareSlots : new Float64Array(Math.max(count, 16));
+    spareSlots = undefined;
+    let after = false;
+    for (let i = 0; i < count; i++) {
+      const item = items[i] as unknown as SubmitItem;
+      if (typeof item?.[submitSlot] !== 'function') throw new TypeError(`items[${i}] must be a PreparedLaunch or a GraphExec`);
+      slots[i] = item[submitSlot](this, i);
+      if (item[submitted] !== undefined) after = true;
+    }
+    native.streamSubmit(this.slot, slots.buffer as ArrayBuffer, count);
+    spareSlots = slots;
+    if (after) for (let i = 0; i < count; i++) (items[i] as unknown as SubmitItem)[submitted]?.(this);
   }
 
   /** The CUstream value (1n and 2n for the legacy and per-thread streams). */

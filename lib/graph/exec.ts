@@ -1,11 +1,12 @@
 // Executable graphs: instantiated once, launched many times. Whole-graph
 // update says why it was refused (the driver's reason and the node); per-node
 // updates change one node of the executable; nodes can be disabled and re-enabled.
-import { AbortError, CudaError, GraphInstantiateError, GraphInstantiateReason, GraphUpdateError } from '../errors';
+import { AbortError, CudaError, DisposedError, GraphInstantiateError, GraphInstantiateReason, GraphUpdateError } from '../errors';
 import { Disposable, slotOf } from '../disposable';
 import { PreparedLaunch } from '../kernel/prepared-launch';
 import { native, NativeGraphExec, Slot } from '../native';
 import { checkStream, Stream, streamSlot, synchronizeStream } from '../stream';
+import { submitSlot, submitted } from '../submission';
 import { checkWaitOptions, WaitOptions } from '../wait-options';
 import { checkBoolean, checkObject, checkOptions, nameOfValue, noOptions } from '../validate';
 import type { Graph } from './graph';
@@ -112,6 +113,17 @@ export class GraphExec extends Disposable<NativeGraphExec> {
   /** Queues a launch on stream (cuGraphLaunch); a device graph's launch from the host uploads it too. */
   launch(stream: Stream): void {
     native.graphLaunch(this.slot, checkStream(stream).slot);
+    if (this.#deviceLaunch) this.#uploadedOn = stream;
+  }
+
+  /** @internal For Stream.submit(): the slot. */
+  [submitSlot](_stream: Stream, _index: number): number {
+    if (this.released) throw new DisposedError('GraphExec');
+    return this.slot;
+  }
+
+  /** @internal For Stream.submit(): the batch that launched it is queued on stream. */
+  [submitted](stream: Stream): void {
     if (this.#deviceLaunch) this.#uploadedOn = stream;
   }
 

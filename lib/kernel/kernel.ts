@@ -332,7 +332,7 @@ export class Kernel extends Disposable<NativeKernel> {
   prepare(config: LaunchConfig, types: readonly ArgType[], values?: readonly ArgValue[]): PreparedLaunch {
     const stream = launchStream(config);
     const layout: ArgLayout = argLayout(this.name, this.params, types);
-    const prepared = new PreparedLaunch(this, native.kernelPrepare(this.slot, stream.slot, encodeLaunchShape(config), layout.bytes), layout);
+    const prepared = new PreparedLaunch(this, stream, native.kernelPrepare(this.slot, stream.slot, encodeLaunchShape(config), layout.bytes), layout);
     if (values !== undefined) prepared.setAll(values);
     return prepared;
   }

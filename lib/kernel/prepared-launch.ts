@@ -4,6 +4,8 @@
 import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
 import { native, NativePreparedLaunch, Slot } from '../native';
+import type { Stream } from '../stream';
+import { submitSlot } from '../submission';
 import { checkInteger } from '../validate';
 import { ArgLayout, ArgSlot, ArgValue, KernelArgumentError, MemoryPointer, writeArg } from './args';
 import type { Kernel } from './kernel';
@@ -16,6 +18,8 @@ import type { Kernel } from './kernel';
 export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
   /** The kernel it launches. */
   readonly kernel: Kernel;
+  /** The stream it launches on. */
+  readonly stream: Stream;
   /** Where each argument goes, and whether it was checked against the driver's parameter layout. */
   readonly layout: ArgLayout;
   readonly #view: DataView;
@@ -27,9 +31,10 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
   #unset: number;
 
   /** @internal */
-  constructor(kernel: Kernel, handle: Slot<NativePreparedLaunch>, layout: ArgLayout) {
+  constructor(kernel: Kernel, stream: Stream, handle: Slot<NativePreparedLaunch>, layout: ArgLayout) {
     super(handle);
     this.kernel = kernel;
+    this.stream = stream;
     this.layout = layout;
     const buffer = native.preparedLaunchArguments(this.slot);
     if (buffer.byteLength < layout.bytes) throw new Error(`the parameter buffer of ${kernel.name} is smaller than its layout`);
@@ -91,6 +96,13 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
       throw new KernelArgumentError(this.kernel.name, missing, `argument ${missing} has not been set`);
     }
     return this.slot;
+  }
+
+  /** @internal For Stream.submit(): the slot, once every argument is set, for a batch on its own stream. */
+  [submitSlot](stream: Stream, index: number): number {
+    if (this.released) throw new DisposedError('PreparedLaunch');
+    if (stream !== this.stream) throw new TypeError(`items[${index}] was prepared for another stream than the one it is submitted to`);
+    return this.readySlot();
   }
 
   override toString(): string {

@@ -138,6 +138,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("graphExecSetEnabled", Napi::Function::New(env, GraphExecSetEnabled, "graphExecSetEnabled"));
   exports.Set("graphExecIsEnabled", Napi::Function::New(env, GraphExecIsEnabled, "graphExecIsEnabled"));
   exports.Set("graphExecClearExternalSemaphores", Napi::Function::New(env, GraphExecClearExternalSemaphores, "graphExecClearExternalSemaphores"));
+  exports.Set("streamSubmit", hotFunction<3, StreamSubmit>(env, "streamSubmit"));
   exports.Set("createConditionalHandle", Napi::Function::New(env, CreateConditionalHandle, "createConditionalHandle"));
   exports.Set("conditionalHandleValue", Napi::Function::New(env, ConditionalHandleValue, "conditionalHandleValue"));
   exports.Set("graphMemoryAttribute", Napi::Function::New(env, GraphMemoryAttribute, "graphMemoryAttribute"));

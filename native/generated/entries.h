@@ -149,6 +149,7 @@ Napi::Value GraphExecSetChildGraph(const Napi::CallbackInfo& info);
 Napi::Value GraphExecSetEnabled(const Napi::CallbackInfo& info);
 Napi::Value GraphExecIsEnabled(const Napi::CallbackInfo& info);
 Napi::Value GraphExecClearExternalSemaphores(const Napi::CallbackInfo& info);
+napi_value StreamSubmit(Napi::Env env, SlotTable& table, const HotArgs<3>& args);
 Napi::Value CreateConditionalHandle(const Napi::CallbackInfo& info);
 Napi::Value ConditionalHandleValue(const Napi::CallbackInfo& info);
 Napi::Value GraphMemoryAttribute(const Napi::CallbackInfo& info);

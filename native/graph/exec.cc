@@ -7,6 +7,7 @@
 
 #include "core/non_copyable.h"
 #include "core/args.h"
+#include "graph/exec.h"
 #include "graph/node_kinds.h"
 #include "generated/entries.h"
 #include "graph/node_params.h"
@@ -16,25 +17,6 @@
 #include "stream.h"
 
 namespace cudrv {
-
-struct GraphExecBox : NonCopyable {
-  CUgraphExec exec = nullptr;
-  BagRef graphResources;  // the bag of the graph it was made from
-  ResourceBag extra;      // what updates brought in
-
-  GraphExecBox() = default;
-  ~GraphExecBox() {
-    if (!exec) return;
-    CUgraphExec e = exec;
-    releaseWhenSafe([e] { CU_CALL(cuGraphExecDestroy, e); });
-  }
-};
-using ExecRef = std::shared_ptr<GraphExecBox>;
-
-class GraphExec : public Handle<GraphExec, GraphExecBox> {
- public:
-  static constexpr const char* kName = "GraphExec";
-};
 
 // instantiate(graph, flags, uploadStream | undefined, detailed) -> GraphExec, or
 // when detailed (cuGraphInstantiateWithParams) and it fails:
@@ -103,8 +85,7 @@ napi_value GraphLaunch(Napi::Env env, SlotTable& table, const HotArgs<2>& args) 
   const ExecRef& exec = GraphExec::fromSlot(table, Napi::Value(env, args[0]), "exec");
   StreamBox& stream = *Stream::fromSlot(table, Napi::Value(env, args[1]), "stream");
   stream.makeContextCurrent(env);
-  CU_CHECK(env, cuGraphLaunch, exec->exec, stream.stream);
-  stream.keepUntilIdle(exec);
+  launchGraph(env, stream, exec);
   return nullptr;
 }
 

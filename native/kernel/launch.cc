@@ -147,9 +147,7 @@ napi_value KernelLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args)
   return nullptr;
 }
 
-// preparedLaunch(slot): one driver call with what kernelPrepare fixed.
-napi_value PreparedLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
-  const std::shared_ptr<PreparedLaunchBox>& box = PreparedLaunchHandle::fromSlot(table, Napi::Value(env, args[0]), "launch");
+void launchPrepared(Napi::Env env, const std::shared_ptr<PreparedLaunchBox>& box, int64_t item) {
   PreparedLaunchBox& p = *box;
   if (p.context) {
     CUresult current = setCurrent(p.context);
@@ -159,8 +157,15 @@ napi_value PreparedLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& arg
   CUresult r = launchWithPlan(p.plan, p.kernel->launchable(), p.stream->stream,
                               packed || p.params.empty() ? nullptr : p.params.data(),
                               packed && p.bytes ? p.extra : nullptr);
-  if (r != CUDA_SUCCESS) throwCudaError(env, r, launchFunction(p.plan, packed), p.kernel->name);
+  if (r != CUDA_SUCCESS) {
+    throwCudaError(env, r, launchFunction(p.plan, packed), itemDetail(item, p.kernel->name));
+  }
   p.stream->keepUntilIdle(box);  // the kernel and the memory its arguments name
+}
+
+// preparedLaunch(slot): one driver call with what kernelPrepare fixed.
+napi_value PreparedLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
+  launchPrepared(env, PreparedLaunchHandle::fromSlot(table, Napi::Value(env, args[0]), "launch"));
   return nullptr;
 }
 

@@ -23,6 +23,7 @@
 #include "core/non_copyable.h"
 #include "core/args.h"
 #include "core/handle.h"
+#include "core/item_detail.h"
 #include "generated/layouts.h"
 #include "kernel/kernel.h"
 #include "kernel/launch_config.h"
@@ -54,6 +55,11 @@ class PreparedLaunchHandle : public Handle<PreparedLaunchHandle, PreparedLaunchB
  public:
   static constexpr const char* kName = "PreparedLaunch";
 };
+
+// One launch of box on its stream (its context made current first, where the
+// launch needs it), stamped on the stream. item: its index in a batch, said
+// in the driver's error (itemDetail), or -1.
+void launchPrepared(Napi::Env env, const std::shared_ptr<PreparedLaunchBox>& box, int64_t item = -1);
 
 // The device address of memory plus byteOffset (TypeError when memory is null:
 // not library memory), written at offset into a parameter buffer of `bytes`;

@@ -1,0 +1,70 @@
+// Batched submission: one call queues a list of prepared launches and graph
+// launches on a stream, in order, where a call per item would cross into the
+// native layer once per item. Every item is resolved before the first is
+// queued (invariant 3): a list naming anything else, or anything disposed,
+// queues nothing.
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "core/args.h"
+#include "core/hot_call.h"
+#include "generated/entries.h"
+#include "graph/exec.h"
+#include "kernel/launch.h"
+#include "stream.h"
+
+namespace cudrv {
+
+namespace {
+
+// An item of a batch: a prepared launch's box or an executable's, by address
+// in its slot (valid until JavaScript runs, which it does not in the call).
+struct SubmitItem {
+  const std::shared_ptr<PreparedLaunchBox>* launch = nullptr;
+  const ExecRef* exec = nullptr;
+};
+
+SubmitItem resolveItem(Napi::Env env, const SlotTable& table, double id, const StreamBox& stream, uint32_t index) {
+  if (const auto* launch = PreparedLaunchHandle::boxAt(table, id)) {
+    // Its stream was fixed when it was prepared: queued on another, it would be out of the batch's order.
+    if ((*launch)->stream.get() != &stream) {
+      throwTypeError(env, "items[" + std::to_string(index) + "] is a PreparedLaunch of another stream than the batch's");
+    }
+    return {launch, nullptr};
+  }
+  if (const auto* exec = GraphExec::boxAt(table, id)) return {nullptr, exec};
+  const SlotTable::Entry* entry = table.find(id);
+  if (entry && (entry->kind == &PreparedLaunchHandle::slotClass() || entry->kind == &GraphExec::slotClass())) {
+    throwDisposed(env, entry->kind->name);
+  }
+  throwTypeError(env, "items[" + std::to_string(index) + "] must be a PreparedLaunch or a GraphExec");
+}
+
+}  // namespace
+
+// streamSubmit(stream, items, count): items holds count slot numbers (float64).
+napi_value StreamSubmit(Napi::Env env, SlotTable& table, const HotArgs<3>& args) {
+  void* data = nullptr;
+  size_t length = 0;
+  if (napi_get_arraybuffer_info(env, args[1], &data, &length) != napi_ok) typeError(env, "items", "an ArrayBuffer");
+  const uint32_t count = uintArg(Napi::Value(env, args[2]), "count");
+  if (count > length / sizeof(double)) rangeError(env, "count", "exceeds the items");
+  StreamBox& stream = *Stream::fromSlot(table, Napi::Value(env, args[0]), "stream");
+  std::vector<SubmitItem> items(count);
+  const auto* slots = static_cast<const unsigned char*>(data);
+  for (uint32_t i = 0; i < count; ++i) {
+    double id;
+    std::memcpy(&id, slots + sizeof(double) * i, sizeof(id));  // the buffer may be shared with any view
+    items[i] = resolveItem(env, table, id, stream, i);
+  }
+  // A prepared launch makes current only a context the stream's work runs in.
+  stream.makeContextCurrent(env);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (items[i].launch) launchPrepared(env, *items[i].launch, i);
+    else launchGraph(env, stream, *items[i].exec, i);
+  }
+  return nullptr;
+}
+
+}  // namespace cudrv
