@@ -1,5 +1,7 @@
 // Devices: found by ordinal, PCI bus id or UUID; their names, attributes and the
 // capabilities a program checks before it relies on a feature.
+import { AsyncNotificationInfo, AsyncNotificationRegistration } from './async-notification';
+import { AtomicCapabilities, atomicCapabilityNames, AtomicOperationName, atomicOperationNumbers } from './atomic-capabilities';
 import { Context, ContextFlagInput, ContextFlagInputName } from './context';
 import { ContextFlag, ContextFlagName, CudaResult, DeviceAttribute, DeviceAttributeName, P2PAttribute, P2PAttributeName } from './generated/enums';
 import { native } from './native';
@@ -47,6 +49,8 @@ export interface DeviceCapabilities {
   readonly computePreemption: boolean;
   /** GPUDirect RDMA. */
   readonly gpuDirectRdma: boolean;
+  /** Context.flushGpuDirectRdmaWrites (cuFlushGPUDirectRDMAWrites) works on this device. */
+  readonly gpuDirectRdmaFlushWrites: boolean;
   /** dma_buf export of device memory (exportDmaBuf). */
   readonly dmaBuf: boolean;
   /** Compressible memory (AllocationOptions.compression). */
@@ -211,6 +215,7 @@ export class Device {
       streamPriorities: a('streamPrioritiesSupported'),
       computePreemption: a('computePreemptionSupported'),
       gpuDirectRdma: a('gpuDirectRdmaSupported'),
+      gpuDirectRdmaFlushWrites: ((this.#knownAttribute('gpuDirectRdmaFlushWritesOptions') ?? 0) & 0x1) !== 0,
       dmaBuf: a('dmaBufSupported'),
       genericCompression: a('genericCompressionSupported'),
       timelineSemaphoreInterop: a('timelineSemaphoreInteropSupported'),
@@ -228,6 +233,35 @@ export class Device {
   p2pAttribute(peer: Device, name: P2PAttributeName | number): number {
     return native.deviceP2PAttribute(this.ordinal, checkInstance(peer, Device, 'peer').ordinal,
       checkEnum(name, P2PAttribute, 'name'));
+  }
+
+  /**
+   * Which atomic operations the link between this device and the host carries
+   * natively, per operation (default: every {@link AtomicOperation}):
+   * `device.hostAtomicCapabilities(['integer-add'])` gives
+   * `{ 'integer-add': [...] }`, names of {@link AtomicCapability}. An empty
+   * list means the operation is not native over that link. Needs a CUDA 13 driver.
+   */
+  hostAtomicCapabilities(operations?: readonly AtomicOperationName[]): AtomicCapabilities {
+    const numbers = atomicOperationNumbers(operations);
+    return atomicCapabilityNames(numbers, native.deviceHostAtomicCapabilities(this.ordinal, numbers));
+  }
+
+  /** The same for atomics this device makes on memory of peer (cuDeviceGetP2PAtomicCapabilities). */
+  peerAtomicCapabilities(peer: Device, operations?: readonly AtomicOperationName[]): AtomicCapabilities {
+    const peerOrdinal = checkInstance(peer, Device, 'peer').ordinal;
+    const numbers = atomicOperationNumbers(operations);
+    return atomicCapabilityNames(numbers, native.deviceP2PAtomicCapabilities(this.ordinal, peerOrdinal, numbers));
+  }
+
+  /**
+   * Calls callback on the JavaScript thread for each notification the driver
+   * sends about this device (cuDeviceRegisterAsyncNotification) until the
+   * registration is disposed. Drivers that send none refuse the registration:
+   * CudaNotSupportedError (docs/errors-and-lifetimes.md says which do).
+   */
+  onAsyncNotification(callback: (info: AsyncNotificationInfo) => void): AsyncNotificationRegistration {
+    return AsyncNotificationRegistration.register(this.ordinal, callback);
   }
 
   /**

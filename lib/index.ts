@@ -1,7 +1,14 @@
 // cuda-driver: the CUDA driver API for Node.js.
 export { AddonUnavailableError, type AddonFailure } from './addon';
-export { Context, ContextFlagInput, ContextFlagInputName } from './context';
+export { AsyncNotificationRegistration, type AsyncNotificationInfo } from './async-notification';
+export { AtomicCapability, AtomicOperation, type AtomicCapabilities, type AtomicCapabilityName, type AtomicOperationName } from './atomic-capabilities';
+export { CacheConfig, Context, ContextFlagInput, ContextFlagInputName, RdmaFlushScope, type CacheConfigName, type RdmaFlushScopeName } from './context';
+export {
+  CoredumpGenerationFlag, getCoredumpAttribute, setCoredumpAttribute, type CoredumpAttributeName, type CoredumpAttributes,
+  type CoredumpGenerationFlagName, type CoredumpOptions,
+} from './coredump';
 export { Device, type DeviceCapabilities } from './device';
+export { driverLogs, type DriverLogDumpOptions, type DriverLogMarker } from './driver-logs';
 export { Disposable } from './disposable';
 export {
   callCounters,
@@ -145,7 +152,7 @@ export {
   type PitchedOperand,
 } from './memory/copy';
 export { DeviceBuffer, type ManagedRangeAttributes, type TypedArrayConstructor } from './memory/device-buffer';
-export { HostBuffer, type HostAllocOptions, type HostRegisterOptions } from './memory/host-buffer';
+export { HostBuffer, type HostAllocationFlags, type HostAllocOptions, type HostRegisterOptions } from './memory/host-buffer';
 export { addressRange, memoryInfo, pointerAttribute, pointerAttributes, setSyncMemops, type PointerAttributes, type PointerLike } from './memory/info';
 export type { Location } from './memory/location';
 export { MemoryPool, type PoolOptions } from './memory/pool';
@@ -206,7 +213,7 @@ export {
   type LinkOptions,
 } from './kernel/link';
 export { LinkedProgram } from './kernel/linked-program';
-export { Module, type ModuleLoadOptions } from './kernel/module';
+export { Module, type ModuleImageOptions, type ModuleLoadOptions } from './kernel/module';
 export {
   arg,
   KernelArg,
