@@ -13,9 +13,13 @@ import { checkEnum, checkFlags, checkInstance, checkSize, flagNames, nameOfValue
  * split is fixed accept it and ignore it.
  */
 export const CacheConfig = {
+  /** No preference (the default). */
   'prefer-none': 0,
+  /** More shared memory, less L1. */
   'prefer-shared': 1,
+  /** More L1, less shared memory. */
   'prefer-l1': 2,
+  /** As much of each. */
   'prefer-equal': 3,
 } as const;
 /** A name of {@link CacheConfig}. */

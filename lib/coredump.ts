@@ -46,12 +46,17 @@ const kinds: Record<CoredumpAttributeName, 'bool' | 'string' | 'flags'> = {
 
 /** The parts a dump can leave out (CUCoredumpGenerationFlags), by name. */
 export const CoredumpGenerationFlag = {
+  /** Leave out the code images that were not relocated at load. */
   'skip-nonrelocated-elf-images': 1 << 0,
+  /** Leave out global memory that belongs to no context. */
   'skip-global-memory': 1 << 1,
+  /** Leave out shared memory. */
   'skip-shared-memory': 1 << 2,
+  /** Leave out local memory. */
   'skip-local-memory': 1 << 3,
   /** GPU exceptions do not abort() the host process. */
   'skip-abort': 1 << 4,
+  /** Leave out constant banks. */
   'skip-constbank-memory': 1 << 5,
 } as const;
 /** A name of {@link CoredumpGenerationFlag}. */

@@ -6,7 +6,7 @@ import { native } from './native';
 import { checkCString, checkInteger, checkObject, checkOptions, noOptions } from './validate';
 
 /** A position in the driver's log, from {@link driverLogs}.current(). */
-export type DriverLogMarker = number & { readonly __driverLogMarker?: never };
+export type DriverLogMarker = number;
 
 /** Options of driverLogs.dump and driverLogs.dumpToFile. */
 export interface DriverLogDumpOptions {
@@ -24,7 +24,7 @@ function sinceOf(options: DriverLogDumpOptions, method: string): number | undefi
  * The driver's log buffer. A FunctionUnavailableError where the driver is
  * older than CUDA 12.9.
  */
-export const driverLogs = Object.freeze({
+export const driverLogs = {
   /** The position the next line will take: pass it as `since` to read only what comes after. */
   current(): DriverLogMarker {
     return native.driverLogCurrent();
@@ -37,4 +37,4 @@ export const driverLogs = Object.freeze({
   dumpToFile(path: string, options: DriverLogDumpOptions = noOptions): void {
     native.driverLogDumpToFile(sinceOf(options, 'driverLogs.dumpToFile'), checkCString(path, 'path'));
   },
-});
+};

@@ -100,7 +100,8 @@ export class HostBuffer extends Memory<NativeHostBuffer> {
   }
 
   /**
-   * How the driver says allocated memory was made (cuMemHostGetFlags).
+   * How the driver says allocated memory was made (cuMemHostGetFlags). With
+   * unified addressing the driver reports deviceMap for every allocation.
    * Registered memory has no such flags: asking is a TypeError.
    */
   get flags(): HostAllocationFlags {

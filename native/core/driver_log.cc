@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -79,9 +80,11 @@ bool closesCall(const std::string& line) { return line.rfind("Returning ", 0) ==
 
 void startDriverLog() {
   if (!driver.cuLogsRegisterCallback) return;
-  // Kept until the process exits: the ring outlives every call.
+  // Kept until the process exits: the ring outlives every call. The exit
+  // handler, registered after the driver loaded, runs before the driver's own.
   if (driver.cuLogsRegisterCallback(onDriverLog, nullptr, &registration) == CUDA_SUCCESS) {
     started.store(true, std::memory_order_release);
+    std::atexit([] { stopDriverLog(); });
   }
 }
 

@@ -16,8 +16,8 @@ using DriverLogLines = std::vector<std::string>;
 // or refuses it. Called once, by the loader, after cuInit.
 void startDriverLog();
 
-// Unregisters it (the main environment's teardown: the process is exiting);
-// the ring itself stays, for a line being logged meanwhile.
+// Unregisters it; run as the process exits. The ring itself stays, for a line
+// being logged meanwhile.
 void stopDriverLog();
 
 // What the driver logged on the calling thread for its latest failed call,

@@ -132,7 +132,7 @@ describe('coredump attributes', () => {
         notBytes: attempt(() => native.coredumpSetAttribute(undefined, 5, 'path')),
         // A path with no NUL of its own: the copy the driver reads ends in one.
         unterminated: attempt(() => native.coredumpSetAttribute(undefined, 5, new Uint8Array(8).fill(0x61))),
-        read: native.coredumpGetAttribute(undefined, 5).toString('utf8').replace(/\\0+$/, ''),
+        read: native.coredumpGetAttribute(undefined, 5).toString('utf8').split('\\0')[0],
       });`);
     expect(report).toEqual({
       tooLong: expect.stringMatching(/^RangeError: +value must be 1 to 1024 bytes/),
