@@ -57,8 +57,11 @@ describe('device notifications', () => {
   test('a notification sent from a driver thread reaches the callback on the JavaScript thread; dispose unregisters', async () => {
     const { report, log } = run(`
       const { isMainThread } = require('worker_threads');
+      // A registration does not keep the process alive: a timer does, until the notification comes.
+      const keepAlive = setTimeout(() => {}, 10000);
       const got = await new Promise((resolve) => {
         const registration = cuda.Device.get(0).onAsyncNotification((info) => {
+          clearTimeout(keepAlive);
           registration.dispose();
           resolve({ info, main: isMainThread, disposed: registration.disposed });
         });
