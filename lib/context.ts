@@ -7,7 +7,42 @@ import type { Event } from './event';
 import { ContextFlag, ContextFlagName, ContextLimit, ContextLimitName } from './generated/enums';
 import type { GreenContext } from './green-context';
 import { native, NativeContext, Slot } from './native';
-import { checkEnum, checkFlags, checkInstance, checkSize, flagNames } from './validate';
+import { checkEnum, checkFlags, checkInstance, checkSize, flagNames, nameOfValue } from './validate';
+
+/**
+ * How the on-chip memory shared by L1 and shared memory is split, as a
+ * preference (CUfunc_cache): 'prefer-none' (the default), 'prefer-shared'
+ * (more shared memory), 'prefer-l1' (more L1) or 'prefer-equal'. Devices whose
+ * split is fixed accept it and ignore it.
+ */
+export const CacheConfig = {
+  /** No preference (the default). */
+  'prefer-none': 0,
+  /** More shared memory, less L1. */
+  'prefer-shared': 1,
+  /** More L1, less shared memory. */
+  'prefer-l1': 2,
+  /** As much of each. */
+  'prefer-equal': 3,
+} as const;
+/** A name of {@link CacheConfig}. */
+export type CacheConfigName = keyof typeof CacheConfig;
+
+/** A CacheConfig name, checked, as the driver's number. */
+export function cacheConfigNumber(config: unknown, name = 'config'): number {
+  if (typeof config !== 'string') throw new TypeError(`${name} must be one of ${Object.keys(CacheConfig).join(', ')}`);
+  return checkEnum(config, CacheConfig, name);
+}
+
+/** The scopes of Context.flushGpuDirectRdmaWrites, with the driver's CUflushGPUDirectRDMAWritesScope numbers. */
+export const RdmaFlushScope = {
+  /** Until the writes are seen by the context that owns the memory. */
+  owner: 100,
+  /** Until every device's contexts see them. */
+  'all-devices': 200,
+} as const;
+/** A name of {@link RdmaFlushScope}. */
+export type RdmaFlushScopeName = keyof typeof RdmaFlushScope;
 
 /**
  * The context flags a call takes by name: the header's (ContextFlag) and
@@ -167,6 +202,29 @@ export class Context extends Disposable<NativeContext> {
   /** The SMs this context has (cuCtxGetDevResource), to split for green contexts. */
   smResource(): SmResource {
     return new SmResource(native.contextSmResource(this.slot));
+  }
+
+  /** The context's preferred cache configuration for launches (cuCtxGetCacheConfig). */
+  get cacheConfig(): CacheConfigName {
+    // The driver answers one of the four values it takes.
+    return nameOfValue(CacheConfig, native.contextCacheConfig(this.slot)) as CacheConfigName;
+  }
+
+  /** Sets the preferred cache configuration for this context's launches (cuCtxSetCacheConfig); a kernel's own setting wins. */
+  setCacheConfig(config: CacheConfigName): void {
+    native.contextSetCacheConfig(this.slot, cacheConfigNumber(config));
+  }
+
+  /**
+   * Waits until GPUDirect RDMA writes made so far into this context's memory are
+   * visible (cuFlushGPUDirectRDMAWrites), to the owning context (scope 'owner',
+   * the default) or to every device ('all-devices'). Where
+   * `device.capabilities.gpuDirectRdmaFlushWrites` is false the driver refuses
+   * it, and this throws CudaNotSupportedError or a CudaError with the driver's code.
+   */
+  flushGpuDirectRdmaWrites(scope: RdmaFlushScopeName = 'owner'): void {
+    if (typeof scope !== 'string') throw new TypeError(`scope must be one of ${Object.keys(RdmaFlushScope).join(', ')}`);
+    native.contextFlushGpuDirectRdmaWrites(this.slot, checkEnum(scope, RdmaFlushScope, 'scope'));
   }
 
   /** The calling thread's current CUcontext value (0n when none). */

@@ -1,5 +1,7 @@
 // Devices: found by ordinal, PCI bus id or UUID; their names, attributes and the
 // capabilities a program checks before it relies on a feature.
+import { AsyncNotificationInfo, AsyncNotificationRegistration } from './async-notification';
+import { AtomicCapabilities, atomicCapabilityNames, AtomicOperationName, atomicOperationNumbers } from './atomic-capabilities';
 import { Context, ContextFlagInput, ContextFlagInputName, ExecAffinityType, ExecAffinityTypeName } from './context';
 import { SmResource } from './dev-resource';
 import { ContextFlag, ContextFlagName, CudaResult, DeviceAttribute, DeviceAttributeName, P2PAttribute, P2PAttributeName } from './generated/enums';
@@ -48,6 +50,8 @@ export interface DeviceCapabilities {
   readonly computePreemption: boolean;
   /** GPUDirect RDMA. */
   readonly gpuDirectRdma: boolean;
+  /** Context.flushGpuDirectRdmaWrites (cuFlushGPUDirectRDMAWrites) works on this device. */
+  readonly gpuDirectRdmaFlushWrites: boolean;
   /** dma_buf export of device memory (exportDmaBuf). */
   readonly dmaBuf: boolean;
   /** Compressible memory (AllocationOptions.compression). */
@@ -215,6 +219,7 @@ export class Device {
       streamPriorities: a('streamPrioritiesSupported'),
       computePreemption: a('computePreemptionSupported'),
       gpuDirectRdma: a('gpuDirectRdmaSupported'),
+      gpuDirectRdmaFlushWrites: ((this.#knownAttribute('gpuDirectRdmaFlushWritesOptions') ?? 0) & 0x1) !== 0,
       dmaBuf: a('dmaBufSupported'),
       genericCompression: a('genericCompressionSupported'),
       timelineSemaphoreInterop: a('timelineSemaphoreInteropSupported'),
@@ -249,6 +254,35 @@ export class Device {
    */
   supportsExecAffinity(type: ExecAffinityTypeName | number = 'smCount'): boolean {
     return native.deviceExecAffinitySupport(this.ordinal, checkEnum(type, ExecAffinityType, 'type'));
+  }
+
+  /**
+   * Which atomic operations the link between this device and the host carries
+   * natively, per operation (default: every {@link AtomicOperation}):
+   * `device.hostAtomicCapabilities(['integer-add'])` gives
+   * `{ 'integer-add': [...] }`, names of {@link AtomicCapability}. An empty
+   * list means the operation is not native over that link. Needs a CUDA 13 driver.
+   */
+  hostAtomicCapabilities(operations?: readonly AtomicOperationName[]): AtomicCapabilities {
+    const numbers = atomicOperationNumbers(operations);
+    return atomicCapabilityNames(numbers, native.deviceHostAtomicCapabilities(this.ordinal, numbers));
+  }
+
+  /** The same for atomics this device makes on memory of peer (cuDeviceGetP2PAtomicCapabilities). */
+  peerAtomicCapabilities(peer: Device, operations?: readonly AtomicOperationName[]): AtomicCapabilities {
+    const peerOrdinal = checkInstance(peer, Device, 'peer').ordinal;
+    const numbers = atomicOperationNumbers(operations);
+    return atomicCapabilityNames(numbers, native.deviceP2PAtomicCapabilities(this.ordinal, peerOrdinal, numbers));
+  }
+
+  /**
+   * Calls callback on the JavaScript thread for each notification the driver
+   * sends about this device (cuDeviceRegisterAsyncNotification) until the
+   * registration is disposed. Drivers that send none refuse the registration:
+   * CudaNotSupportedError (docs/errors-and-lifetimes.md says which do).
+   */
+  onAsyncNotification(callback: (info: AsyncNotificationInfo) => void): AsyncNotificationRegistration {
+    return AsyncNotificationRegistration.register(this.ordinal, callback);
   }
 
   /**

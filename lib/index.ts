@@ -1,9 +1,19 @@
 // cuda-driver: the CUDA driver API for Node.js.
 export { AddonUnavailableError, type AddonFailure } from './addon';
+export { AsyncNotificationRegistration, type AsyncNotificationInfo } from './async-notification';
+export { AtomicCapability, AtomicOperation, type AtomicCapabilities, type AtomicCapabilityName, type AtomicOperationName } from './atomic-capabilities';
 export { checkpoint, type CheckpointLockOptions, type CheckpointRestoreOptions, type GpuRemap } from './checkpoint';
-export { Context, ContextFlagInput, ContextFlagInputName, ExecAffinityType, type ExecAffinityTypeName } from './context';
+export {
+  CacheConfig, Context, ContextFlagInput, ContextFlagInputName, ExecAffinityType, RdmaFlushScope, type CacheConfigName,
+  type ExecAffinityTypeName, type RdmaFlushScopeName,
+} from './context';
+export {
+  CoredumpGenerationFlag, getCoredumpAttribute, setCoredumpAttribute, type CoredumpAttributeName, type CoredumpAttributes,
+  type CoredumpGenerationFlagName, type CoredumpOptions,
+} from './coredump';
 export { SmResource, splitSmResource, type SmSplit, type SplitSmOptions } from './dev-resource';
 export { Device, type DeviceCapabilities } from './device';
+export { driverLogs, type DriverLogDumpOptions, type DriverLogMarker } from './driver-logs';
 export { Disposable } from './disposable';
 export {
   callCounters,
@@ -148,7 +158,7 @@ export {
   type PitchedOperand,
 } from './memory/copy';
 export { DeviceBuffer, type ManagedRangeAttributes, type TypedArrayConstructor } from './memory/device-buffer';
-export { HostBuffer, type HostAllocOptions, type HostRegisterOptions } from './memory/host-buffer';
+export { HostBuffer, type HostAllocationFlags, type HostAllocOptions, type HostRegisterOptions } from './memory/host-buffer';
 export { addressRange, memoryInfo, pointerAttribute, pointerAttributes, setSyncMemops, type PointerAttributes, type PointerLike } from './memory/info';
 export type { Location } from './memory/location';
 export { MemoryPool, type PoolOptions } from './memory/pool';
@@ -209,7 +219,7 @@ export {
   type LinkOptions,
 } from './kernel/link';
 export { LinkedProgram } from './kernel/linked-program';
-export { Module, type ModuleLoadOptions } from './kernel/module';
+export { Module, type ModuleImageOptions, type ModuleLoadOptions } from './kernel/module';
 export {
   arg,
   KernelArg,

@@ -14,6 +14,10 @@ export interface NativeHandle {
   readonly [handleClass]?: string;
 }
 
+export interface NativeAsyncNotification extends NativeHandle {
+  readonly [handleClass]?: 'AsyncNotification';
+}
+
 export interface NativeContext extends NativeHandle {
   readonly [handleClass]?: 'Context';
 }
@@ -213,6 +217,12 @@ export type NativeAccessEntry = [number, number, number];
 export interface NativeAddon {
   /** Marks the environment as the main thread's (idempotent): its teardown is the process exiting. */
   markMainThread(): void;
+  /** cuLogsCurrent: the position the driver's next log line takes. */
+  driverLogCurrent(): number;
+  /** cuLogsDumpToMemory from since (undefined: all the driver keeps). */
+  driverLogDump(since: number | undefined): string;
+  /** cuLogsDumpToFile the same way. */
+  driverLogDumpToFile(since: number | undefined, path: string): void;
   /** Settles the wait numbered id with reason, if it is still pending. */
   abandonWait(id: number, reason: unknown): void;
   /**
@@ -269,6 +279,26 @@ export interface NativeAddon {
   deviceP2PAttribute(ordinal: number, peer: number, attribute: number): number;
   /** cuDeviceGetExecAffinitySupport: whether contexts of the device can be limited that way. */
   deviceExecAffinitySupport(ordinal: number, type: number): boolean;
+  /**
+   * One CUatomicOperationCapability bitmask per CUatomicOperation in operations:
+   * what the link to the host (cuDeviceGetHostAtomicCapabilities) or from the
+   * device to peer (cuDeviceGetP2PAtomicCapabilities) does natively.
+   */
+  deviceHostAtomicCapabilities(ordinal: number, operations: number[]): number[];
+  deviceP2PAtomicCapabilities(ordinal: number, peer: number, operations: number[]): number[];
+  /**
+   * cuDeviceRegisterAsyncNotification: callback(type, bytesOverBudget) runs on
+   * the JavaScript thread for every notification the driver sends about the device
+   * until the registration is disposed.
+   */
+  registerAsyncNotification(ordinal: number, callback: (type: number, bytesOverBudget: bigint) => void): Slot<NativeAsyncNotification>;
+  /**
+   * A coredump attribute's bytes, as many as the driver says it has: in context
+   * (cuCoredumpGetAttribute, made current) or for the process (cuCoredumpGetAttributeGlobal).
+   */
+  coredumpGetAttribute(context: Slot<NativeContext> | undefined, attribute: number): Buffer;
+  /** Sets it from value's bytes (at most 1024; a NUL follows them in the copy the driver reads). */
+  coredumpSetAttribute(context: Slot<NativeContext> | undefined, attribute: number, value: Uint8Array): void;
   /** The device's primary context, retained on first use. */
   primaryContext(ordinal: number): Slot<NativeContext>;
   createContext(ordinal: number, flags: number): Slot<NativeContext>;
@@ -307,6 +337,11 @@ export interface NativeAddon {
   contextWaitEvent(context: Slot<NativeContext>, event: Slot<NativeEvent>): void;
   /** cuCtxGetExecAffinity, with the context made current: the SM count it may use. */
   contextExecAffinity(context: Slot<NativeContext>, type: number): number;
+  /** cuCtxGetCacheConfig / cuCtxSetCacheConfig (a CUfunc_cache), the context made current. */
+  contextCacheConfig(context: Slot<NativeContext>): number;
+  contextSetCacheConfig(context: Slot<NativeContext>, config: number): void;
+  /** cuFlushGPUDirectRDMAWrites with the context made current (the driver's one target) and scope. */
+  contextFlushGpuDirectRdmaWrites(context: Slot<NativeContext>, scope: number): void;
   /** In the device's primary context, or in context when given. */
   createEvent(device: number, flags: number, context: Slot<NativeContext> | undefined): Slot<NativeEvent>;
   eventRecord(event: Slot<NativeEvent>, stream: Slot<NativeStream>): void;
@@ -581,6 +616,10 @@ export interface NativeAddon {
   /** The library's module in one context, owned by the library. */
   libraryModule(library: Slot<NativeLibrary>, context: Slot<NativeContext>): Slot<NativeModule>;
   loadModuleData(context: Slot<NativeContext>, code: Uint8Array, jit: NativeJitOptions | undefined): Slot<NativeModule>;
+  /** cuModuleLoad: the driver reads the file (CUBIN, PTX or fatbin). */
+  loadModuleFile(context: Slot<NativeContext>, path: string): Slot<NativeModule>;
+  /** cuModuleLoadFatBinary. */
+  loadModuleFatBinary(context: Slot<NativeContext>, code: Uint8Array): Slot<NativeModule>;
   /** How this process loads module code (CUDA_MODULE_LOADING). */
   moduleLoadingMode(): 'eager' | 'lazy';
   /** The CUmodule, for logs and comparisons. */
@@ -602,6 +641,8 @@ export interface NativeAddon {
   /** A library's kernel has attributes per device; a module's function those of its context's device (device unused). */
   kernelAttribute(kernel: Slot<NativeKernel>, attribute: number, device: number): number;
   kernelSetAttribute(kernel: Slot<NativeKernel>, attribute: number, value: number, device: number): void;
+  /** cuFuncSetCacheConfig for a module's function, cuKernelSetCacheConfig on device for a library's kernel. */
+  kernelSetCacheConfig(kernel: Slot<NativeKernel>, config: number, device: number): void;
   /** context: null for a module's function (its own context is used). */
   kernelIsLoaded(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null): boolean;
   kernelLoad(kernel: Slot<NativeKernel>, context: Slot<NativeContext> | null): void;
@@ -677,6 +718,8 @@ export interface NativeAddon {
   registerHost(ordinal: number, buffer: ArrayBuffer | ArrayBufferView, flags: number, context?: number): Slot<NativeHostBuffer>;
   hostBufferFlags(buffer: Slot<NativeHostBuffer>): number;
   hostBufferRegistered(buffer: Slot<NativeHostBuffer>): boolean;
+  /** cuMemHostGetFlags of allocated memory: the CU_MEMHOSTALLOC_* bits the driver reports. */
+  hostBufferAllocationFlags(buffer: Slot<NativeHostBuffer>): number;
   /** The address device code uses for the memory (cuMemHostGetDevicePointer). */
   hostBufferDevicePointer(buffer: Slot<NativeHostBuffer>): bigint;
   /** The memory as an ArrayBuffer, the same one while it lives; dispose() detaches it. */

@@ -318,4 +318,28 @@ Napi::Value ContextExecAffinity(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), param.param.smCount.val);
 }
 
+Napi::Value ContextCacheConfig(const Napi::CallbackInfo& info) {
+  makeCurrent(info.Env(), contextArg(info[0]).context);
+  CUfunc_cache config = CU_FUNC_CACHE_PREFER_NONE;
+  CU_CHECK(info.Env(), cuCtxGetCacheConfig, &config);
+  return Napi::Number::New(info.Env(), config);
+}
+
+Napi::Value ContextSetCacheConfig(const Napi::CallbackInfo& info) {
+  auto config = static_cast<CUfunc_cache>(intArg(info[1], "config"));
+  makeCurrent(info.Env(), contextArg(info[0]).context);
+  CU_CHECK_DETAIL(info.Env(), "config=" + std::to_string(config), cuCtxSetCacheConfig, config);
+  return info.Env().Undefined();
+}
+
+// The driver flushes for the current context only (its one target), so the context is made current.
+Napi::Value ContextFlushGpuDirectRdmaWrites(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto scope = static_cast<CUflushGPUDirectRDMAWritesScope>(intArg(info[1], "scope"));
+  makeCurrent(env, contextArg(info[0]).context);
+  CU_CHECK_DETAIL(env, "scope=" + std::to_string(scope), cuFlushGPUDirectRDMAWrites,
+                  CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX, scope);
+  return env.Undefined();
+}
+
 }  // namespace cudrv

@@ -1,5 +1,7 @@
 // Devices: enumeration and queries. A device is named by its ordinal in
 // JavaScript; nothing here needs a context.
+#include <vector>
+
 #include "context.h"
 #include "core/args.h"
 #include "generated/entries.h"
@@ -93,6 +95,47 @@ Napi::Value DeviceExecAffinitySupport(const Napi::CallbackInfo& info) {
   CU_CHECK_DETAIL(info.Env(), "type=" + std::to_string(type), cuDeviceGetExecAffinitySupport, &supported,
                   static_cast<CUexecAffinityType>(type), device);
   return Napi::Boolean::New(info.Env(), supported != 0);
+}
+
+namespace {
+
+// CU_ATOMIC_OPERATION_MAX: one query never asks about more operations than exist.
+constexpr uint32_t kMaxAtomicOperations = 64;
+
+std::vector<CUatomicOperation> atomicOperations(Napi::Value value) {
+  Napi::Array list = arrayArg(value, "operations", 1, kMaxAtomicOperations, "must have 1 to 64 entries");
+  std::vector<CUatomicOperation> out(list.Length());
+  for (uint32_t i = 0; i < list.Length(); ++i) out[i] = static_cast<CUatomicOperation>(uintArg(list.Get(i), "operation"));
+  return out;
+}
+
+Napi::Value capabilityList(Napi::Env env, const std::vector<unsigned int>& capabilities) {
+  Napi::Array out = Napi::Array::New(env, capabilities.size());
+  for (uint32_t i = 0; i < capabilities.size(); ++i) out.Set(i, Napi::Number::New(env, capabilities[i]));
+  return out;
+}
+
+}  // namespace
+
+Napi::Value DeviceHostAtomicCapabilities(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::vector<CUatomicOperation> operations = atomicOperations(info[1]);
+  CUdevice device = deviceOf(env, info[0], "ordinal");
+  std::vector<unsigned int> capabilities(operations.size());
+  CU_CHECK(env, cuDeviceGetHostAtomicCapabilities, capabilities.data(), operations.data(),
+           static_cast<unsigned int>(operations.size()), device);
+  return capabilityList(env, capabilities);
+}
+
+Napi::Value DeviceP2PAtomicCapabilities(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::vector<CUatomicOperation> operations = atomicOperations(info[2]);
+  CUdevice device = deviceOf(env, info[0], "ordinal");
+  CUdevice peer = deviceOf(env, info[1], "peer");
+  std::vector<unsigned int> capabilities(operations.size());
+  CU_CHECK(env, cuDeviceGetP2PAtomicCapabilities, capabilities.data(), operations.data(),
+           static_cast<unsigned int>(operations.size()), device, peer);
+  return capabilityList(env, capabilities);
 }
 
 }  // namespace cudrv

@@ -14,17 +14,6 @@ namespace cudrv {
 
 namespace {
 
-// Calls a host callback. What it throws goes to process 'uncaughtException'
-// (the process ends, as for a timer, when nothing listens), and the GPU goes
-// on: its thread is let go of however the callback ended.
-void callReporting(Napi::Env env, Napi::FunctionReference& function, const std::initializer_list<napi_value>& args) {
-  try {
-    function.Call(args);
-  } catch (const Napi::Error& e) {
-    napi_fatal_exception(env, e.Value());
-  }
-}
-
 // A call queued on a stream outside a capture: CUDA calls it once; it lives
 // until then and is let go of on the JavaScript thread.
 struct HostCall {
@@ -112,6 +101,15 @@ CUhostFn hostCallbackFn(bool wait) { return wait ? runWaitingHostCallback : runH
 bool hostCallbackWaits(CUhostFn fn) { return fn == runWaitingHostCallback; }
 
 bool holdsJavaScript(const HostCallback&) { return true; }
+
+// A host callback's GPU goes on however the callback ended: its thread is let go of.
+void callReporting(Napi::Env env, Napi::FunctionReference& function, const std::initializer_list<napi_value>& args) {
+  try {
+    function.Call(args);
+  } catch (const Napi::Error& e) {
+    napi_fatal_exception(env, e.Value());
+  }
+}
 
 // launchHostFunction(stream, callback, wait): cuLaunchHostFunc; callback() runs
 // on the JavaScript thread after the work queued before it, and with wait the

@@ -33,5 +33,9 @@ CUhostFn hostCallbackFn(bool wait);
 // Whether fn is the waiting form.
 bool hostCallbackWaits(CUhostFn fn);
 bool holdsJavaScript(const HostCallback&);
+// Calls function on the JavaScript thread with args. What it throws goes to
+// process 'uncaughtException' (the process ends, as for a timer, when nothing
+// listens); the driver's thread that handed the call over is not involved.
+void callReporting(Napi::Env env, Napi::FunctionReference& function, const std::initializer_list<napi_value>& args);
 
 }  // namespace cudrv

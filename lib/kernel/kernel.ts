@@ -1,7 +1,7 @@
 // Kernels: a library's context-independent kernel or a module's function.
 // Attributes, the parameter layout the driver reports, occupancy, and launches
 // whose arguments are checked against that layout before the driver sees them.
-import { Context } from '../context';
+import { CacheConfigName, cacheConfigNumber, Context } from '../context';
 import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generated/enums';
@@ -166,6 +166,15 @@ export class Kernel extends Disposable<NativeKernel> {
   /** Lets launches use up to `bytes` of dynamic shared memory per block (above 48 KiB needs this). */
   setMaxDynamicSharedMemory(bytes: number, device?: DeviceLike): void {
     this.setAttribute('maxDynamicSharedSizeBytes', checkInteger(bytes, 'bytes', 0, 2 ** 31 - 1), device);
+  }
+
+  /**
+   * The kernel's preferred split of L1 and shared memory (cuFuncSetCacheConfig
+   * for a module's function; cuKernelSetCacheConfig on device, default 0, for a
+   * library's kernel). It overrides the context's Context.setCacheConfig.
+   */
+  setCacheConfig(config: CacheConfigName, device?: DeviceLike): void {
+    native.kernelSetCacheConfig(this.slot, cacheConfigNumber(config), this.#ordinal(device));
   }
 
   /** Whether the kernel's code is loaded in a context yet (lazy loading loads it at first launch). */

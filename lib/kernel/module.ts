@@ -17,6 +17,18 @@ export interface ModuleLoadOptions {
   jit?: JitOptions;
 }
 
+/** Options of {@link Module.fromFile} and {@link Module.fromFatBinary}. */
+export interface ModuleImageOptions {
+  /** The context to load into (default: device 0's primary context). */
+  context?: Context;
+}
+
+function imageContext(options: ModuleImageOptions, method: string): Context {
+  checkObject(options, 'options');
+  checkOptions(options, 'options', method, ['context']);
+  return options.context === undefined ? Device.get(0).primaryContext : checkInstance(options.context, Context, 'options.context');
+}
+
 /**
  * Code loaded into one context (cuModuleLoadDataEx); its functions run only
  * there. Most programs want a {@link Library}, which serves every context.
@@ -42,6 +54,27 @@ export class Module extends Disposable<NativeModule> {
   /** Loads a CUBIN, fatbin or PTX file into a context. */
   static loadFile(path: string, options: ModuleLoadOptions = noOptions): Module {
     return Module.load(readFileSync(checkCString(path, 'path')), options);
+  }
+
+  /**
+   * Loads a CUBIN, PTX or fatbin file that the driver opens and reads itself
+   * (cuModuleLoad), without JIT options; a missing file is a CudaError with code
+   * CUDA_ERROR_FILE_NOT_FOUND. {@link loadFile} reads it here instead and takes them.
+   */
+  static fromFile(path: string, options: ModuleImageOptions = noOptions): Module {
+    const context = imageContext(options, 'Module.fromFile');
+    return new Module(native.loadModuleFile(context.slot, checkCString(path, 'path')), context);
+  }
+
+  /**
+   * Loads a fat binary (`nvcc -fatbin` output: code for several architectures,
+   * the driver picking the best for the device) with cuModuleLoadFatBinary. The
+   * bytes must start with a fatbin header whose sizes fit in them (a RangeError otherwise).
+   */
+  static fromFatBinary(bytes: Uint8Array, options: ModuleImageOptions = noOptions): Module {
+    const context = imageContext(options, 'Module.fromFatBinary');
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('bytes must be a Uint8Array holding a fat binary');
+    return new Module(native.loadModuleFatBinary(context.slot, bytes), context);
   }
 
   /** How this process loads code: 'lazy' (on first use; CUDA_MODULE_LOADING=LAZY, the default) or 'eager'. */

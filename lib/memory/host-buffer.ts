@@ -41,6 +41,16 @@ function flag(value: unknown, name: string, bit: number): number {
   return value !== undefined && checkBoolean(value, name) ? bit : 0;
 }
 
+/** The flags the driver reports for allocated pinned memory (cuMemHostGetFlags). */
+export interface HostAllocationFlags {
+  /** Pinned for every context (CU_MEMHOSTALLOC_PORTABLE). */
+  readonly portable: boolean;
+  /** Mapped into the device's address space (CU_MEMHOSTALLOC_DEVICEMAP). */
+  readonly deviceMap: boolean;
+  /** Write-combined (CU_MEMHOSTALLOC_WRITECOMBINED). */
+  readonly writeCombined: boolean;
+}
+
 /**
  * Page-locked (pinned) host memory: allocated (HostBuffer.alloc) or the memory
  * of an existing ArrayBuffer pinned in place (HostBuffer.register). Copies to
@@ -87,6 +97,17 @@ export class HostBuffer extends Memory<NativeHostBuffer> {
   /** True for memory registered from a JavaScript ArrayBuffer. */
   get registered(): boolean {
     return native.hostBufferRegistered(this.slot);
+  }
+
+  /**
+   * How the driver says allocated memory was made (cuMemHostGetFlags). With
+   * unified addressing the driver reports deviceMap for every allocation.
+   * Registered memory has no such flags: asking is a TypeError.
+   */
+  get flags(): HostAllocationFlags {
+    if (this.registered) throw new TypeError('a registered HostBuffer has no allocation flags (cuMemHostGetFlags covers allocated memory only)');
+    const bits = native.hostBufferAllocationFlags(this.slot);
+    return Object.freeze({ portable: (bits & 0x1) !== 0, deviceMap: (bits & 0x2) !== 0, writeCombined: (bits & 0x4) !== 0 });
   }
 
   /** The address device code uses for this memory (cuMemHostGetDevicePointer). */

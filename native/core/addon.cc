@@ -3,6 +3,7 @@
 #include <napi.h>
 
 #include "core/addon_data.h"
+#include "core/driver_log.h"
 #include "context.h"
 #include "generated/entries.h"
 #include "graph/graph.h"
@@ -23,7 +24,11 @@ namespace {
 // The main environment's teardown is the process exiting: from then on releases
 // are skipped (leaked to the driver's own teardown) rather than made into a
 // driver that may be shutting down. A worker's teardown releases normally.
-void onMainEnvironmentExit(void*) { markProcessExiting(); }
+// The driver's log callback is unregistered then too (core/driver_log.h).
+void onMainEnvironmentExit(void*) {
+  markProcessExiting();
+  stopDriverLog();
+}
 
 // Handles still live are released here, once no work can be handed back to
 // this thread, while the environment's state (AddonData) is whole; the

@@ -3,10 +3,15 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstdint>
 #include <mutex>
+#include <vector>
 
+#include "core/args.h"
+#include "core/errors.h"
 #include "driver/call.h"
+#include "generated/entries.h"
 
 namespace cudrv {
 
@@ -63,6 +68,7 @@ void CUDA_CB onDriverLog(void*, CUlogLevel, char* message, size_t length) {
 }
 
 std::atomic<bool> started{false};
+CUlogsCallbackHandle registration = nullptr;
 
 // The driver ends what it logs for a failed call with "Returning <code> (<name>)
 // from <function>". Calls that failed without an error being made of them (a
@@ -74,11 +80,18 @@ bool closesCall(const std::string& line) { return line.rfind("Returning ", 0) ==
 
 void startDriverLog() {
   if (!driver.cuLogsRegisterCallback) return;
-  CUlogsCallbackHandle handle = nullptr;
-  // Kept for the life of the process: the ring outlives every call.
-  if (driver.cuLogsRegisterCallback(onDriverLog, nullptr, &handle) == CUDA_SUCCESS) {
+  // Kept until the process exits: the ring outlives every call. The exit
+  // handler, registered after the driver loaded, runs before the driver's own.
+  if (driver.cuLogsRegisterCallback(onDriverLog, nullptr, &registration) == CUDA_SUCCESS) {
     started.store(true, std::memory_order_release);
+    std::atexit([] { stopDriverLog(); });
   }
+}
+
+void stopDriverLog() {
+  if (!started.exchange(false, std::memory_order_acq_rel) || !registration) return;
+  CU_CALL(cuLogsUnregisterCallback, registration);
+  registration = nullptr;
 }
 
 DriverLogLines takeDriverLog() {
@@ -98,6 +111,56 @@ DriverLogLines takeDriverLog() {
     out.push_back(line.text);
   }
   return out;
+}
+
+// ---------------------------------------------------------------- the driver's own buffer
+
+namespace {
+
+// What the driver keeps: 25600 bytes at most, and a NUL.
+constexpr size_t kDumpBytes = 25600 + 1;
+
+// The optional starting position: undefined dumps all the driver keeps.
+bool iteratorArg(Napi::Value value, CUlogIterator* out) {
+  if (value.IsUndefined()) return false;
+  *out = uintArg(value, "since");
+  return true;
+}
+
+}  // namespace
+
+// () -> the position the driver's next line will take (cuLogsCurrent).
+Napi::Value DriverLogCurrent(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  requireDriver(env, Fn::cuLogsCurrent);
+  CUlogIterator position = 0;
+  CU_CHECK(env, cuLogsCurrent, &position, 0);
+  return Napi::Number::New(env, position);
+}
+
+// (since | undefined) -> text: cuLogsDumpToMemory.
+Napi::Value DriverLogDump(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CUlogIterator position = 0;
+  const bool from = iteratorArg(info[0], &position);
+  requireDriver(env, Fn::cuLogsDumpToMemory);
+  std::vector<char> buffer(kDumpBytes, '\0');
+  size_t size = buffer.size();
+  CU_CHECK(env, cuLogsDumpToMemory, from ? &position : nullptr, buffer.data(), &size, 0);
+  if (size >= buffer.size()) size = buffer.size() - 1;
+  return Napi::String::New(env, buffer.data(), size);
+}
+
+// (since | undefined, path): cuLogsDumpToFile.
+Napi::Value DriverLogDumpToFile(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CUlogIterator position = 0;
+  const bool from = iteratorArg(info[0], &position);
+  std::string path = stringArg(info[1], "path");
+  if (path.find('\0') != std::string::npos) rangeError(env, "path", "must not contain NUL characters");
+  requireDriver(env, Fn::cuLogsDumpToFile);
+  CU_CHECK_DETAIL(env, path, cuLogsDumpToFile, from ? &position : nullptr, path.c_str(), 0);
+  return env.Undefined();
 }
 
 }  // namespace cudrv

@@ -16,6 +16,10 @@ using DriverLogLines = std::vector<std::string>;
 // or refuses it. Called once, by the loader, after cuInit.
 void startDriverLog();
 
+// Unregisters it; run as the process exits. The ring itself stays, for a line
+// being logged meanwhile.
+void stopDriverLog();
+
 // What the driver logged on the calling thread for its latest failed call,
 // oldest line first: the lines since the last call of this on that thread (and
 // not older than a few seconds), less those of earlier failed calls, whose

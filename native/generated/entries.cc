@@ -5,6 +5,9 @@ namespace cudrv {
 
 void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("markMainThread", Napi::Function::New(env, MarkMainThread, "markMainThread"));
+  exports.Set("driverLogCurrent", Napi::Function::New(env, DriverLogCurrent, "driverLogCurrent"));
+  exports.Set("driverLogDump", Napi::Function::New(env, DriverLogDump, "driverLogDump"));
+  exports.Set("driverLogDumpToFile", Napi::Function::New(env, DriverLogDumpToFile, "driverLogDumpToFile"));
   exports.Set("abandonWait", Napi::Function::New(env, AbandonWait, "abandonWait"));
   exports.Set("armWaitCancel", Napi::Function::New(env, ArmWaitCancel, "armWaitCancel"));
   exports.Set("disarmWaitCancel", Napi::Function::New(env, DisarmWaitCancel, "disarmWaitCancel"));
@@ -32,6 +35,11 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("deviceCanAccessPeer", Napi::Function::New(env, DeviceCanAccessPeer, "deviceCanAccessPeer"));
   exports.Set("deviceP2PAttribute", Napi::Function::New(env, DeviceP2PAttribute, "deviceP2PAttribute"));
   exports.Set("deviceExecAffinitySupport", Napi::Function::New(env, DeviceExecAffinitySupport, "deviceExecAffinitySupport"));
+  exports.Set("deviceHostAtomicCapabilities", Napi::Function::New(env, DeviceHostAtomicCapabilities, "deviceHostAtomicCapabilities"));
+  exports.Set("deviceP2PAtomicCapabilities", Napi::Function::New(env, DeviceP2PAtomicCapabilities, "deviceP2PAtomicCapabilities"));
+  exports.Set("registerAsyncNotification", Napi::Function::New(env, RegisterAsyncNotification, "registerAsyncNotification"));
+  exports.Set("coredumpGetAttribute", Napi::Function::New(env, CoredumpGetAttribute, "coredumpGetAttribute"));
+  exports.Set("coredumpSetAttribute", Napi::Function::New(env, CoredumpSetAttribute, "coredumpSetAttribute"));
   exports.Set("primaryContext", Napi::Function::New(env, PrimaryContext, "primaryContext"));
   exports.Set("createContext", Napi::Function::New(env, CreateContext, "createContext"));
   exports.Set("currentContext", Napi::Function::New(env, CurrentContext, "currentContext"));
@@ -59,6 +67,9 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("contextRecordEvent", Napi::Function::New(env, ContextRecordEvent, "contextRecordEvent"));
   exports.Set("contextWaitEvent", Napi::Function::New(env, ContextWaitEvent, "contextWaitEvent"));
   exports.Set("contextExecAffinity", Napi::Function::New(env, ContextExecAffinity, "contextExecAffinity"));
+  exports.Set("contextCacheConfig", Napi::Function::New(env, ContextCacheConfig, "contextCacheConfig"));
+  exports.Set("contextSetCacheConfig", Napi::Function::New(env, ContextSetCacheConfig, "contextSetCacheConfig"));
+  exports.Set("contextFlushGpuDirectRdmaWrites", Napi::Function::New(env, ContextFlushGpuDirectRdmaWrites, "contextFlushGpuDirectRdmaWrites"));
   exports.Set("createEvent", Napi::Function::New(env, CreateEvent, "createEvent"));
   exports.Set("eventRecord", hotFunction<2, EventRecord>(env, "eventRecord"));
   exports.Set("eventRecordWithFlags", Napi::Function::New(env, EventRecordWithFlags, "eventRecordWithFlags"));
@@ -207,6 +218,8 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("libraryUnifiedFunction", Napi::Function::New(env, LibraryUnifiedFunction, "libraryUnifiedFunction"));
   exports.Set("libraryModule", Napi::Function::New(env, LibraryModule, "libraryModule"));
   exports.Set("loadModuleData", Napi::Function::New(env, LoadModuleData, "loadModuleData"));
+  exports.Set("loadModuleFile", Napi::Function::New(env, LoadModuleFile, "loadModuleFile"));
+  exports.Set("loadModuleFatBinary", Napi::Function::New(env, LoadModuleFatBinary, "loadModuleFatBinary"));
   exports.Set("moduleLoadingMode", Napi::Function::New(env, ModuleLoadingMode, "moduleLoadingMode"));
   exports.Set("moduleHandle", Napi::Function::New(env, ModuleHandle, "moduleHandle"));
   exports.Set("moduleJitLog", Napi::Function::New(env, ModuleJitLog, "moduleJitLog"));
@@ -221,6 +234,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("kernelParamInfo", Napi::Function::New(env, KernelParamInfo, "kernelParamInfo"));
   exports.Set("kernelAttribute", Napi::Function::New(env, KernelAttribute, "kernelAttribute"));
   exports.Set("kernelSetAttribute", Napi::Function::New(env, KernelSetAttribute, "kernelSetAttribute"));
+  exports.Set("kernelSetCacheConfig", Napi::Function::New(env, KernelSetCacheConfig, "kernelSetCacheConfig"));
   exports.Set("kernelIsLoaded", Napi::Function::New(env, KernelIsLoaded, "kernelIsLoaded"));
   exports.Set("kernelLoad", Napi::Function::New(env, KernelLoad, "kernelLoad"));
   exports.Set("kernelMaxActiveBlocksPerMultiprocessor", Napi::Function::New(env, KernelMaxActiveBlocksPerMultiprocessor, "kernelMaxActiveBlocksPerMultiprocessor"));
@@ -258,6 +272,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("registerHost", Napi::Function::New(env, RegisterHost, "registerHost"));
   exports.Set("hostBufferFlags", Napi::Function::New(env, HostBufferFlags, "hostBufferFlags"));
   exports.Set("hostBufferRegistered", Napi::Function::New(env, HostBufferRegistered, "hostBufferRegistered"));
+  exports.Set("hostBufferAllocationFlags", Napi::Function::New(env, HostBufferAllocationFlags, "hostBufferAllocationFlags"));
   exports.Set("hostBufferDevicePointer", Napi::Function::New(env, HostBufferDevicePointer, "hostBufferDevicePointer"));
   exports.Set("hostBufferView", Napi::Function::New(env, HostBufferView, "hostBufferView"));
   exports.Set("createPool", Napi::Function::New(env, CreatePool, "createPool"));

@@ -131,6 +131,20 @@ Napi::Value KernelSetAttribute(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+Napi::Value KernelSetCacheConfig(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto config = static_cast<CUfunc_cache>(intArg(info[1], "config"));
+  const KernelBox& k = *Kernel::fromSlot(info[0], "kernel");
+  std::string detail = k.name + " config=" + std::to_string(config);
+  if (k.function) {
+    CU_CHECK_DETAIL(env, detail, cuFuncSetCacheConfig, k.function, config);
+  } else {
+    CUdevice device = deviceOf(env, info[2], "device");
+    CU_CHECK_DETAIL(env, detail, cuKernelSetCacheConfig, k.kernel, config, device);
+  }
+  return env.Undefined();
+}
+
 namespace {
 
 // The context occupancy and loading queries run in, made current: the

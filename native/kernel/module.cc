@@ -1,5 +1,6 @@
 #include "kernel/module.h"
 
+#include <cstring>
 #include <vector>
 
 #include "core/args.h"
@@ -37,6 +38,59 @@ Napi::Value LoadModuleData(const Napi::CallbackInfo& info) {
   box->context = context;
   box->jitLog = jit.infoLog();
   return Module::newSlot(env, box);
+}
+
+namespace {
+
+// A module made by load (a driver call that fills in the CUmodule) in context.
+template <typename Load>
+Napi::Value loadModule(Napi::Env env, const ContextRef& context, Fn fn, const std::string& detail, Load load) {
+  makeCurrent(env, context);
+  auto box = std::make_shared<ModuleBox>();
+  CUresult r = load(&box->module);
+  if (r != CUDA_SUCCESS) {
+    box->module = nullptr;
+    throwCudaError(env, r, fn, detail);
+  }
+  box->context = context;
+  return Module::newSlot(env, box);
+}
+
+}  // namespace
+
+// (context, path) -> Module: cuModuleLoad, the driver reading the file itself.
+Napi::Value LoadModuleFile(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::string path = stringArg(info[1], "path");
+  if (path.find('\0') != std::string::npos) rangeError(env, "path", "must not contain NUL characters");
+  const ContextRef& context = Context::fromSlot(info[0], "context");
+  return loadModule(env, context, Fn::cuModuleLoad, path,
+                    [&path](CUmodule* module) { return CU_CALL(cuModuleLoad, module, path.c_str()); });
+}
+
+// (context, fatbin bytes) -> Module: cuModuleLoadFatBinary. The driver takes no
+// length: it reads as far as the fat binary's header says, so the header is
+// checked against the bytes given (magic, then header size plus body size).
+Napi::Value LoadModuleFatBinary(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::vector<char> code = codeImage(info[1], "code");
+  constexpr uint32_t kFatbinMagic = 0xBA55ED50;
+  const size_t length = code.size() - 1;  // less codeImage's NUL
+  uint32_t magic = 0;
+  uint16_t headerSize = 0;
+  uint64_t bodySize = 0;
+  if (length >= 16) {
+    std::memcpy(&magic, code.data(), 4);
+    std::memcpy(&headerSize, code.data() + 6, 2);
+    std::memcpy(&bodySize, code.data() + 8, 8);
+  }
+  if (magic != kFatbinMagic) rangeError(env, "code", "is not a fat binary (no fatbin header)");
+  if (headerSize < 16 || bodySize > length || headerSize > length - bodySize) {
+    rangeError(env, "code", "is shorter than its fatbin header says (" + std::to_string(length) + " bytes)");
+  }
+  const ContextRef& context = Context::fromSlot(info[0], "context");
+  return loadModule(env, context, Fn::cuModuleLoadFatBinary, std::to_string(code.size() - 1) + " bytes",
+                    [&code](CUmodule* module) { return CU_CALL(cuModuleLoadFatBinary, module, code.data()); });
 }
 
 // 'eager' or 'lazy': how this process loads module code (CUDA_MODULE_LOADING).

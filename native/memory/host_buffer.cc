@@ -258,6 +258,15 @@ Napi::Value HostBufferRegistered(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), HostBuffer::fromSlot(info[0], "buffer")->registered);
 }
 
+// cuMemHostGetFlags: what the driver says of allocated memory (it refuses registered memory).
+Napi::Value HostBufferAllocationFlags(const Napi::CallbackInfo& info) {
+  const HostMemoryBox& box = *HostBuffer::fromSlot(info[0], "buffer");
+  makeCurrent(info.Env(), box.context);
+  unsigned int flags = 0;
+  CU_CHECK(info.Env(), cuMemHostGetFlags, &flags, box.host);
+  return Napi::Number::New(info.Env(), flags);
+}
+
 // The address device code uses for this memory (cuMemHostGetDevicePointer).
 Napi::Value HostBufferDevicePointer(const Napi::CallbackInfo& info) {
   const HostMemoryBox& box = *HostBuffer::fromSlot(info[0], "buffer");
