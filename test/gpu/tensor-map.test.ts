@@ -5,7 +5,7 @@
 // matrix. Also a tile over the matrix's edge (zeros outside), replaceAddress
 // pointing the map at a second matrix, and the map passed by a prepared launch
 // and a graph's kernel node. Needs compute capability 9.0.
-import { arg, compile, Device, DeviceBuffer, Graph, Kernel, Library, Stream, TensorMap } from '../../lib';
+import { arg, compile, CudaError, Device, DeviceBuffer, Graph, Kernel, Library, Stream, TensorMap } from '../../lib';
 import { describeGpu } from '../helpers/tiers';
 
 const cols = 40;
@@ -74,6 +74,26 @@ describeGpu('tensor maps', () => {
     expect(map.strides).toEqual([cols * 4]);
     expect(String(map)).toBe(`TensorMap(tiled, float32, [${cols}, ${rows}])`);
     expect(() => TensorMap.tiled({ memory: a, dataType: 'float32', dims: [cols, rows], box: [boxX, 300] })).toThrow(RangeError);
+  });
+
+  test('the driver encodes im2col maps of an NHWC tensor; a wide one where the driver has it', () => {
+    const [n, h, w, c] = [2, 8, 8, 16];
+    using tensor = DeviceBuffer.alloc(n * h * w * c * 2);
+    // A 3x3 convolution with padding 1: the box runs from one pixel before each edge to one before the far edge.
+    const shape = { memory: tensor, dataType: 'float16' as const, dims: [c, w, h, n], channelsPerPixel: c, pixelsPerColumn: 64 };
+    using map = TensorMap.im2col({ ...shape, pixelBoxLowerCorner: [-1, -1], pixelBoxUpperCorner: [-1, -1] });
+    expect(String(map)).toBe(`TensorMap(im2col, float16, [${c}, ${w}, ${h}, ${n}])`);
+    // Wide maps serve compute capability 10.0 kernels; the encode itself needs only a CUDA 12.8 driver.
+    let wide: string;
+    try {
+      using wideMap = TensorMap.im2colWide({ ...shape, pixelBoxLowerCornerWidth: -1, pixelBoxUpperCornerWidth: -1, swizzle: '128B' });
+      wide = String(wideMap);
+    } catch (e) {
+      expect(e).toBeInstanceOf(CudaError);
+      wide = (e as CudaError).code;
+    }
+    console.log(`cuTensorMapEncodeIm2colWide on this driver: ${wide}`);
+    expect(wide).toMatch(/^(TensorMap\(im2colWide, float16|CUDA_ERROR_)/);
   });
 
   test('a kernel loads tiles through TMA: inside, over the edge (zeros), and from a second matrix after replaceAddress', () => {
