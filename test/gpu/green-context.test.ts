@@ -33,12 +33,13 @@ const blocks = 4096;
 const lentSms = (device: Device): number => (device.computeCapability.major === 9 ? 2 : 0);
 
 describeGpu('green contexts', () => {
-  const device = Device.get(0);
+  let device: Device;
   let library: Library;
   let all: SmResource;
   let groups: SmResource[];
 
   beforeAll(() => {
+    device = Device.get(0);
     library = Library.load(compile(source, { name: 'green.cu' }));
     all = device.smResource();
     // Two groups of the smallest size the device allows: together far fewer SMs than it has.
