@@ -25,9 +25,8 @@
  * context current (any JavaScript call on them has made it so). */
 #include "timing.h"
 #include "empty_args.h"
+#include "graph_chain.h"
 #include "napi_helpers.h"
-
-#include <string.h>
 
 static napi_value graphLaunches(napi_env env, napi_callback_info info) {
   size_t argc = 3;
@@ -86,25 +85,6 @@ static napi_value graphUpdate(napi_env env, napi_callback_info info) {
   return number(env, ns);
 }
 
-/* A chain of n nodes of kernel, built as bench/c/graph.c builds it. */
-static CUresult chain(CUkernel kernel, CUcontext ctx, uint32_t n, CUgraph *graph) {
-  CUresult r = cuGraphCreate(graph, 0);
-  CUgraphNode previous = NULL, node;
-  for (uint32_t i = 0; r == CUDA_SUCCESS && i < n; i++) {
-    CUgraphNodeParams p;
-    memset(&p, 0, sizeof p);
-    p.type = CU_GRAPH_NODE_TYPE_KERNEL;
-    p.kernel.kern = kernel;
-    p.kernel.ctx = ctx;
-    p.kernel.gridDimX = p.kernel.gridDimY = p.kernel.gridDimZ = 1;
-    p.kernel.blockDimX = 32;
-    p.kernel.blockDimY = p.kernel.blockDimZ = 1;
-    r = cuGraphAddNode(&node, *graph, previous ? &previous : NULL, NULL, previous ? 1 : 0, &p);
-    previous = node;
-  }
-  return r;
-}
-
 static napi_value chainUpdate(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
@@ -119,8 +99,8 @@ static napi_value chainUpdate(napi_env env, napi_callback_info info) {
   CUgraphExecUpdateResultInfo result;
   double ns = 0;
   CUresult r = cuCtxGetCurrent(&ctx);
-  if (r == CUDA_SUCCESS) r = chain((CUkernel)(uintptr_t)kernel, ctx, n, &graph);
-  if (r == CUDA_SUCCESS) r = chain((CUkernel)(uintptr_t)kernel, ctx, n, &other);
+  if (r == CUDA_SUCCESS) r = buildChain((CUkernel)(uintptr_t)kernel, ctx, (int)n, &graph);
+  if (r == CUDA_SUCCESS) r = buildChain((CUkernel)(uintptr_t)kernel, ctx, (int)n, &other);
   if (r == CUDA_SUCCESS) r = cuGraphInstantiate(&exec, graph, 0);
   if (r == CUDA_SUCCESS) {
     double t0 = nanoseconds();
