@@ -37,7 +37,7 @@ function launchTimes(exec, stream, n) {
   const inC = inProcessC();
   const execHandle = exec.handle, streamHandle = stream.handle;
   const cLaunches = (count) => inC.graphLaunches(execHandle, streamHandle, count);
-  const batch = n >= 1000 ? 5 : 50, rounds = n >= 1000 ? 30 : 200;
+  const batch = n >= 1000 ? 5 : 50, rounds = n >= 1000 ? 100 : 200;
   const drain = () => stream.synchronizeSync();
   const one = pairedPerCall(() => exec.launch(stream), cLaunches, batch, rounds, drain);
   const items = new Array(batch).fill(exec);

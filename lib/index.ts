@@ -3,6 +3,7 @@ export { AddonUnavailableError, type AddonFailure } from './addon';
 export { AsyncNotificationRegistration, type AsyncNotificationInfo } from './async-notification';
 export { AtomicCapability, AtomicOperation, type AtomicCapabilities, type AtomicCapabilityName, type AtomicOperationName } from './atomic-capabilities';
 export { checkpoint, type CheckpointLockOptions, type CheckpointRestoreOptions, type GpuRemap } from './checkpoint';
+export { completionPolling, setCompletionPolling } from './completion-polling';
 export {
   CacheConfig, Context, ContextFlagInput, ContextFlagInputName, ExecAffinityType, RdmaFlushScope, type CacheConfigName,
   type ExecAffinityTypeName, type RdmaFlushScopeName,

@@ -226,6 +226,12 @@ export interface NativeAddon {
   /** Settles the wait numbered id with reason, if it is still pending. */
   abandonWait(id: number, reason: unknown): void;
   /**
+   * How long (microseconds) the event loop polls for awaited GPU completions
+   * before it sleeps until one wakes it; 0 never polls.
+   */
+  setCompletionPolling(microseconds: number): void;
+  completionPolling(): number;
+  /**
    * A cancel signal for the next wait started on a wait thread of this
    * environment (FdChannel's waits): cancelWait(id) ends that wait as its
    * handle's dispose() would. disarmWaitCancel() after starting it (or failing to).

@@ -116,8 +116,10 @@ std::shared_ptr<GpuWait> awaitRecorded(Napi::Env env, Napi::Value slot) {
   auto onSuccess = [stream = box->recordedOn, through = box->recordedThrough] {
     if (StreamRef s = stream.lock()) s->completedThrough(through);
   };
-  std::shared_ptr<GpuWait> wait =
-      GpuWait::start(env, [box] { return CU_CALL(cuEventSynchronize, box->event); }, Fn::cuEventSynchronize, onSuccess);
+  // A blocking-sync event's wait sleeps in the driver: nothing is gained by polling for it.
+  const bool spins = (box->flags & CU_EVENT_BLOCKING_SYNC) == 0;
+  std::shared_ptr<GpuWait> wait = GpuWait::start(env, [box] { return CU_CALL(cuEventSynchronize, box->event); },
+                                                 Fn::cuEventSynchronize, onSuccess, spins);
   box->waits.add(env, wait);
   return wait;
 }

@@ -241,7 +241,7 @@ std::shared_ptr<GpuWait> awaitQueued(Napi::Env env, Napi::Value slot) {
   std::shared_ptr<GpuWait> wait;
   if (box->owned) {
     wait = GpuWait::start(env, [box] { return CU_CALL(cuStreamSynchronize, box->stream); }, Fn::cuStreamSynchronize,
-                          onSuccess);
+                          onSuccess, true);
   } else {
     makeCurrent(env, box->context);
     CUevent marker = nullptr;
@@ -257,7 +257,7 @@ std::shared_ptr<GpuWait> awaitQueued(Napi::Env env, Napi::Value slot) {
                             CU_CALL(cuEventDestroy, marker);
                             return r;
                           },
-                          Fn::cuEventSynchronize, onSuccess);
+                          Fn::cuEventSynchronize, onSuccess, true);
   }
   box->waits.add(env, wait);
   return wait;

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/completion_poll.h"
 #include "core/slots.h"
 
 namespace cudrv {
@@ -22,6 +23,8 @@ struct AddonData {
   // Work handed back to this environment's thread (native/core/js_thread.cc).
   std::shared_ptr<JsThreadChannel> jsThread;
   int pendingDeliveries = 0;
+  // Polling for GPU completions from the event loop (native/core/completion_poll.h).
+  CompletionPoll completionPoll;
   // Waits lib/ may abandon (an abort or a timeout), by number (native/core/waiter.h).
   std::unordered_map<double, std::shared_ptr<GpuWait>> abandonableWaits;
   double lastWaitId = 0;

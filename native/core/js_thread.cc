@@ -11,6 +11,7 @@
 #include "core/errors.h"
 #include "core/reaper.h"
 #include "core/release.h"
+#include "core/spin.h"
 
 namespace cudrv {
 
@@ -39,15 +40,27 @@ struct JsThreadChannel {
   bool dueWhileBlocked = false;      // ... and a host node was reached meanwhile
   std::vector<std::shared_ptr<HostCallWait>> hostCallWaits;  // released by teardown
   napi_threadsafe_function function = nullptr;
+  // While the JavaScript thread polls for completions (core/completion_poll.h),
+  // deliveries that may be polled wait here for it, under the mutex, instead
+  // of waking the thread through the threadsafe function.
+  bool polling = false;
+  std::vector<void*> polled;
+  std::atomic<size_t> polledCount{0};  // polled.size(), read without the mutex by the poll
   bool open = true;  // changed only by the JavaScript thread, under the mutex
   std::thread::id thread = std::this_thread::get_id();  // made on the JavaScript thread
   std::atomic<bool> tornDown{false};
 
   // Queues a delivery unless the environment has closed the channel; the lock
   // keeps teardown from finishing while a call is under way.
-  bool send(void* delivery) {
+  bool send(void* delivery, bool pollable = false) {
     std::lock_guard<std::mutex> lock(mutex);
-    return open && napi_call_threadsafe_function(function, delivery, napi_tsfn_nonblocking) == napi_ok;
+    if (!open) return false;
+    if (pollable && polling) {
+      polled.push_back(delivery);
+      polledCount.store(polled.size(), std::memory_order_release);
+      return true;
+    }
+    return napi_call_threadsafe_function(function, delivery, napi_tsfn_nonblocking) == napi_ok;
   }
 };
 
@@ -131,26 +144,36 @@ void settled(Napi::Env env, JsThreadTicket::State& ticket) {
   }
 }
 
-void runOnJsThread(napi_env rawEnv, napi_value, void*, void* data) {
-  auto* delivery = static_cast<Delivery*>(data);
-  if (!rawEnv) {
-    // Finalizing: leak rather than destroy captures here, unless the reaper may.
-    if (delivery->reapable) reap(delivery);
-    return;
-  }
-  Napi::Env env(rawEnv);
+// A delivery the environment will not run (it is being torn down): leaked
+// rather than destroyed here, unless the reaper may let go of it.
+void drop(Delivery* delivery) {
+  if (delivery->reapable) reap(delivery);
+}
+
+// Runs a delivery on the JavaScript thread, in the caller's handle scope. What
+// its work throws is returned, not thrown: the caller decides how it surfaces.
+napi_value runDelivery(Napi::Env env, Delivery* delivery) {
   if (delivery->ticket) settled(env, *delivery->ticket);
-  Napi::HandleScope scope(env);
+  napi_value thrown = nullptr;
   try {
     delivery->work(env);
   } catch (const Napi::Error& e) {
-    // Surfaces as an uncaught exception, not a crash. Raw napi_throw: an
-    // environment being torn down (a worker ending) refuses the throw, and
-    // node-addon-api would answer that with a C++ throw out of this callback.
-    napi_throw(rawEnv, e.Value());
+    thrown = e.Value();
   }
   hostCallRan(*delivery);
   delete delivery;
+  return thrown;
+}
+
+void runOnJsThread(napi_env rawEnv, napi_value, void*, void* data) {
+  auto* delivery = static_cast<Delivery*>(data);
+  if (!rawEnv) return drop(delivery);  // finalizing
+  Napi::Env env(rawEnv);
+  Napi::HandleScope scope(env);
+  // Surfaces as an uncaught exception, not a crash. Raw napi_throw: an
+  // environment being torn down (a worker ending) refuses the throw, and
+  // node-addon-api would answer that with a C++ throw out of this callback.
+  if (napi_value thrown = runDelivery(env, delivery)) napi_throw(rawEnv, thrown);
 }
 
 // The channel of the environment whose JavaScript thread this is, if any. A
@@ -197,9 +220,9 @@ void JsThreadTicket::deliver(std::function<void(Napi::Env)> work) {
   state_->channel->send(new Delivery{std::move(work), state_});
 }
 
-void JsThreadTicket::deliverOrReap(std::function<void(Napi::Env)> work) {
+void JsThreadTicket::deliverOrReap(std::function<void(Napi::Env)> work, bool pollable) {
   auto* delivery = new Delivery{std::move(work), state_, true};
-  if (!state_->channel->send(delivery)) reap(delivery);
+  if (!state_->channel->send(delivery, pollable)) reap(delivery);
 }
 
 void JsThreadTicket::deliverAndWait(std::function<void(Napi::Env)> work) {
@@ -217,6 +240,55 @@ void JsThreadPort::post(std::function<void(Napi::Env)> work) { channel_->send(ne
 
 void JsThreadPort::postAndWait(std::function<void(Napi::Env)> work) {
   sendAndWait(*channel_, channel_, new Delivery{std::move(work), nullptr}, false);
+}
+
+void startPolledDeliveries(Napi::Env env) {
+  const std::shared_ptr<JsThreadChannel>& channel = openChannelOf(env);
+  std::lock_guard<std::mutex> lock(channel->mutex);
+  channel->polling = true;
+}
+
+size_t runPolledDeliveries(Napi::Env env, napi_value* thrown) {
+  JsThreadChannel* channel = addonData(env).jsThread.get();
+  if (!channel || channel->polledCount.load(std::memory_order_acquire) == 0) return 0;
+  std::vector<void*> ready;
+  {
+    std::lock_guard<std::mutex> lock(channel->mutex);
+    if (!channel->open) return 0;
+    ready.swap(channel->polled);
+    channel->polledCount.store(0, std::memory_order_release);
+  }
+  for (void* delivery : ready) {
+    napi_value error = runDelivery(env, static_cast<Delivery*>(delivery));
+    if (!*thrown) *thrown = error;
+  }
+  return ready.size();
+}
+
+bool awaitPolledDelivery(Napi::Env env, std::chrono::nanoseconds limit) {
+  JsThreadChannel* channel = addonData(env).jsThread.get();
+  return channel && spinUntil([channel] { return channel->polledCount.load(std::memory_order_acquire) != 0; }, limit);
+}
+
+void stopPolledDeliveries(Napi::Env env) {
+  JsThreadChannel* channel = addonData(env).jsThread.get();
+  if (!channel) return;
+  std::vector<void*> waiting;
+  {
+    std::lock_guard<std::mutex> lock(channel->mutex);
+    if (!channel->open) return;
+    channel->polling = false;
+    // Those already here go the usual way, as the next ones will.
+    for (void* delivery : channel->polled) {
+      if (napi_call_threadsafe_function(channel->function, delivery, napi_tsfn_nonblocking) != napi_ok) {
+        waiting.push_back(delivery);
+      }
+    }
+    channel->polled.clear();
+    channel->polledCount.store(0, std::memory_order_release);
+  }
+  // Not queued (the function is closing): the environment will not run them.
+  for (void* delivery : waiting) drop(static_cast<Delivery*>(delivery));
 }
 
 void countWaitingHostCall(Napi::Env env) {
@@ -330,16 +402,19 @@ void closeJsThreadChannel(Napi::Env env) {
     return;
   }
   int held = 0;
+  std::vector<void*> unrun;  // polled deliveries no poll will take now
   {
     std::lock_guard<std::mutex> lock(addon.jsThread->mutex);
     addon.jsThread->open = false;
     napi_release_threadsafe_function(addon.jsThread->function, napi_tsfn_abort);
+    unrun.swap(addon.jsThread->polled);
     // Host callbacks CUDA's threads wait for will not run: those threads go
     // on, and the releases held for the callbacks are let go.
     for (const std::shared_ptr<HostCallWait>& wait : addon.jsThread->hostCallWaits) wait->release();
     held = addon.jsThread->waitingHostCalls;
     addon.jsThread->waitingHostCalls = 0;
   }
+  for (void* delivery : unrun) drop(static_cast<Delivery*>(delivery));
   while (held-- > 0) letReleasesGo();
 }
 

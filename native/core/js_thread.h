@@ -12,6 +12,7 @@
 
 #include <napi.h>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -31,8 +32,10 @@ class JsThreadTicket {
   // The same, but when the environment is gone (now, or before work gets its
   // turn) work is handed to the reaper (native/core/reaper.h), which destroys it once
   // the teardown is over: only for work whose captures need no JavaScript
-  // thread to be let go of.
-  void deliverOrReap(std::function<void(Napi::Env)> work);
+  // thread to be let go of. pollable: while the JavaScript thread polls for
+  // deliveries (startPolledDeliveries), work waits for the poll to take it
+  // instead of waking the thread.
+  void deliverOrReap(std::function<void(Napi::Env)> work, bool pollable = false);
   // From a thread of CUDA's, for a host callback whose queuing counted it
   // (countWaitingHostCall): delivers work and returns once it has run (thrown
   // included), or once the environment is torn down; at once, without
@@ -132,6 +135,18 @@ class BlockingWait {
   const char* what_;
   std::shared_ptr<JsThreadChannel> channel_;  // null: no host callback was ever queued here
 };
+
+// Polled deliveries (core/completion_poll.h). From startPolledDeliveries on,
+// pollable deliveries wait in the channel instead of waking the JavaScript
+// thread; runPolledDeliveries runs those waiting (JavaScript thread) and
+// returns how many ran, setting *thrown to the first error one threw (it is
+// not thrown: every delivery runs); stopPolledDeliveries sends those still
+// waiting, and the next ones, the usual way again. awaitPolledDelivery spins
+// until a delivery waits or for limit, and says whether one does.
+void startPolledDeliveries(Napi::Env env);
+size_t runPolledDeliveries(Napi::Env env, napi_value* thrown);
+bool awaitPolledDelivery(Napi::Env env, std::chrono::nanoseconds limit);
+void stopPolledDeliveries(Napi::Env env);
 
 // Closes this environment's channel (environment teardown).
 void closeJsThreadChannel(Napi::Env env);

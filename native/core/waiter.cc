@@ -9,12 +9,10 @@
 #include <mutex>
 #include <thread>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
-
 #include "core/addon_data.h"
 #include "core/args.h"
+#include "core/completion_poll.h"
+#include "core/spin.h"
 #include "core/errors.h"
 #include "generated/entries.h"
 
@@ -27,6 +25,7 @@ struct Task {
   std::function<void(Napi::Env)> done;
   JsThreadTicket ticket;
   bool reapable;
+  bool pollable = false;  // see JsThreadTicket::deliverOrReap
 };
 
 // How long one idle wait thread looks for the next wait before it sleeps. A
@@ -34,15 +33,6 @@ struct Task {
 // last one ended; found by a thread still looking, the wait starts without a
 // futex wake-up, which would be most of the await's cost (bench/wait-latency.js).
 constexpr std::chrono::microseconds kLookBeforeSleep{100};
-
-// A spin-wait step: lets the core's other hardware thread run.
-void relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#else
-  std::this_thread::yield();
-#endif
-}
 
 // Process-wide pool of wait threads: grows while every thread is busy (each
 // wait blocks its thread); idle threads stay for the next wait, one of them
@@ -76,8 +66,7 @@ class WaitPool {
       ++idle_;
       if (queue_.empty() && !looking_.exchange(true, std::memory_order_acquire)) {
         lock.unlock();
-        const auto until = std::chrono::steady_clock::now() + kLookBeforeSleep;
-        while (queued_.load(std::memory_order_acquire) == 0 && std::chrono::steady_clock::now() < until) relax();
+        spinUntil([this] { return queued_.load(std::memory_order_acquire) != 0; }, kLookBeforeSleep);
         looking_.store(false, std::memory_order_release);
         lock.lock();
       }
@@ -94,7 +83,7 @@ class WaitPool {
         done(env);
       };
       if (task.reapable) {
-        task.ticket.deliverOrReap(std::move(back));
+        task.ticket.deliverOrReap(std::move(back), task.pollable);
       } else {
         task.ticket.deliver(std::move(back));
       }
@@ -132,15 +121,16 @@ GpuWait::GpuWait(Napi::Env env, Fn fn, std::function<void()> onSuccess)
       onSuccess_(std::move(onSuccess)) {}
 
 std::shared_ptr<GpuWait> GpuWait::start(Napi::Env env, std::function<CUresult()> wait, Fn fn,
-                                        std::function<void()> onSuccess) {
+                                        std::function<void()> onSuccess, bool spins) {
   auto gpuWait = std::make_shared<GpuWait>(env, fn, std::move(onSuccess));
+  gpuWait->polled_ = spins && beginPolledWait(env);
   // The wait's own ticket delivers; abandon() cancels the same hold. What the
   // functions hold (boxes, this wait) needs no JavaScript thread to be let go.
   pool().submit({[gpuWait, wait = std::move(wait)] {
                    gpuWait->result_ = wait();
                    if (gpuWait->result_ != CUDA_SUCCESS) gpuWait->log_ = takeDriverLog();
                  },
-                 [gpuWait](Napi::Env env) { gpuWait->finish(env); }, gpuWait->ticket_, true});
+                 [gpuWait](Napi::Env env) { gpuWait->finish(env); }, gpuWait->ticket_, true, gpuWait->polled_});
   return gpuWait;
 }
 
@@ -165,10 +155,12 @@ void GpuWait::abandon(Napi::Env env, Napi::Value reason) {
   if (!reason.IsEmpty()) deferred_.Reject(reason);
 }
 
-// Settled from now on: no longer abandonable by number.
+// Settled from now on: no longer abandonable by number, nor polled for.
 void GpuWait::forget(Napi::Env env) {
   settled_ = true;
   if (id_ != 0) addonData(env).abandonableWaits.erase(id_);
+  if (polled_) endPolledWait(env);
+  polled_ = false;
 }
 
 Napi::Object GpuWait::abandonable(Napi::Env env) {

@@ -44,9 +44,11 @@ class GpuWait : public std::enable_shared_from_this<GpuWait> {
   // Runs wait on a wait thread. On success onSuccess runs on the JavaScript
   // thread and the promise resolves (to undefined); otherwise it rejects with a
   // CudaError naming fn. wait holds what the driver call needs; onSuccess may
-  // hold more, let go of when the wait is abandoned.
+  // hold more, let go of when the wait is abandoned. spins: the driver call
+  // spins rather than sleeps, so the JavaScript thread may poll for its end
+  // (core/completion_poll.h).
   static std::shared_ptr<GpuWait> start(Napi::Env env, std::function<CUresult()> wait, Fn fn,
-                                        std::function<void()> onSuccess = {});
+                                        std::function<void()> onSuccess, bool spins);
   // The promise, during the call that started the wait.
   Napi::Promise promise() const { return deferred_.Promise(); }
 
@@ -75,6 +77,7 @@ class GpuWait : public std::enable_shared_from_this<GpuWait> {
   DriverLogLines log_;              // what the driver logged for a failure, taken there too
   double id_ = 0;                   // its number for abandonWait, or 0
   bool settled_ = false;
+  bool polled_ = false;             // counted by beginPolledWait until settled
 };
 
 // The waits in flight on one stream or event, so that its dispose() settles

@@ -9,6 +9,8 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("driverLogDump", Napi::Function::New(env, DriverLogDump, "driverLogDump"));
   exports.Set("driverLogDumpToFile", Napi::Function::New(env, DriverLogDumpToFile, "driverLogDumpToFile"));
   exports.Set("abandonWait", Napi::Function::New(env, AbandonWait, "abandonWait"));
+  exports.Set("setCompletionPolling", Napi::Function::New(env, SetCompletionPolling, "setCompletionPolling"));
+  exports.Set("completionPolling", Napi::Function::New(env, CompletionPolling, "completionPolling"));
   exports.Set("armWaitCancel", Napi::Function::New(env, ArmWaitCancel, "armWaitCancel"));
   exports.Set("disarmWaitCancel", Napi::Function::New(env, DisarmWaitCancel, "disarmWaitCancel"));
   exports.Set("cancelWait", Napi::Function::New(env, CancelWait, "cancelWait"));

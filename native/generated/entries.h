@@ -14,6 +14,8 @@ Napi::Value DriverLogCurrent(const Napi::CallbackInfo& info);
 Napi::Value DriverLogDump(const Napi::CallbackInfo& info);
 Napi::Value DriverLogDumpToFile(const Napi::CallbackInfo& info);
 Napi::Value AbandonWait(const Napi::CallbackInfo& info);
+Napi::Value SetCompletionPolling(const Napi::CallbackInfo& info);
+Napi::Value CompletionPolling(const Napi::CallbackInfo& info);
 Napi::Value ArmWaitCancel(const Napi::CallbackInfo& info);
 Napi::Value DisarmWaitCancel(const Napi::CallbackInfo& info);
 Napi::Value CancelWait(const Napi::CallbackInfo& info);
