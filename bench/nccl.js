@@ -42,8 +42,9 @@ const ncclInProcess = () => inProcessC('nccl-inprocess', { libs: ['-ldl'] });
 
 /**
  * One rank's figures: {busbw: {bytes: GB/s}, eager: ns, captured: ns, paired:
- * {js, c} ns}. ids: {js, c}, the unique ids of the JavaScript communicator and
- * of the one bench/c/nccl-inprocess.c makes in this process.
+ * {js, c} ns, sameComm: {js, c} ns (C on JavaScript's communicator)}. ids:
+ * {js, c}, the unique ids of the JavaScript communicator and of the one
+ * bench/c/nccl-inprocess.c makes in this process.
  */
 async function measureRank(cuda, rank, ids, { repetitions, batch, rounds, sizes }) {
   const comm = await cuda.nccl.Communicator.init({ id: ids.js, rank, size: 2, device: rank, timeoutMs: 120000 });
@@ -76,18 +77,21 @@ async function measureRank(cuda, rank, ids, { repetitions, batch, rounds, sizes 
   graph.dispose();
   // The same all-reduce from C in this process, on this stream and buffer, batch by batch in
   // turn with JavaScript's: both ranks take the same turns, so their calls pair up.
-  let paired;
+  let paired, sameComm;
   if (ids.c) {
     const inC = ncclInProcess();
     inC.init(ids.c, rank, 2);
     paired = pairedPerCall(() => comm.allReduce(data, data, small),
       (calls) => inC.allReduces(stream.handle, data.address, smallBytes / 4, calls), batch, rounds, drain);
     inC.destroy();
+    // And C's calls on JavaScript's own communicator: the same NCCL state on both sides.
+    sameComm = pairedPerCall(() => comm.allReduce(data, data, small),
+      (calls) => inC.allReduces(stream.handle, data.address, smallBytes / 4, calls, comm.handle), batch, rounds, drain);
   }
   await comm.destroy();
   data.dispose();
   stream.dispose();
-  return { busbw, eager, captured, paired };
+  return { busbw, eager, captured, paired, sameComm };
 }
 
 /** The unique ids ({js, c}) rank 0 writes on this process's stdin, as hex, one line each. */
@@ -216,6 +220,12 @@ async function measure({ repetitions = 10, largest = 1 << 30, batch = 100, round
       js: js.paired.js, c: js.paired.c, target: { maxAbove: 300, reference: js.paired.c, of: 'C' },
     });
   }
+  if (js.sameComm) {
+    host.push({
+      label: `allReduce, ${sizeName(smallBytes)}, host time per call, C in this process on the same communicator`, unit: 'ns',
+      better: 'lower', js: js.sameComm.js, c: js.sameComm.c, target: { maxAbove: 300, reference: js.sameComm.c, of: 'C' },
+    });
+  }
   const v = status.version;
   const common = [
     `${cuda.Device.get(0).name} and ${cuda.Device.get(1).name}; NCCL ${v.major}.${v.minor}.${v.patch} from ${status.libraryPath}; NCCL_NVLS_ENABLE=0 in every process`,
@@ -230,6 +240,8 @@ async function measure({ repetitions = 10, largest = 1 << 30, batch = 100, round
       ...common] },
     { title: titles.host, rows: host, notes: [
       `time the host spends issuing one call (${sizeName(smallBytes)}), no sync in the loop: median over ${rounds} rounds of ${batch} calls; target: at most 0.3 us above C`,
+      '"C in this process": bench/c/nccl-inprocess.c calls ncclAllReduce on the stream and buffer JavaScript uses, batch by batch in ' +
+        'turn with it: on a second communicator it made, and on JavaScript\'s own (Communicator.handle)',
       ...common] },
   ];
 }

@@ -372,6 +372,11 @@ export interface NativeAddon {
   /** The CUstream (1n and 2n for the legacy and per-thread streams). */
   streamHandle(stream: Slot<NativeStream>): bigint;
   streamOrdinal(stream: Slot<NativeStream>): number;
+  /**
+   * Whether a capture may be open on the stream; the driver is asked only while
+   * one the library began is open somewhere (StreamBox::isCapturing).
+   */
+  streamCapturing(stream: Slot<NativeStream>): boolean;
   /** True when all work queued so far has completed. */
   streamQuery(stream: Slot<NativeStream>): boolean;
   streamSynchronize(stream: Slot<NativeStream>): void;
@@ -798,6 +803,8 @@ export interface NativeAddon {
   /** [rank, size, device ordinal, finalized (0/1), aborted (0/1)]. */
   ncclCommInfo(comm: Slot<NativeCommunicator>): [number, number, number, number, number];
   ncclCommAsyncError(comm: Slot<NativeCommunicator>): number;
+  /** The ncclComm_t; 0n once aborted. */
+  ncclCommHandle(comm: Slot<NativeCommunicator>): bigint;
   /**
    * Resolves once the stream's work is done (result 0), or with the
    * communicator's asynchronous error, or -1 when it is aborted meanwhile.

@@ -197,6 +197,10 @@ Napi::Value StreamHandle(const Napi::CallbackInfo& info) {
   return handleValue(info.Env(), Stream::fromSlot(info[0], "stream")->stream);
 }
 
+Napi::Value StreamCapturing(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), Stream::fromSlot(info[0], "stream")->isCapturing());
+}
+
 Napi::Value StreamOrdinal(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), Stream::fromSlot(info[0], "stream")->context->ordinal);
 }

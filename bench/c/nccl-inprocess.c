@@ -8,10 +8,13 @@
  * uniqueId() -> Uint8Array(128): an id for init(), made by rank 0.
  * init(id, rank, size): ncclCommInitRank on the calling thread, in the context
  *   current on it (blocks until every rank has called it).
- * allReduces(stream, buffer, count, calls) -> ns: calls ncclAllReduce of count
- *   float32 in place (sum), timed here with the clock the C baselines use.
- *   stream and buffer are bigints (Stream.handle, DeviceBuffer.address); the
- *   caller keeps them alive and their context current.
+ * allReduces(stream, buffer, count, calls, comm?) -> ns: calls ncclAllReduce of
+ *   count float32 in place (sum), timed here with the clock the C baselines
+ *   use, on the communicator made by init(), or on comm (a bigint: the
+ *   JavaScript side's Communicator.handle, so that both sides call into the
+ *   very same NCCL state). stream, buffer and comm are bigints
+ *   (Stream.handle, DeviceBuffer.address); the caller keeps them alive and
+ *   their context current.
  * destroy(): ncclCommFinalize and ncclCommDestroy. */
 #include "timing.h"
 #include "napi_helpers.h"
@@ -66,21 +69,23 @@ static napi_value init(napi_env env, napi_callback_info info) {
 }
 
 static napi_value allReduces(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
-  uint64_t stream, buffer;
+  size_t argc = 5;
+  napi_value argv[5];
+  uint64_t stream, buffer, other = 0;
   uint32_t count, calls;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 4 ||
       !handleArg(env, argv[0], &stream) || !handleArg(env, argv[1], &buffer) ||
-      napi_get_value_uint32(env, argv[2], &count) != napi_ok || napi_get_value_uint32(env, argv[3], &calls) != napi_ok) {
-    return fail(env, "allReduces(stream: bigint, buffer: bigint, count, calls)");
+      napi_get_value_uint32(env, argv[2], &count) != napi_ok || napi_get_value_uint32(env, argv[3], &calls) != napi_ok ||
+      (argc > 4 && !handleArg(env, argv[4], &other))) {
+    return fail(env, "allReduces(stream: bigint, buffer: bigint, count, calls, comm?: bigint)");
   }
-  if (!comm) return fail(env, "call init() first");
+  ncclComm_t on = other ? (ncclComm_t)(uintptr_t)other : comm;
+  if (!on) return fail(env, "call init() first, or pass a communicator");
   void *data = (void *)(uintptr_t)buffer;
   CUstream s = (CUstream)(uintptr_t)stream;
   double t0 = nanoseconds();
   for (uint32_t i = 0; i < calls; i++) {
-    ncclResult_t r = ncclAllReduce(data, data, count, ncclFloat32, ncclSum, comm, s);
+    ncclResult_t r = ncclAllReduce(data, data, count, ncclFloat32, ncclSum, on, s);
     if (r != 0) return ncclFailure(env, "ncclAllReduce", r);
   }
   return number(env, nanoseconds() - t0);

@@ -113,7 +113,8 @@ function nameOf<M extends Record<string, number>>(value: unknown, map: M, name: 
 const capturing = new Map<number, Stream>();
 
 function checkPlacement(stream: Stream, ordinal: number): void {
-  if (stream.captureStatus !== 'active') return;
+  // The cheap question first: the driver is asked only while a capture is open.
+  if (!native.streamCapturing(stream.slot) || stream.captureStatus !== 'active') return;
   for (const [device, other] of capturing) {
     if (other.disposed || other.captureStatus !== 'active') {
       capturing.delete(device);
@@ -282,6 +283,14 @@ export class Communicator extends Disposable<NativeCommunicator> {
    */
   abort(): void {
     checkResult(native.ncclCommAbort(this.slot), 'ncclCommAbort');
+  }
+
+  /**
+   * The ncclComm_t, for native code that makes NCCL calls of its own on this
+   * communicator (it must keep to the order every rank calls in); 0n once aborted.
+   */
+  get handle(): bigint {
+    return native.ncclCommHandle(this.slot);
   }
 
   /** The communicator's asynchronous error (ncclCommGetAsyncError) as an NcclError, or null when there is none. */

@@ -17,15 +17,18 @@ void schedule(Napi::Env env, CompletionPoll& poll);
 
 // One turn of the poll: runs the completions that arrived (waiting for one
 // for a moment), then queues the next turn, or stops polling when no polled
-// wait is pending or the window has passed without progress.
+// wait is pending or the window has passed without progress. A turn that ran
+// completions always queues the next: what the completions resume runs once
+// this turn returns, and a loop of requests begins its next wait there.
 void pollTurn(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CompletionPoll& poll = addonData(env).completionPoll;
   poll.scheduled = false;
   napi_value thrown = nullptr;
   if (poll.waits > 0) awaitPolledDelivery(env, kTurnSpin);
-  if (runPolledDeliveries(env, &thrown) > 0) poll.lastProgress = std::chrono::steady_clock::now();
-  if (poll.waits > 0 && std::chrono::steady_clock::now() - poll.lastProgress < poll.window) {
+  const bool ran = runPolledDeliveries(env, &thrown) > 0;
+  if (ran) poll.lastProgress = std::chrono::steady_clock::now();
+  if (ran || (poll.waits > 0 && std::chrono::steady_clock::now() - poll.lastProgress < poll.window)) {
     schedule(env, poll);
   } else {
     stopPolledDeliveries(env);

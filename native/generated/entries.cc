@@ -86,6 +86,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("specialStream", Napi::Function::New(env, SpecialStream, "specialStream"));
   exports.Set("streamHandle", Napi::Function::New(env, StreamHandle, "streamHandle"));
   exports.Set("streamOrdinal", Napi::Function::New(env, StreamOrdinal, "streamOrdinal"));
+  exports.Set("streamCapturing", Napi::Function::New(env, StreamCapturing, "streamCapturing"));
   exports.Set("streamQuery", hotFunction<1, StreamQuery>(env, "streamQuery"));
   exports.Set("streamSynchronize", hotFunction<1, StreamSynchronize>(env, "streamSynchronize"));
   exports.Set("streamSynchronizeAsync", Napi::Function::New(env, StreamSynchronizeAsync, "streamSynchronizeAsync"));
@@ -321,6 +322,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("ncclCommAbort", Napi::Function::New(env, NcclCommAbort, "ncclCommAbort"));
   exports.Set("ncclCommInfo", Napi::Function::New(env, NcclCommInfo, "ncclCommInfo"));
   exports.Set("ncclCommAsyncError", Napi::Function::New(env, NcclCommAsyncError, "ncclCommAsyncError"));
+  exports.Set("ncclCommHandle", Napi::Function::New(env, NcclCommHandle, "ncclCommHandle"));
   exports.Set("ncclCommWait", Napi::Function::New(env, NcclCommWait, "ncclCommWait"));
   exports.Set("ncclCall", Napi::Function::New(env, NcclCall, "ncclCall"));
   exports.Set("ncclGroupStart", Napi::Function::New(env, NcclGroupStart, "ncclGroupStart"));

@@ -95,6 +95,7 @@ napi_value CreateStream(Napi::Env env, SlotTable& table, const HotArgs<4>& args)
 Napi::Value SpecialStream(const Napi::CallbackInfo& info);
 Napi::Value StreamHandle(const Napi::CallbackInfo& info);
 Napi::Value StreamOrdinal(const Napi::CallbackInfo& info);
+Napi::Value StreamCapturing(const Napi::CallbackInfo& info);
 napi_value StreamQuery(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
 napi_value StreamSynchronize(Napi::Env env, SlotTable& table, const HotArgs<1>& args);
 Napi::Value StreamSynchronizeAsync(const Napi::CallbackInfo& info);
@@ -342,6 +343,7 @@ Napi::Value NcclCommFinalize(const Napi::CallbackInfo& info);
 Napi::Value NcclCommAbort(const Napi::CallbackInfo& info);
 Napi::Value NcclCommInfo(const Napi::CallbackInfo& info);
 Napi::Value NcclCommAsyncError(const Napi::CallbackInfo& info);
+Napi::Value NcclCommHandle(const Napi::CallbackInfo& info);
 Napi::Value NcclCommWait(const Napi::CallbackInfo& info);
 Napi::Value NcclCall(const Napi::CallbackInfo& info);
 Napi::Value NcclGroupStart(const Napi::CallbackInfo& info);

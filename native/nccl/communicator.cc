@@ -247,6 +247,10 @@ Napi::Value NcclCommInfo(const Napi::CallbackInfo& info) {
   return out;
 }
 
+Napi::Value NcclCommHandle(const Napi::CallbackInfo& info) {
+  return handleValue(info.Env(), Communicator::fromSlot(info[0], "communicator")->comm);
+}
+
 Napi::Value NcclCommAsyncError(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const NcclCommRef& box = liveComm(info[0]);

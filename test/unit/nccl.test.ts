@@ -88,14 +88,17 @@ describe('with a stand-in NCCL', () => {
         const util = require('util');
         const seen = { idLength: id.length, idText: Buffer.from(id.subarray(0, 7)).toString(), rank: comm.rank, size: comm.size,
           device: comm.device.ordinal, inspect: util.inspect(comm), aborted: comm.aborted };
+        seen.handleIsComm = typeof comm.handle === 'bigint' && comm.handle !== 0n;
         await comm.destroy();
+        seen.handleAfter = t(() => comm.handle);
         seen.after = util.inspect(comm);
         seen.disposed = comm.disposed;
         report(seen);
       })();`, env);
     expect(r.stderr).toBe('');
     expect(r.report).toEqual({ idLength: 128, idText: 'FAKEID1', rank: 1, size: 3, device: 0,
-      inspect: 'Communicator { rank: 1, size: 3, device: 0 }', aborted: false, after: 'Communicator { disposed: true }', disposed: true });
+      inspect: 'Communicator { rank: 1, size: 3, device: 0 }', aborted: false, handleIsComm: true,
+      handleAfter: 'DisposedError: Communicator has been disposed', after: 'Communicator { disposed: true }', disposed: true });
     const lines = logOf(log);
     expect(lines[1]).toBe(`ncclCommInitRankConfig size=3 id=FAKEID1 last=127 rank=1${defaultConfig}`);
     expect(lines.slice(2).map((l) => l.split(' ')[0])).toEqual(['ncclCommFinalize', 'ncclCommDestroy']);
@@ -135,10 +138,14 @@ describe('with a stand-in NCCL', () => {
         comm.reduceScatter(b, a, { stream, type: 'bfloat16', op: 'min' });
         nccl.group(() => { comm.send(a, { stream, peer: 1 }); comm.recv(b, { stream, peer: 1, count: 16 }); });
         await comm.synchronize(stream);
-        report({ a: a.address.toString(16), b: b.address.toString(16), stream: 'ok' });
+        report({ a: a.address.toString(16), b: b.address.toString(16), comm: comm.handle.toString(16), stream: stream.handle.toString(16) });
       })().catch((e) => report({ error: e.message }));`, env);
     expect(r.stderr).toBe('');
     const { a, b } = r.report;
+    // Communicator.handle is the ncclComm_t every call is made on.
+    const made = logOf(log).filter((l) => l.startsWith('ncclAllReduce'));
+    expect(made).toHaveLength(2);
+    for (const line of made) expect(line).toContain(` comm=0x${r.report.comm} stream=0x${r.report.stream}`);
     const a16 = (BigInt(`0x${a}`) + 16n).toString(16);
     const calls = logOf(log).filter((l) => !/^ncclCommInitRank|^ncclGetUniqueId/.test(l)).map((l) => l.replace(/ comm=0x[0-9a-f]+ stream=0x[0-9a-f]+/, ''));
     expect(calls).toEqual([
@@ -235,13 +242,13 @@ describe('with a stand-in NCCL', () => {
         let afterWait;
         try { await comm.synchronize(stream); } catch (e) { afterWait = e.message; }
         report({ waited, asyncError, aborted: comm.aborted, call: t(() => comm.allReduce(a, a, { stream })), afterWait,
-          inspect: require('util').inspect(comm) });
+          inspect: require('util').inspect(comm), handle: comm.handle });
       })().catch((e) => report({ error: e.message }));`, { ...env, FAKE_NCCL_ASYNC: '6' });
     expect(r.report).toEqual({
       waited: expect.objectContaining({ type: 'NcclError', code: 'ncclRemoteError', result: 6, call: 'ncclCommGetAsyncError',
         ncclMessage: 'fake: peer rank 1 is gone' }),
       asyncError: 'ncclRemoteError', aborted: true, call: 'TypeError: the communicator was aborted',
-      afterWait: 'the communicator was aborted', inspect: 'Communicator { rank: 0, size: 2, device: 0, aborted: true }',
+      afterWait: 'the communicator was aborted', inspect: 'Communicator { rank: 0, size: 2, device: 0, aborted: true }', handle: '0',
     });
     expect(logOf(log).filter((l) => l.startsWith('ncclCommAbort'))).toHaveLength(1);
   });
