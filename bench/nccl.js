@@ -42,7 +42,8 @@ const ncclInProcess = () => inProcessC('nccl-inprocess', { libs: ['-ldl'] });
 
 /**
  * One rank's figures: {busbw: {bytes: GB/s}, eager: ns, captured: ns, paired:
- * {js, c} ns, sameComm: {js, c} ns (C on JavaScript's communicator)}. ids:
+ * {js, c} ns, sameComm: {js, c} ns (C on JavaScript's communicator),
+ * perCrossing: {js, c} ns (C's call entered once per call from JavaScript, and C's loop)}. ids:
  * {js, c}, the unique ids of the JavaScript communicator and of the one
  * bench/c/nccl-inprocess.c makes in this process.
  */
@@ -77,7 +78,7 @@ async function measureRank(cuda, rank, ids, { repetitions, batch, rounds, sizes 
   graph.dispose();
   // The same all-reduce from C in this process, on this stream and buffer, batch by batch in
   // turn with JavaScript's: both ranks take the same turns, so their calls pair up.
-  let paired, sameComm;
+  let paired, sameComm, perCrossing;
   if (ids.c) {
     const inC = ncclInProcess();
     inC.init(ids.c, rank, 2);
@@ -85,13 +86,15 @@ async function measureRank(cuda, rank, ids, { repetitions, batch, rounds, sizes 
       (calls) => inC.allReduces(stream.handle, data.address, smallBytes / 4, calls), batch, rounds, drain);
     inC.destroy();
     // And C's calls on JavaScript's own communicator: the same NCCL state on both sides.
-    sameComm = pairedPerCall(() => comm.allReduce(data, data, small),
-      (calls) => inC.allReduces(stream.handle, data.address, smallBytes / 4, calls, comm.handle), batch, rounds, drain);
+    const onSameComm = (calls) => inC.allReduces(stream.handle, data.address, smallBytes / 4, calls, comm.handle);
+    sameComm = pairedPerCall(() => comm.allReduce(data, data, small), onSameComm, batch, rounds, drain);
+    // The control: C's own call, entered from JavaScript once per call, against C's loop.
+    perCrossing = pairedPerCall(() => onSameComm(1), onSameComm, batch, rounds, drain);
   }
   await comm.destroy();
   data.dispose();
   stream.dispose();
-  return { busbw, eager, captured, paired, sameComm };
+  return { busbw, eager, captured, paired, sameComm, perCrossing };
 }
 
 /** The unique ids ({js, c}) rank 0 writes on this process's stdin, as hex, one line each. */
@@ -225,6 +228,10 @@ async function measure({ repetitions = 10, largest = 1 << 30, batch = 100, round
       label: `allReduce, ${sizeName(smallBytes)}, host time per call, C in this process on the same communicator`, unit: 'ns',
       better: 'lower', js: js.sameComm.js, c: js.sameComm.c, target: { maxAbove: 300, reference: js.sameComm.c, of: 'C' },
     });
+    host.push({
+      label: `ncclAllReduce from C entered once per call from JavaScript (the JS column), ${sizeName(smallBytes)}, same communicator`,
+      unit: 'ns', better: 'lower', js: js.perCrossing.js, c: js.perCrossing.c,
+    });
   }
   const v = status.version;
   const common = [
@@ -241,7 +248,9 @@ async function measure({ repetitions = 10, largest = 1 << 30, batch = 100, round
     { title: titles.host, rows: host, notes: [
       `time the host spends issuing one call (${sizeName(smallBytes)}), no sync in the loop: median over ${rounds} rounds of ${batch} calls; target: at most 0.3 us above C`,
       '"C in this process": bench/c/nccl-inprocess.c calls ncclAllReduce on the stream and buffer JavaScript uses, batch by batch in ' +
-        'turn with it: on a second communicator it made, and on JavaScript\'s own (Communicator.handle)',
+        'turn with it: on a second communicator it made, and on JavaScript\'s own (Communicator.handle); the last row times ' +
+        'C\'s own call entered from a JavaScript loop one call at a time against C\'s loop: what calling per call costs a call this ' +
+        'long, whatever the binding',
       ...common] },
   ];
 }

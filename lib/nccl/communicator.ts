@@ -126,6 +126,13 @@ function checkPlacement(stream: Stream, ordinal: number): void {
   capturing.set(ordinal, stream);
 }
 
+/** A buffer of size bytes (undefined: none) holds bytes from offset, or a RangeError says it does not. */
+function fits(size: number | undefined, offset: number, bytes: number, name: string): void {
+  if (size !== undefined && offset + bytes > size) {
+    throw new RangeError(`${name} needs ${bytes} bytes from offset ${offset}; it holds ${size}`);
+  }
+}
+
 function outcomeError(outcome: NativeNcclOutcome, call: string): NcclError {
   return new NcclError(outcome.result, outcome.message, call);
 }
@@ -396,7 +403,9 @@ export class Communicator extends Disposable<NativeCommunicator> {
     const sendUsed = op !== Op.Recv && !(op === Op.Broadcast && rank !== peer);
     const recvUsed = op !== Op.Send && !(op === Op.Reduce && rank !== peer);
     const sendBuffer = sendUsed ? this.buffer(send, 'send', ordinal) : send === null || send === undefined ? undefined : this.buffer(send, 'send', ordinal);
-    const recvBuffer = recvUsed ? this.buffer(recv, 'recv', ordinal) : recv === null || recv === undefined ? undefined : this.buffer(recv, 'recv', ordinal);
+    // In place (send and recv one buffer), as most reductions are: checked once.
+    const recvBuffer = recv === send && sendBuffer !== undefined ? sendBuffer
+      : recvUsed ? this.buffer(recv, 'recv', ordinal) : recv === null || recv === undefined ? undefined : this.buffer(recv, 'recv', ordinal);
     let count: number;
     if (options.count !== undefined) {
       count = checkSize(options.count, 'options.count');
@@ -410,8 +419,9 @@ export class Communicator extends Disposable<NativeCommunicator> {
       }
       count = bytes / (element * blocks);
     }
-    this.fits(sendBuffer, sendOffset, count * element * sendBlocks, 'send');
-    this.fits(recvBuffer, recvOffset, count * element * recvBlocks, 'recv');
+    const sendSize = sendBuffer?.size, recvSize = recvBuffer === sendBuffer ? sendSize : recvBuffer?.size;
+    fits(sendSize, sendOffset, count * element * sendBlocks, 'send');
+    fits(recvSize, recvOffset, count * element * recvBlocks, 'recv');
     checkResult(native.ncclCall(op, this.slot, stream.slot, sendBuffer?.slot, sendOffset, recvBuffer?.slot, recvOffset,
       count, type, reduceOp, peer), opNames[op]);
   }
@@ -425,14 +435,6 @@ export class Communicator extends Disposable<NativeCommunicator> {
     const device = native.memoryOrdinal(value.slot);
     if (device !== ordinal) throw new RangeError(`${name} is memory of device ${device}; this communicator's rank is on device ${ordinal}`);
     return value;
-  }
-
-  private fits(buffer: Memory | undefined, offset: number, bytes: number, name: string): void {
-    if (buffer === undefined) return;
-    const size = buffer.size;
-    if (offset + bytes > size) {
-      throw new RangeError(`${name} needs ${bytes} bytes from offset ${offset}; it holds ${size}`);
-    }
   }
 
   /** @internal */
