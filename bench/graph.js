@@ -42,7 +42,11 @@ function launchTimes(exec, stream, n) {
   const one = pairedPerCall(() => exec.launch(stream), cLaunches, batch, rounds, drain);
   const items = new Array(batch).fill(exec);
   const submitted = pairedPerItem(() => stream.submit(items), cLaunches, batch, rounds, drain);
-  return { js: one.js, c: one.c, submitted: submitted.js, submittedInC: submitted.c };
+  // Controls without the binding: C's launch entered once per launch from
+  // JavaScript, and C's batch against C's batch (the pairing's own bias).
+  const crossing = pairedPerCall(() => cLaunches(1), cLaunches, batch, rounds, drain);
+  const cAgainstC = pairedPerItem(() => cLaunches(batch), cLaunches, batch, rounds, drain);
+  return { js: one.js, c: one.c, submitted: submitted.js, submittedInC: submitted.c, crossing, cAgainstC };
 }
 
 function measureChain(cuda, kernel, stream, buffer, n) {
@@ -111,7 +115,8 @@ function measureLaunches(cuda, kernel, stream) {
     const launch = launchTimes(exec, stream, n);
     exec.dispose();
     graph.dispose();
-    return [n, { launch: launch.js, launchInProcessC: launch.c, submitted: launch.submitted, submittedInProcessC: launch.submittedInC }];
+    return [n, { launch: launch.js, launchInProcessC: launch.c, submitted: launch.submitted, submittedInProcessC: launch.submittedInC,
+      crossing: launch.crossing, cAgainstC: launch.cAgainstC }];
   }));
 }
 
@@ -170,6 +175,16 @@ async function measure({ passes = 3 } = {}) {
     rows.push(inProcessRow(`graph launch, ${n} node${n === 1 ? '' : 's'}, stream.submit() of ${n >= 1000 ? 5 : 50}, per launch`,
       pick(launchesJs, (r) => r[n].submitted), pick(launchesJs, (r) => r[n].submittedInProcessC), 1.02));
   }
+  for (const n of sizes) {
+    rows.push({
+      label: `control: C's graph launch entered once per launch from JavaScript (JS column), ${n} node${n === 1 ? '' : 's'}, C in this process`,
+      unit: 'ns', better: 'lower', js: pick(launchesJs, (r) => r[n].crossing?.js), c: pick(launchesJs, (r) => r[n].crossing?.c),
+    });
+  }
+  rows.push({
+    label: 'control: C\'s batch of 5 launches (JS column) against C\'s batch, 1000 nodes, per launch, C in this process',
+    unit: 'ns', better: 'lower', js: pick(launchesJs, (r) => r[1000].cAgainstC?.js), c: pick(launchesJs, (r) => r[1000].cAgainstC?.c),
+  });
   const once = (label, jsKey, key, extra = {}) => ({
     label, unit: 'us', better: 'lower',
     js: us(jsOf(1000, jsKey)), c: us(cOf(1000, key)), bindings: us(pyOf('bindings', 1000, key)), core: us(pyOf('core', 1000, key)), ...extra,
@@ -210,6 +225,9 @@ async function measure({ passes = 3 } = {}) {
       '"C in this process": bench/c/inprocess.c, a Node-API module in C, launches the executable JavaScript launches, on its stream, ' +
         'batch by batch in turn with JavaScript (the other launch rows\' C runs as a process of its own, at another moment of the host and the GPU).',
       'stream.submit() rows: one call queues the batch of launches of one executable; C launches the same batch in a loop.',
+      'control rows: nothing of the binding on either side. C\'s own launch loop entered from JavaScript one launch at a time, ' +
+        'against the same loop entered once per batch; and C\'s batch against C\'s batch, timed as the stream.submit() rows are: ' +
+        'what the pairing itself reads where both sides are the same code.',
       'in-process rows take each side\'s reading of its own clock off its batches (a batch of 5 launches of 1000 nodes was charged ' +
         'tens of nanoseconds a launch for process.hrtime.bigint()).',
       'C builds with cuGraphAddNode as the JavaScript builder does; cuda.bindings with cuGraphAddKernelNode; ' +
