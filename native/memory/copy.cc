@@ -124,20 +124,22 @@ Napi::Value Memcpy(const Napi::CallbackInfo& info) {
 }
 
 // memcpySync(dst, dstOffset, src, srcOffset, bytes): memcpy without a stream
-// between two memory handles, as a hot call; bytes < 0 is the rest of src
-// (a number: telling undefined apart is a call of its own). The numbers are
-// all read before either handle is looked up: reading a number runs no
-// JavaScript, and nothing runs between the lookups and the driver.
+// between two memory handles, as a hot call. Every argument is a number
+// (lib/ passes sizes as numbers; telling undefined or a bigint apart is a
+// call of its own), bytes < 0 meaning the rest of src. They are all read
+// before either handle is looked up: reading a number runs no JavaScript, and
+// nothing runs between the lookups and the driver.
 napi_value MemcpySync(Napi::Env env, SlotTable& table, const HotArgs<5>& args) {
-  const double dstId = slotArg(Napi::Value(env, args[0]));
-  const uint64_t dstOffset = u64Arg(Napi::Value(env, args[1]), "dstOffset");
-  const double srcId = slotArg(Napi::Value(env, args[2]));
-  const uint64_t srcOffset = u64Arg(Napi::Value(env, args[3]), "srcOffset");
-  double count = 0;
-  if (!numberOf(Napi::Value(env, args[4]), &count)) throwTypeError(env, "bytes must be a number");
-  const uint64_t bytes = count < 0 ? UINT64_MAX : sizeValue(env, count, "bytes");
-  const Span src = deviceSpanOf(env, table, srcId, "src", srcOffset, bytes);
-  const Span dst = deviceSpanOf(env, table, dstId, "dst", dstOffset, src.bytes);
+  static const char* const names[] = {"dst", "dstOffset", "src", "srcOffset", "bytes"};
+  double n[5];
+  for (int i = 0; i < 5; ++i) {
+    if (!numberOf(Napi::Value(env, args[i]), &n[i])) throwTypeError(env, std::string(names[i]) + " must be a number");
+  }
+  const uint64_t dstOffset = sizeValue(env, n[1], "dstOffset");
+  const uint64_t srcOffset = sizeValue(env, n[3], "srcOffset");
+  const uint64_t bytes = n[4] < 0 ? UINT64_MAX : sizeValue(env, n[4], "bytes");
+  const Span src = deviceSpanOf(env, table, n[2], "src", srcOffset, bytes);
+  const Span dst = deviceSpanOf(env, table, n[0], "dst", dstOffset, src.bytes);
   if (src.bytes) copySpans(env, nullptr, dst, src);
   return nullptr;
 }
