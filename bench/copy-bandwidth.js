@@ -5,10 +5,13 @@
 // buffer and pinned (HostBuffer) or pageable (a JavaScript ArrayBuffer) host
 // memory, 4 KiB to 256 MiB. Each figure is the median over repetitions of one
 // copy's bandwidth; repetitions fall with the size (the given count at 256 MiB,
-// more for small copies, at most 2000).
+// more for small copies, at most 2000). The small pinned copies are also
+// measured against C making the same copies in this process, on the same
+// buffers (bench/c/inprocess.c), batch by batch in turn: a C process of its
+// own meets another moment of the host.
 // Usage: node bench/copy-bandwidth.js [repetitions=20] [largest=268435456]
 'use strict';
-const { describePython, median, now, pick, runAlone, runC, runPython, sizesUpTo } = require('./common');
+const { describePython, inProcessC, median, now, pairedPerCall, pick, runAlone, runC, runPython, sizesUpTo } = require('./common');
 
 /** The repetitions for a copy of bytes (as bandwidth.c computes them). */
 function repetitionsFor(bytes, base) {
@@ -38,6 +41,26 @@ function measureJs(cuda, host, device, sizes, base) {
   return out;
 }
 
+/** The sizes of the small pinned copies measured against C in this process. */
+const inProcessSizes = [4 << 10, 16 << 10, 64 << 10];
+
+/**
+ * The copies of bytes in both directions between host (a HostBuffer) and
+ * device, from JavaScript and from C in this process (bench/c/inprocess.c),
+ * batch by batch in turn on these buffers: {h2d, d2h}, each {js, c} in
+ * nanoseconds per copy.
+ */
+function measureInProcess(cuda, host, device, bytes, batch = 20, rounds = 300) {
+  const inC = inProcessC();
+  const options = { bytes };
+  const deviceAddress = device.address, hostAddress = host.address;
+  const none = () => {};
+  return {
+    h2d: pairedPerCall(() => cuda.copy(device, host, options), (count) => inC.copies(true, deviceAddress, hostAddress, bytes, count), batch, rounds, none),
+    d2h: pairedPerCall(() => cuda.copy(host, device, options), (count) => inC.copies(false, deviceAddress, hostAddress, bytes, count), batch, rounds, none),
+  };
+}
+
 /** Runs the bandwidth benchmark; returns its sections of the report (pinned, pageable). */
 async function measure({ repetitions = 20, largest = 256 << 20 } = {}) {
   const cuda = require('..');
@@ -47,6 +70,7 @@ async function measure({ repetitions = 20, largest = 256 << 20 } = {}) {
   for (const kind of ['pinned', 'pageable']) {
     const host = kind === 'pinned' ? cuda.HostBuffer.alloc(largest) : new Uint8Array(largest).fill(1);
     const js = measureJs(cuda, host, device, sizes, repetitions);
+    const paired = kind === 'pinned' ? inProcessSizes.filter((bytes) => bytes <= largest).map((bytes) => [bytes, measureInProcess(cuda, host, device, bytes)]) : [];
     if (kind === 'pinned') host.dispose();
     const c = runC('bandwidth', [kind, repetitions, ...sizes]);
     const py = runPython('bandwidth', [kind, repetitions, ...sizes]);
@@ -61,16 +85,27 @@ async function measure({ repetitions = 20, largest = 256 << 20 } = {}) {
         });
       }
     }
+    for (const [bytes, { h2d, d2h }] of paired) {
+      for (const [label, { js: jsNs, c: cNs }] of [['host to device', h2d], ['device to host', d2h]]) {
+        rows.push({
+          label: `pinned ${label}, ${bytes / 1024} KiB, C in this process`, unit: 'GB/s', better: 'higher',
+          js: bytes / jsNs, c: bytes / cNs, target: { minRatio: 0.98 },
+        });
+      }
+    }
     sections.push({
       title: `Copy bandwidth, ${kind} host memory`,
       rows,
       notes: [
         `synchronous copies (cuMemcpyHtoD / cuMemcpyDtoH); ${repetitions} repetitions at ${largest / 2 ** 20} MiB, more for smaller copies`,
-        kind === 'pinned' ? 'JavaScript: HostBuffer.alloc (cuMemAllocHost); C and cuda.bindings: cuMemAllocHost'
-          : 'JavaScript: a Uint8Array; C: malloc; cuda.bindings: a ctypes buffer',
-        ...(kind === 'pinned' ? [] : ['host to device: from pageable memory cuMemcpyHtoD returns once the bytes are staged, before the DMA has run; '
-          + 'copy() without a stream returns once they have landed (it synchronizes the legacy stream), and so do C and cuda.bindings here '
-          + '(cuStreamSynchronize after each copy, timed: a figure of bytes staged but not landed is no bandwidth)']),
+        ...(kind === 'pinned' ? ['JavaScript: HostBuffer.alloc (cuMemAllocHost); C and cuda.bindings: cuMemAllocHost',
+          '"C in this process": bench/c/inprocess.c, a Node-API module in C, makes the same copies on the same buffers in the '
+          + 'JavaScript process, batches of 20 from each side in turn (which side goes first alternating); each figure is the bytes '
+          + 'over the median time of a copy']
+          : ['JavaScript: a Uint8Array; C: malloc; cuda.bindings: a ctypes buffer',
+            'host to device: from pageable memory cuMemcpyHtoD returns once the bytes are staged, before the DMA has run; '
+            + 'copy() without a stream returns once they have landed (it synchronizes the legacy stream), and so do C and cuda.bindings here '
+            + '(cuStreamSynchronize after each copy, timed: a figure of bytes staged but not landed is no bandwidth)']),
         describePython(py),
       ],
     });

@@ -91,6 +91,17 @@ export class SlotGroup {
   constructor(readonly owner: number) {}
 }
 
+// A group's owner is adopted and registered at once (its members are freed
+// with it); a member is only listed.
+function joinGroup(handle: Disposable, slot: number, group: SlotGroup): void {
+  if (group.owner === slot) {
+    enqueue(slot);
+    collected.register(handle, group);
+  } else {
+    group.members.push(slot);
+  }
+}
+
 /**
  * The base of every handle class (streams, events, buffers, graphs, ...).
  *
@@ -128,22 +139,19 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
     this.releasedFlag = false;
     this.slotNumber = handle;
     this.notCloneable = refuseClone;
-    this.waiting = -1;
     if (group === undefined) {
       enqueue(handle);
-      this.waiting = unregistered.push(this) - 1;
-      if (this.waiting + 1 === registerAtOnce) {
+      const waiting = unregistered.push(this) - 1;
+      this.waiting = waiting;
+      if (waiting + 1 === registerAtOnce) {
         registerWaiting();
       } else if (!registrationQueued) {
         registrationQueued = true;
         queueMicrotask(registerWaiting);
       }
-    } else if (group.owner === handle) {
-      // A group's members are freed with its owner: the owner is registered at once.
-      enqueue(handle);
-      collected.register(this, group);
     } else {
-      group.members.push(handle);
+      this.waiting = -1;
+      joinGroup(this, handle, group);
     }
   }
 

@@ -755,6 +755,11 @@ export interface NativeAddon {
   poolGetAccess(pool: Slot<NativeMemoryPool>, locationType: number, locationId: number): number;
   /** bytes defaults to the rest of src. */
   memcpy(dst: NativeBytes, dstOffset: number | bigint, src: NativeBytes, srcOffset: number | bigint, bytes: number | bigint | undefined, stream?: Slot<NativeStream>): void;
+  /**
+   * The same without a stream between two memory handles (copy()'s usual case), as a hot call: sizes as numbers,
+   * bytes < 0 for the rest of src.
+   */
+  memcpySync(dst: MemorySlot, dstOffset: number, src: MemorySlot, srcOffset: number, bytes: number): void;
   memcpy2D(params: Pitched2D, stream: Slot<NativeStream> | undefined, unaligned: boolean): void;
   memcpy3D(params: Pitched3D, stream?: Slot<NativeStream>): void;
   memcpyBatch(copies: Array<[MemorySlot, number, MemorySlot, number, number]>, stream: Slot<NativeStream>): void;

@@ -1,6 +1,7 @@
 /* C in the JavaScript process: a Node-API module, in C, that makes the calls
- * the JavaScript side times (bench/graph.js, bench/launch.js) on the very
- * handles it uses: the same executable graph or kernel, on the same stream,
+ * the JavaScript side times (bench/graph.js, bench/launch.js,
+ * bench/copy-bandwidth.js) on the very handles it uses: the same executable
+ * graph or kernel, on the same stream, the same buffers,
  * in the same process, between its batches (common.js pairedPerCall). A
  * separate C process (bench/c/graph.c, launch.c) meets another moment of the
  * host and the GPU: on the GPU host its own per-launch figure for a
@@ -19,8 +20,13 @@
  * two chains of n nodes of kernel (a library kernel) built here with
  * cuGraphAddNode, the first instantiated, then one cuGraphExecUpdate from the
  * second (the driver's work on graphs C built, in the JavaScript process).
+ * copies(toDevice, device, host, bytes, count) -> ns: count synchronous
+ * copies of bytes between device memory and page-locked host memory
+ * (cuMemcpyHtoD when toDevice is true, else cuMemcpyDtoH), as
+ * bench/c/bandwidth.c makes them, on the buffers JavaScript copies between
+ * (bench/copy-bandwidth.js).
  * Handles are bigints (GraphExec.handle, Graph.handle, Kernel.handle of a library kernel,
- * Stream.handle, DeviceBuffer.address); each call is timed here with the
+ * Stream.handle, DeviceBuffer.address, HostBuffer.address); each call is timed here with the
  * clock the C baselines use. The caller keeps the handles alive and their
  * context current (any JavaScript call on them has made it so). */
 #include "timing.h"
@@ -114,9 +120,34 @@ static napi_value chainUpdate(napi_env env, napi_callback_info info) {
   return number(env, ns);
 }
 
+static napi_value copies(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  bool toDevice;
+  uint64_t device, host;
+  uint32_t bytes, count;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 5) {
+    return fail(env, "copies(toDevice, device, host, bytes, count)");
+  }
+  if (napi_get_value_bool(env, argv[0], &toDevice) != napi_ok) return fail(env, "toDevice must be a boolean");
+  if (!handleArg(env, argv[1], &device) || !handleArg(env, argv[2], &host)) return fail(env, "device and host must be addresses (bigint)");
+  if (napi_get_value_uint32(env, argv[3], &bytes) != napi_ok || napi_get_value_uint32(env, argv[4], &count) != napi_ok) {
+    return fail(env, "bytes and count must be numbers");
+  }
+  CUdeviceptr d = (CUdeviceptr)device;
+  void *h = (void *)(uintptr_t)host;
+  double t0 = nanoseconds();
+  for (uint32_t i = 0; i < count; i++) {
+    CUresult r = toDevice ? cuMemcpyHtoD(d, h, bytes) : cuMemcpyDtoH(h, d, bytes);
+    if (r != CUDA_SUCCESS) return driverError(env, toDevice ? "cuMemcpyHtoD" : "cuMemcpyDtoH", r);
+  }
+  return number(env, nanoseconds() - t0);
+}
+
 NAPI_MODULE_INIT() {
   if (!define(env, exports, "graphLaunches", graphLaunches) || !define(env, exports, "kernelLaunches", kernelLaunches) ||
-      !define(env, exports, "graphUpdate", graphUpdate) || !define(env, exports, "chainUpdate", chainUpdate)) {
+      !define(env, exports, "graphUpdate", graphUpdate) || !define(env, exports, "chainUpdate", chainUpdate) ||
+      !define(env, exports, "copies", copies)) {
     return NULL;
   }
   return exports;

@@ -7,7 +7,7 @@
 import { MemorySlot, native } from '../native';
 import { Stream, streamSlot } from '../stream';
 import { checkArray, checkBoolean, checkInteger, checkObject, checkOptions, checkSize, noOptions } from '../validate';
-import { Bytes, bytesOperand, MemoryHandle, memorySlot } from './bytes';
+import { Bytes, bytesOperand, isMemoryHandle, MemoryHandle, memorySlot } from './bytes';
 
 /** Options of {@link copy}. */
 export interface CopyOptions {
@@ -30,11 +30,20 @@ function optionalStream(stream: Stream | undefined): number | undefined {
  * devices), managed and host memory alike. An out-of-range copy is a RangeError.
  */
 export function copy(dst: Bytes, src: Bytes, options: CopyOptions = noOptions): void {
-  checkObject(options, 'options');
-  checkOptions(options, 'options', 'copy', ['dstOffset', 'srcOffset', 'bytes', 'stream']);
-  native.memcpy(bytesOperand(dst, 'dst'), checkSize(options.dstOffset ?? 0, 'options.dstOffset'),
-    bytesOperand(src, 'src'), checkSize(options.srcOffset ?? 0, 'options.srcOffset'),
-    options.bytes === undefined ? undefined : checkSize(options.bytes, 'options.bytes'), optionalStream(options.stream));
+  if (options !== noOptions) {
+    checkObject(options, 'options');
+    checkOptions(options, 'options', 'copy', ['dstOffset', 'srcOffset', 'bytes', 'stream']);
+  }
+  const { dstOffset, srcOffset, bytes, stream } = options;
+  const count = bytes === undefined ? undefined : checkSize(bytes, 'options.bytes');
+  // Between two memory handles without a stream (the usual synchronous copy):
+  // the hot entry, which takes slots only (and -1 for the rest of src).
+  if (stream === undefined && isMemoryHandle(dst) && isMemoryHandle(src)) {
+    native.memcpySync(dst.slot, checkSize(dstOffset ?? 0, 'options.dstOffset'), src.slot, checkSize(srcOffset ?? 0, 'options.srcOffset'), count ?? -1);
+    return;
+  }
+  native.memcpy(bytesOperand(dst, 'dst'), checkSize(dstOffset ?? 0, 'options.dstOffset'),
+    bytesOperand(src, 'src'), checkSize(srcOffset ?? 0, 'options.srcOffset'), count, optionalStream(stream));
 }
 
 /** One side of a pitched (2D or 3D) copy. */

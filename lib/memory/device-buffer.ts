@@ -80,9 +80,12 @@ export class DeviceBuffer extends Memory<NativeDeviceBuffer> {
    * after the work queued there (docs/memory.md, "Freeing stream-ordered memory").
    */
   static allocAsync(bytes: number | bigint, stream: Stream, options: { pool?: MemoryPool } = noOptions): DeviceBuffer {
-    checkObject(options, 'options');
-    checkOptions(options, 'options', 'DeviceBuffer.allocAsync', ['pool']);
-    const pool = options.pool === undefined ? undefined : checkInstance(options.pool, MemoryPool, 'options.pool').slot;
+    let pool: number | undefined;
+    if (options !== noOptions) {
+      checkObject(options, 'options');
+      checkOptions(options, 'options', 'DeviceBuffer.allocAsync', ['pool']);
+      pool = options.pool === undefined ? undefined : checkInstance(options.pool, MemoryPool, 'options.pool').slot;
+    }
     return new DeviceBuffer(native.allocateAsync(checkDriverSize(bytes, 'bytes'), streamSlot(stream), pool));
   }
 

@@ -59,11 +59,19 @@ inline uint32_t uintArg(Napi::Value v, const char* name) {
   return static_cast<uint32_t>(integerArg(v, name, 0, std::numeric_limits<uint32_t>::max()));
 }
 
+// d as a size: a non-negative safe integer. The usual case is inline (NaN
+// fails the first test); checkedInteger says what is wrong with the rest.
+inline uint64_t sizeValue(Napi::Env env, double d, const char* name) {
+  constexpr double kMaxSafe = static_cast<double>((int64_t{1} << 53) - 1);
+  if (d >= 0 && d <= kMaxSafe && static_cast<double>(static_cast<uint64_t>(d)) == d) return static_cast<uint64_t>(d);
+  return static_cast<uint64_t>(checkedInteger(env, d, name, 0, (int64_t{1} << 53) - 1));
+}
+
 // A size or 64-bit unsigned value: a non-negative safe-integer number, or any
 // bigint in [0, 2^64).
 inline uint64_t u64Arg(Napi::Value v, const char* name) {
   double d = 0;
-  if (numberOf(v, &d)) return static_cast<uint64_t>(checkedInteger(v.Env(), d, name, 0, (int64_t{1} << 53) - 1));
+  if (numberOf(v, &d)) return sizeValue(v.Env(), d, name);
   if (v.IsBigInt()) {
     bool lossless = false;
     uint64_t u = v.As<Napi::BigInt>().Uint64Value(&lossless);

@@ -1,5 +1,6 @@
 // The hottest calls (launches, graph launches and updates, event record and
-// query, handle making and disposal) as plain Node-API callbacks.
+// query, handle making and disposal, synchronous copies between library
+// memory) as plain Node-API callbacks.
 // node-addon-api's wrapper reads six arguments, `this` and its data on every
 // call, and adds a call of its own: a large part of a prepared launch's own
 // cost (bench/binding-overhead.js --instructions). These read only the arguments they take (missing ones as

@@ -176,9 +176,10 @@ napi_value DisposeHandle(Napi::Env env, SlotTable& table, const HotArgs<1>& args
 // slot later, so it is freed now. The result is the number the object names
 // from then on: its class's disposed slot, so that its calls still throw the
 // disposed error. A slot already disposed, or one that dispose() leaves alone
-// (the legacy streams), stays as it is, and its number is the result.
+// (the legacy streams), stays as it is, and its number is the result. The
+// queue is not read first: the object's adoption may still wait there, and
+// names nothing once the slot is freed (or adopts the slot that stays).
 napi_value DisposeUnregistered(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
-  table.drainQueue();
   const double id = slotArg(Napi::Value(env, args[0]));
   const SlotTable::Entry& entry = liveSlot(env, table, id);
   if (!entry.hasBox || entry.permanent()) return Napi::Number::New(env, id);

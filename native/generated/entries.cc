@@ -293,6 +293,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("poolSetAccess", Napi::Function::New(env, PoolSetAccess, "poolSetAccess"));
   exports.Set("poolGetAccess", Napi::Function::New(env, PoolGetAccess, "poolGetAccess"));
   exports.Set("memcpy", Napi::Function::New(env, Memcpy, "memcpy"));
+  exports.Set("memcpySync", hotFunction<5, MemcpySync>(env, "memcpySync"));
   exports.Set("memcpy2D", Napi::Function::New(env, Memcpy2D, "memcpy2D"));
   exports.Set("memcpy3D", Napi::Function::New(env, Memcpy3D, "memcpy3D"));
   exports.Set("memcpyBatch", Napi::Function::New(env, MemcpyBatch, "memcpyBatch"));

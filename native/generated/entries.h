@@ -312,6 +312,7 @@ Napi::Value PoolTrimTo(const Napi::CallbackInfo& info);
 Napi::Value PoolSetAccess(const Napi::CallbackInfo& info);
 Napi::Value PoolGetAccess(const Napi::CallbackInfo& info);
 Napi::Value Memcpy(const Napi::CallbackInfo& info);
+napi_value MemcpySync(Napi::Env env, SlotTable& table, const HotArgs<5>& args);
 Napi::Value Memcpy2D(const Napi::CallbackInfo& info);
 Napi::Value Memcpy3D(const Napi::CallbackInfo& info);
 Napi::Value MemcpyBatch(const Napi::CallbackInfo& info);

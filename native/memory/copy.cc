@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/args.h"
+#include "core/hot_call.h"
 #include "core/js_thread.h"
 #include "generated/entries.h"
 #include "memory/memory.h"
@@ -68,17 +69,12 @@ bool peerCallsRefused(StreamBox* stream) { return stream && stream->isCapturing(
 
 }  // namespace
 
-// memcpy(dst, dstOffset, src, srcOffset, bytes | undefined, stream | undefined):
-// bytes defaults to the rest of src.
-Napi::Value Memcpy(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  // Two JavaScript buffers: no handle has loaded the driver yet.
-  requireDriver(env, Fn::cuMemcpy);
-  Span src = spanOf(info[2], "src", u64Arg(info[3], "srcOffset"), info[4].IsUndefined() ? UINT64_MAX : u64Arg(info[4], "bytes"));
+namespace {
+
+// The copy of checked spans, bytes of each, synchronous without a stream
+// (then done when this returns), queued on stream with one.
+void copySpans(Napi::Env env, StreamBox* stream, const Span& dst, const Span& src) {
   const uint64_t bytes = src.bytes;
-  Span dst = spanOf(info[0], "dst", u64Arg(info[1], "dstOffset"), bytes);
-  StreamBox* stream = optionalStream(info[5]);
-  if (bytes == 0) return env.Undefined();
   refuseOverlap(env, dst, src);
   makeCopyContextCurrent(env, stream, dst, src);
   refuseCapturedJsBytes(env, stream, dst, src);
@@ -109,7 +105,43 @@ Napi::Value Memcpy(const Napi::CallbackInfo& info) {
   finishSynchronous(env, stream, dst, src);
   if (blocking) blocking->done();
   keep(stream, dst, src);
+}
+
+}  // namespace
+
+// memcpy(dst, dstOffset, src, srcOffset, bytes | undefined, stream | undefined):
+// bytes defaults to the rest of src.
+Napi::Value Memcpy(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  // Two JavaScript buffers: no handle has loaded the driver yet.
+  requireDriver(env, Fn::cuMemcpy);
+  Span src = spanOf(info[2], "src", u64Arg(info[3], "srcOffset"), info[4].IsUndefined() ? UINT64_MAX : u64Arg(info[4], "bytes"));
+  Span dst = spanOf(info[0], "dst", u64Arg(info[1], "dstOffset"), src.bytes);
+  StreamBox* stream = optionalStream(info[5]);
+  if (src.bytes == 0) return env.Undefined();
+  copySpans(env, stream, dst, src);
   return env.Undefined();
+}
+
+// memcpySync(dst, dstOffset, src, srcOffset, bytes): memcpy without a stream
+// between two memory handles, as a hot call. Every argument is a number
+// (lib/ passes sizes as numbers; telling undefined or a bigint apart is a
+// call of its own), bytes < 0 meaning the rest of src. They are all read
+// before either handle is looked up: reading a number runs no JavaScript, and
+// nothing runs between the lookups and the driver.
+napi_value MemcpySync(Napi::Env env, SlotTable& table, const HotArgs<5>& args) {
+  static const char* const names[] = {"dst", "dstOffset", "src", "srcOffset", "bytes"};
+  double n[5];
+  for (int i = 0; i < 5; ++i) {
+    if (!numberOf(Napi::Value(env, args[i]), &n[i])) throwTypeError(env, std::string(names[i]) + " must be a number");
+  }
+  const uint64_t dstOffset = sizeValue(env, n[1], "dstOffset");
+  const uint64_t srcOffset = sizeValue(env, n[3], "srcOffset");
+  const uint64_t bytes = n[4] < 0 ? UINT64_MAX : sizeValue(env, n[4], "bytes");
+  const Span src = deviceSpanOf(env, table, n[2], "src", srcOffset, bytes);
+  const Span dst = deviceSpanOf(env, table, n[0], "dst", dstOffset, src.bytes);
+  if (src.bytes) copySpans(env, nullptr, dst, src);
+  return nullptr;
 }
 
 namespace {

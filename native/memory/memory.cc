@@ -78,9 +78,9 @@ std::vector<CUmemAccessDesc> accessListArg(Napi::Value value, const char* param)
 
 namespace {
 
-Span resolve(MemoryRef memory, Napi::Value value, const char* param, uint64_t offset, uint64_t bytes) {
+Span resolve(Napi::Env env, MemoryRef memory, const char* param, uint64_t offset, uint64_t bytes) {
   if (bytes == std::numeric_limits<uint64_t>::max()) bytes = offset <= memory->size ? memory->size - offset : 0;
-  checkRange(value.Env(), param, offset, bytes, memory->size);
+  checkRange(env, param, offset, bytes, memory->size);
   Span span;
   span.kind = memory->kind;
   span.device = memory->device ? memory->device + offset : 0;
@@ -92,10 +92,15 @@ Span resolve(MemoryRef memory, Napi::Value value, const char* param, uint64_t of
 
 }  // namespace
 
+Span deviceSpanOf(Napi::Env env, const SlotTable& table, double id, const char* param, uint64_t offset, uint64_t bytes) {
+  MemoryRef memory = memoryOfSlot(env, table, id);
+  if (!memory) throwTypeError(env, std::string(param) + " must be " + kMemoryHandleNames);
+  return resolve(env, std::move(memory), param, offset, bytes);
+}
+
 Span deviceSpanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t bytes) {
-  MemoryRef memory = memoryOf(value);
-  if (!memory) throwTypeError(value.Env(), std::string(param) + " must be " + kMemoryHandleNames);
-  return resolve(std::move(memory), value, param, offset, bytes);
+  Napi::Env env = value.Env();
+  return deviceSpanOf(env, slotTable(env), slotArg(value), param, offset, bytes);
 }
 
 namespace {
@@ -143,7 +148,7 @@ bool jsBytesOf(Napi::Value value, JsBytes* out) {
 }
 
 Span spanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t bytes) {
-  if (MemoryRef memory = memoryOf(value)) return resolve(std::move(memory), value, param, offset, bytes);
+  if (MemoryRef memory = memoryOf(value)) return resolve(value.Env(), std::move(memory), param, offset, bytes);
   JsBytes js;
   if (!jsBytesOf(value, &js)) {
     throwTypeError(value.Env(), std::string(param) + " must be " + kMemoryHandleNames +

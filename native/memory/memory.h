@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/non_copyable.h"
+#include "core/slots.h"
 #include "context.h"
 
 namespace cudrv {
@@ -79,6 +80,8 @@ Span spanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t byte
 
 // A span of a memory handle only (device-reachable memory; JavaScript buffers refused).
 Span deviceSpanOf(Napi::Value value, const char* param, uint64_t offset, uint64_t bytes);
+// The same for a slot number already read (hot entries, which have the table at hand).
+Span deviceSpanOf(Napi::Env env, const SlotTable& table, double id, const char* param, uint64_t offset, uint64_t bytes);
 
 // Throws a RangeError when two spans of one memory overlap (a copy's result would be undefined).
 void refuseOverlap(Napi::Env env, const Span& dst, const Span& src);

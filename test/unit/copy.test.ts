@@ -63,6 +63,95 @@ describe('copy and fill with a stand-in driver', () => {
     });
   });
 
+  test('copies between memory handles without a stream (the hot entry) move the bytes asked for, ranges checked', () => {
+    const r = runScript(`${capture}
+      const dev = cuda.DeviceBuffer.alloc(32);
+      const pinned = cuda.HostBuffer.alloc(16);
+      const other = cuda.HostBuffer.alloc(16);
+      const dev2 = cuda.DeviceBuffer.alloc(16);
+      pinned.view().set(Array.from({ length: 16 }, (_, i) => i + 1));
+      cuda.fill(dev, 0);
+      cuda.copy(dev, pinned);                                             // device <- pinned, all of src
+      cuda.copy(dev, pinned, { dstOffset: 20, srcOffset: 2, bytes: 4 });  // offsets and a count
+      const back = new Uint8Array(32);
+      cuda.copy(back, dev);
+      cuda.copy(other, dev, { srcOffset: 8, bytes: 16 });                 // pinned <- device
+      cuda.copy(dev2, dev, { srcOffset: 16, bytes: 8n });                 // device <- device, a bigint count
+      const back2 = new Uint8Array(16);
+      cuda.copy(back2, dev2);
+      const hostToHost = cuda.HostBuffer.alloc(4);
+      cuda.copy(hostToHost, pinned, { srcOffset: 12 });                   // pinned <- pinned
+      const gone = cuda.HostBuffer.alloc(4); gone.dispose();
+      report({
+        back: Array.from(back), other: Array.from(other.view()), back2: Array.from(back2).slice(0, 8),
+        hostToHost: Array.from(hostToHost.view()),
+        dstTooSmall: t(() => cuda.copy(pinned, dev)),
+        beyondSrc: t(() => cuda.copy(dev, pinned, { srcOffset: 8, bytes: 9 })),
+        beyondDst: t(() => cuda.copy(pinned, dev, { dstOffset: 15, bytes: 2 })),
+        overlap: t(() => cuda.copy(dev, dev, { dstOffset: 4, bytes: 8 })),
+        disjoint: t(() => cuda.copy(dev, dev, { dstOffset: 8, bytes: 8 })),
+        disposed: t(() => cuda.copy(dev, gone)),
+        nothing: t(() => cuda.copy(dev, pinned, { srcOffset: 16 })),
+      });`, env());
+    expect(r.stderr).toBe('');
+    expect(r.report).toEqual({
+      back: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0, 0, 0, 0, 3, 4, 5, 6, 0, 0, 0, 0, 0, 0, 0, 0],
+      other: [9, 10, 11, 12, 13, 14, 15, 16, 0, 0, 0, 0, 3, 4, 5, 6],
+      back2: [0, 0, 0, 0, 3, 4, 5, 6],
+      hostToHost: [13, 14, 15, 16],
+      dstTooSmall: 'RangeError: dst: range [0, 0+32) exceeds its 16 bytes',
+      beyondSrc: 'RangeError: src: range [8, 8+9) exceeds its 16 bytes',
+      beyondDst: 'RangeError: dst: range [15, 15+2) exceeds its 16 bytes',
+      overlap: 'RangeError: source and destination ranges of one buffer overlap',
+      disjoint: 'no error',
+      disposed: 'DisposedError: HostBuffer has been disposed',
+      nothing: 'no error',
+    });
+  });
+
+  test('the hot copy entry, called directly, refuses what is not a slot of memory or not a size', () => {
+    const r = runScript(`${capture}
+      const { native } = require(${JSON.stringify(distPath + '/native.js')});
+      const dev = cuda.DeviceBuffer.alloc(16);
+      const pinned = cuda.HostBuffer.alloc(16);
+      const stream = cuda.Stream.create();
+      let ran = false;
+      const sneaky = { valueOf() { ran = true; dev.dispose(); return 0; } };
+      report({
+        streamSlot: t(() => native.memcpySync(stream.slot, 0, pinned.slot, 0, -1)),
+        noSlot: t(() => native.memcpySync(1e300, 0, pinned.slot, 0, -1)),
+        stale: t(() => native.memcpySync(dev.slot + 2 ** 24, 0, pinned.slot, 0, -1)),
+        objectOffset: t(() => native.memcpySync(dev.slot, sneaky, pinned.slot, 0, -1)),
+        objectBytes: t(() => native.memcpySync(dev.slot, 0, pinned.slot, 0, sneaky)),
+        bigintBytes: t(() => native.memcpySync(dev.slot, 0, pinned.slot, 0, 4n)),
+        bigintOffset: t(() => native.memcpySync(dev.slot, 0, pinned.slot, 0n, -1)),
+        stringSlot: t(() => native.memcpySync(String(dev.slot), 0, pinned.slot, 0, -1)),
+        missingBytes: t(() => native.memcpySync(dev.slot, 0, pinned.slot, 0)),
+        fractionalBytes: t(() => native.memcpySync(dev.slot, 0, pinned.slot, 0, 1.5)),
+        nanBytes: t(() => native.memcpySync(dev.slot, 0, pinned.slot, 0, NaN)),
+        negativeOffset: t(() => native.memcpySync(dev.slot, -1, pinned.slot, 0, -1)),
+        hugeBytes: t(() => native.memcpySync(dev.slot, 0, pinned.slot, 0, 2 ** 60)),
+        ran, devAlive: !dev.disposed,
+      });`, env());
+    expect(r.stderr).toBe('');
+    expect(r.report).toEqual({
+      streamSlot: expect.stringMatching(/^TypeError: dst must be a memory handle/),
+      noSlot: expect.stringMatching(/^TypeError: dst must be a memory handle/),
+      stale: expect.stringMatching(/^TypeError: dst must be a memory handle/),
+      objectOffset: 'TypeError: dstOffset must be a number',
+      objectBytes: 'TypeError: bytes must be a number',
+      bigintBytes: 'TypeError: bytes must be a number',
+      bigintOffset: 'TypeError: srcOffset must be a number',
+      stringSlot: 'TypeError: dst must be a number',
+      missingBytes: 'TypeError: bytes must be a number',
+      fractionalBytes: 'TypeError: bytes must be an integer',
+      nanBytes: 'TypeError: bytes must be an integer',
+      negativeOffset: expect.stringMatching(/^RangeError: dstOffset must be between 0 and/),
+      hugeBytes: expect.stringMatching(/^RangeError: bytes must be between 0 and/),
+      ran: false, devAlive: true,
+    });
+  });
+
   test('handles that are not memory, disposed memory and disposed streams are refused', () => {
     const r = runScript(`${capture}
       const dev = cuda.DeviceBuffer.alloc(16);
