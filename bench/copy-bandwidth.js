@@ -55,9 +55,14 @@ function measureInProcess(cuda, host, device, bytes, batch = 20, rounds = 300) {
   const options = { bytes };
   const deviceAddress = device.address, hostAddress = host.address;
   const none = () => {};
+  const inCToDevice = (count) => inC.copies(true, deviceAddress, hostAddress, bytes, count);
+  const inCToHost = (count) => inC.copies(false, deviceAddress, hostAddress, bytes, count);
   return {
-    h2d: pairedPerCall(() => cuda.copy(device, host, options), (count) => inC.copies(true, deviceAddress, hostAddress, bytes, count), batch, rounds, none),
-    d2h: pairedPerCall(() => cuda.copy(host, device, options), (count) => inC.copies(false, deviceAddress, hostAddress, bytes, count), batch, rounds, none),
+    h2d: pairedPerCall(() => cuda.copy(device, host, options), inCToDevice, batch, rounds, none),
+    d2h: pairedPerCall(() => cuda.copy(host, device, options), inCToHost, batch, rounds, none),
+    // The control: C's own copy entered from JavaScript once per copy, against C's loop.
+    h2dCrossing: pairedPerCall(() => inCToDevice(1), inCToDevice, batch, rounds, none),
+    d2hCrossing: pairedPerCall(() => inCToHost(1), inCToHost, batch, rounds, none),
   };
 }
 
@@ -93,6 +98,14 @@ async function measure({ repetitions = 20, largest = 256 << 20 } = {}) {
         });
       }
     }
+    for (const [bytes, { h2dCrossing, d2hCrossing }] of paired) {
+      for (const [label, { js: jsNs, c: cNs }] of [['host to device', h2dCrossing], ['device to host', d2hCrossing]]) {
+        rows.push({
+          label: `control: C's copy entered once per copy from JavaScript (JS column), pinned ${label}, ${bytes / 1024} KiB, C in this process`,
+          unit: 'GB/s', better: 'higher', js: bytes / jsNs, c: bytes / cNs,
+        });
+      }
+    }
     sections.push({
       title: `Copy bandwidth, ${kind} host memory`,
       rows,
@@ -101,7 +114,8 @@ async function measure({ repetitions = 20, largest = 256 << 20 } = {}) {
         ...(kind === 'pinned' ? ['JavaScript: HostBuffer.alloc (cuMemAllocHost); C and cuda.bindings: cuMemAllocHost',
           '"C in this process": bench/c/inprocess.c, a Node-API module in C, makes the same copies on the same buffers in the '
           + 'JavaScript process, batches of 20 from each side in turn (which side goes first alternating); each figure is the bytes '
-          + 'over the median time of a copy']
+          + 'over the median time of a copy; the control rows have nothing of the binding on either side: C\'s own copy loop entered '
+          + 'from JavaScript one copy at a time (each entry also reads C\'s clock twice), against the same loop entered once per batch']
           : ['JavaScript: a Uint8Array; C: malloc; cuda.bindings: a ctypes buffer',
             'host to device: from pageable memory cuMemcpyHtoD returns once the bytes are staged, before the DMA has run; '
             + 'copy() without a stream returns once they have landed (it synchronizes the legacy stream), and so do C and cuda.bindings here '
