@@ -47,6 +47,10 @@ struct JsThreadChannel {
   std::vector<void*> polled;
   std::atomic<size_t> polledCount{0};  // polled.size(), read without the mutex by the poll
   bool open = true;  // changed only by the JavaScript thread, under the mutex
+  // A host callback may wait for the JavaScript thread: one was queued here, or
+  // a port for host nodes opened. Until then no guard has anything to guard.
+  // JavaScript thread only.
+  bool hostCallsSeen = false;
   std::thread::id thread = std::this_thread::get_id();  // made on the JavaScript thread
   std::atomic<bool> tornDown{false};
 
@@ -181,6 +185,8 @@ void runOnJsThread(napi_env rawEnv, napi_value, void*, void* data) {
 // thread_local with a destructor needs __cxa_thread_atexit_impl, which the
 // oldest glibc the shipped binaries support lacks.
 thread_local std::weak_ptr<JsThreadChannel>* threadChannel = nullptr;
+// The same channel, read without taking a reference: valid while threadChannel is set.
+thread_local JsThreadChannel* threadChannelRaw = nullptr;
 
 // The environment's channel, made on first use.
 const std::shared_ptr<JsThreadChannel>& channelOf(Napi::Env env) {
@@ -195,6 +201,7 @@ const std::shared_ptr<JsThreadChannel>& channelOf(Napi::Env env) {
     napi_unref_threadsafe_function(env, channel->function);
     delete threadChannel;
     threadChannel = new std::weak_ptr<JsThreadChannel>(channel);
+    threadChannelRaw = channel.get();
     addon.jsThread = std::move(channel);
   }
   return addon.jsThread;
@@ -233,7 +240,9 @@ void JsThreadTicket::deliverAndWait(std::function<void(Napi::Env)> work) {
 void JsThreadTicket::cancel(Napi::Env env) { settled(env, *state_); }
 
 std::shared_ptr<JsThreadPort> JsThreadPort::open(Napi::Env env) {
-  return std::shared_ptr<JsThreadPort>(new JsThreadPort(openChannelOf(env)));
+  const std::shared_ptr<JsThreadChannel>& channel = openChannelOf(env);
+  channel->hostCallsSeen = true;
+  return std::shared_ptr<JsThreadPort>(new JsThreadPort(channel));
 }
 
 void JsThreadPort::post(std::function<void(Napi::Env)> work) { channel_->send(new Delivery{std::move(work), nullptr}); }
@@ -293,6 +302,7 @@ void stopPolledDeliveries(Napi::Env env) {
 
 void countWaitingHostCall(Napi::Env env) {
   const std::shared_ptr<JsThreadChannel>& channel = openChannelOf(env);
+  channel->hostCallsSeen = true;
   std::lock_guard<std::mutex> lock(channel->mutex);
   ++channel->waitingHostCalls;
   holdReleases();
@@ -325,7 +335,8 @@ namespace {
 // Marked like a guarded wait, without the refusal (a release cannot throw) or
 // the error after it: a host node reached meanwhile is not waited for.
 ReleaseBracket::ReleaseBracket() {
-  std::shared_ptr<JsThreadChannel> channel = threadChannel ? threadChannel->lock() : nullptr;
+  if (!threadChannelRaw || !threadChannelRaw->hostCallsSeen) return;
+  std::shared_ptr<JsThreadChannel> channel = threadChannel->lock();
   if (!channel) return;
   std::lock_guard<std::mutex> lock(channel->mutex);
   if (!channel->open || channel->blocked) return;
@@ -342,7 +353,7 @@ ReleaseBracket::~ReleaseBracket() {
 
 BlockingWait::BlockingWait(Napi::Env env, const char* what) : env_(env), what_(what) {
   const std::shared_ptr<JsThreadChannel>& channel = addonData(env).jsThread;
-  if (!channel) return;
+  if (!channel || !channel->hostCallsSeen) return;
   {
     std::lock_guard<std::mutex> lock(channel->mutex);
     // Nested in another guarded wait (a copy that waits for the legacy stream): that one guards.
@@ -392,6 +403,7 @@ bool JsThreadHome::tornDown() const { return !channel_ || channel_->tornDown.loa
 void closeJsThreadChannel(Napi::Env env) {
   delete threadChannel;  // this environment's thread: its channel takes no more work
   threadChannel = nullptr;
+  threadChannelRaw = nullptr;
   AddonData& addon = addonData(env);
   if (!addon.jsThread) {
     // Finalizers of the teardown may still ask for a channel (a stream released
