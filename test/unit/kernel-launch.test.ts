@@ -346,6 +346,42 @@ describe('launches', () => {
     expect(r.notNode).toMatchObject({ type: 'TypeError', message: expect.stringContaining('node must be a GraphNode') });
   });
 
+  test('an executable updated from a prepared launch keeps each memory its arguments named, in every executable updated', () => {
+    const r = run(`
+      const stream = newStream();
+      const saxpy = cuda.Library.load(image).kernel('saxpy');
+      const [x, y, z] = [0, 1, 2].map(() => cuda.DeviceBuffer.alloc(64));
+      const addresses = [x, y, z].map((b) => b.address.toString(16));
+      const graph = cuda.Graph.create();
+      const node = graph.addKernel(saxpy, { grid: 1, block: 32 }, [cuda.arg.f32(0), cuda.arg.u64(0n), cuda.arg.u64(0n), cuda.arg.u32(0)]);
+      const first = graph.instantiate(), second = graph.instantiate();
+      const prepared = saxpy.prepare({ grid: 1, block: 32, stream }, ['f32', 'ptr', 'ptr', 'u32'], [1, x, x, 1]);
+      first.setParams(node, prepared);
+      prepared.set(3, 2);
+      first.setParams(node, prepared); // the same memory: nothing new to keep
+      prepared.set(2, y);
+      first.setParams(node, prepared); // y is new to it
+      second.setParams(node, prepared); // x and y, for the other executable
+      first.setParams(node, prepared);
+      prepared.set(1, z).set(2, 0n);
+      second.setParams(node, prepared);
+      prepared.dispose();
+      x.dispose(); y.dispose(); z.dispose();
+      stream.synchronizeSync();
+      const frees = () => log().filter((l) => l.startsWith('free')).map((l) => l.split(' ')[1]);
+      const whileBoth = frees();
+      second.dispose();
+      const whileFirst = frees();
+      first.dispose();
+      graph.dispose();
+      report({ addresses, whileBoth, whileFirst, afterAll: frees() });`);
+    const [x, y, z] = r.addresses;
+    expect(r.whileBoth).toEqual([]);
+    // The second executable alone took z; the first keeps x and y.
+    expect(r.whileFirst).toEqual([z]);
+    expect([...r.afterAll].sort()).toEqual([x, y, z].sort());
+  });
+
   test('an executable\'s kernel node takes a params object: the values and memory addresses as given at each update', () => {
     const r = run(`
       const lib = cuda.Library.load(image);
