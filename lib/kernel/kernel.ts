@@ -6,7 +6,6 @@ import { Device, DeviceLike, ordinalOf } from '../device';
 import { Disposable } from '../disposable';
 import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generated/enums';
 import { KernelCallFieldsIndex, KernelCallHeader, LaunchConfigIndex, LaunchSlotsIndex, MemoryArgument, MemoryArgumentIndex } from '../generated/layouts';
-import type { MemoryHandle } from '../memory/bytes';
 import { native, NativeKernel, Slot } from '../native';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkOptions, checkSize, noItems, noOptions } from '../validate';
 import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, KernelParam, MemoryPointer, writeAnyArg } from './args';
@@ -269,6 +268,9 @@ export class Kernel extends Disposable<NativeKernel> {
 
   #pack(args: readonly KernelArg[], label: string): PackedArgs {
     if (this.#lastTypes !== undefined && Array.isArray(args) && args.length === this.#lastTypes.length) {
+      // No arguments: nothing to write, and the record counts no memory. (#write,
+      // too large to be inlined here, would cost a call.)
+      if (args.length === 0) return this.#packed;
       try {
         if (this.#write(args, this.#lastSlots!, label, this.#lastTypes)) return this.#packed;
       } catch {
@@ -298,7 +300,6 @@ export class Kernel extends Disposable<NativeKernel> {
       if (types !== undefined && (!(a instanceof KernelArg) || (a.type !== types[i] && !sameType(a.type, types[i])))) return false;
       const value = a.value;
       const offset = offsets[i];
-      let memory: MemoryHandle | MemoryPointer | null;
       switch (kinds[i]) {
         case fastKind.ptr:
           if (value instanceof Disposable) {
@@ -334,7 +335,9 @@ export class Kernel extends Disposable<NativeKernel> {
           }
           break;
         case fastKind.i64:
-          // A typed array's element store; DataView's bigint setter is a call.
+          // A typed array's element store (DataView's bigint setter is a call
+          // out of V8's compiled code); it keeps the low 64 bits, which for a
+          // u64 in range are its bits too.
           if (typeof value === 'bigint' && BigInt.asIntN(64, value) === value) {
             packed.words[offset >> 3] = value;
             continue;
@@ -342,12 +345,12 @@ export class Kernel extends Disposable<NativeKernel> {
           break;
         case fastKind.u64:
           if (typeof value === 'bigint' && BigInt.asUintN(64, value) === value) {
-            packed.words[offset >> 3] = BigInt.asIntN(64, value);
+            packed.words[offset >> 3] = value;
             continue;
           }
           break;
       }
-      memory = writeAnyArg(view, packed.bytes, slots[i], value, label, i);
+      const memory = writeAnyArg(view, packed.bytes, slots[i], value, label, i);
       if (memory !== null) {
         const at = MemoryArgumentIndex.count * pointerCount++;
         pointers[at + MemoryArgumentIndex.offset] = offset;

@@ -74,12 +74,8 @@ napi_value ExecSetPreparedKernelNode(Napi::Env env, SlotTable& table, const HotA
   CUgraphNodeParams g;
   makeCurrent(env, preparedKernelNode(env, p, g));
   execSetNodeCall(env, exec.exec, node->node, g, &p.kernel->name);
-  if (p.keptBy != exec.serial || p.keptVersion != p.ownersVersion) {
-    exec.extra.add(p.kernel);
-    for (const MemoryRef& memory : p.owners) exec.extra.add(memory);
-    p.keptBy = exec.serial;
-    p.keptVersion = p.ownersVersion;
-  }
+  exec.extra.add(p.kernel);
+  for (const MemoryRef& memory : p.owners) exec.extra.add(memory);
   return nullptr;
 }
 

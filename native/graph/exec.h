@@ -5,8 +5,6 @@
 
 #include <napi.h>
 
-#include <atomic>
-#include <cstdint>
 #include <memory>
 
 #include "core/errors.h"
@@ -24,21 +22,12 @@ struct GraphExecBox : NonCopyable {
   CUgraphExec exec = nullptr;
   BagRef graphResources;  // the bag of the graph it was made from
   ResourceBag extra;      // what updates brought in
-  // This executable among all the process makes, never reused as an address
-  // may be: a prepared launch notes by it whose `extra` holds its resources.
-  const uint64_t serial = nextSerial();
 
   GraphExecBox() = default;
   ~GraphExecBox() {
     if (!exec) return;
     CUgraphExec e = exec;
     releaseWhenSafe([e] { CU_CALL(cuGraphExecDestroy, e); });
-  }
-
- private:
-  static uint64_t nextSerial() {
-    static std::atomic<uint64_t> next{1};
-    return next.fetch_add(1, std::memory_order_relaxed);
   }
 };
 using ExecRef = std::shared_ptr<GraphExecBox>;

@@ -230,10 +230,7 @@ Napi::Value PreparedLaunchSetPointer(const Napi::CallbackInfo& info) {
   }
   const size_t slot = offset / 8;
   if (slot >= p.owners.size()) p.owners.resize(slot + 1);
-  if (p.owners[slot] != next) {
-    if (p.owners[slot]) p.stream->keepUntilIdle(p.owners[slot]);
-    ++p.ownersVersion;
-  }
+  if (p.owners[slot] && p.owners[slot] != next) p.stream->keepUntilIdle(p.owners[slot]);
   p.owners[slot] = std::move(next);
   return env.Undefined();
 }

@@ -46,12 +46,6 @@ struct PreparedLaunchBox : NonCopyable {
   size_t extraBytes = 0;      // the buffer size passed through extra (unknown layout)
   void* extra[5] = {};
   std::vector<MemoryRef> owners;  // by offset / 8: the memory a pointer argument names
-  uint64_t ownersVersion = 0;     // changes whenever owners does
-  // The executable (GraphExecBox::serial; 0: none) whose updates' bag holds
-  // the kernel and the owners of keptVersion: a bag only grows, so updating
-  // its node again need not look each of them up.
-  uint64_t keptBy = 0;
-  uint64_t keptVersion = 0;
 
   PreparedLaunchBox() = default;
 };
@@ -105,7 +99,7 @@ void writeMemoryArguments(Napi::Env env, const SlotTable& table, const KernelCal
     MemoryArgument pair;
     std::memcpy(&pair, call.pointers + sizeof(MemoryArgument) * i, sizeof(pair));
     if (!(pair.offset >= 0) || pair.offset > static_cast<double>(call.argBytes)) rangeError(env, "offset", "is outside the parameters");
-    const uint64_t byteOffset = pair.byteOffset == 0 ? 0 : byteOffsetOf(env, pair.byteOffset);  // 0: a whole memory, the common case
+    const uint64_t byteOffset = byteOffsetOf(env, pair.byteOffset);
     const MemoryInSlot memory = memoryInSlot(env, table, pair.memory);
     writePointer(env, memory.box, byteOffset, static_cast<uint64_t>(pair.offset), args, call.argBytes);
     keep(memory);
