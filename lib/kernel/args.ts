@@ -281,7 +281,8 @@ export function writeArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value
   return writeAnyArg(view, bytes, slot, value, label, index);
 }
 
-function writeAnyArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value: unknown, label: string, index: number):
+/** The same as writeArg for every type and value: the path of the uncommon cases and of every error. */
+export function writeAnyArg(view: DataView, bytes: Uint8Array, slot: ArgSlot, value: unknown, label: string, index: number):
   MemoryHandle | MemoryPointer | null {
   const { type, offset } = slot;
   switch (type) {

@@ -8,7 +8,7 @@ import { CudaResult, FunctionAttribute, FunctionAttributeName } from '../generat
 import { KernelCallFieldsIndex, KernelCallHeader, LaunchConfigIndex, LaunchSlotsIndex, MemoryArgument, MemoryArgumentIndex } from '../generated/layouts';
 import { native, NativeKernel, Slot } from '../native';
 import { checkBoolean, checkEnum, checkInstance, checkInteger, checkObject, checkOptions, checkSize, noItems, noOptions } from '../validate';
-import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, KernelParam, MemoryPointer, writeArg } from './args';
+import { argLayout, ArgLayout, ArgSlot, ArgType, ArgValue, KernelArg, KernelParam, MemoryPointer, writeAnyArg } from './args';
 import { encodeLaunchShape, LaunchConfig, LaunchShapeMemo, launchStream, LaunchShape } from './launch-config';
 import { PreparedLaunch } from './prepared-launch';
 
@@ -57,6 +57,8 @@ export interface PackedArgs {
   bytes: Uint8Array;
   /** A view of bytes. */
   view: DataView;
+  /** The whole 8-byte words of bytes, for 64-bit integers at multiples of 8. */
+  words: BigInt64Array;
   /** A MemoryArgument (MemoryArgumentIndex) for each memory argument. */
   pointers: Float64Array;
   /** The header's KernelCallFields (KernelCallFieldsIndex), which the native layer reads and checks. */
@@ -77,6 +79,7 @@ export function packedRecord(bytes: number, pointerSlots: number): PackedArgs {
     config: new Int32Array(buffer, KernelCallHeader.config, LaunchConfigIndex.count),
     bytes: new Uint8Array(buffer, KernelCallHeader.bytes, bytes),
     view: new DataView(buffer, KernelCallHeader.bytes, bytes),
+    words: new BigInt64Array(buffer, KernelCallHeader.bytes, Math.floor(bytes / 8)),
     pointers: new Float64Array(buffer, pairsAt, MemoryArgumentIndex.count * pointerSlots),
     fields,
     launch: new Float64Array(buffer, KernelCallHeader.launch, LaunchSlotsIndex.count),
@@ -99,6 +102,10 @@ export class Kernel extends Disposable<NativeKernel> {
   // through its generic keyed-load stub, a slow path on every read.
   #lastTypes: ArgType[] | undefined;
   #lastSlots: ArgSlot[] | undefined;
+  // The same slots as numbers (fastKind, offset), which the hot loop reads
+  // without comparing type names.
+  #lastKinds: number[] = [];
+  #lastOffsets: number[] = [];
   #packed: PackedArgs = packedRecord(0, 0);
   // What the record's configuration slots hold (a launch's or a kernel node's shape).
   readonly #launchShape = new LaunchShapeMemo();
@@ -261,6 +268,9 @@ export class Kernel extends Disposable<NativeKernel> {
 
   #pack(args: readonly KernelArg[], label: string): PackedArgs {
     if (this.#lastTypes !== undefined && Array.isArray(args) && args.length === this.#lastTypes.length) {
+      // No arguments: nothing to write, and the record counts no memory. (#write,
+      // too large to be inlined here, would cost a call.)
+      if (args.length === 0) return this.#packed;
       try {
         if (this.#write(args, this.#lastSlots!, label, this.#lastTypes)) return this.#packed;
       } catch {
@@ -275,22 +285,75 @@ export class Kernel extends Disposable<NativeKernel> {
   // Writes the arguments' values at slots into the record. With types (the
   // last launch's), each argument's type is checked as its value is written,
   // one pass over them (two passes, types then values, cost more per
-  // argument); false, the
-  // record left unfinished, at a type that differs.
+  // argument); false, the record left unfinished, at a type that differs.
+  // The common values (memory, numbers, bigints in range) are written here;
+  // anything else, and every error, goes through writeAnyArg.
   #write(args: readonly KernelArg[], slots: readonly ArgSlot[], label: string, types: readonly ArgType[] | undefined): boolean {
     const packed = this.#packed;
     const view = packed.view;
-    const bytes = packed.bytes;
     const pointers = packed.pointers;
+    const kinds = this.#lastKinds;
+    const offsets = this.#lastOffsets;
     let pointerCount = 0;
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
       if (types !== undefined && (!(a instanceof KernelArg) || (a.type !== types[i] && !sameType(a.type, types[i])))) return false;
-      const slot = slots[i];
-      const memory = writeArg(view, bytes, slot, a.value, label, i);
+      const value = a.value;
+      const offset = offsets[i];
+      switch (kinds[i]) {
+        case fastKind.ptr:
+          if (value instanceof Disposable) {
+            const at = MemoryArgumentIndex.count * pointerCount++;
+            pointers[at + MemoryArgumentIndex.offset] = offset;
+            pointers[at + MemoryArgumentIndex.memory] = value.slot;
+            pointers[at + MemoryArgumentIndex.byteOffset] = 0;
+            continue;
+          }
+          break;
+        case fastKind.f32:
+          if (typeof value === 'number') {
+            view.setFloat32(offset, value, true);
+            continue;
+          }
+          break;
+        case fastKind.f64:
+          if (typeof value === 'number') {
+            view.setFloat64(offset, value, true);
+            continue;
+          }
+          break;
+        case fastKind.i32:
+          if (typeof value === 'number' && (value | 0) === value) {
+            view.setInt32(offset, value, true);
+            continue;
+          }
+          break;
+        case fastKind.u32:
+          if (typeof value === 'number' && value >>> 0 === value) {
+            view.setUint32(offset, value, true);
+            continue;
+          }
+          break;
+        case fastKind.i64:
+          // A typed array's element store (DataView's bigint setter is a call
+          // out of V8's compiled code); it keeps the low 64 bits, which for a
+          // u64 in range are its bits too.
+          if (typeof value === 'bigint' && BigInt.asIntN(64, value) === value) {
+            packed.words[offset >> 3] = value;
+            continue;
+          }
+          break;
+        case fastKind.u64:
+          if (typeof value === 'bigint' && BigInt.asUintN(64, value) === value) {
+            packed.words[offset >> 3] = value;
+            continue;
+          }
+          break;
+      }
+      const memory = writeAnyArg(view, packed.bytes, slots[i], value, label, i);
       if (memory !== null) {
-        const at = MemoryArgumentIndex.count * pointerCount;
-        pointers[at + MemoryArgumentIndex.offset] = slot.offset;
+        const at = MemoryArgumentIndex.count * pointerCount++;
+        pointers[at + MemoryArgumentIndex.offset] = offset;
         if (memory instanceof MemoryPointer) {
           pointers[at + MemoryArgumentIndex.memory] = memory.memory.slot;
           pointers[at + MemoryArgumentIndex.byteOffset] = memory.offset;
@@ -298,7 +361,6 @@ export class Kernel extends Disposable<NativeKernel> {
           pointers[at + MemoryArgumentIndex.memory] = memory.slot;
           pointers[at + MemoryArgumentIndex.byteOffset] = 0;
         }
-        pointerCount++;
       }
     }
     packed.fields[KernelCallFieldsIndex.pointerCount] = pointerCount;
@@ -329,6 +391,8 @@ export class Kernel extends Disposable<NativeKernel> {
     const layout = argLayout(this.name, this.params, types);
     this.#lastTypes = types;
     this.#lastSlots = [...layout.slots];
+    this.#lastKinds = layout.slots.map(fastKindOf);
+    this.#lastOffsets = layout.slots.map((slot) => slot.offset);
     this.#packed = packedRecord(layout.bytes, layout.slots.filter((s) => s.type === 'ptr' || s.type === 'tensorMap').length);
     return this.#lastSlots;
   }
@@ -379,6 +443,16 @@ export class Kernel extends Disposable<NativeKernel> {
   override toString(): string {
     return this.disposed ? 'Kernel(disposed)' : `Kernel(${this.name}, ${this.kind})`;
   }
+}
+
+// The argument kinds Kernel.#write writes itself, by number.
+const fastKind = { other: 0, ptr: 1, f32: 2, f64: 3, i32: 4, u32: 5, i64: 6, u64: 7 } as const;
+
+function fastKindOf(slot: ArgSlot): number {
+  // A 64-bit integer goes through the record's words only at a multiple of 8 (always, by C's rules).
+  if ((slot.type === 'i64' || slot.type === 'u64') && slot.offset % 8 !== 0) return fastKind.other;
+  return typeof slot.type === 'string' && Object.prototype.hasOwnProperty.call(fastKind, slot.type)
+    ? fastKind[slot.type as keyof typeof fastKind] : fastKind.other;
 }
 
 function sameType(a: ArgType, b: ArgType): boolean {

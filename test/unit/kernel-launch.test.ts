@@ -228,6 +228,56 @@ describe('launches', () => {
     expect(r.after).toEqual([`cooperative saxpy grid=3,1,1 block=16,4,1 smem=64 stream=1 args=05000000|${pointers}|04000000`]);
   });
 
+  test('repeated launches of 64-bit integers and memory: each value checked and sent as given, whatever the last launch sent', () => {
+    const r = run(`
+      const stream = newStream();
+      const wide = cuda.Library.load(['FAKE', 'kernel wide 8,8,8,4'].join('\\n')).kernel('wide'); // (u64, i64, T*, int)
+      const { arg } = cuda;
+      const x = cuda.DeviceBuffer.alloc(64), y = cuda.DeviceBuffer.alloc(64);
+      const addresses = [x, y].map((b) => b.address.toString(16));
+      const config = { grid: 1, block: 1, stream };
+      clearLog();
+      wide.launch(config, [arg.u64(2n ** 64n - 1n), arg.i64(-2n), arg.ptr(x), arg.i32(-1)]);
+      wide.launch(config, [arg.u64(5), arg.i64(-3), arg.ptr(y, 8), arg.i32(7)]);
+      wide.launch(config, [arg.u64(6n), arg.i64(2n ** 63n - 1n), arg.ptr(x), arg.i32(8)]);
+      const launches = log();
+      clearLog();
+      // A getter on an argument runs before the native layer reads the record: memory it disposes is refused there,
+      // though the record named it before the getter ran.
+      const hostile = new cuda.KernelArg('i32', 0);
+      Object.defineProperty(hostile, 'value', { get() { y.dispose(); return 1; } });
+      const errors = {
+        u64High: attempt(() => wide.launch(config, [arg.u64(2n ** 64n), arg.i64(0n), arg.ptr(x), arg.i32(0)])),
+        u64Negative: attempt(() => wide.launch(config, [arg.u64(-1n), arg.i64(0n), arg.ptr(x), arg.i32(0)])),
+        i64High: attempt(() => wide.launch(config, [arg.u64(0n), arg.i64(2n ** 63n), arg.ptr(x), arg.i32(0)])),
+        wideNumber: attempt(() => wide.launch(config, [arg.u64(2 ** 53), arg.i64(0n), arg.ptr(x), arg.i32(0)])),
+        notMemory: attempt(() => wide.launch(config, [arg.u64(0n), arg.i64(0n), arg.ptr(stream), arg.i32(0)])),
+        int: attempt(() => wide.launch(config, [arg.u64(0n), arg.i64(0n), arg.ptr(x), arg.i32(2 ** 31)])),
+        disposed: attempt(() => wide.launch(config, [arg.u64(0n), arg.i64(0n), arg.ptr(y), hostile])),
+      };
+      const refused = log();
+      wide.launch(config, [arg.u64(1n), arg.i64(-1), arg.ptr(null), arg.i32(2)]);
+      report({ addresses, launches, errors, refused, after: log() });`);
+    const le = (hex: string) => Buffer.from(hex.padStart(16, '0'), 'hex').reverse().toString('hex');
+    const [x, y] = r.addresses;
+    const y8 = (BigInt(`0x${y}`) + 8n).toString(16);
+    expect(r.launches).toEqual([
+      `launch wide grid=1,1,1 block=1,1,1 smem=0 stream=1 args=ffffffffffffffff|feffffffffffffff|${le(x)}|ffffffff`,
+      `launch wide grid=1,1,1 block=1,1,1 smem=0 stream=1 args=0500000000000000|fdffffffffffffff|${le(y8)}|07000000`,
+      `launch wide grid=1,1,1 block=1,1,1 smem=0 stream=1 args=0600000000000000|ffffffffffffff7f|${le(x)}|08000000`,
+    ]);
+    expect(r.errors.u64High).toMatchObject({ type: 'RangeError', message: expect.stringContaining('args[0]') });
+    expect(r.errors.u64Negative).toMatchObject({ type: 'RangeError', message: expect.stringContaining('args[0]') });
+    expect(r.errors.i64High).toMatchObject({ type: 'RangeError', message: expect.stringContaining('args[1]') });
+    expect(r.errors.wideNumber).toMatchObject({ type: 'RangeError', message: expect.stringContaining('args[0]') });
+    expect(r.errors.notMemory).toMatchObject({ type: 'TypeError', message: expect.stringContaining('memory') });
+    expect(r.errors.int).toMatchObject({ type: 'RangeError', message: expect.stringContaining('args[3]') });
+    // y's slot, freed at its dispose in the task that made it, names nothing by then.
+    expect(r.errors.disposed).toMatchObject({ type: 'TypeError', message: 'memory must be a DeviceBuffer or a HostBuffer' });
+    expect(r.refused.filter((l: string) => l.startsWith('launch'))).toEqual([]);
+    expect(r.after).toEqual([`launch wide grid=1,1,1 block=1,1,1 smem=0 stream=1 args=0100000000000000|ffffffffffffffff|0000000000000000|02000000`]);
+  });
+
   test('a driver error names the launch call and the kernel', () => {
     const r = run(`
       const stream = newStream();
@@ -294,6 +344,42 @@ describe('launches', () => {
     expect(r.withAttributes).toMatchObject({ type: 'TypeError', message: expect.stringContaining('launch attributes') });
     expect(r.disposedLaunch).toMatchObject({ type: 'DisposedError' });
     expect(r.notNode).toMatchObject({ type: 'TypeError', message: expect.stringContaining('node must be a GraphNode') });
+  });
+
+  test('an executable updated from a prepared launch keeps each memory its arguments named, in every executable updated', () => {
+    const r = run(`
+      const stream = newStream();
+      const saxpy = cuda.Library.load(image).kernel('saxpy');
+      const [x, y, z] = [0, 1, 2].map(() => cuda.DeviceBuffer.alloc(64));
+      const addresses = [x, y, z].map((b) => b.address.toString(16));
+      const graph = cuda.Graph.create();
+      const node = graph.addKernel(saxpy, { grid: 1, block: 32 }, [cuda.arg.f32(0), cuda.arg.u64(0n), cuda.arg.u64(0n), cuda.arg.u32(0)]);
+      const first = graph.instantiate(), second = graph.instantiate();
+      const prepared = saxpy.prepare({ grid: 1, block: 32, stream }, ['f32', 'ptr', 'ptr', 'u32'], [1, x, x, 1]);
+      first.setParams(node, prepared);
+      prepared.set(3, 2);
+      first.setParams(node, prepared); // the same memory: nothing new to keep
+      prepared.set(2, y);
+      first.setParams(node, prepared); // y is new to it
+      second.setParams(node, prepared); // x and y, for the other executable
+      first.setParams(node, prepared);
+      prepared.set(1, z).set(2, 0n);
+      second.setParams(node, prepared);
+      prepared.dispose();
+      x.dispose(); y.dispose(); z.dispose();
+      stream.synchronizeSync();
+      const frees = () => log().filter((l) => l.startsWith('free')).map((l) => l.split(' ')[1]);
+      const whileBoth = frees();
+      second.dispose();
+      const whileFirst = frees();
+      first.dispose();
+      graph.dispose();
+      report({ addresses, whileBoth, whileFirst, afterAll: frees() });`);
+    const [x, y, z] = r.addresses;
+    expect(r.whileBoth).toEqual([]);
+    // The second executable alone took z; the first keeps x and y.
+    expect(r.whileFirst).toEqual([z]);
+    expect([...r.afterAll].sort()).toEqual([x, y, z].sort());
   });
 
   test('an executable\'s kernel node takes a params object: the values and memory addresses as given at each update', () => {
