@@ -30,9 +30,10 @@ function buildTime(cuda, kernel, n, dataflow, buffer) {
 }
 
 // Host time per launch of exec, a chain of n nodes, from JavaScript and from C
-// in this process on the same executable and stream, in turn: {js, c}; and
-// per launch of a batch queued by one stream.submit() call against C's loop
-// of the same launches: {submitted, submittedInC}.
+// in this process on the same executable and stream, in turn: {launch,
+// launchInProcessC}; per launch of a batch queued by one stream.submit() call
+// against C's loop of the same launches: {submitted, submittedInProcessC};
+// and the controls, each {js, c}: {crossing, cAgainstC}.
 function launchTimes(exec, stream, n) {
   const inC = inProcessC();
   const execHandle = exec.handle, streamHandle = stream.handle;
@@ -46,7 +47,7 @@ function launchTimes(exec, stream, n) {
   // JavaScript, and C's batch against C's batch (the pairing's own bias).
   const crossing = pairedPerCall(() => cLaunches(1), cLaunches, batch, rounds, drain);
   const cAgainstC = pairedPerItem(() => cLaunches(batch), cLaunches, batch, rounds, drain);
-  return { js: one.js, c: one.c, submitted: submitted.js, submittedInC: submitted.c, crossing, cAgainstC };
+  return { launch: one.js, launchInProcessC: one.c, submitted: submitted.js, submittedInProcessC: submitted.c, crossing, cAgainstC };
 }
 
 function measureChain(cuda, kernel, stream, buffer, n) {
@@ -60,11 +61,10 @@ function measureChain(cuda, kernel, stream, buffer, n) {
   t0 = now();
   exec.update(other);
   const update = now() - t0;
-  const launch = launchTimes(exec, stream, n);
+  const launches = launchTimes(exec, stream, n);
   const updateInProcessC = updatesInC(cuda, kernel, graph, other, n);
   for (const h of [exec, graph, other]) h.dispose();
-  return { build, dataflowBuild, instantiate, update, ...updateInProcessC, launch: launch.js, launchInProcessC: launch.c,
-    submitted: launch.submitted, submittedInProcessC: launch.submittedInC };
+  return { build, dataflowBuild, instantiate, update, ...updateInProcessC, ...launches };
 }
 
 // The same whole-graph update made from C in this process
@@ -112,11 +112,10 @@ function measureLaunches(cuda, kernel, stream) {
   return Object.fromEntries(sizes.map((n) => {
     const graph = buildChain(cuda, kernel, n, false);
     const exec = graph.instantiate();
-    const launch = launchTimes(exec, stream, n);
+    const launches = launchTimes(exec, stream, n);
     exec.dispose();
     graph.dispose();
-    return [n, { launch: launch.js, launchInProcessC: launch.c, submitted: launch.submitted, submittedInProcessC: launch.submittedInC,
-      crossing: launch.crossing, cAgainstC: launch.cAgainstC }];
+    return [n, launches];
   }));
 }
 
@@ -178,12 +177,12 @@ async function measure({ passes = 3 } = {}) {
   for (const n of sizes) {
     rows.push({
       label: `control: C's graph launch entered once per launch from JavaScript (JS column), ${n} node${n === 1 ? '' : 's'}, C in this process`,
-      unit: 'ns', better: 'lower', js: pick(launchesJs, (r) => r[n].crossing?.js), c: pick(launchesJs, (r) => r[n].crossing?.c),
+      unit: 'ns', better: 'lower', js: pick(launchesJs, (r) => r[n].crossing.js), c: pick(launchesJs, (r) => r[n].crossing.c),
     });
   }
   rows.push({
     label: 'control: C\'s batch of 5 launches (JS column) against C\'s batch, 1000 nodes, per launch, C in this process',
-    unit: 'ns', better: 'lower', js: pick(launchesJs, (r) => r[1000].cAgainstC?.js), c: pick(launchesJs, (r) => r[1000].cAgainstC?.c),
+    unit: 'ns', better: 'lower', js: pick(launchesJs, (r) => r[1000].cAgainstC.js), c: pick(launchesJs, (r) => r[1000].cAgainstC.c),
   });
   const once = (label, jsKey, key, extra = {}) => ({
     label, unit: 'us', better: 'lower',

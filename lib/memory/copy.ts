@@ -34,16 +34,17 @@ export function copy(dst: Bytes, src: Bytes, options: CopyOptions = noOptions): 
     checkObject(options, 'options');
     checkOptions(options, 'options', 'copy', ['dstOffset', 'srcOffset', 'bytes', 'stream']);
   }
-  const { dstOffset, srcOffset, bytes, stream } = options;
-  const count = bytes === undefined ? undefined : checkSize(bytes, 'options.bytes');
+  const { stream } = options;
+  const count = options.bytes === undefined ? undefined : checkSize(options.bytes, 'options.bytes');
+  const dstOffset = checkSize(options.dstOffset ?? 0, 'options.dstOffset');
+  const srcOffset = checkSize(options.srcOffset ?? 0, 'options.srcOffset');
   // Between two memory handles without a stream (the usual synchronous copy):
   // the hot entry, which takes slots only (and -1 for the rest of src).
   if (stream === undefined && isMemoryHandle(dst) && isMemoryHandle(src)) {
-    native.memcpySync(dst.slot, checkSize(dstOffset ?? 0, 'options.dstOffset'), src.slot, checkSize(srcOffset ?? 0, 'options.srcOffset'), count ?? -1);
+    native.memcpySync(dst.slot, dstOffset, src.slot, srcOffset, count ?? -1);
     return;
   }
-  native.memcpy(bytesOperand(dst, 'dst'), checkSize(dstOffset ?? 0, 'options.dstOffset'),
-    bytesOperand(src, 'src'), checkSize(srcOffset ?? 0, 'options.srcOffset'), count, optionalStream(stream));
+  native.memcpy(bytesOperand(dst, 'dst'), dstOffset, bytesOperand(src, 'src'), srcOffset, count, optionalStream(stream));
 }
 
 /** One side of a pitched (2D or 3D) copy. */

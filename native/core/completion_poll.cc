@@ -2,6 +2,7 @@
 
 #include "core/addon_data.h"
 #include "core/args.h"
+#include "core/immediate.h"
 #include "core/js_thread.h"
 
 namespace cudrv {
@@ -27,8 +28,9 @@ void pollTurn(const Napi::CallbackInfo& info) {
   napi_value thrown = nullptr;
   if (poll.waits > 0) awaitPolledDelivery(env, kTurnSpin);
   const bool ran = runPolledDeliveries(env, &thrown) > 0;
-  if (ran) poll.lastProgress = std::chrono::steady_clock::now();
-  if (ran || (poll.waits > 0 && std::chrono::steady_clock::now() - poll.lastProgress < poll.window)) {
+  const auto now = std::chrono::steady_clock::now();
+  if (ran) poll.lastProgress = now;
+  if (ran || (poll.waits > 0 && now - poll.lastProgress < poll.window)) {
     schedule(env, poll);
   } else {
     stopPolledDeliveries(env);
@@ -37,18 +39,10 @@ void pollTurn(const Napi::CallbackInfo& info) {
 }
 
 void schedule(Napi::Env env, CompletionPoll& poll) {
-  AddonData& data = addonData(env);
   if (poll.poll.IsEmpty()) poll.poll = Napi::Persistent(Napi::Function::New(env, pollTurn, "pollGpuCompletions"));
-  napi_value turn = poll.poll.Value();
-  napi_value result = nullptr;
-  if (napi_call_function(env, env.Undefined(), data.setImmediate.Value(), 1, &turn, &result) == napi_ok) {
-    poll.scheduled = true;
-    return;
-  }
+  poll.scheduled = queueImmediate(env, poll.poll);
   // A closing environment: its completions go the usual way, or nowhere.
-  napi_value error = nullptr;
-  napi_get_and_clear_last_exception(env, &error);
-  stopPolledDeliveries(env);
+  if (!poll.scheduled) stopPolledDeliveries(env);
 }
 
 }  // namespace
@@ -66,7 +60,6 @@ bool beginPolledWait(Napi::Env env) {
 }
 
 void endPolledWait(Napi::Env env) { --addonData(env).completionPoll.waits; }
-
 
 // setCompletionPolling(microseconds): the polling window of this environment.
 Napi::Value SetCompletionPolling(const Napi::CallbackInfo& info) {

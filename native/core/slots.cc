@@ -5,6 +5,7 @@
 #include "core/addon_data.h"
 #include "core/errors.h"
 #include "core/hot_call.h"
+#include "core/immediate.h"
 #include "generated/entries.h"
 
 namespace cudrv {
@@ -68,16 +69,8 @@ void SlotTable::remove(double id) {
 void SlotTable::expectOwner(Napi::Env env, double id) {
   unowned_.push_back(id);
   if (sweepScheduled_) return;
-  AddonData& data = addonData(env);
-  napi_value sweep = data.sweepUnowned.Value();
-  napi_value result = nullptr;
-  if (napi_call_function(env, env.Undefined(), data.setImmediate.Value(), 1, &sweep, &result) == napi_ok) {
-    sweepScheduled_ = true;
-  } else {
-    // A closing environment: its teardown frees the slots.
-    napi_value error = nullptr;
-    napi_get_and_clear_last_exception(env, &error);
-  }
+  // A closing environment queues nothing: its teardown frees the slots.
+  sweepScheduled_ = queueImmediate(env, addonData(env).sweepUnowned);
 }
 
 void SlotTable::sweepUnowned() {
