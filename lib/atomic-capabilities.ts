@@ -1,59 +1,10 @@
 // Which atomic operations a link carries natively (cuDeviceGetHostAtomicCapabilities,
 // cuDeviceGetP2PAtomicCapabilities): per operation, the operand kinds and widths
 // the hardware does itself rather than the link emulating or refusing them.
+// AtomicOperation and AtomicCapability, the names of CUatomicOperation and
+// CUatomicOperationCapability, are generated from cuda.h (lib/generated/enums.ts).
+import { AtomicCapability, AtomicOperation, type AtomicCapabilityName, type AtomicOperationName } from './generated/enums';
 import { checkArray, checkEnum } from './validate';
-
-/** The atomic operations a capability query asks about, by name, with the driver's CUatomicOperation numbers. */
-export const AtomicOperation = {
-  /** Integer atomicAdd (CU_ATOMIC_OPERATION_INTEGER_ADD). */
-  'integer-add': 0,
-  /** Integer atomicMin. */
-  'integer-min': 1,
-  /** Integer atomicMax. */
-  'integer-max': 2,
-  /** atomicInc. */
-  'integer-increment': 3,
-  /** atomicDec. */
-  'integer-decrement': 4,
-  /** atomicAnd. */
-  and: 5,
-  /** atomicOr. */
-  or: 6,
-  /** atomicXor. */
-  xor: 7,
-  /** atomicExch. */
-  exchange: 8,
-  /** atomicCAS. */
-  'compare-and-swap': 9,
-  /** Floating-point atomicAdd. */
-  'float-add': 10,
-  /** Floating-point atomicMin. */
-  'float-min': 11,
-  /** Floating-point atomicMax. */
-  'float-max': 12,
-} as const;
-/** A name of {@link AtomicOperation}. */
-export type AtomicOperationName = keyof typeof AtomicOperation;
-
-/** What a link does natively for one operation: the driver's CUatomicOperationCapability bits, by name. */
-export const AtomicCapability = {
-  /** On signed operands. */
-  signed: 1 << 0,
-  /** On unsigned operands. */
-  unsigned: 1 << 1,
-  /** As a reduction (the result not returned). */
-  reduction: 1 << 2,
-  /** On 32-bit operands. */
-  'scalar-32': 1 << 3,
-  /** On 64-bit operands. */
-  'scalar-64': 1 << 4,
-  /** On 128-bit operands. */
-  'scalar-128': 1 << 5,
-  /** On vectors of four 32-bit values. */
-  'vector-32x4': 1 << 6,
-} as const;
-/** A name of {@link AtomicCapability}. */
-export type AtomicCapabilityName = keyof typeof AtomicCapability;
 
 /** Per operation asked about, the capabilities the link has for it natively (empty: none). */
 export type AtomicCapabilities = Partial<Record<AtomicOperationName, AtomicCapabilityName[]>>;

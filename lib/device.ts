@@ -1,10 +1,12 @@
 // Devices: found by ordinal, PCI bus id or UUID; their names, attributes and the
 // capabilities a program checks before it relies on a feature.
 import { AsyncNotificationInfo, AsyncNotificationRegistration } from './async-notification';
-import { AtomicCapabilities, atomicCapabilityNames, AtomicOperationName, atomicOperationNumbers } from './atomic-capabilities';
+import { AtomicCapabilities, atomicCapabilityNames, atomicOperationNumbers } from './atomic-capabilities';
 import { Context, ContextFlagInput, ContextFlagInputName, ExecAffinityType, ExecAffinityTypeName } from './context';
 import { SmResource } from './dev-resource';
-import { ContextFlag, ContextFlagName, CudaResult, DeviceAttribute, DeviceAttributeName, P2PAttribute, P2PAttributeName } from './generated/enums';
+import {
+  AtomicOperationName, ContextFlag, ContextFlagName, CudaResult, DeviceAttribute, DeviceAttributeName, P2PAttribute, P2PAttributeName,
+} from './generated/enums';
 import { native } from './native';
 import { checkEnum, checkFlags, checkInstance, checkInteger, checkString, describeValue, flagNames } from './validate';
 

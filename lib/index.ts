@@ -1,7 +1,7 @@
 // cuda-driver: the CUDA driver API for Node.js.
 export { AddonUnavailableError, type AddonFailure } from './addon';
 export { AsyncNotificationRegistration, type AsyncNotificationInfo } from './async-notification';
-export { AtomicCapability, AtomicOperation, type AtomicCapabilities, type AtomicCapabilityName, type AtomicOperationName } from './atomic-capabilities';
+export { type AtomicCapabilities } from './atomic-capabilities';
 export { checkpoint, type CheckpointLockOptions, type CheckpointRestoreOptions, type GpuRemap } from './checkpoint';
 export { completionPolling, setCompletionPolling } from './completion-polling';
 export {

@@ -16,9 +16,12 @@ const root = path.resolve(__dirname, '..');
 const include = process.argv[2] || path.join(process.env.CUDA_PATH || '/usr/local/cuda', 'include');
 const header = fs.readFileSync(path.join(include, 'cuda.h'), 'utf8');
 
-// [C typedef name, exported name, prefix to strip, name style]. Styles:
-// 'keep' (the C name), 'camel', and 'bytes': camel with a size's B kept
-// upper case (SWIZZLE_128B_ATOM_32B -> 128BAtom32B), as sizes are written.
+// [C typedef name, exported name, prefix to strip, name style, renames].
+// Styles: 'keep' (the C name), 'camel', 'kebab' (INTEGER_ADD -> integer-add)
+// and 'bytes': camel with a size's B kept upper case (SWIZZLE_128B_ATOM_32B ->
+// 128BAtom32B), as sizes are written. renames: names given outright, by the
+// rest of the C name (CAS -> compare-and-swap), where the style would give an
+// abbreviation.
 // A prefix given as [prefix, optional] also strips `optional` after it
 // (CU_TENSOR_MAP_L2_PROMOTION_L2_64B -> 64B, _NONE -> none).
 const ENUMS = [
@@ -65,12 +68,15 @@ const ENUMS = [
   ['CUtensorMapL2promotion', 'TensorMapL2Promotion', ['CU_TENSOR_MAP_L2_PROMOTION_', 'L2_'], 'bytes'],
   ['CUtensorMapFloatOOBfill', 'TensorMapOobFill', 'CU_TENSOR_MAP_FLOAT_OOB_FILL_', 'camel'],
   ['CUtensorMapIm2ColWideMode', 'TensorMapIm2colWideMode', 'CU_TENSOR_MAP_IM2COL_WIDE_MODE_', 'camel'],
+  ['CUatomicOperation', 'AtomicOperation', 'CU_ATOMIC_OPERATION_', 'kebab', { CAS: 'compare-and-swap' }],
+  ['CUatomicOperationCapability', 'AtomicCapability', 'CU_ATOMIC_CAPABILITY_', 'kebab'],
 ];
 
 const camel = (s) => s.toLowerCase().replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 const styles = {
   keep: (s, name) => name,
   camel,
+  kebab: (s) => s.toLowerCase().replace(/_/g, '-'),
   bytes: (s) => camel(s).replace(/(\d)b(?=[A-Z]|$)/g, '$1B'),
 };
 
@@ -104,7 +110,7 @@ function parseEnum(typedefName) {
         }
         continue;
       }
-      const e = /^\s*([A-Z][A-Z0-9_]*)\s*(?:=\s*([^]+?))?\s*$/.exec(token);
+      const e = /^\s*([A-Z][A-Za-z0-9_]*)\s*(?:=\s*([^]+?))?\s*$/.exec(token);
       if (!e) {
         if (token.trim()) throw new Error(`${typedefName}: cannot read '${token.trim()}'`);
         continue;
@@ -130,7 +136,10 @@ function parseEnum(typedefName) {
     next = value + 1;
     // Deprecation and sentinels are judged by the trailing comment, as the header marks them there.
     const deprecated = /deprecated/i.test(trailing);
-    const sentinel = /_MAX$|_FORCE_INT$|_MASK$/.test(name) && !trailing;
+    // A _MAX entry with a value of its own below the int limit is a real one
+    // (CU_ATOMIC_OPERATION_INTEGER_MAX = 2), not the count after the last.
+    const counted = /_MAX$/.test(name) && rawValue !== undefined && value < 0x7fffffff;
+    const sentinel = /_MAX$|_FORCE_INT$|_MASK$/.test(name) && !trailing && !counted;
     // Values the header writes in hex (flags, masks) are shown in hex too.
     const hex = rawValue !== undefined && /0x|<</i.test(rawValue);
     if (!deprecated && !sentinel) out.push({ name, value, hex, deprecated: /\\deprecated/.test(before) });
@@ -143,7 +152,7 @@ const lines = [
   '/* eslint-disable */',
   '',
 ];
-for (const [typedefName, exportName, prefixes, style] of ENUMS) {
+for (const [typedefName, exportName, prefixes, style, renames = {}] of ENUMS) {
   const [prefix, optional = ''] = typeof prefixes === 'string' ? [prefixes] : prefixes;
   const entries = parseEnum(typedefName);
   lines.push(`/** Values of the driver's \`${typedefName}\`, by name. */`);
@@ -153,7 +162,7 @@ for (const [typedefName, exportName, prefixes, style] of ENUMS) {
     if (!name.startsWith(prefix)) continue;
     let rest = name.slice(prefix.length);
     if (optional && rest.startsWith(optional)) rest = rest.slice(optional.length);
-    const key = styles[style](rest, name);
+    const key = renames[rest] ?? styles[style](rest, name);
     if (seen.has(key)) continue;
     seen.add(key);
     // Every entry names its C constant, so a reader of the driver's documentation finds it.

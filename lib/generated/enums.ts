@@ -1186,3 +1186,55 @@ export const TensorMapIm2colWideMode = {
 } as const;
 /** A name of {@link TensorMapIm2colWideMode}. */
 export type TensorMapIm2colWideModeName = keyof typeof TensorMapIm2colWideMode;
+
+/** Values of the driver's `CUatomicOperation`, by name. */
+export const AtomicOperation = {
+  /** `CU_ATOMIC_OPERATION_INTEGER_ADD` = 0. */
+  "integer-add": 0,
+  /** `CU_ATOMIC_OPERATION_INTEGER_MIN` = 1. */
+  "integer-min": 1,
+  /** `CU_ATOMIC_OPERATION_INTEGER_MAX` = 2. */
+  "integer-max": 2,
+  /** `CU_ATOMIC_OPERATION_INTEGER_INCREMENT` = 3. */
+  "integer-increment": 3,
+  /** `CU_ATOMIC_OPERATION_INTEGER_DECREMENT` = 4. */
+  "integer-decrement": 4,
+  /** `CU_ATOMIC_OPERATION_AND` = 5. */
+  and: 5,
+  /** `CU_ATOMIC_OPERATION_OR` = 6. */
+  or: 6,
+  /** `CU_ATOMIC_OPERATION_XOR` = 7. */
+  xor: 7,
+  /** `CU_ATOMIC_OPERATION_EXCHANGE` = 8. */
+  exchange: 8,
+  /** `CU_ATOMIC_OPERATION_CAS` = 9. */
+  "compare-and-swap": 9,
+  /** `CU_ATOMIC_OPERATION_FLOAT_ADD` = 10. */
+  "float-add": 10,
+  /** `CU_ATOMIC_OPERATION_FLOAT_MIN` = 11. */
+  "float-min": 11,
+  /** `CU_ATOMIC_OPERATION_FLOAT_MAX` = 12. */
+  "float-max": 12,
+} as const;
+/** A name of {@link AtomicOperation}. */
+export type AtomicOperationName = keyof typeof AtomicOperation;
+
+/** Values of the driver's `CUatomicOperationCapability`, by name. */
+export const AtomicCapability = {
+  /** `CU_ATOMIC_CAPABILITY_SIGNED` = 0x1. */
+  signed: 1,
+  /** `CU_ATOMIC_CAPABILITY_UNSIGNED` = 0x2. */
+  unsigned: 2,
+  /** `CU_ATOMIC_CAPABILITY_REDUCTION` = 0x4. */
+  reduction: 4,
+  /** `CU_ATOMIC_CAPABILITY_SCALAR_32` = 0x8. */
+  "scalar-32": 8,
+  /** `CU_ATOMIC_CAPABILITY_SCALAR_64` = 0x10. */
+  "scalar-64": 16,
+  /** `CU_ATOMIC_CAPABILITY_SCALAR_128` = 0x20. */
+  "scalar-128": 32,
+  /** `CU_ATOMIC_CAPABILITY_VECTOR_32x4` = 0x40. */
+  "vector-32x4": 64,
+} as const;
+/** A name of {@link AtomicCapability}. */
+export type AtomicCapabilityName = keyof typeof AtomicCapability;
