@@ -83,6 +83,23 @@ void readShape(const Napi::CallbackInfo& info, size_t dimsAt, size_t elementStri
   }
 }
 
+// The enums after the shape that every encoder takes: interleave, then (after
+// the im2col-wide mode, where there is one) swizzle, L2 promotion and
+// out-of-bounds fill, one after another.
+struct Modes {
+  CUtensorMapInterleave interleave;
+  CUtensorMapSwizzle swizzle;
+  CUtensorMapL2promotion l2Promotion;
+  CUtensorMapFloatOOBfill oobFill;
+};
+
+Modes readModes(const Napi::CallbackInfo& info, size_t interleaveAt, size_t swizzleAt) {
+  return {static_cast<CUtensorMapInterleave>(uintArg(info[interleaveAt], "interleave")),
+          static_cast<CUtensorMapSwizzle>(uintArg(info[swizzleAt], "swizzle")),
+          static_cast<CUtensorMapL2promotion>(uintArg(info[swizzleAt + 1], "l2Promotion")),
+          static_cast<CUtensorMapFloatOOBfill>(uintArg(info[swizzleAt + 2], "oobFill"))};
+}
+
 // The memory a map addresses, and the address: its device address plus byteOffset (at most its size).
 struct Place {
   MemoryRef memory;
@@ -140,16 +157,12 @@ Napi::Value TensorMapEncodeTiled(const Napi::CallbackInfo& info) {
   const uint32_t* boxIn = listArg<uint32_t>(info[5], napi_uint32_array, "box", "a Uint32Array", shape.rank, shape.rank, &count);
   cuuint32_t box[kMaxRank] = {};
   for (size_t i = 0; i < count; ++i) box[i] = boxIn[i];
-  const uint32_t interleave = uintArg(info[7], "interleave");
-  const uint32_t swizzle = uintArg(info[8], "swizzle");
-  const uint32_t l2Promotion = uintArg(info[9], "l2Promotion");
-  const uint32_t oobFill = uintArg(info[10], "oobFill");
+  const Modes modes = readModes(info, 7, 8);
   const Place place = placeOf(env, slot, byteOffset);
   ArgumentRef argument = newArgument(env, place);
   CU_CHECK(env, cuTensorMapEncodeTiled, &argument->map, static_cast<CUtensorMapDataType>(dataType), shape.rank,
-           pointerOf(place.address), shape.dims, shape.strides, box, shape.elementStrides,
-           static_cast<CUtensorMapInterleave>(interleave), static_cast<CUtensorMapSwizzle>(swizzle),
-           static_cast<CUtensorMapL2promotion>(l2Promotion), static_cast<CUtensorMapFloatOOBfill>(oobFill));
+           pointerOf(place.address), shape.dims, shape.strides, box, shape.elementStrides, modes.interleave,
+           modes.swizzle, modes.l2Promotion, modes.oobFill);
   return newMap(env, std::move(argument));
 }
 
@@ -172,16 +185,12 @@ Napi::Value TensorMapEncodeIm2col(const Napi::CallbackInfo& info) {
   for (size_t i = 0; i < count; ++i) upper[i] = upperIn[i];
   const uint32_t channelsPerPixel = uintArg(info[7], "channelsPerPixel");
   const uint32_t pixelsPerColumn = uintArg(info[8], "pixelsPerColumn");
-  const uint32_t interleave = uintArg(info[10], "interleave");
-  const uint32_t swizzle = uintArg(info[11], "swizzle");
-  const uint32_t l2Promotion = uintArg(info[12], "l2Promotion");
-  const uint32_t oobFill = uintArg(info[13], "oobFill");
+  const Modes modes = readModes(info, 10, 11);
   const Place place = placeOf(env, slot, byteOffset);
   ArgumentRef argument = newArgument(env, place);
   CU_CHECK(env, cuTensorMapEncodeIm2col, &argument->map, static_cast<CUtensorMapDataType>(dataType), shape.rank,
            pointerOf(place.address), shape.dims, shape.strides, lower, upper, channelsPerPixel, pixelsPerColumn,
-           shape.elementStrides, static_cast<CUtensorMapInterleave>(interleave), static_cast<CUtensorMapSwizzle>(swizzle),
-           static_cast<CUtensorMapL2promotion>(l2Promotion), static_cast<CUtensorMapFloatOOBfill>(oobFill));
+           shape.elementStrides, modes.interleave, modes.swizzle, modes.l2Promotion, modes.oobFill);
   return newMap(env, std::move(argument));
 }
 
@@ -198,18 +207,14 @@ Napi::Value TensorMapEncodeIm2colWide(const Napi::CallbackInfo& info) {
   const int32_t upper = intArg(info[6], "upperCornerWidth");
   const uint32_t channelsPerPixel = uintArg(info[7], "channelsPerPixel");
   const uint32_t pixelsPerColumn = uintArg(info[8], "pixelsPerColumn");
-  const uint32_t interleave = uintArg(info[10], "interleave");
   const uint32_t mode = uintArg(info[11], "mode");
-  const uint32_t swizzle = uintArg(info[12], "swizzle");
-  const uint32_t l2Promotion = uintArg(info[13], "l2Promotion");
-  const uint32_t oobFill = uintArg(info[14], "oobFill");
+  const Modes modes = readModes(info, 10, 12);
   const Place place = placeOf(env, slot, byteOffset);
   ArgumentRef argument = newArgument(env, place);
   CU_CHECK(env, cuTensorMapEncodeIm2colWide, &argument->map, static_cast<CUtensorMapDataType>(dataType), shape.rank,
            pointerOf(place.address), shape.dims, shape.strides, lower, upper, channelsPerPixel, pixelsPerColumn,
-           shape.elementStrides, static_cast<CUtensorMapInterleave>(interleave), static_cast<CUtensorMapIm2ColWideMode>(mode),
-           static_cast<CUtensorMapSwizzle>(swizzle), static_cast<CUtensorMapL2promotion>(l2Promotion),
-           static_cast<CUtensorMapFloatOOBfill>(oobFill));
+           shape.elementStrides, modes.interleave, static_cast<CUtensorMapIm2ColWideMode>(mode), modes.swizzle,
+           modes.l2Promotion, modes.oobFill);
   return newMap(env, std::move(argument));
 }
 
