@@ -101,15 +101,19 @@ function check(slot, id, t, every) {
   }
 }
 
-/** One request on slot: tag the input, upload it, run the graph, download, await the result. Its latency in ns. */
-async function request(cuda, slot, id) {
+/**
+ * One request on slot: tag the input, upload it, run the graph, download, await
+ * the result (or, blocking, wait for it on this thread). Its latency in ns.
+ */
+async function request(cuda, slot, id, blocking) {
   const t0 = now();
   const words = slot.inputWords;
   for (let j = 0; j < TAGS; j++) words[j * STRIDE] = id * TAGS + j;
   cuda.copy(slot.device, slot.input, { stream: slot.stream });
   slot.exec.launch(slot.stream);
   cuda.copy(slot.output, slot.device, { stream: slot.stream });
-  await slot.stream.synchronize();
+  if (blocking) slot.stream.synchronizeSync();
+  else await slot.stream.synchronize();
   return now() - t0;
 }
 
@@ -118,12 +122,12 @@ async function request(cuda, slot, id) {
  * its slot; checks every result, with full the first of each worker at every
  * word. {seconds, latencies}.
  */
-async function serve(cuda, slots, first, count, t, full) {
+async function serve(cuda, slots, first, count, t, full, blocking) {
   const latencies = new Float64Array(count);
   let next = 0;
   const worker = async (slot) => {
     for (let every = full, i = next++; i < count; i = next++, every = false) {
-      latencies[i] = await request(cuda, slot, first + i);
+      latencies[i] = await request(cuda, slot, first + i, blocking);
       check(slot, first + i, t, every);
     }
   };
@@ -135,11 +139,14 @@ async function serve(cuda, slots, first, count, t, full) {
 /** The q-quantile of sorted values (nearest rank), as service.c and service.py take it. */
 const quantile = (sorted, q) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
 
-/** requests at n in flight on the first n slots, after a warm-up of max(200, 4n): {throughput, p50, p99} (ns). */
-async function atConcurrency(cuda, slots, n, requests, t) {
+/**
+ * requests at n in flight on the first n slots, after a warm-up of max(200,
+ * 4n), awaited or (blocking) waited for on this thread: {throughput, p50, p99} (ns).
+ */
+async function atConcurrency(cuda, slots, n, requests, t, blocking = false) {
   const warmup = Math.max(200, 4 * n);
-  await serve(cuda, slots.slice(0, n), 0, warmup, t, true);
-  const { seconds, latencies } = await serve(cuda, slots.slice(0, n), warmup, requests, t, false);
+  await serve(cuda, slots.slice(0, n), 0, warmup, t, true, blocking);
+  const { seconds, latencies } = await serve(cuda, slots.slice(0, n), warmup, requests, t, false, blocking);
   latencies.sort();
   return { throughput: requests / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
 }
@@ -157,6 +164,7 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
   for (let pass = 0; pass < passes; pass++) {
     const run = {};
     for (const n of concurrencies) run[n] = await atConcurrency(cuda, slots, n, requests, t);
+    run.blocking = await atConcurrency(cuda, slots, 1, requests, t, true);
     js.push(run);
     c.push(runC('service', [file, identity ? 1 : 0, requests, ...concurrencies], { libs: ['-pthread'], timeoutMs: 300000 }));
     py.push(runPython('service', [file, requests, ...concurrencies]));
@@ -178,6 +186,12 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
     rows.push({ label: `${label}: p50 latency`, unit: 'us', better: 'lower', ...figure('p50', us) });
     rows.push({ label: `${label}: p99 latency`, unit: 'us', better: 'lower', ...figure('p99', us), target: { maxRatio: 1.2 } });
   }
+  // The control: the same requests one at a time with the JavaScript thread
+  // blocked in each wait, as C's thread is: what is left of the gap at 1 in
+  // flight without the await.
+  const blocking = (key, scale = (v) => v) => ({ js: scale(pick(js, (r) => r.blocking[key])), c: scale(pick(c, (r) => r[1]?.[key])) });
+  rows.push({ label: 'control: service, 1 in flight, JavaScript blocking in synchronizeSync(): requests/s', unit: 'req/s', better: 'higher', ...blocking('throughput') });
+  rows.push({ label: 'control: service, 1 in flight, JavaScript blocking in synchronizeSync(): p50 latency', unit: 'us', better: 'lower', ...blocking('p50', us) });
   return [{
     title: 'Service',
     rows,
@@ -187,6 +201,7 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
       'each request in flight has its own stream, pinned staging, device buffer and graph executable; ' +
         'JavaScript: async workers on one thread, `await stream.synchronize()`; C: one pthread per request in flight, ' +
         'cuStreamSynchronize; cuda.core: one Python thread per request in flight, Stream.sync()',
+      'control rows: JavaScript at 1 in flight waiting with stream.synchronizeSync(), blocking its thread as C does, against C at 1 in flight',
       describePython(py.find(Boolean)),
     ],
   }];
