@@ -62,22 +62,54 @@ function measureChain(cuda, kernel, stream, buffer, n) {
   exec.update(other);
   const update = now() - t0;
   const launches = launchTimes(exec, stream, n);
-  const updateInProcessC = updatesInC(cuda, kernel, graph, other, n);
   for (const h of [exec, graph, other]) h.dispose();
-  return { build, dataflowBuild, instantiate, update, ...updateInProcessC, ...launches };
+  return { build, dataflowBuild, instantiate, update, ...launches };
 }
 
-// The same whole-graph update made from C in this process
-// (bench/c/inprocess.c): from the graphs JavaScript built, on a new
-// executable of graph (the binding left out), and on chains C builds here
-// with cuGraphAddNode as bench/c/graph.c does (the graphs' making left out
-// too). Each right after its instantiation, as the update row's.
-function updatesInC(cuda, kernel, graph, other, n) {
+// The whole-graph update against C making the same cuGraphExecUpdate in this
+// process (bench/c/inprocess.c) on the same graphs, paired: each round builds
+// two chains of n nodes, instantiates the first twice (one executable for each
+// side) and updates both from the second, then updates both six times more,
+// the source alternating; which side goes first alternates. One update's time
+// moves by half between rounds with the host, so each figure is the median of
+// the pairs' rounds. {first, repeated} for JavaScript against C, each {js, c},
+// and the control: C's same call timed from JavaScript (js) against timed in C
+// (c), which is what any call from JavaScript reads over one timed inside C.
+function updatePairs(cuda, kernel, n, rounds) {
   const inC = inProcessC();
-  const exec = graph.instantiate();
-  const updateCOnJsGraphs = inC.graphUpdate(exec.handle, other.handle);
-  exec.dispose();
-  return { updateCOnJsGraphs, updateCInProcess: inC.chainUpdate(kernel.handle, n) };
+  const fromJs = (exec, source) => {
+    const t0 = now();
+    exec.update(source);
+    return now() - t0;
+  };
+  const inCTimed = (exec, source) => inC.graphUpdate(exec.handle, source.handle);
+  const inCTimedFromJs = (exec, source) => {
+    const execHandle = exec.handle, sourceHandle = source.handle;
+    const t0 = now();
+    inC.graphUpdate(execHandle, sourceHandle);
+    return now() - t0;
+  };
+  const paired = (jsSide, cSide) => {
+    const times = { first: { js: [], c: [] }, repeated: { js: [], c: [] } };
+    for (let round = 0; round < rounds; round++) {
+      const graph = buildChain(cuda, kernel, n, false);
+      const other = buildChain(cuda, kernel, n, false);
+      const sides = [['js', jsSide], ['c', cSide]];
+      const inTurn = (k) => (k % 2 ? [sides[1], sides[0]] : sides);
+      const execs = {};
+      for (const [side, update] of inTurn(round)) {
+        execs[side] = graph.instantiate();
+        times.first[side].push(update(execs[side], other));
+      }
+      for (let i = 0; i < 6; i++) {
+        for (const [side, update] of inTurn(round + i)) times.repeated[side].push(update(execs[side], i % 2 ? other : graph));
+      }
+      for (const h of [execs.js, execs.c, graph, other]) h.dispose();
+    }
+    const medians = (t) => ({ js: median(t.js), c: median(t.c) });
+    return { first: medians(times.first), repeated: medians(times.repeated) };
+  };
+  return { binding: paired(fromJs, inCTimed), control: paired(inCTimedFromJs, inCTimed) };
 }
 
 // exec.setParams on a one-node graph of empty4, a new last argument each time
@@ -142,6 +174,7 @@ async function measure({ passes = 3 } = {}) {
     const update = measureNodeUpdate(cuda, kernel4, buffer, stream);
     run.kernelNodeUpdate = update.plain;
     run.kernelNodeUpdatePrepared = update.prepared;
+    run.updatePairs = updatePairs(cuda, kernel, 1000, 11);
     js.push(run);
     py.push(runPython('graph', [file, ...sizes]));
   }
@@ -190,14 +223,18 @@ async function measure({ passes = 3 } = {}) {
   });
   rows.push(once('instantiate, 1000 nodes', 'instantiate', 'instantiate'));
   rows.push(once('whole-graph update, 1000 nodes', 'update', 'update'));
-  rows.push({
-    label: 'whole-graph update, 1000 nodes, C in this process on the same graphs', unit: 'us', better: 'lower',
-    js: us(jsOf(1000, 'update')), c: us(jsOf(1000, 'updateCOnJsGraphs')),
-  });
-  rows.push({
-    label: 'whole-graph update, 1000 nodes, C in this process on graphs C built', unit: 'us', better: 'lower',
-    js: us(jsOf(1000, 'update')), c: us(jsOf(1000, 'updateCInProcess')),
-  });
+  for (const kind of ['first', 'repeated']) {
+    const pairs = (key, side) => us(pick(js, (r) => r.updatePairs[key][kind][side]));
+    const what = kind === 'first' ? 'right after instantiation' : 'repeated';
+    rows.push({
+      label: `whole-graph update, 1000 nodes, ${what}, paired with C in this process on the same graphs`, unit: 'us', better: 'lower',
+      js: pairs('binding', 'js'), c: pairs('binding', 'c'), target: { maxRatio: 1.05 },
+    });
+    rows.push({
+      label: `control: C's whole-graph update timed from JavaScript (JS column) against timed in C, 1000 nodes, ${what}`, unit: 'us', better: 'lower',
+      js: pairs('control', 'js'), c: pairs('control', 'c'),
+    });
+  }
   const updateBaselines = { c: pick(c, 'kernelNodeUpdate'), bindings: pick(py, (r) => r?.bindings.kernelNodeUpdate) };
   rows.push({
     label: 'kernel-node update on an executable', unit: 'ns', better: 'lower', perCall: true,
@@ -232,9 +269,10 @@ async function measure({ passes = 3 } = {}) {
       'C builds with cuGraphAddNode as the JavaScript builder does; cuda.bindings with cuGraphAddKernelNode; ' +
         'cuda.core builds by stream capture (GraphBuilder), instantiates with complete() and has no per-node executable update.',
       'the data-flow row compares with the same node-by-node chain in C (the edges it infers are that chain).',
-      'whole-graph update: the "C in this process" rows make the one cuGraphExecUpdate from C (bench/c/inprocess.c) in the JavaScript process, ' +
-        'on a new executable of the graphs JavaScript built (the binding left out), and on chains C built there (the graphs\' making left out too); ' +
-        'each single timings right after the instantiation, as the update row\'s.',
+      'whole-graph update, paired: the same cuGraphExecUpdate from JavaScript and from C in this process (bench/c/inprocess.c), ' +
+        'each on its own executable of the same JavaScript-built chains, side by side in 11 rounds (first updates, then six each, ' +
+        'the source alternating, the side that goes first alternating); medians of the rounds. The control times C\'s same call ' +
+        'from JavaScript around the call and inside C: what a call made from JavaScript reads over one timed inside C.',
       'kernel-node updates change the last argument each time: C and cuda.bindings in a parameter struct made once; ' +
         'the prepared row through PreparedLaunch.set() and exec.setParams(node, prepared), the other with a params object.',
       describePython(py.find(Boolean)),
