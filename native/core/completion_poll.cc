@@ -20,11 +20,15 @@ void schedule(Napi::Env env, CompletionPoll& poll);
 // for a moment), then queues the next turn, or stops polling when no polled
 // wait is pending or the window has passed without progress. A turn that ran
 // completions always queues the next: what the completions resume runs once
-// this turn returns, and a loop of requests begins its next wait there.
+// this turn returns, and a loop of requests begins its next wait there. What
+// a completion leaves to let go of waits for that next turn, so that the
+// code it resumes does not wait for it.
 void pollTurn(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CompletionPoll& poll = addonData(env).completionPoll;
   poll.scheduled = false;
+  // Those of the last turn: what they resumed has run.
+  releaseSpentDeliveries(env);
   napi_value thrown = nullptr;
   if (poll.waits > 0) awaitPolledDelivery(env, kTurnSpin);
   const bool ran = runPolledDeliveries(env, &thrown) > 0;

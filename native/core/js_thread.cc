@@ -46,6 +46,10 @@ struct JsThreadChannel {
   bool polling = false;
   std::vector<void*> polled;
   std::atomic<size_t> polledCount{0};  // polled.size(), read without the mutex by the poll
+  // Polled deliveries that have run, let go of (their hold on the event loop,
+  // what they captured) by the poll's next turn, after what they resumed has
+  // run. JavaScript thread only.
+  std::vector<Delivery*> spent;
   bool open = true;  // changed only by the JavaScript thread, under the mutex
   // A host callback may wait for the JavaScript thread: one was queued here, or
   // a port for host nodes opened. Until then no guard has anything to guard.
@@ -74,17 +78,17 @@ struct JsThreadTicket::State {
   bool counted = true;  // in pendingDeliveries
 };
 
-namespace {
-
 struct Delivery {
   std::function<void(Napi::Env)> work;
   std::shared_ptr<JsThreadTicket::State> ticket;  // null for a port's posts
-  bool reapable = false;                          // see deliverOrReap
+  bool reapable = false;                          // see JsThreadTicket::prepare
   // A host callback's: what its CUDA thread waits on, and whether it counts
   // in waitingHostCalls until it has run.
   std::shared_ptr<HostCallWait> hostCallWait{};
   std::shared_ptr<JsThreadChannel> counted{};
 };
+
+namespace {
 
 // A host callback has run (or thrown): its CUDA thread goes on, and it no
 // longer counts, nor holds releases (which may then run here: after the CUDA
@@ -156,16 +160,27 @@ void drop(Delivery* delivery) {
 
 // Runs a delivery on the JavaScript thread, in the caller's handle scope. What
 // its work throws is returned, not thrown: the caller decides how it surfaces.
-napi_value runDelivery(Napi::Env env, Delivery* delivery) {
-  if (delivery->ticket) settled(env, *delivery->ticket);
-  napi_value thrown = nullptr;
+napi_value runWork(Napi::Env env, Delivery& delivery) {
   try {
-    delivery->work(env);
+    delivery.work(env);
   } catch (const Napi::Error& e) {
-    thrown = e.Value();
+    return e.Value();
   }
+  return nullptr;
+}
+
+// What follows a delivery's work: its hold on the event loop and what it
+// captured let go.
+void finishDelivery(Napi::Env env, Delivery* delivery) {
+  if (delivery->ticket) settled(env, *delivery->ticket);
   hostCallRan(*delivery);
   delete delivery;
+}
+
+napi_value runDelivery(Napi::Env env, Delivery* delivery) {
+  if (delivery->ticket) settled(env, *delivery->ticket);
+  napi_value thrown = runWork(env, *delivery);
+  finishDelivery(env, delivery);
   return thrown;
 }
 
@@ -227,9 +242,12 @@ void JsThreadTicket::deliver(std::function<void(Napi::Env)> work) {
   state_->channel->send(new Delivery{std::move(work), state_});
 }
 
-void JsThreadTicket::deliverOrReap(std::function<void(Napi::Env)> work, bool pollable) {
-  auto* delivery = new Delivery{std::move(work), state_, true};
-  if (!state_->channel->send(delivery, pollable)) reap(delivery);
+PreparedDelivery JsThreadTicket::prepare(std::function<void(Napi::Env)> work, bool reapable) {
+  return PreparedDelivery(new Delivery{std::move(work), state_, reapable});
+}
+
+void PreparedDelivery::send(bool pollable) {
+  if (!delivery_->ticket->channel->send(delivery_, pollable)) drop(delivery_);
 }
 
 void JsThreadTicket::deliverAndWait(std::function<void(Napi::Env)> work) {
@@ -268,10 +286,19 @@ size_t runPolledDeliveries(Napi::Env env, napi_value* thrown) {
     channel->polledCount.store(0, std::memory_order_release);
   }
   for (void* delivery : ready) {
-    napi_value error = runDelivery(env, static_cast<Delivery*>(delivery));
+    napi_value error = runWork(env, *static_cast<Delivery*>(delivery));
     if (!*thrown) *thrown = error;
+    channel->spent.push_back(static_cast<Delivery*>(delivery));
   }
   return ready.size();
+}
+
+void releaseSpentDeliveries(Napi::Env env) {
+  JsThreadChannel* channel = addonData(env).jsThread.get();
+  if (!channel || channel->spent.empty()) return;
+  std::vector<Delivery*> spent;
+  spent.swap(channel->spent);
+  for (Delivery* delivery : spent) finishDelivery(env, delivery);
 }
 
 bool awaitPolledDelivery(Napi::Env env, std::chrono::nanoseconds limit) {
@@ -280,6 +307,7 @@ bool awaitPolledDelivery(Napi::Env env, std::chrono::nanoseconds limit) {
 }
 
 void stopPolledDeliveries(Napi::Env env) {
+  releaseSpentDeliveries(env);
   JsThreadChannel* channel = addonData(env).jsThread.get();
   if (!channel) return;
   std::vector<void*> waiting;
@@ -427,6 +455,8 @@ void closeJsThreadChannel(Napi::Env env) {
     addon.jsThread->waitingHostCalls = 0;
   }
   for (void* delivery : unrun) drop(static_cast<Delivery*>(delivery));
+  for (Delivery* delivery : addon.jsThread->spent) drop(delivery);
+  addon.jsThread->spent.clear();
   while (held-- > 0) letReleasesGo();
 }
 

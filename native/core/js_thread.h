@@ -19,6 +19,22 @@
 namespace cudrv {
 
 struct JsThreadChannel;
+struct Delivery;
+
+// Work for the JavaScript thread, made there ahead of time
+// (JsThreadTicket::prepare) and sent once from any thread.
+class PreparedDelivery {
+ public:
+  // Never blocks, allocates nothing. pollable: while the JavaScript thread
+  // polls for deliveries (startPolledDeliveries), the work waits for the poll
+  // to take it instead of waking the thread.
+  void send(bool pollable);
+
+ private:
+  friend class JsThreadTicket;
+  explicit PreparedDelivery(Delivery* delivery) : delivery_(delivery) {}
+  Delivery* delivery_;
+};
 
 // One pending delivery. Taken on the JavaScript thread; while any is pending the
 // event loop stays alive, as it does for pending I/O.
@@ -29,13 +45,14 @@ class JsThreadTicket {
   // Runs work on the JavaScript thread later. Callable once, from any thread;
   // never blocks. Dropped (and leaked) when the environment is gone.
   void deliver(std::function<void(Napi::Env)> work);
-  // The same, but when the environment is gone (now, or before work gets its
-  // turn) work is handed to the reaper (native/core/reaper.h), which destroys it once
-  // the teardown is over: only for work whose captures need no JavaScript
-  // thread to be let go of. pollable: while the JavaScript thread polls for
-  // deliveries (startPolledDeliveries), work waits for the poll to take it
-  // instead of waking the thread.
-  void deliverOrReap(std::function<void(Napi::Env)> work, bool pollable = false);
+  // Work made ready now, on the JavaScript thread, for a thread that will send
+  // it later and must neither allocate nor let go of anything then (a wait
+  // thread, the moment the GPU is done). reapable: when the environment is
+  // gone (when it is sent, or before it gets its turn), work is handed to the
+  // reaper (native/core/reaper.h), which destroys it once the teardown is
+  // over: only for work whose captures need no JavaScript thread to be let go
+  // of; otherwise it is dropped and leaked, as deliver's is.
+  PreparedDelivery prepare(std::function<void(Napi::Env)> work, bool reapable);
   // From a thread of CUDA's, for a host callback whose queuing counted it
   // (countWaitingHostCall): delivers work and returns once it has run (thrown
   // included), or once the environment is torn down; at once, without
@@ -142,9 +159,13 @@ class BlockingWait {
 // returns how many ran, setting *thrown to the first error one threw (it is
 // not thrown: every delivery runs); stopPolledDeliveries sends those still
 // waiting, and the next ones, the usual way again. awaitPolledDelivery spins
-// until a delivery waits or for limit, and says whether one does.
+// until a delivery waits or for limit, and says whether one does. A polled
+// delivery's hold on the event loop and what it captured are let go after
+// what it resumed has run: by releaseSpentDeliveries, which the poll's next
+// turn calls, or by stopPolledDeliveries.
 void startPolledDeliveries(Napi::Env env);
 size_t runPolledDeliveries(Napi::Env env, napi_value* thrown);
+void releaseSpentDeliveries(Napi::Env env);
 bool awaitPolledDelivery(Napi::Env env, std::chrono::nanoseconds limit);
 void stopPolledDeliveries(Napi::Env env);
 

@@ -20,12 +20,20 @@ namespace cudrv {
 
 namespace {
 
-struct Task {
+// A wait's two halves: work for a wait thread, done for the JavaScript thread.
+struct Job {
   std::function<void()> work;
   std::function<void(Napi::Env)> done;
-  JsThreadTicket ticket;
-  bool reapable;
-  bool pollable = false;  // see JsThreadTicket::deliverOrReap
+};
+
+// A queued wait. Its delivery owns the job and was made on the JavaScript
+// thread, so the wait thread allocates and lets go of nothing: once work has
+// returned it only sends the delivery, and what the job holds is let go on
+// the JavaScript thread.
+struct Task {
+  Job* job;
+  PreparedDelivery delivery;
+  bool pollable;  // see PreparedDelivery::send
 };
 
 // How long one idle wait thread looks for the next wait before it sleeps. A
@@ -76,17 +84,8 @@ class WaitPool {
       queue_.pop_front();
       queued_.store(queue_.size(), std::memory_order_release);
       lock.unlock();
-      task.work();
-      // The functions travel back, so what they hold is released on the
-      // JavaScript thread, never here.
-      std::function<void(Napi::Env)> back = [work = std::move(task.work), done = std::move(task.done)](Napi::Env env) {
-        done(env);
-      };
-      if (task.reapable) {
-        task.ticket.deliverOrReap(std::move(back), task.pollable);
-      } else {
-        task.ticket.deliver(std::move(back));
-      }
+      task.job->work();
+      task.delivery.send(task.pollable);
       lock.lock();
     }
   }
@@ -107,11 +106,24 @@ WaitPool& pool() {
 
 }  // namespace
 
+namespace {
+
+// The task of a wait: its job, and the delivery that runs done and owns both.
+Task taskOf(JsThreadTicket& ticket, std::function<void()> work, std::function<void(Napi::Env)> done, bool reapable,
+            bool pollable) {
+  auto job = std::make_shared<Job>(Job{std::move(work), std::move(done)});
+  Job* running = job.get();
+  PreparedDelivery delivery = ticket.prepare([job = std::move(job)](Napi::Env env) { job->done(env); }, reapable);
+  return {running, delivery, pollable};
+}
+
+}  // namespace
+
 void runOffThread(Napi::Env env, std::function<void()> work, std::function<void(Napi::Env)> done,
                   OffThreadOptions options) {
   JsThreadTicket ticket = JsThreadTicket::take(env);
   if (!options.keepAlive) ticket.cancel(env);
-  pool().submit({std::move(work), std::move(done), std::move(ticket), options.reapable});
+  pool().submit(taskOf(ticket, std::move(work), std::move(done), options.reapable, false));
 }
 
 GpuWait::GpuWait(Napi::Env env, Fn fn, std::function<void()> onSuccess)
@@ -126,11 +138,13 @@ std::shared_ptr<GpuWait> GpuWait::start(Napi::Env env, std::function<CUresult()>
   gpuWait->polled_ = spins && beginPolledWait(env);
   // The wait's own ticket delivers; abandon() cancels the same hold. What the
   // functions hold (boxes, this wait) needs no JavaScript thread to be let go.
-  pool().submit({[gpuWait, wait = std::move(wait)] {
-                   gpuWait->result_ = wait();
-                   if (gpuWait->result_ != CUDA_SUCCESS) gpuWait->log_ = takeDriverLog();
-                 },
-                 [gpuWait](Napi::Env env) { gpuWait->finish(env); }, gpuWait->ticket_, true, gpuWait->polled_});
+  pool().submit(taskOf(
+      gpuWait->ticket_,
+      [gpuWait, wait = std::move(wait)] {
+        gpuWait->result_ = wait();
+        if (gpuWait->result_ != CUDA_SUCCESS) gpuWait->log_ = takeDriverLog();
+      },
+      [gpuWait](Napi::Env env) { gpuWait->finish(env); }, true, gpuWait->polled_));
   return gpuWait;
 }
 
