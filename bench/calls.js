@@ -7,19 +7,41 @@
 //   DeviceBuffer.allocAsync(256, stream) + dispose()  (freed on the stream)
 // Each figure is the median over rounds of (host time of a batch) / batch; the
 // stream is drained between batches. The sides take turns for `passes` passes.
+// The event and stream-ordered memory pairs are also measured against C making
+// the same calls on the same event and stream in this process
+// (bench/c/inprocess.c), batch by batch in turn, with a control that has
+// nothing of the binding on either side: C's loop entered from JavaScript once
+// per pair against the same loop entered once per batch.
 // Usage: node bench/calls.js [batch=200] [rounds=300] [passes=3]
 'use strict';
-const { describePython, perCall, pick, runAlone, runC, runPython } = require('./common');
+const { describePython, inProcessC, inProcessRow, pairedPerCall, perCall, pick, runAlone, runC, runPython } = require('./common');
+
+const allocBytes = 256;
 
 function measureJs(cuda, batch, rounds) {
   const stream = cuda.Stream.create();
   const event = cuda.Event.create();
   const drain = () => stream.synchronizeSync();
   const per = (op) => perCall(op, batch, rounds, drain);
+  const inC = inProcessC();
+  const eventHandle = event.handle, streamHandle = stream.handle;
+  const recordQueriesInC = (count) => inC.eventRecordQueries(eventHandle, streamHandle, count);
+  const allocFreesInC = (count) => inC.allocFrees(streamHandle, allocBytes, count);
+  const recordQuery = pairedPerCall(() => event.record(stream).query(), recordQueriesInC, batch, rounds, drain);
+  const allocFree = pairedPerCall(() => cuda.DeviceBuffer.allocAsync(allocBytes, stream).dispose(), allocFreesInC, batch, rounds, drain);
+  // The controls: what calling once per pair from a JavaScript loop costs C's own pair.
+  const recordQueryCrossing = pairedPerCall(() => recordQueriesInC(1), recordQueriesInC, batch, rounds, drain);
+  const allocFreeCrossing = pairedPerCall(() => allocFreesInC(1), allocFreesInC, batch, rounds, drain);
   const out = {
-    eventRecordQuery: per(() => event.record(stream).query()),
+    eventRecordQuery: recordQuery.js,
+    eventRecordQueryInProcessC: recordQuery.c,
     streamCreateDestroy: per(() => cuda.Stream.create().dispose()),
-    allocFreeAsync: per(() => cuda.DeviceBuffer.allocAsync(256, stream).dispose()),
+    allocFreeAsync: allocFree.js,
+    allocFreeAsyncInProcessC: allocFree.c,
+    eventRecordQueryCrossing: recordQueryCrossing.js,
+    eventRecordQueryCrossingInProcessC: recordQueryCrossing.c,
+    allocFreeAsyncCrossing: allocFreeCrossing.js,
+    allocFreeAsyncCrossingInProcessC: allocFreeCrossing.c,
   };
   event.dispose();
   stream.dispose();
@@ -39,15 +61,30 @@ async function measure({ batch = 200, rounds = 300, passes = 3 } = {}) {
     label, unit: 'ns', better: 'lower', perCall: true,
     js: pick(js, key), c: pick(c, key), bindings: pick(py, (r) => r?.bindings[key]), core: pick(py, (r) => r?.core[key]),
   });
+  const inProcess = (label, key) => inProcessRow(label, pick(js, key), pick(js, `${key}InProcessC`), 1.05, 100);
+  const control = (what, key) => ({
+    label: `control: C's ${what} entered once per pair from JavaScript (JS column), C in this process`,
+    unit: 'ns', better: 'lower', js: pick(js, `${key}Crossing`), c: pick(js, `${key}CrossingInProcessC`),
+  });
+  const alloc = `stream-ordered alloc + free (${allocBytes} B)`;
   return [{
     title: 'Events, streams and stream-ordered memory',
     rows: [
       row('event record + query', 'eventRecordQuery'),
+      inProcess('event record + query', 'eventRecordQuery'),
       row('stream create + destroy', 'streamCreateDestroy'),
-      row('stream-ordered alloc + free (256 B)', 'allocFreeAsync'),
+      row(alloc, 'allocFreeAsync'),
+      inProcess(alloc, 'allocFreeAsync'),
+      control('event record + query', 'eventRecordQuery'),
+      control(alloc, 'allocFreeAsync'),
     ],
     notes: [
       `batch ${batch}, ${rounds} rounds, median of ${passes} passes`,
+      '"C in this process": bench/c/inprocess.c, a Node-API module in C, makes the same calls on the event and stream JavaScript uses ' +
+        '(cuEventRecord + cuEventQuery; cuMemAllocAsync from the device\'s current pool, as allocAsync without a pool, + cuMemFreeAsync), ' +
+        'batch by batch in turn with JavaScript (the other rows\' C runs as a process of its own, at another moment of the host and the GPU).',
+      'control rows: nothing of the binding on either side. C\'s own loop of the pair entered from JavaScript one pair at a time, ' +
+        'against the same loop entered once per batch: what calling once per pair from a JavaScript loop costs, whatever the binding.',
       'cuda.core: stream.record(event) + event.is_done; device.create_stream() + close(); device.allocate(256, stream=) + close(stream).',
       describePython(py.find(Boolean)),
     ],

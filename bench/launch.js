@@ -8,7 +8,10 @@
 // for `passes` passes and the median pass is reported. The prepared
 // and plain (kernel.launch()) 4-argument launches are also measured against C
 // launching the same kernel in this process (bench/c/inprocess.c), batch by
-// batch in turn.
+// batch in turn, with two controls that have nothing of the binding on either
+// side: C's launch loop entered from JavaScript once per launch against the
+// same loop entered once per batch, and C's batch against C's batch, timed as
+// the stream.submit() row is.
 // Usage: node bench/launch.js [batch=200] [rounds=300] [passes=3]
 'use strict';
 const { cubinFile, describePython, inProcessC, inProcessRow, pairedPerCall, pairedPerItem, perCall, pick, runAlone, runC, runPython } = require('./common');
@@ -39,6 +42,10 @@ function measureJs(cuda, lib, stream, buffer, batch, rounds) {
   // A batch of the same prepared launch, queued by one stream.submit() call.
   const items = new Array(batch).fill(p4);
   const submitted4 = pairedPerItem(() => stream.submit(items), launch4InC, batch, rounds, drain);
+  // The controls: what calling once per launch from a JavaScript loop costs
+  // C's own launch, and how far the pairing reads between identical code.
+  const crossing4 = pairedPerCall(() => launch4InC(1), launch4InC, batch, rounds, drain);
+  const cAgainstC4 = pairedPerItem(() => launch4InC(batch), launch4InC, batch, rounds, drain);
   const out = {
     prepared0: per(() => p0.launch()),
     prepared4: paired4.js,
@@ -51,6 +58,10 @@ function measureJs(cuda, lib, stream, buffer, batch, rounds) {
     plain16: per(() => k16.launch(shape, typed16)),
     submitted4: submitted4.js,
     submitted4InProcessC: submitted4.c,
+    crossing4: crossing4.js,
+    crossing4InProcessC: crossing4.c,
+    cAgainstC4: cAgainstC4.js,
+    cAgainstC4InProcessC: cAgainstC4.c,
   };
   for (const handle of [p0, p4, p16, k0, k4, k16]) handle.dispose();
   return out;
@@ -92,12 +103,23 @@ async function measure({ batch = 200, rounds = 300, passes = 3 } = {}) {
       row('launch, 16 arguments, kernel.launch()', 'plain16', '16', '16'),
       inProcessRow(`launch, 4 arguments, prepared, stream.submit() of ${batch}, per launch`, pick(js, 'submitted4'),
         pick(js, 'submitted4InProcessC'), 1.02),
+      {
+        label: 'control: C\'s launch entered once per launch from JavaScript (JS column), 4 arguments, C in this process',
+        unit: 'ns', better: 'lower', js: pick(js, 'crossing4'), c: pick(js, 'crossing4InProcessC'),
+      },
+      {
+        label: `control: C's batch of ${batch} launches (JS column) against C's batch, 4 arguments, per launch, C in this process`,
+        unit: 'ns', better: 'lower', js: pick(js, 'cAgainstC4'), c: pick(js, 'cAgainstC4InProcessC'),
+      },
     ],
     notes: [
       `batch ${batch}, ${rounds} rounds, median of ${passes} passes`,
       '"C in this process": bench/c/inprocess.c, a Node-API module in C, launches the kernel JavaScript launches, on its stream, ' +
         'batch by batch in turn with JavaScript (the other rows\' C runs as a process of its own, at another moment of the host and the GPU).',
       'stream.submit() row: one call queues the batch of prepared launches; C launches the same batch in a loop.',
+      'control rows: nothing of the binding on either side. C\'s own launch loop entered from JavaScript one launch at a time, ' +
+        'against the same loop entered once per batch; and C\'s batch against C\'s batch, timed as the stream.submit() row is: ' +
+        'what the pairing itself reads where both sides are the same code.',
       'C: cuLaunchKernel with a kernelParams array made once. cuda.bindings: prepared rows pass a void** array made once; ' +
         'kernel.launch() rows pass (values, ctypes types), packed at every launch. cuda.core: launch(stream, config, kernel, *args).',
       'the "one set() each" row changes the last argument before every launch, but its C, cuda.bindings and cuda.core figures ' +

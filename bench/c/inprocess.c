@@ -1,9 +1,9 @@
 /* C in the JavaScript process: a Node-API module, in C, that makes the calls
- * the JavaScript side times (bench/graph.js, bench/launch.js,
+ * the JavaScript side times (bench/graph.js, bench/launch.js, bench/calls.js,
  * bench/copy-bandwidth.js) on the very handles it uses: the same executable
- * graph or kernel, on the same stream, the same buffers,
+ * graph, kernel or event, on the same stream, the same buffers,
  * in the same process, between its batches (common.js pairedPerCall). A
- * separate C process (bench/c/graph.c, launch.c) meets another moment of the
+ * separate C process (bench/c/graph.c, launch.c, calls.c) meets another moment of the
  * host and the GPU: on the GPU host its own per-launch figure for a
  * 1000-node graph moved from 2.1 to 5.3 us between runs a second apart, ten
  * times what the binding adds; taken in turn on one handle, the two sides
@@ -144,10 +144,53 @@ static napi_value copies(napi_env env, napi_callback_info info) {
   return number(env, nanoseconds() - t0);
 }
 
+static napi_value eventRecordQueries(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  uint64_t event, stream;
+  uint32_t count;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3) return fail(env, "eventRecordQueries(event, stream, count)");
+  if (!handleArg(env, argv[0], &event) || !handleArg(env, argv[1], &stream)) return fail(env, "event and stream must be handles (bigint)");
+  if (napi_get_value_uint32(env, argv[2], &count) != napi_ok) return fail(env, "count must be a number");
+  CUevent e = (CUevent)(uintptr_t)event;
+  CUstream s = (CUstream)(uintptr_t)stream;
+  double t0 = nanoseconds();
+  for (uint32_t i = 0; i < count; i++) {
+    CUresult r = cuEventRecord(e, s);
+    if (r != CUDA_SUCCESS) return driverError(env, "cuEventRecord", r);
+    r = cuEventQuery(e);
+    if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY) return driverError(env, "cuEventQuery", r);
+  }
+  return number(env, nanoseconds() - t0);
+}
+
+static napi_value allocFrees(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  uint64_t stream;
+  uint32_t bytes, count;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3) return fail(env, "allocFrees(stream, bytes, count)");
+  if (!handleArg(env, argv[0], &stream)) return fail(env, "stream must be a handle (bigint)");
+  if (napi_get_value_uint32(env, argv[1], &bytes) != napi_ok || napi_get_value_uint32(env, argv[2], &count) != napi_ok) {
+    return fail(env, "bytes and count must be numbers");
+  }
+  CUstream s = (CUstream)(uintptr_t)stream;
+  double t0 = nanoseconds();
+  for (uint32_t i = 0; i < count; i++) {
+    CUdeviceptr p;
+    CUresult r = cuMemAllocAsync(&p, bytes, s);
+    if (r != CUDA_SUCCESS) return driverError(env, "cuMemAllocAsync", r);
+    r = cuMemFreeAsync(p, s);
+    if (r != CUDA_SUCCESS) return driverError(env, "cuMemFreeAsync", r);
+  }
+  return number(env, nanoseconds() - t0);
+}
+
 NAPI_MODULE_INIT() {
   if (!define(env, exports, "graphLaunches", graphLaunches) || !define(env, exports, "kernelLaunches", kernelLaunches) ||
       !define(env, exports, "graphUpdate", graphUpdate) || !define(env, exports, "chainUpdate", chainUpdate) ||
-      !define(env, exports, "copies", copies)) {
+      !define(env, exports, "copies", copies) || !define(env, exports, "eventRecordQueries", eventRecordQueries) ||
+      !define(env, exports, "allocFrees", allocFrees)) {
     return NULL;
   }
   return exports;
