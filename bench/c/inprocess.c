@@ -16,10 +16,6 @@
  * bench/c/launch.c makes them, its pointers into the device buffer.
  * graphUpdate(exec, graph) -> ns: one cuGraphExecUpdate of exec from graph
  * (the graphs JavaScript built: the driver's work on them, without the binding).
- * chainUpdate(kernel, n) -> ns: what bench/c/graph.c times, in this process:
- * two chains of n nodes of kernel (a library kernel) built here with
- * cuGraphAddNode, the first instantiated, then one cuGraphExecUpdate from the
- * second (the driver's work on graphs C built, in the JavaScript process).
  * copies(toDevice, device, host, bytes, count) -> ns: count synchronous
  * copies of bytes between device memory and page-locked host memory
  * (cuMemcpyHtoD when toDevice is true, else cuMemcpyDtoH), as
@@ -31,7 +27,6 @@
  * context current (any JavaScript call on them has made it so). */
 #include "timing.h"
 #include "empty_args.h"
-#include "graph_chain.h"
 #include "napi_helpers.h"
 
 static napi_value graphLaunches(napi_env env, napi_callback_info info) {
@@ -88,35 +83,6 @@ static napi_value graphUpdate(napi_env env, napi_callback_info info) {
   CUresult r = cuGraphExecUpdate((CUgraphExec)(uintptr_t)exec, (CUgraph)(uintptr_t)graph, &result);
   double ns = nanoseconds() - t0;
   if (r != CUDA_SUCCESS) return driverError(env, "cuGraphExecUpdate", r);
-  return number(env, ns);
-}
-
-static napi_value chainUpdate(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
-  uint64_t kernel;
-  uint32_t n;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2) return fail(env, "chainUpdate(kernel, n)");
-  if (!handleArg(env, argv[0], &kernel)) return fail(env, "kernel must be a handle (bigint)");
-  if (napi_get_value_uint32(env, argv[1], &n) != napi_ok) return fail(env, "n must be a number");
-  CUcontext ctx;
-  CUgraph graph = NULL, other = NULL;
-  CUgraphExec exec = NULL;
-  CUgraphExecUpdateResultInfo result;
-  double ns = 0;
-  CUresult r = cuCtxGetCurrent(&ctx);
-  if (r == CUDA_SUCCESS) r = buildChain((CUkernel)(uintptr_t)kernel, ctx, (int)n, &graph);
-  if (r == CUDA_SUCCESS) r = buildChain((CUkernel)(uintptr_t)kernel, ctx, (int)n, &other);
-  if (r == CUDA_SUCCESS) r = cuGraphInstantiate(&exec, graph, 0);
-  if (r == CUDA_SUCCESS) {
-    double t0 = nanoseconds();
-    r = cuGraphExecUpdate(exec, other, &result);
-    ns = nanoseconds() - t0;
-  }
-  if (exec) cuGraphExecDestroy(exec);
-  if (graph) cuGraphDestroy(graph);
-  if (other) cuGraphDestroy(other);
-  if (r != CUDA_SUCCESS) return driverError(env, "chainUpdate", r);
   return number(env, ns);
 }
 
@@ -188,7 +154,7 @@ static napi_value allocFrees(napi_env env, napi_callback_info info) {
 
 NAPI_MODULE_INIT() {
   if (!define(env, exports, "graphLaunches", graphLaunches) || !define(env, exports, "kernelLaunches", kernelLaunches) ||
-      !define(env, exports, "graphUpdate", graphUpdate) || !define(env, exports, "chainUpdate", chainUpdate) ||
+      !define(env, exports, "graphUpdate", graphUpdate) ||
       !define(env, exports, "copies", copies) || !define(env, exports, "eventRecordQueries", eventRecordQueries) ||
       !define(env, exports, "allocFrees", allocFrees)) {
     return NULL;
