@@ -12,7 +12,8 @@
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti"],
       "cflags_cc": ["-std=c++17", "-fexceptions", "-fvisibility=hidden"],
-      "libraries": ["-ldl", "-lpthread"]
+      "libraries": ["-ldl", "-lpthread"],
+      "ldflags": ["-Wl,-z,nodelete"]
     }
   ]
 }

@@ -10,11 +10,12 @@
 // Workers that end with work still in flight (FAKE_CUDA_WORK_MS) leave what it
 // uses to the reaper (native/core/reaper.h), which releases it once the work is over.
 // The GPU tier (test/gpu/workers.test.ts) checks the values the kernels wrote.
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { runChild } from '../helpers/child';
-import { fakeDriver, faultDriver, runScript } from '../helpers/subprocess';
+import { fakeDriver, faultDriver, parseReport, runScript } from '../helpers/subprocess';
 import type { WorkersReport } from '../workers/main';
 
 test('workers and the main thread make, use and dispose handles at once; a worker ends with work pending; nothing leaks', () => {
@@ -138,4 +139,44 @@ test('workers that end with work in flight: what it uses is released once the wo
   // buffer registered in one worker, which only that worker's thread could let go of.
   expect(report.left).toEqual({ 'registered host memory': 1 });
   expect(report.settledMs).toBeGreaterThanOrEqual(workMs - 50);
+}, 60000);
+
+test('the addon stays loaded when the only workers that loaded it end: its threads outlive them', () => {
+  const dist = path.resolve(__dirname, '../../dist');
+  // The main thread never loads the library. Node closes the addons a worker
+  // loaded when it ends; the wait threads the workers' awaits ran on (still
+  // looking for the next wait when a worker exits) must find their code there.
+  const body = `
+    const cuda = require(${JSON.stringify(dist)});
+    const { workerData } = require('worker_threads');
+    const kernel = cuda.Library.load('FAKE\\nkernel k 8').kernel('k');
+    const stream = cuda.Stream.create();
+    (async () => {
+      for (let i = 0; i < 4; i++) {
+        kernel.launch({ grid: 1, block: 1, stream }, [cuda.arg.u64(0n)]);
+        await stream.synchronize();
+      }
+      if (workerData.exit) process.exit(0);
+    })();`;
+  const script = `
+    const fs = require('fs');
+    const { Worker } = require('worker_threads');
+    const loaded = () => fs.readFileSync('/proc/self/maps', 'utf8').includes('cuda_driver.node');
+    (async () => {
+      const codes = [];
+      for (let i = 0; i < 12; i++) {
+        codes.push(await new Promise((resolve, reject) => {
+          const w = new Worker(${JSON.stringify(body)}, { eval: true, workerData: { exit: i % 2 === 1 } });
+          w.on('error', reject);
+          w.on('exit', resolve);
+        }));
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      process.stdout.write('\\n@@' + JSON.stringify({ codes: [...new Set(codes)], loaded: loaded() }) + '\\n');
+    })().catch((e) => { console.error(e); process.exitCode = 1; });`;
+  const r = spawnSync(process.execPath, ['-e', script], {
+    encoding: 'utf8', env: { ...process.env, CUDA_DRIVER_LIBRARY: fakeDriver(), FAKE_CUDA_WORK_MS: '1' }, timeout: 60000,
+  });
+  if (r.status !== 0) throw new Error(`the script failed (${r.status}, ${r.signal}):\n${r.stderr.slice(-3000)}`);
+  expect(parseReport(r.stdout)).toEqual({ codes: [0], loaded: true });
 }, 60000);
