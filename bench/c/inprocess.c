@@ -29,14 +29,27 @@
 #include "empty_args.h"
 #include "napi_helpers.h"
 
-static napi_value graphLaunches(napi_env env, napi_callback_info info) {
+/* The arguments (a, b, count) of a loop over two handles: false, with an
+ * exception naming usage pending, when they are not two handles (bigints) and
+ * a number. */
+static bool twoHandlesAndCount(napi_env env, napi_callback_info info, const char *usage, uint64_t *a, uint64_t *b,
+                               uint32_t *count) {
   size_t argc = 3;
   napi_value argv[3];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3 || !handleArg(env, argv[0], a) ||
+      !handleArg(env, argv[1], b) || napi_get_value_uint32(env, argv[2], count) != napi_ok) {
+    fail(env, usage);
+    return false;
+  }
+  return true;
+}
+
+static napi_value graphLaunches(napi_env env, napi_callback_info info) {
   uint64_t exec, stream;
   uint32_t count;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3) return fail(env, "graphLaunches(exec, stream, count)");
-  if (!handleArg(env, argv[0], &exec) || !handleArg(env, argv[1], &stream)) return fail(env, "exec and stream must be handles (bigint)");
-  if (napi_get_value_uint32(env, argv[2], &count) != napi_ok) return fail(env, "count must be a number");
+  if (!twoHandlesAndCount(env, info, "graphLaunches(exec, stream, count): two handles (bigint) and a number", &exec, &stream, &count)) {
+    return NULL;
+  }
   double t0 = nanoseconds();
   for (uint32_t i = 0; i < count; i++) {
     CUresult r = cuGraphLaunch((CUgraphExec)(uintptr_t)exec, (CUstream)(uintptr_t)stream);
@@ -111,13 +124,12 @@ static napi_value copies(napi_env env, napi_callback_info info) {
 }
 
 static napi_value eventRecordQueries(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
   uint64_t event, stream;
   uint32_t count;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3) return fail(env, "eventRecordQueries(event, stream, count)");
-  if (!handleArg(env, argv[0], &event) || !handleArg(env, argv[1], &stream)) return fail(env, "event and stream must be handles (bigint)");
-  if (napi_get_value_uint32(env, argv[2], &count) != napi_ok) return fail(env, "count must be a number");
+  if (!twoHandlesAndCount(env, info, "eventRecordQueries(event, stream, count): two handles (bigint) and a number", &event, &stream,
+                          &count)) {
+    return NULL;
+  }
   CUevent e = (CUevent)(uintptr_t)event;
   CUstream s = (CUstream)(uintptr_t)stream;
   double t0 = nanoseconds();
