@@ -180,3 +180,41 @@ test('the addon stays loaded when the only workers that loaded it end: its threa
   if (r.status !== 0) throw new Error(`the script failed (${r.status}, ${r.signal}):\n${r.stderr.slice(-3000)}`);
   expect(parseReport(r.stdout)).toEqual({ codes: [0], loaded: true });
 }, 60000);
+
+test('workers terminated while their awaits settle: no crash', () => {
+  const dist = path.resolve(__dirname, '../../dist');
+  // worker.terminate() stops a worker's JavaScript at once: what the addon's
+  // entries and the completion poll then throw cannot reach JavaScript, and is
+  // dropped (an error that could not be thrown used to end the process).
+  const body = `
+    const cuda = require(${JSON.stringify(dist)});
+    const { parentPort } = require('worker_threads');
+    const kernel = cuda.Library.load('FAKE\\nkernel k 8').kernel('k');
+    const streams = Array.from({ length: 8 }, () => cuda.Stream.create());
+    (async () => {
+      for (;;) {
+        await Promise.all(streams.map((stream) => {
+          kernel.launch({ grid: 1, block: 1, stream }, [cuda.arg.u64(0n)]);
+          return stream.synchronize();
+        }));
+      }
+    })();
+    setTimeout(() => parentPort.postMessage('running'), 5);`;
+  const r = runScript(`
+    const { Worker } = require('worker_threads');
+    (async () => {
+      let ended = 0;
+      for (let i = 0; i < 12; i++) {
+        await new Promise((resolve, reject) => {
+          const w = new Worker(${JSON.stringify(body)}, { eval: true });
+          w.on('message', () => w.terminate());
+          w.on('error', reject);
+          w.on('exit', resolve);
+        });
+        ended++;
+      }
+      report({ ended });
+    })().catch((e) => { console.error(e); process.exitCode = 1; });`, { CUDA_DRIVER_LIBRARY: fakeDriver(), FAKE_CUDA_WORK_MS: '1' });
+  if (r.status !== 0 || !r.report) throw new Error(`the script failed (${r.status}, ${r.signal}):\n${r.stderr.slice(-3000)}`);
+  expect(r.report).toEqual({ ended: 12 });
+}, 60000);
