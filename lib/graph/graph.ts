@@ -51,9 +51,16 @@ const fillKeys: readonly string[] = ['elementBytes', 'offset', 'count', 'width',
 
 // Unknown keys of a node method's options: the node options, and more (the
 // method's own key) where it has one. The shared empty default has none to look at.
+// Known keys are compared by name (a search of the list per key showed in
+// builds); checkOptions names an unknown one.
 function nodeOptions(options: object, call: string, more?: string): void {
   checkObject(options, 'options');
-  if (options !== noOptions) checkOptions(options, 'options', call, more === undefined ? nodeKeys : [...nodeKeys, more]);
+  if (options === noOptions) return;
+  for (const key in options) {
+    if (key !== 'after' && key !== 'reads' && key !== 'writes' && key !== 'edges' && key !== 'label' && key !== more) {
+      checkOptions(options, 'options', call, more === undefined ? nodeKeys : [...nodeKeys, more]);
+    }
+  }
 }
 
 // Where a node option given in a node-specific object belongs.
@@ -370,10 +377,10 @@ export class Graph extends Disposable<NativeGraph> {
 
     let slot;
     try {
-      if (encoded.type === NodeType.kernel) {
-        // The kernel form of encodeNodeParams (EncodedKernelNode), its fields given one by one.
+      if (encoded.type === NodeType.kernel && edgeData === undefined) {
+        // The kernel form of encodeNodeParams (EncodedKernelNode), its fields given one by one; edge data takes addNode.
         const k = encoded as EncodedKernelNode;
-        slot = native.addKernelNode(this.slot, dependencySlots, edgeData, k.kernel, k.record);
+        slot = native.addKernelNode(this.slot, dependencySlots, k.kernel, k.record);
       } else {
         const result = native.addNode(this.slot, dependencySlots, edgeData, encoded);
         slot = result.node;
