@@ -103,6 +103,7 @@ export interface ConditionalNode {
  */
 export class Graph extends Disposable<NativeGraph> {
   // A data-flow graph's tracker, whose nodes are positions in #tracked.
+  readonly #isDataflow: boolean;
   #dataflow: DataflowTracker<number> | undefined;
   #tracked: GraphNode[] | undefined;
   // Each node's one object (native/graph/node_boxes.h NodeBox), for as long as
@@ -110,7 +111,7 @@ export class Graph extends Disposable<NativeGraph> {
   // slot through #bySlot, which is brought up to date when a lookup comes
   // (listings, clones): an entry per node added was a twentieth of a
   // node-by-node build, and its table's growth more of the collector's work.
-  readonly #nodes: GraphNode[];
+  #nodes: GraphNode[];
   #bySlot: Map<number, GraphNode> | undefined;
   #indexed: number;
   readonly #slots: SlotGroup;
@@ -123,7 +124,8 @@ export class Graph extends Disposable<NativeGraph> {
     this.#nodes = [];
     this.#bySlot = undefined;
     this.#indexed = 0;
-    if (options.dataflow) {
+    this.#isDataflow = options.dataflow === true;
+    if (this.#isDataflow) {
       this.#dataflow = DataflowTracker.positional({ nameOf: resourceName });
       this.#tracked = [];
     }
@@ -159,7 +161,7 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** True for a graph that infers edges from the memory its nodes touch. */
   get dataflow(): boolean {
-    return this.#dataflow !== undefined;
+    return this.#isDataflow;
   }
 
   /** How many nodes the graph has (cuGraphGetNodes). */
@@ -369,7 +371,8 @@ export class Graph extends Disposable<NativeGraph> {
       dependencySlots = trackedSlots(tracked, found);
       // Edge data given for explicit dependencies follows them; inferred ones are plain.
       if (edges) edgeData = found.map((p) => edges[after.indexOf(tracked[p])] ?? [0, 0, 0]);
-    } else if (options.reads !== undefined || options.writes !== undefined) {
+    } else if (!this.#isDataflow && (options.reads !== undefined || options.writes !== undefined)) {
+      // (A disposed data-flow graph has no tracker: the native call says it is disposed.)
       throw new TypeError('options.reads/writes need a data-flow graph: Graph.create({ dataflow: true })');
     } else {
       dependencySlots = slotsOfDependencies(after);
@@ -574,6 +577,24 @@ export class Graph extends Disposable<NativeGraph> {
   /** How many resources (buffers, kernels, callbacks, ...) the graph keeps alive. */
   get resourceCount(): number {
     return native.graphResourceCount(this.slot);
+  }
+
+  /**
+   * Releases the graph: the CUgraph is destroyed once no executable or launch
+   * needs it, and its nodes' objects throw from now on.
+   */
+  override dispose(): void {
+    super.dispose();
+    // What only a live graph looks up goes now. The graph object stays
+    // reachable until a full collection (young-generation collections keep
+    // what a FinalizationRegistry watches), and through these lists every
+    // node object and the tracker's arrays with it, which each collection
+    // before that copied again.
+    this.#nodes = [];
+    this.#bySlot = undefined;
+    this.#indexed = 0;
+    this.#dataflow = undefined;
+    this.#tracked = undefined;
   }
 
   protected override inspectSummary(): Record<string, unknown> {
