@@ -593,6 +593,7 @@ export class Graph extends Disposable<NativeGraph> {
     this.#nodes = [];
     this.#bySlot = undefined;
     this.#indexed = 0;
+    this.#dataflow?.recycle();
     this.#dataflow = undefined;
     this.#tracked = undefined;
   }
