@@ -458,8 +458,8 @@ export interface NativeAddon {
   graphNodeCopyKernelAttributes(node: Slot<NativeGraphNode>, source: Slot<NativeGraphNode>): void;
   /** params: lib/graph/node-params.ts encodeNodeParams. */
   addNode(graph: Slot<NativeGraph>, dependencies: NativeDependencies, edgeData: NativeEdgeData[] | undefined, params: Record<string, unknown>): { node: Slot<NativeGraphNode>; allocation?: Slot<NativeGraphAllocation>; bodies?: Slot<NativeGraph>[] };
-  /** addNode for a kernel node, its fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
-  addKernelNode(graph: Slot<NativeGraph>, dependencies: NativeDependencies, edgeData: NativeEdgeData[] | undefined, kernelSlot: number, record: ArrayBuffer): Slot<NativeGraphNode>;
+  /** addNode for a kernel node without edge data, its fields one by one (lib/graph/node-params.ts EncodedKernelNode). */
+  addKernelNode(graph: Slot<NativeGraph>, dependencies: NativeDependencies, kernelSlot: number, record: ArrayBuffer): Slot<NativeGraphNode>;
   /** New parameters for a node of the graph (not of executables already made from it). */
   setNodeParams(node: Slot<NativeGraphNode>, params: Record<string, unknown>): void;
   /** What the driver holds for the node, per type. */

@@ -131,11 +131,11 @@ export class DataflowTracker<N = unknown> {
   // heap per node of a chain, all long-lived, so that every scavenge copied
   // it again; but each ArrayBuffer made costs microseconds, several nodes'
   // worth of add().
-  private nodeTable = new Int32Array(NODE_FIELDS * INITIAL_NODES);
+  private nodeTable: Int32Array;
   // Node i's dependencies from nodeTable's KEPT_AT: their count, then for
   // each in order of addition its node index, its count of reasons and for
   // each reason its code (hazard kind + 4 × resource ordinal), start and end.
-  private kept = new Float64Array((3 + 2 * REASON_FIELDS) * INITIAL_NODES);
+  private kept: Float64Array;
   private keptLength = 0;
   // The objects handed out for node i's dependencies, once asked for: add()
   // and dependenciesOf() give the same ones.
@@ -146,8 +146,10 @@ export class DataflowTracker<N = unknown> {
   // array doubled and copied as it filled allocated twice its final size
   // (124 KB for the 62 KB of 1000 nodes), so a full chunk is followed by a
   // new one as large as all before it, and none is copied.
-  private readonly chunks = [new Uint32Array(1024)];
-  private bits = this.chunks[0]; // the chunk new rows go into
+  // Chunks past `current` are a recycled tracker's, zeroed, taken in turn.
+  private readonly chunks: Uint32Array[];
+  private current = 0; // the chunk new rows go into
+  private bits: Uint32Array; // chunks[current]
   private used = 0; // its words taken
   private readonly resources = new Map<object, ResourceState>();
   // The resources by ordinal, for the reasons' codes.
@@ -177,6 +179,23 @@ export class DataflowTracker<N = unknown> {
       throw new TypeError('options.nameOf must be a function');
     }
     this.nameOf = options.nameOf;
+    const reused = spare;
+    spare = undefined;
+    this.nodeTable = reused?.nodeTable ?? new Int32Array(NODE_FIELDS * INITIAL_NODES);
+    this.kept = reused?.kept ?? new Float64Array((3 + 2 * REASON_FIELDS) * INITIAL_NODES);
+    this.chunks = reused?.chunks ?? [new Uint32Array(1024)];
+    this.bits = this.chunks[0];
+  }
+
+  /**
+   * @internal Hands this tracker's typed arrays, cleared, to the next tracker
+   * made (a disposed graph's tracker, never used again): a graph built after
+   * another then makes none of the ArrayBuffers its tracker grows through.
+   */
+  recycle(): void {
+    this.nodeTable.fill(0, 0, NODE_FIELDS * this.addedNodes.length);
+    for (let c = 0; c <= this.current; c++) this.chunks[c].fill(0);
+    spare = { nodeTable: this.nodeTable, kept: this.kept, chunks: this.chunks };
   }
 
   /**
@@ -292,10 +311,14 @@ export class DataflowTracker<N = unknown> {
     this.nodeTable = withRoom(this.nodeTable, NODE_FIELDS * (self + 1));
     const words = (self + 31) >>> 5;
     if (this.used + words > this.bits.length) {
-      let total = 0;
-      for (const chunk of this.chunks) total += chunk.length;
-      this.bits = new Uint32Array(Math.max(total, words));
-      this.chunks.push(this.bits);
+      const next = this.current + 1;
+      if (next === this.chunks.length || this.chunks[next].length < words) {
+        let total = 0;
+        for (let c = 0; c < next; c++) total += this.chunks[c].length;
+        this.chunks[next] = new Uint32Array(Math.max(total, words));
+      }
+      this.current = next;
+      this.bits = this.chunks[next];
       this.used = 0;
     }
 
@@ -345,7 +368,7 @@ export class DataflowTracker<N = unknown> {
     for (let i = 0; i < writes.length; i++) this.visit(writes[i], 'record write', self);
     this.addedNodes.push(node);
     if (!this.nodesArePositions) this.indexByNode.set(node, self);
-    nodeTable[NODE_FIELDS * self + ROW_CHUNK] = this.chunks.length - 1;
+    nodeTable[NODE_FIELDS * self + ROW_CHUNK] = this.current;
     nodeTable[NODE_FIELDS * self + ROW_START] = row;
     this.used += words;
   }
@@ -517,6 +540,11 @@ const NODE_FIELDS = 5;
 
 // Numbers per reason in `kept`: code, start, end.
 const REASON_FIELDS = 3;
+
+// A disposed graph's tracker's typed arrays (DataflowTracker.recycle), for the
+// next tracker: each ArrayBuffer made costs microseconds, and a tracker of a
+// 1000-node graph grows through some fifteen of them.
+let spare: { nodeTable: Int32Array; kept: Float64Array; chunks: Uint32Array[] } | undefined;
 
 // A typed array with room for `length` elements: itself, or a copy at least
 // twice as long.

@@ -51,9 +51,16 @@ const fillKeys: readonly string[] = ['elementBytes', 'offset', 'count', 'width',
 
 // Unknown keys of a node method's options: the node options, and more (the
 // method's own key) where it has one. The shared empty default has none to look at.
+// Known keys are compared by name (a search of the list per key showed in
+// builds); checkOptions names an unknown one.
 function nodeOptions(options: object, call: string, more?: string): void {
   checkObject(options, 'options');
-  if (options !== noOptions) checkOptions(options, 'options', call, more === undefined ? nodeKeys : [...nodeKeys, more]);
+  if (options === noOptions) return;
+  for (const key in options) {
+    if (key !== 'after' && key !== 'reads' && key !== 'writes' && key !== 'edges' && key !== 'label' && key !== more) {
+      checkOptions(options, 'options', call, more === undefined ? nodeKeys : [...nodeKeys, more]);
+    }
+  }
 }
 
 // Where a node option given in a node-specific object belongs.
@@ -96,6 +103,7 @@ export interface ConditionalNode {
  */
 export class Graph extends Disposable<NativeGraph> {
   // A data-flow graph's tracker, whose nodes are positions in #tracked.
+  readonly #isDataflow: boolean;
   #dataflow: DataflowTracker<number> | undefined;
   #tracked: GraphNode[] | undefined;
   // Each node's one object (native/graph/node_boxes.h NodeBox), for as long as
@@ -103,7 +111,7 @@ export class Graph extends Disposable<NativeGraph> {
   // slot through #bySlot, which is brought up to date when a lookup comes
   // (listings, clones): an entry per node added was a twentieth of a
   // node-by-node build, and its table's growth more of the collector's work.
-  readonly #nodes: GraphNode[];
+  #nodes: GraphNode[];
   #bySlot: Map<number, GraphNode> | undefined;
   #indexed: number;
   readonly #slots: SlotGroup;
@@ -116,7 +124,8 @@ export class Graph extends Disposable<NativeGraph> {
     this.#nodes = [];
     this.#bySlot = undefined;
     this.#indexed = 0;
-    if (options.dataflow) {
+    this.#isDataflow = options.dataflow === true;
+    if (this.#isDataflow) {
       this.#dataflow = DataflowTracker.positional({ nameOf: resourceName });
       this.#tracked = [];
     }
@@ -152,7 +161,7 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** True for a graph that infers edges from the memory its nodes touch. */
   get dataflow(): boolean {
-    return this.#dataflow !== undefined;
+    return this.#isDataflow;
   }
 
   /** How many nodes the graph has (cuGraphGetNodes). */
@@ -362,7 +371,8 @@ export class Graph extends Disposable<NativeGraph> {
       dependencySlots = trackedSlots(tracked, found);
       // Edge data given for explicit dependencies follows them; inferred ones are plain.
       if (edges) edgeData = found.map((p) => edges[after.indexOf(tracked[p])] ?? [0, 0, 0]);
-    } else if (options.reads !== undefined || options.writes !== undefined) {
+    } else if (!this.#isDataflow && (options.reads !== undefined || options.writes !== undefined)) {
+      // (A disposed data-flow graph has no tracker: the native call says it is disposed.)
       throw new TypeError('options.reads/writes need a data-flow graph: Graph.create({ dataflow: true })');
     } else {
       dependencySlots = slotsOfDependencies(after);
@@ -370,10 +380,10 @@ export class Graph extends Disposable<NativeGraph> {
 
     let slot;
     try {
-      if (encoded.type === NodeType.kernel) {
-        // The kernel form of encodeNodeParams (EncodedKernelNode), its fields given one by one.
+      if (encoded.type === NodeType.kernel && edgeData === undefined) {
+        // The kernel form of encodeNodeParams (EncodedKernelNode), its fields given one by one; edge data takes addNode.
         const k = encoded as EncodedKernelNode;
-        slot = native.addKernelNode(this.slot, dependencySlots, edgeData, k.kernel, k.record);
+        slot = native.addKernelNode(this.slot, dependencySlots, k.kernel, k.record);
       } else {
         const result = native.addNode(this.slot, dependencySlots, edgeData, encoded);
         slot = result.node;
@@ -567,6 +577,25 @@ export class Graph extends Disposable<NativeGraph> {
   /** How many resources (buffers, kernels, callbacks, ...) the graph keeps alive. */
   get resourceCount(): number {
     return native.graphResourceCount(this.slot);
+  }
+
+  /**
+   * Releases the graph: the CUgraph is destroyed once no executable or launch
+   * needs it, and its nodes' objects throw from now on.
+   */
+  override dispose(): void {
+    super.dispose();
+    // What only a live graph looks up goes now. The graph object stays
+    // reachable until a full collection (young-generation collections keep
+    // what a FinalizationRegistry watches), and through these lists every
+    // node object and the tracker's arrays with it, which each collection
+    // before that copied again.
+    this.#nodes = [];
+    this.#bySlot = undefined;
+    this.#indexed = 0;
+    this.#dataflow?.recycle();
+    this.#dataflow = undefined;
+    this.#tracked = undefined;
   }
 
   protected override inspectSummary(): Record<string, unknown> {

@@ -135,7 +135,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("graphNodeSetKernelAttribute", Napi::Function::New(env, GraphNodeSetKernelAttribute, "graphNodeSetKernelAttribute"));
   exports.Set("graphNodeCopyKernelAttributes", Napi::Function::New(env, GraphNodeCopyKernelAttributes, "graphNodeCopyKernelAttributes"));
   exports.Set("addNode", Napi::Function::New(env, AddNode, "addNode"));
-  exports.Set("addKernelNode", hotFunction<5, AddKernelNode>(env, "addKernelNode"));
+  exports.Set("addKernelNode", hotFunction<4, AddKernelNode>(env, "addKernelNode"));
   exports.Set("setNodeParams", Napi::Function::New(env, SetNodeParams, "setNodeParams"));
   exports.Set("graphNodeParams", Napi::Function::New(env, GraphNodeParams, "graphNodeParams"));
   exports.Set("instantiate", Napi::Function::New(env, Instantiate, "instantiate"));

@@ -146,7 +146,7 @@ Napi::Value GraphNodeGetKernelAttribute(const Napi::CallbackInfo& info);
 Napi::Value GraphNodeSetKernelAttribute(const Napi::CallbackInfo& info);
 Napi::Value GraphNodeCopyKernelAttributes(const Napi::CallbackInfo& info);
 Napi::Value AddNode(const Napi::CallbackInfo& info);
-napi_value AddKernelNode(Napi::Env env, SlotTable& table, const HotArgs<5>& args);
+napi_value AddKernelNode(Napi::Env env, SlotTable& table, const HotArgs<4>& args);
 Napi::Value SetNodeParams(const Napi::CallbackInfo& info);
 Napi::Value GraphNodeParams(const Napi::CallbackInfo& info);
 Napi::Value Instantiate(const Napi::CallbackInfo& info);

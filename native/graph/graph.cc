@@ -99,6 +99,8 @@ const NodeRef& nodeArg(const SlotTable& table, Napi::Value value, const char* pa
 
 const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, const GraphBox* graph) {
   if (!node->alive) throwTypeError(env, std::string(param) + " was destroyed (GraphNode.destroy)");
+  // A node of the graph the call holds (and has checked is live).
+  if (graph && node->owner == graph && !node->graph.expired()) return node;
   GraphRef owner = graphOf(env, *node);
   if (graph && owner.get() != graph) throwTypeError(env, std::string(param) + " belongs to another graph");
   return node;
@@ -138,8 +140,7 @@ Dependencies::Dependencies(Napi::Env env, Napi::Value nodes, Napi::Value edges) 
   }
 }
 
-void Dependencies::resolve(Napi::Env env, const GraphBox& graph) {
-  const SlotTable& table = slotTable(env);
+void Dependencies::resolve(Napi::Env env, const SlotTable& table, const GraphBox& graph) {
   if (count_ > kFew) more_.resize(count_);
   CUgraphNode* nodes = count_ <= kFew ? few_ : more_.data();
   for (size_t i = 0; i < count_; ++i) {

@@ -122,7 +122,8 @@ Napi::Value nodeValue(Napi::Env env, SlotTable& table, const NodeRef& node);
 // A live node argument, by slot; it must belong to graph when graph is given.
 const NodeRef& nodeArg(Napi::Value value, const char* param, const GraphBox* graph = nullptr);
 const NodeRef& nodeArg(const SlotTable& table, Napi::Value value, const char* param, const GraphBox* graph);
-// The same checks for a node found otherwise (by slot).
+// The same checks for a node found otherwise (by slot); graph, when given, is
+// one the call has checked is live (graphArg).
 const NodeRef& liveNode(Napi::Env env, const NodeRef& node, const char* param, const GraphBox* graph = nullptr);
 
 // [node, ...] (or one node's slot) and, when given, [[fromPort, toPort, type], ...]
@@ -134,7 +135,8 @@ class Dependencies {
  public:
   Dependencies(Napi::Env env, Napi::Value nodes, Napi::Value edges);
   // The nodes read, which must be live nodes of graph.
-  void resolve(Napi::Env env, const GraphBox& graph);
+  void resolve(Napi::Env env, const GraphBox& graph) { resolve(env, slotTable(env), graph); }
+  void resolve(Napi::Env env, const SlotTable& table, const GraphBox& graph);
 
   // The nodes (once resolved) and the edge data as the driver takes them (null when none).
   const CUgraphNode* nodes() const { return count_ == 0 ? nullptr : count_ <= kFew ? few_ : more_.data(); }

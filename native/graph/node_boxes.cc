@@ -16,6 +16,7 @@ NodeRef NodeBoxes::add(const std::shared_ptr<GraphBox>& graph, CUgraphNode node)
   NodeRef box = at(place);
   box->node = node;
   box->graph = graph;
+  box->owner = graph.get();
   return box;
 }
 

@@ -30,6 +30,10 @@ struct GraphBox;
 struct NodeBox : NonCopyable {
   CUgraphNode node = nullptr;
   std::weak_ptr<GraphBox> graph;  // the graph the node belongs to
+  // The same graph by address, for the check that a dependency belongs to a
+  // live graph a call holds: while graph has not expired, no other graph can
+  // have this address, and the check takes no reference.
+  const GraphBox* owner = nullptr;
   bool alive = true;  // false once destroyed with cuGraphDestroyNode
   double slot = -1;   // its slot, while that still holds this box
 

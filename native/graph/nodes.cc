@@ -27,15 +27,16 @@ Napi::Value AddNode(const Napi::CallbackInfo& info) {
   return out;
 }
 
-// addKernelNode(graph, dependencies, edgeData | undefined, kernel, record)
-// -> node: addNode for a kernel node, its parameters given one by one (see
-// KernelNodeFields); a plain Node-API callback (core/hot_call.h), as launches
-// are, the graph by slot.
-napi_value AddKernelNode(Napi::Env env, SlotTable& table, const HotArgs<5>& args) {
-  Dependencies deps(env, Napi::Value(env, args[1]), Napi::Value(env, args[2]));
-  GraphRef graph = graphArg(table, Napi::Value(env, args[0]), "graph");
-  deps.resolve(env, *graph);
-  return nodeValue(env, table, addKernelNodeFromFields(env, table, graph, deps, {Napi::Value(env, args[3]), Napi::Value(env, args[4])}));
+// addKernelNode(graph, dependencies, kernel, record) -> node: addNode for a
+// kernel node without edge data (lib/ sends one with edge data to addNode),
+// its parameters given one by one (see KernelNodeFields); a plain Node-API
+// callback (core/hot_call.h), as launches are, the graph by slot. The graph's
+// box is used by reference: no JavaScript runs after the arguments are read.
+napi_value AddKernelNode(Napi::Env env, SlotTable& table, const HotArgs<4>& args) {
+  Dependencies deps(env, Napi::Value(env, args[1]), Napi::Value());
+  const GraphRef& graph = graphArg(table, Napi::Value(env, args[0]), "graph");
+  deps.resolve(env, table, *graph);
+  return nodeValue(env, table, addKernelNodeFromFields(env, table, graph, deps, {Napi::Value(env, args[2]), Napi::Value(env, args[3])}));
 }
 
 // setNodeParams(node, params): new parameters for a node of the graph (not of

@@ -294,6 +294,22 @@ describe('random programs', () => {
     const positional = track(program, buffers, DataflowTracker.positional());
     expect(edgePairs(positional.edges())).toEqual(edgePairs(tracker.edges()));
   });
+
+  test('a tracker made after another is recycled keeps the same edges as a new one', () => {
+    const buffers = Array.from({ length: 40 }, () => new FakeBuffer());
+    // A large program leaves every array grown and written; smaller and larger ones follow on the recycled arrays.
+    const first = randomProgram(2000, 40, 7);
+    const expectedFirst = edgePairs(track(first, buffers).edges());
+    let previous = track(first, buffers, DataflowTracker.positional());
+    expect(edgePairs(previous.edges())).toEqual(expectedFirst);
+    for (const [size, seed] of [[50, 8], [2000, 9], [3000, 10]]) {
+      const program = randomProgram(size, 40, seed);
+      previous.recycle();
+      const recycled = track(program, buffers, DataflowTracker.positional());
+      expect(edgePairs(recycled.edges())).toEqual(edgePairs(track(program, buffers).edges()));
+      previous = recycled;
+    }
+  });
 });
 
 // A byte-by-byte model of the tracker, for random programs with every kind of

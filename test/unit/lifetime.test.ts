@@ -241,6 +241,24 @@ describe('graph nodes: one object each, their slots freed with their graph', () 
     expect(r).toEqual({ disposedGraph: ['DisposedError', false, true], whileKept: [false, true, true], collected: [stale, stale, stale] });
   });
 
+  test('a disposed graph lets go of its nodes\' objects; a disposed data-flow graph still says so and refuses nodes as disposed', () => {
+    const r = run(`
+      const graph = cuda.Graph.create({ dataflow: true });
+      const buffer = cuda.DeviceBuffer.alloc(64);
+      let first = graph.addFill(buffer, 1);
+      const second = graph.addFill(buffer, 2);
+      const weak = new WeakRef(first);
+      first = undefined;
+      graph.dispose();
+      await settle();
+      report({
+        collected: weak.deref() === undefined, kept: attempt(() => second.type),
+        dataflow: graph.dataflow, add: attempt(() => graph.addFill(buffer, 3)),
+        kernel: attempt(() => graph.addEmpty({ reads: [buffer] })),
+      });`);
+    expect(r).toEqual({ collected: true, kept: 'DisposedError', dataflow: true, add: 'DisposedError', kernel: 'DisposedError' });
+  });
+
   test('nodes added before and after a listing, thousands of them, are one object each; a destroyed node\'s address reused is a new node', () => {
     const r = run(`
       const graph = cuda.Graph.create();

@@ -47,6 +47,27 @@ describe('graph node kinds', () => {
     expect(r.report.edges).toMatch(/cuGraphAddNode is not provided by the installed driver/);
   });
 
+  test('a kernel node with edge data is added through the generic call, after the node it names', () => {
+    const r = runScript(`${capture}
+      const lib = cuda.Library.load(['FAKE', 'kernel empty'].join('\\n'));
+      const empty = lib.kernel('empty');
+      const graph = cuda.Graph.create();
+      const a = graph.addKernel(empty, { grid: 1, block: 32 });
+      cuda.callCounters.enable();
+      const b = graph.addKernel(empty, { grid: 2, block: 32 }, [], { after: [a], edges: [{ type: 'programmatic' }] });
+      const c = graph.addKernel(empty, { grid: 3, block: 32 }, [], { after: [b] });
+      report({
+        called: cuda.callCounters.read().map((c) => [c.name, c.calls]),
+        edges: graph.edges().map((e) => [[a, b, c].indexOf(e.from), [a, b, c].indexOf(e.to)]),
+        types: [b.type, c.type],
+        mismatch: t(() => graph.addKernel(empty, { grid: 1, block: 32 }, [], { after: [a, b], edges: [{}] })),
+      });`, env());
+    expect(r.stderr).toBe('');
+    expect(r.report.called).toEqual(expect.arrayContaining([['cuGraphAddNode', 2]]));
+    expect(r.report).toMatchObject({ edges: [[0, 1], [1, 2]], types: ['kernel', 'kernel'] });
+    expect(r.report.mismatch).toBe('RangeError: options.edges must have one entry per options.after node');
+  });
+
   test('CUDA_DRIVER_GRAPH_PER_TYPE_CALLS makes the per-type calls be used on any driver; what they cannot express still goes generic', () => {
     const script = `${capture}
       const graph = cuda.Graph.create();
