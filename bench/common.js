@@ -339,7 +339,11 @@ function targetsOf(row) {
         out.push({ what: `${what} (${name} measured below C in this run)`, met: false, undecided: true });
         return;
       }
-      const times = ours <= 0 ? Infinity : theirs / ours;
+      if (ours <= 0) {
+        out.push({ what: `${what} (JavaScript measured at or below C in this run)`, met: true });
+        return;
+      }
+      const times = theirs / ours;
       out.push({ what: `${what} (${fixed(times, 1)}x)`, met: times >= factor });
     };
     addedTime(row.bindings, 2, 'cuda.bindings');
