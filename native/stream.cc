@@ -46,7 +46,13 @@ struct HandedOff {
 }  // namespace
 
 StreamBox::~StreamBox() {
-  if (processExiting()) return;  // releases are skipped from here on; the driver reclaims everything
+  if (processExiting()) {
+    // Releases are skipped from here on; the driver reclaims everything. What
+    // work in flight uses is kept, not freed: the driver's threads may still
+    // reach it (a host node calls its callback) until the process is gone.
+    if (pendingCount() != 0) new auto(std::move(pending));
+    return;
+  }
   endAbandonedCapture();
   if (pendingCount() != 0) handOffPending();
   if (owned && stream) {

@@ -226,4 +226,23 @@ describe('exit with host callbacks pending', () => {
     expect(r).toMatchObject({ status: 0, signal: null });
     expectPromptExit(r, 2000);
   });
+
+  test('a script that ends with launches of a graph with a host node in flight exits cleanly', () => {
+    // The host nodes of launches still queued run on the driver's threads while
+    // the process exits: what they reach stays allocated until it is gone.
+    // Several processes, as the end of each races with its launches.
+    const statuses = Array.from({ length: 5 }, () => {
+      const r = runScript(`
+        const kernel = cuda.Library.load('FAKE\\nkernel k 8').kernel('k');
+        const streams = Array.from({ length: 6 }, () => cuda.Stream.create());
+        const graph = cuda.Graph.create();
+        graph.addKernel(kernel, { grid: 1, block: 1 }, [cuda.arg.u64(1n)]);
+        graph.addHost(() => {});
+        const exec = graph.instantiate();
+        for (let i = 0; i < 30; i++) exec.launch(streams[i % 6]);`,
+      { CUDA_DRIVER_LIBRARY: fakeDriver(), FAKE_CUDA_WORK_MS: '2' });
+      return `${r.status} ${r.signal} ${r.stderr.trim()}`;
+    });
+    expect(new Set(statuses)).toEqual(new Set(['0 null ']));
+  });
 });
