@@ -14,7 +14,7 @@
 // per pair against the same loop entered once per batch.
 // Usage: node bench/calls.js [batch=200] [rounds=300] [passes=3]
 'use strict';
-const { describePython, inProcessC, inProcessRow, pairedPerCall, perCall, pick, runAlone, runC, runPython } = require('./common');
+const { crossingControl, describePython, inProcessC, inProcessRow, pairedPerCall, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 const allocBytes = 256;
 
@@ -30,8 +30,8 @@ function measureJs(cuda, batch, rounds) {
   const recordQuery = pairedPerCall(() => event.record(stream).query(), recordQueriesInC, batch, rounds, drain);
   const allocFree = pairedPerCall(() => cuda.DeviceBuffer.allocAsync(allocBytes, stream).dispose(), allocFreesInC, batch, rounds, drain);
   // The controls: what calling once per pair from a JavaScript loop costs C's own pair.
-  const recordQueryCrossing = pairedPerCall(() => recordQueriesInC(1), recordQueriesInC, batch, rounds, drain);
-  const allocFreeCrossing = pairedPerCall(() => allocFreesInC(1), allocFreesInC, batch, rounds, drain);
+  const recordQueryCrossing = crossingControl(recordQueriesInC, batch, rounds, drain);
+  const allocFreeCrossing = crossingControl(allocFreesInC, batch, rounds, drain);
   const out = {
     eventRecordQuery: recordQuery.js,
     eventRecordQueryInProcessC: recordQuery.c,

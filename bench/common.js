@@ -75,6 +75,20 @@ function pairedPerItem(submit, inC, batch, rounds, drain) {
   }, inC, batch, rounds, drain);
 }
 
+/**
+ * The control of an in-process row, with nothing of the binding on either
+ * side: inC(count), C's own loop, entered from JavaScript once per call
+ * against the same loop entered once per batch ({js, c}, as pairedPerCall).
+ */
+function crossingControl(inC, batch, rounds, drain) {
+  return pairedPerCall(() => inC(1), inC, batch, rounds, drain);
+}
+
+/** The other control: C's batch against C's batch, timed as pairedPerItem times a stream.submit(). */
+function batchControl(inC, batch, rounds, drain) {
+  return pairedPerItem(() => inC(batch), inC, batch, rounds, drain);
+}
+
 // jsBatch(count) and inC(count): nanoseconds of count calls. Each side's
 // reading of its own clock (a batch of none, the median of many) is taken off
 // its batches: process.hrtime.bigint() costs several times C's
@@ -446,7 +460,9 @@ function runAlone(measure, options) {
 }
 
 module.exports = {
+  batchControl,
   buildChain,
+  crossingControl,
   cubinFile,
   describePython,
   inProcessC,

@@ -11,7 +11,7 @@
 // own meets another moment of the host.
 // Usage: node bench/copy-bandwidth.js [repetitions=20] [largest=268435456]
 'use strict';
-const { describePython, inProcessC, median, now, pairedPerCall, pick, runAlone, runC, runPython, sizesUpTo } = require('./common');
+const { crossingControl, describePython, inProcessC, median, now, pairedPerCall, pick, runAlone, runC, runPython, sizesUpTo } = require('./common');
 
 /** The repetitions for a copy of bytes (as bandwidth.c computes them). */
 function repetitionsFor(bytes, base) {
@@ -61,8 +61,8 @@ function measureInProcess(cuda, host, device, bytes, batch = 20, rounds = 300) {
     h2d: pairedPerCall(() => cuda.copy(device, host, options), inCToDevice, batch, rounds, none),
     d2h: pairedPerCall(() => cuda.copy(host, device, options), inCToHost, batch, rounds, none),
     // The control: C's own copy entered from JavaScript once per copy, against C's loop.
-    h2dCrossing: pairedPerCall(() => inCToDevice(1), inCToDevice, batch, rounds, none),
-    d2hCrossing: pairedPerCall(() => inCToHost(1), inCToHost, batch, rounds, none),
+    h2dCrossing: crossingControl(inCToDevice, batch, rounds, none),
+    d2hCrossing: crossingControl(inCToHost, batch, rounds, none),
   };
 }
 

@@ -8,7 +8,7 @@
 // time of a kernel-node parameter update on an executable, plain and prepared.
 // Usage: node bench/graph.js [passes=3]
 'use strict';
-const { buildChain, cubinFile, describePython, inProcessC, inProcessRow, median, now, pairedPerCall, pairedPerItem, perCall, pick, runAlone, runC, runPython } = require('./common');
+const { batchControl, buildChain, crossingControl, cubinFile, describePython, inProcessC, inProcessRow, median, now, pairedPerCall, pairedPerItem, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 const sizes = [1, 100, 1000];
 
@@ -45,8 +45,8 @@ function launchTimes(exec, stream, n) {
   const submitted = pairedPerItem(() => stream.submit(items), cLaunches, batch, rounds, drain);
   // Controls without the binding: C's launch entered once per launch from
   // JavaScript, and C's batch against C's batch (the pairing's own bias).
-  const crossing = pairedPerCall(() => cLaunches(1), cLaunches, batch, rounds, drain);
-  const cAgainstC = pairedPerItem(() => cLaunches(batch), cLaunches, batch, rounds, drain);
+  const crossing = crossingControl(cLaunches, batch, rounds, drain);
+  const cAgainstC = batchControl(cLaunches, batch, rounds, drain);
   return { launch: one.js, launchInProcessC: one.c, submitted: submitted.js, submittedInProcessC: submitted.c, crossing, cAgainstC };
 }
 

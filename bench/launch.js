@@ -14,7 +14,7 @@
 // the stream.submit() row is.
 // Usage: node bench/launch.js [batch=200] [rounds=300] [passes=3]
 'use strict';
-const { cubinFile, describePython, inProcessC, inProcessRow, pairedPerCall, pairedPerItem, perCall, pick, runAlone, runC, runPython } = require('./common');
+const { batchControl, crossingControl, cubinFile, describePython, inProcessC, inProcessRow, pairedPerCall, pairedPerItem, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 function measureJs(cuda, lib, stream, buffer, batch, rounds) {
   const k0 = lib.kernel('empty0');
@@ -44,8 +44,8 @@ function measureJs(cuda, lib, stream, buffer, batch, rounds) {
   const submitted4 = pairedPerItem(() => stream.submit(items), launch4InC, batch, rounds, drain);
   // The controls: what calling once per launch from a JavaScript loop costs
   // C's own launch, and how far the pairing reads between identical code.
-  const crossing4 = pairedPerCall(() => launch4InC(1), launch4InC, batch, rounds, drain);
-  const cAgainstC4 = pairedPerItem(() => launch4InC(batch), launch4InC, batch, rounds, drain);
+  const crossing4 = crossingControl(launch4InC, batch, rounds, drain);
+  const cAgainstC4 = batchControl(launch4InC, batch, rounds, drain);
   const out = {
     prepared0: per(() => p0.launch()),
     prepared4: paired4.js,

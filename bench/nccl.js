@@ -25,7 +25,7 @@ process.env.NCCL_NVLS_ENABLE = '0';
 const { spawn, spawnSync } = require('child_process');
 const net = require('net');
 const path = require('path');
-const { inProcessC, median, now, pairedPerCall, perCall, python, runAlone, runC, sizesUpTo } = require('./common');
+const { crossingControl, inProcessC, median, now, pairedPerCall, perCall, python, runAlone, runC, sizesUpTo } = require('./common');
 
 const titles = { bandwidth: 'NCCL all-reduce bus bandwidth, two processes', host: 'NCCL all-reduce host time per call, two processes' };
 const smallBytes = 4096;
@@ -89,7 +89,7 @@ async function measureRank(cuda, rank, ids, { repetitions, batch, rounds, sizes 
     const onSameComm = (calls) => inC.allReduces(stream.handle, data.address, smallBytes / 4, calls, comm.handle);
     sameComm = pairedPerCall(() => comm.allReduce(data, data, small), onSameComm, batch, rounds, drain);
     // The control: C's own call, entered from JavaScript once per call, against C's loop.
-    perCrossing = pairedPerCall(() => onSameComm(1), onSameComm, batch, rounds, drain);
+    perCrossing = crossingControl(onSameComm, batch, rounds, drain);
   }
   await comm.destroy();
   data.dispose();
