@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "core/hot_call.h"
 #include "core/immediate.h"
+#include "memory/memory.h"
 #include "generated/entries.h"
 
 namespace cudrv {
@@ -131,7 +132,11 @@ SlotTable& slotTable(Napi::Env env) {
 MemoryInSlot memoryInEntry(Napi::Env env, const SlotTable::Entry* entry) {
   if (!entry || !entry->kind->memoryBox) return {};
   if (!entry->hasBox) throwDisposed(env, entry->kind->name);
-  return {entry->kind->memoryBox(entry->box), entry};
+  const MemoryBox* box = entry->kind->memoryBox(entry->box);
+  if (box->ended && box->ended(*box)) {
+    throwTypeError(env, std::string(entry->kind->name) + " names memory that no longer exists (its graph or its allocation node was destroyed)");
+  }
+  return {box, entry};
 }
 
 MemoryRef memoryOfEntry(Napi::Env env, const SlotTable::Entry* entry) {
@@ -168,14 +173,16 @@ napi_value DisposeHandle(Napi::Env env, SlotTable& table, const HotArgs<1>& args
 // registered for its collection (lib/disposable.ts): nothing would free the
 // slot later, so it is freed now. The result is the number the object names
 // from then on: its class's disposed slot, so that its calls still throw the
-// disposed error. A slot already disposed, or one that dispose() leaves alone
-// (the legacy streams), stays as it is, and its number is the result. The
+// disposed error. A slot the native side disposed already (an explicit free
+// disposes its buffer) is freed the same way; a class's disposed slot, or one
+// that dispose() leaves alone (the legacy streams), stays as it is, and its
+// number is the result. The
 // queue is not read first: the object's adoption may still wait there, and
 // names nothing once the slot is freed (or adopts the slot that stays).
 napi_value DisposeUnregistered(Napi::Env env, SlotTable& table, const HotArgs<1>& args) {
   const double id = slotArg(Napi::Value(env, args[0]));
   const SlotTable::Entry& entry = liveSlot(env, table, id);
-  if (!entry.hasBox || entry.permanent()) return Napi::Number::New(env, id);
+  if (entry.disposedStandIn || entry.permanent()) return Napi::Number::New(env, id);
   const double standIn = table.disposedSlotOf(*entry.kind);
   table.dispose(id);
   // A full table leaves the slot disposed in place (freed with the environment).

@@ -43,11 +43,14 @@ Napi::Value TrimGraphMemory(const Napi::CallbackInfo& info) {
 // freeGraphAllocation(allocation, stream | undefined): as C frees an allocation
 // no free node of its graph frees: cuMemFreeAsync on stream (captured as a free
 // node while it captures), or cuMemFree. The box frees nothing itself; on a
-// stream it stays with the work there until the free has run.
+// stream it stays with the work there until the free has run. The handle is
+// disposed by the call: no copy, fill or launch can name memory that is freed.
 Napi::Value FreeGraphAllocation(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  SlotTable& table = slotTable(env);
   StreamBox* stream = info[1].IsUndefined() ? nullptr : &streamArg(info[1]);
-  const auto& allocation = GraphAllocation::fromSlot(info[0], "allocation");
+  const double slot = slotArg(info[0]);
+  const auto& allocation = GraphAllocation::fromSlot(env, table, slot, "allocation");
   if (stream) {
     CU_CHECK(env, cuMemFreeAsync, allocation->device, stream->stream);
     stream->keepUntilIdle(allocation);
@@ -55,6 +58,7 @@ Napi::Value FreeGraphAllocation(const Napi::CallbackInfo& info) {
     makeCurrent(env, allocation->context);
     CU_CHECK(env, cuMemFree, allocation->device);
   }
+  table.dispose(slot);
   return env.Undefined();
 }
 

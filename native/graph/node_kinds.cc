@@ -250,6 +250,12 @@ void memAllocAdded(Napi::Env env, const GraphRef&, const NodeRef& node, NodePara
   allocation->size = p.params.alloc.bytesize;
   allocation->context = primaryContext(env, p.params.alloc.poolProps.location.id);
   allocation->node = node;
+  // Its address is the graph's: it ends with the graph, or with the node.
+  allocation->ended = [](const MemoryBox& memory) {
+    const NodeBox& allocating = *static_cast<const GraphAllocationBox&>(memory).node;
+    const GraphRef graph = allocating.graph.lock();
+    return !allocating.alive || !graph || !graph->root();
+  };
   result->Set("allocation", newGraphAllocationSlot(env, allocation));
 }
 

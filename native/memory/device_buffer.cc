@@ -11,16 +11,16 @@ namespace cudrv {
 DeviceMemoryBox::~DeviceMemoryBox() {
   if (!device || freed) return;
   CUdeviceptr ptr = device;
+  // The release takes the box's references over (moved, not copied: each copy
+  // of a reference is an atomic operation on a hot path).
   if (allocation == Allocation::StreamOrdered) {
     // Freed in stream order, after the work queued on its release stream (a
     // special stream's context made current: it names that context's stream).
-    StreamRef stream = releaseStream;
-    releaseWhenSafe([ptr, stream] {
+    releaseWhenSafe([ptr, stream = std::move(releaseStream)] {
       if (stream->owned || setCurrent(stream->context->context) == CUDA_SUCCESS) CU_CALL(cuMemFreeAsync, ptr, stream->stream);
     });
   } else {
-    ContextRef ctx = context;
-    releaseWhenSafe([ptr, ctx] {
+    releaseWhenSafe([ptr, ctx = std::move(context)] {
       if (setCurrent(ctx->context) == CUDA_SUCCESS) CU_CALL(cuMemFree, ptr);
     });
   }
@@ -47,7 +47,7 @@ Napi::Value Allocate(const Napi::CallbackInfo& info) {
   auto box = newDeviceBox(env, contextOrPrimary(env, info[2], ordinal));
   CU_CHECK_DETAIL(env, "bytes=" + std::to_string(bytes), cuMemAlloc, &box->device, bytes);
   box->size = bytes;
-  return DeviceBuffer::newSlot(env, box);
+  return DeviceBuffer::newSlot(env, std::move(box));
 }
 
 // allocatePitched(ordinal, widthBytes, height, elementBytes, context | undefined): rows padded to the pitch the driver picks.
@@ -64,7 +64,7 @@ Napi::Value AllocatePitched(const Napi::CallbackInfo& info) {
   box->allocation = DeviceMemoryBox::Allocation::Pitched;
   box->pitch = pitch;
   box->size = pitch * height;
-  return DeviceBuffer::newSlot(env, box);
+  return DeviceBuffer::newSlot(env, std::move(box));
 }
 
 // allocateManaged(ordinal, bytes, flags, context | undefined)
@@ -78,7 +78,7 @@ Napi::Value AllocateManaged(const Napi::CallbackInfo& info) {
   box->allocation = DeviceMemoryBox::Allocation::Managed;
   box->kind = MemoryKind::Unified;
   box->size = bytes;
-  return DeviceBuffer::newSlot(env, box);
+  return DeviceBuffer::newSlot(env, std::move(box));
 }
 
 // allocateAsync(bytes, stream, pool | undefined): stream-ordered; the box frees
@@ -106,7 +106,7 @@ napi_value AllocateAsync(Napi::Env env, SlotTable& table, const HotArgs<3>& args
   box->allocation = DeviceMemoryBox::Allocation::StreamOrdered;
   box->releaseStream = stream;
   box->size = bytes;
-  return DeviceBuffer::newSlot(env, box);
+  return DeviceBuffer::newSlot(env, std::move(box));
 }
 
 // freeAsync(buffer, stream): cuMemFreeAsync on any stream, now: a call the
@@ -114,9 +114,13 @@ napi_value AllocateAsync(Napi::Env env, SlotTable& table, const HotArgs<3>& args
 // 10) but records it, as a free node, when stream is capturing. The box frees
 // nothing afterwards and stays with the work on stream (or the capture's graph)
 // until the free has run: what it holds (its pool, its release stream) with it.
+// The handle is disposed by the call: no copy, fill or launch can name memory
+// that is freed.
 Napi::Value FreeAsync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const auto& buffer = DeviceBuffer::fromSlot(info[0], "buffer");
+  SlotTable& table = slotTable(env);
+  const double slot = slotArg(info[0]);
+  const auto& buffer = DeviceBuffer::fromSlot(env, table, slot, "buffer");
   StreamBox& stream = streamArg(info[1]);
   if (buffer->allocation != DeviceMemoryBox::Allocation::StreamOrdered) {
     throwTypeError(env, "buffer must be stream-ordered memory (DeviceBuffer.allocAsync)");
@@ -126,6 +130,7 @@ Napi::Value FreeAsync(const Napi::CallbackInfo& info) {
   if (buffer->device) CU_CHECK(env, cuMemFreeAsync, buffer->device, stream.stream);
   buffer->freed = true;
   stream.keepUntilIdle(buffer);
+  table.dispose(slot);
   return env.Undefined();
 }
 

@@ -36,6 +36,10 @@ struct MemoryBox : NonCopyable {
   // its parameter. Null for memory, whose argument is its address.
   const void* parameter = nullptr;
   size_t parameterBytes = 0;
+  // Memory that can end before its box does (a graph allocation: its graph or
+  // its allocation node destroyed) says here whether it has; null for memory
+  // that lives as long as its box. Every use by slot asks (core/slots.cc).
+  bool (*ended)(const MemoryBox&) = nullptr;
 };
 using MemoryRef = std::shared_ptr<MemoryBox>;
 

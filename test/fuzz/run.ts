@@ -50,7 +50,7 @@ const stateErrors = [
   /already capturing/, /is not capturing/, /capture has already ended/, /still used by live handles/, /belongs to a module of another context/,
   /cannot be queried in another/, /already in progress on this FdChannel/, /was already added to this tracker/, /was compiled to/,
   /environment is shutting down/, /legacy default stream cannot be captured/, /stream callbacks cannot be captured/,
-  /a capture this library did not begin/, /host callback the GPU waits for/,
+  /a capture this library did not begin/, /host callback the GPU waits for/, /it is the graph's to free/,
 ];
 // Messages of TypeErrors JavaScript raises itself (not the library's own checks).
 const engineTypeErrors = /Cannot read propert|is not a function|is not iterable|Cannot convert|Cannot mix BigInt|is not a constructor|Cannot destructure|private member|called on incompatible|Do not know how to serialize|object null is not|Cannot create property|Invalid typed array length|Cannot use 'in' operator/;

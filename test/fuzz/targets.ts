@@ -5,7 +5,7 @@
 import type fc from 'fast-check';
 import type * as Cuda from '../../lib';
 import {
-  alloc, anything, array, bool, bytes, device, fn, handle, int, location, made, memory, memoryKinds, names, optional, options,
+  alloc, anything, array, bool, bytes, device, driverSize, fn, handle, int, location, made, memory, memoryKinds, names, optional, options,
   Arg, Param, required, requiredOptions, self, selfOrDisposed, size, str, Validity, values,
 } from './values';
 import { detachedView, resizableBuffer, shrunkView } from './hostile';
@@ -384,7 +384,7 @@ export function publicTargets(world: World): Target[] {
       optional(array(names(keys(E.PointerAttribute)), 4)), optional(size(4096))],
     call: (p, n, o) => c.pointerAttributes(p, n, o), relation: (p, _n, o) => (typeof p === 'bigint' ? 'valid' : fits(num(o, 0), 0, sizeOfBytes(p))) },
     { name: 'setSyncMemops', params: [memory, bool], call: (m, e) => c.setSyncMemops(m, e) },
-    { name: 'MemoryPool.create', params: [options({ location, handleTypes: handleTypes(), maxSize: size(1 << 30) })],
+    { name: 'MemoryPool.create', params: [options({ location, handleTypes: handleTypes(), maxSize: driverSize(1 << 30) })],
       call: (o) => c.MemoryPool.create(o) },
     { name: 'MemoryPool.defaultFor', params: [device], call: (d) => c.MemoryPool.defaultFor(d) },
     { name: 'MemoryPool.currentFor', params: [device], call: (d) => c.MemoryPool.currentFor(d) },
@@ -398,7 +398,7 @@ export function publicTargets(world: World): Target[] {
       ['reuseFollowEventDependencies', false], ['usedMemHigh', 0], ['reservedMemHigh', 0]],
     [['releaseThreshold', -1], ['releaseThreshold', 0.5], ['reuseAllowOpportunistic', 'yes'], ['nope', 1], ['usedMemCurrent', 0]])],
     call: (p, [n, v]) => c.MemoryPool.prototype.setAttribute.call(p, n, v) },
-    { name: 'MemoryPool#trimTo', params: [self('pool'), size(1 << 20)], call: (p, n) => c.MemoryPool.prototype.trimTo.call(p, n) },
+    { name: 'MemoryPool#trimTo', params: [self('pool'), driverSize(1 << 20)], call: (p, n) => c.MemoryPool.prototype.trimTo.call(p, n) },
     { name: 'MemoryPool#setAccess', params: [self('pool'), array(requiredOptions({ device, access: required(names(keys(E.MemoryAccess))) }), 2)],
       call: (p, e) => c.MemoryPool.prototype.setAccess.call(p, e) },
     { name: 'MemoryPool#access', params: [self('pool'), device], call: (p, d) => c.MemoryPool.prototype.access.call(p, d) },

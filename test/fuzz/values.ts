@@ -16,6 +16,8 @@ export interface Arg {
 export type Param =
   /** A byte count or offset: safe non-negative integers (numbers or bigints); validMax bounds the valid ones generated. */
   | { kind: 'size'; validMax?: number }
+  /** A size the driver takes as 64 bits (a pool's limit, a trim): the same, and any bigint up to 2^64 - 1. */
+  | { kind: 'driverSize'; validMax?: number }
   /** A size to allocate: small, or absurd (fails fast with out-of-memory). */
   | { kind: 'alloc'; small?: number }
   /** An integer in [min, max]; valid ones are generated in [min, validMax ?? max]. */
@@ -60,6 +62,7 @@ export type Param =
 
 // Helpers for target tables.
 export const size = (validMax = 4096): Param => ({ kind: 'size', validMax });
+export const driverSize = (validMax = 4096): Param => ({ kind: 'driverSize', validMax });
 export const alloc = (small = 65536): Param => ({ kind: 'alloc', small });
 export const int = (min: number, max: number, validMax?: number): Param => ({ kind: 'int', min, max, validMax });
 export const bool: Param = { kind: 'bool' };
@@ -98,6 +101,9 @@ type Maybe = fc.Arbitrary<unknown> | typeof NONE;
 // Numbers no size, count or offset may be.
 const badNumbers = [-1, -4096, -0.5, 0.5, 1.5, 4095.5, NaN, Infinity, -Infinity, 2 ** 53, 2 ** 64, Number.MAX_VALUE, -(2 ** 53)];
 const badBigints = [-1n, -(2n ** 63n), 2n ** 53n, 2n ** 64n, 2n ** 64n - 8n];
+// Bigints a 64-bit driver size may be, and those it may not.
+const largeDriverSizes = [2n ** 53n, 2n ** 64n - 8n, 2n ** 64n - 1n];
+const badDriverBigints = [-1n, -(2n ** 63n), 2n ** 64n];
 // Things that are not numbers, strings, booleans or handles.
 const junk = (): unknown[] => [undefined, null, '', '7', 'x', '0x10', true, false, Symbol('s'), {}, [], [1], { valueOf: () => 1 },
   () => 7, new Date(0), /re/, coercionTrap()];
@@ -124,10 +130,12 @@ function oneof(...arbs: Maybe[]): Maybe {
 /** The values of a parameter the library must accept (NONE when none can be made here). */
 export function validValues(p: Param, world: World): Maybe {
   switch (p.kind) {
-    case 'size': {
+    case 'size':
+    case 'driverSize': {
       const max = p.validMax ?? 4096;
       const n = fc.oneof(fc.integer({ min: 0, max }), fc.constantFrom(0, 1, max));
-      return fc.oneof({ weight: 4, arbitrary: n }, { weight: 1, arbitrary: n.map((x) => BigInt(x)) });
+      const sizes = fc.oneof({ weight: 4, arbitrary: n }, { weight: 1, arbitrary: n.map((x) => BigInt(x)) });
+      return p.kind === 'size' ? sizes : fc.oneof({ weight: 5, arbitrary: sizes }, { weight: 1, arbitrary: fc.constantFrom(...largeDriverSizes) });
     }
     case 'alloc':
       return fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 1, max: p.small ?? 65536 }) },
@@ -203,6 +211,8 @@ export function invalidValues(p: Param, world: World): Maybe {
     case 'size':
     case 'alloc':
       return oneof(pick(badNumbers), pick(badBigints), pick(junk()));
+    case 'driverSize':
+      return oneof(pick(badNumbers), pick(badDriverBigints), pick(junk()));
     case 'int':
       return oneof(pick([p.min - 1, p.max + 1, p.min + 0.5, NaN, Infinity, -Infinity].filter((x) => !Number.isSafeInteger(x) ||
         x < p.min || x > p.max)), pick(junk()), pick([BigInt(p.min)]));

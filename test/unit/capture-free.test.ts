@@ -139,6 +139,9 @@ describe('GraphAllocation frees outside a graph', () => {
       const b = graph.addAlloc(64).allocation;
       const c = graph.addAlloc(64).allocation;
       const [ia, ib, ic] = [a.address, b.address, c.address];
+      // A launch allocates them: only a live allocation may be freed outside its graph.
+      const exec = graph.instantiate();
+      exec.launch(s);
       a.freeAsync(s);
       b.free();
       const capture = s.beginCapture();
@@ -146,7 +149,7 @@ describe('GraphAllocation frees outside a graph', () => {
       capture.end().dispose();
       const out = { a: frees(ia), b: frees(ib), c: frees(ic), disposed: [a.disposed, b.disposed, c.disposed],
         use: t(() => a.size), again: t(() => b.free()), dispose: t(() => a.dispose()) };
-      graph.dispose(); s.dispose();
+      exec.dispose(); graph.dispose(); s.dispose();
       report(out);`);
     expect(r.a).toEqual([expect.stringMatching(/^free-async [0-9a-f]+ stream=1$/)]);
     expect(r.b).toEqual([expect.stringMatching(/^free graph /)]);
@@ -165,9 +168,11 @@ describe('GraphAllocation frees outside a graph', () => {
       const other = graph.addAlloc(64).allocation;
       const freeing = cuda.Graph.create();
       freeing.addFree(other);
+      const exec = graph.instantiate();
+      exec.launch(s);
       const out = { async: t(() => own.allocation.freeAsync(s)), sync: t(() => own.allocation.free()),
         alive: !own.allocation.disposed, frees: frees(own.allocation.address), other: t(() => other.freeAsync(s)) };
-      graph.dispose(); freeing.dispose(); s.dispose();
+      exec.dispose(); graph.dispose(); freeing.dispose(); s.dispose();
       report(out);`);
     const message = 'a free node of the allocating graph frees this allocation at every launch; freeing it outside too would free it twice';
     expect(r).toEqual({ async: `Error: freeAsync: ${message}`, sync: `Error: free: ${message}`, alive: true, frees: [], other: 'ok' });
@@ -204,5 +209,49 @@ describe('copies of JavaScript bytes during a capture', () => {
       src: refusal('src'), dst: refusal('dst'), arrayBuffer: refusal('src'), twoD: refusal('src'), threeD: refusal('dst'),
       pinned: 'ok', view: 'ok', registered: 'ok', ended: 'ok', uncaptured: 'ok', copied: [7, 7, 7, 7],
     });
+  });
+});
+
+describe('memory that is gone cannot be named', () => {
+  // The native entries themselves: a caller of the addon that skips lib/ (which
+  // disposes the handle right after the free) gets the disposed error, never a
+  // copy into freed memory.
+  test('the native frees dispose the handle they free', () => {
+    const r = run(`
+      const { native } = require(${JSON.stringify(path.resolve(__dirname, '../../dist/native'))});
+      const s = cuda.Stream.create();
+      const b = cuda.DeviceBuffer.allocAsync(64, s);
+      native.freeAsync(b.slot, s.slot);
+      const graph = cuda.Graph.create();
+      const a = graph.addAlloc(64).allocation;
+      const exec = graph.instantiate();
+      exec.launch(s);
+      native.freeGraphAllocation(a.slot, undefined);
+      const bytes = new Uint8Array(64);
+      const out = { buffer: t(() => cuda.copy(b, bytes)), allocation: t(() => cuda.copy(a, bytes)),
+        disposed: [b.disposed, a.disposed], dispose: [t(() => b.dispose()), t(() => a.dispose())] };
+      exec.dispose(); graph.dispose(); s.dispose();
+      await settle();
+      out.left = resourceBalance(cuda.callCounters.read());
+      report(out);`);
+    expect(r.buffer).toMatch(/^DisposedError/);
+    expect(r.allocation).toMatch(/^DisposedError/);
+    expect(r).toMatchObject({ disposed: [true, true], dispose: ['ok', 'ok'], left: {} });
+  });
+
+  test('a graph allocation whose graph is gone is refused before the driver is called', () => {
+    const r = run(`
+      const graph = cuda.Graph.create();
+      const a = graph.addAlloc(64).allocation;
+      const bytes = new Uint8Array(64);
+      const before = t(() => cuda.copy(a, bytes));
+      graph.dispose();
+      const after = { copy: t(() => cuda.copy(a, bytes)), fill: t(() => cuda.fill(a, 1)), size: t(() => a.size), disposed: a.disposed };
+      a.dispose();
+      report({ before, after });`);
+    expect(r.before).toBe('ok');
+    expect(r.after.disposed).toBe(false);
+    const gone = /^TypeError: GraphAllocation names memory that no longer exists/;
+    for (const use of [r.after.copy, r.after.fill, r.after.size]) expect(use).toMatch(gone);
   });
 });
