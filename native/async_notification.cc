@@ -89,7 +89,7 @@ Napi::Value RegisterAsyncNotification(const Napi::CallbackInfo& info) {
     box->handle = nullptr;
     throwCudaError(env, result, Fn::cuDeviceRegisterAsyncNotification);
   }
-  return AsyncNotification::newSlot(env, box);
+  return AsyncNotification::newSlot(env, std::move(box));
 }
 
 }  // namespace cudrv

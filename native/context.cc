@@ -128,7 +128,7 @@ Napi::Value CreateContext(const Napi::CallbackInfo& info) {
   box->device = device;
   box->ordinal = intArg(info[0], "ordinal");
   box->primary = false;
-  return Context::newSlot(env, box);
+  return Context::newSlot(env, std::move(box));
 }
 
 Napi::Value CurrentContext(const Napi::CallbackInfo& info) {

@@ -32,7 +32,7 @@ Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
   box->flags = flags;
   makeCurrent(env, box->context);
   CU_CHECK_DETAIL(env, "flags=" + std::to_string(box->flags), cuEventCreate, &box->event, box->flags);
-  return Event::newSlot(env, box);
+  return Event::newSlot(env, std::move(box));
 }
 
 namespace {

@@ -186,7 +186,7 @@ napi_value CreateStream(Napi::Env env, SlotTable& table, const HotArgs<4>& args)
     CU_CHECK_DETAIL(env, "priority=" + std::to_string(priority), cuStreamCreateWithPriority, &box->stream, flags,
                     priority);
   }
-  return Stream::newSlot(env, box);
+  return Stream::newSlot(env, std::move(box));
 }
 
 // specialStream(ordinal, perThread): the legacy or the calling thread's
@@ -196,7 +196,7 @@ Napi::Value SpecialStream(const Napi::CallbackInfo& info) {
   StreamRef box = newStreamBox(env, intArg(info[0], "ordinal"));
   box->stream = boolArg(info[1], "perThread") ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
   box->owned = false;
-  return Stream::newSlot(env, box);
+  return Stream::newSlot(env, std::move(box));
 }
 
 Napi::Value StreamHandle(const Napi::CallbackInfo& info) {

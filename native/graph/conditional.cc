@@ -30,7 +30,7 @@ Napi::Value CreateConditionalHandle(const Napi::CallbackInfo& info) {
   box->graph = graph;
   box->context = primaryContext(env, ordinal);
   CU_CHECK(env, cuGraphConditionalHandleCreate, &box->handle, graph->graph, box->context->context, value, flags);
-  return ConditionalHandle::newSlot(env, box);
+  return ConditionalHandle::newSlot(env, std::move(box));
 }
 
 // The 64-bit value device code receives as its cudaGraphConditionalHandle argument.

@@ -34,14 +34,14 @@ Napi::Value Instantiate(const Napi::CallbackInfo& info) {
   box->graphResources = graph->root()->bag;
   if (!detailed) {
     CU_CHECK(env, cuGraphInstantiate, &box->exec, graph->graph, flags);
-    return GraphExec::newSlot(env, box);
+    return GraphExec::newSlot(env, std::move(box));
   }
   CUDA_GRAPH_INSTANTIATE_PARAMS params;
   std::memset(&params, 0, sizeof(params));
   params.flags = flags;
   params.hUploadStream = upload ? upload->stream : nullptr;
   CUresult r = CU_CALL(cuGraphInstantiateWithParams, &box->exec, graph->graph, &params);
-  if (r == CUDA_SUCCESS && params.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS) return GraphExec::newSlot(env, box);
+  if (r == CUDA_SUCCESS && params.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS) return GraphExec::newSlot(env, std::move(box));
   box->exec = nullptr;
   Napi::Object failure = Napi::Object::New(env);
   failure.Set("error", makeCudaError(env, r == CUDA_SUCCESS ? CUDA_ERROR_INVALID_VALUE : r, Fn::cuGraphInstantiateWithParams));

@@ -91,7 +91,7 @@ Napi::Value CreateUserObject(const Napi::CallbackInfo& info) {
     throwCudaError(env, r, Fn::cuUserObjectCreate);
   }
   box->references = 1;
-  return UserObject::newSlot(env, box);
+  return UserObject::newSlot(env, std::move(box));
 }
 
 // graphRetainUserObject(graph, object, count, move): the graph takes count new

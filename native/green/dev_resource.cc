@@ -16,7 +16,7 @@ Napi::Value newResource(Napi::Env env, const CUdevResource& resource, int ordina
   box->resource = resource;
   box->ordinal = ordinal;
   box->source = std::move(source);
-  return DevResource::newSlot(env, box);
+  return DevResource::newSlot(env, std::move(box));
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ Napi::Value CreateGreenContext(const Napi::CallbackInfo& info) {
   box->ordinal = ordinal;
   box->primary = false;
   box->primaryContext = std::move(primary);
-  return GreenContext::newSlot(env, box);
+  return GreenContext::newSlot(env, std::move(box));
 }
 
 Napi::Value GreenContextHandle(const Napi::CallbackInfo& info) { return handleValue(info.Env(), greenArg(info[0])->green); }
@@ -74,7 +74,7 @@ Napi::Value GreenContextCreateStream(const Napi::CallbackInfo& info) {
   StreamRef box = newStreamBox(env, greenArg(info[0]));
   CU_CHECK_DETAIL(env, "priority=" + std::to_string(priority), cuGreenCtxStreamCreate, &box->stream,
                   box->context->green, flags, priority);
-  return Stream::newSlot(env, box);
+  return Stream::newSlot(env, std::move(box));
 }
 
 Napi::Value GreenContextRecordEvent(const Napi::CallbackInfo& info) {

@@ -76,7 +76,7 @@ Napi::Value ImportedMemory::newRangeSlot(Napi::Env env, std::shared_ptr<void> so
   box->context = std::move(context);
   box->source = std::move(source);
   box->path = path;
-  return newSlot(env, box);
+  return newSlot(env, std::move(box));
 }
 
 // A view of library memory (an alias in the exporting process, or virtual

@@ -198,7 +198,7 @@ Napi::Value KernelPrepare(const Napi::CallbackInfo& info) {
                      CU_LAUNCH_PARAM_END};
     std::memcpy(box->extra, extra, sizeof(extra));
   }
-  return PreparedLaunchHandle::newSlot(env, box);
+  return PreparedLaunchHandle::newSlot(env, std::move(box));
 }
 
 // The parameter buffer as an ArrayBuffer over the native storage. The buffer

@@ -32,7 +32,7 @@ Napi::Value LoadLibraryData(const Napi::CallbackInfo& info) {
     throwCudaError(env, r, Fn::cuLibraryLoadData, jit.errorDetail(std::to_string(code.size() - 1) + " bytes"));
   }
   box->jitLog = jit.infoLog();
-  return Library::newSlot(env, box);
+  return Library::newSlot(env, std::move(box));
 }
 
 // (path, jit options) -> Library
@@ -49,7 +49,7 @@ Napi::Value LoadLibraryFile(const Napi::CallbackInfo& info) {
     throwCudaError(env, r, Fn::cuLibraryLoadFromFile, jit.errorDetail(path));
   }
   box->jitLog = jit.infoLog();
-  return Library::newSlot(env, box);
+  return Library::newSlot(env, std::move(box));
 }
 
 Napi::Value LibraryHandle(const Napi::CallbackInfo& info) {
@@ -132,7 +132,7 @@ Napi::Value LibraryModule(const Napi::CallbackInfo& info) {
   CU_CHECK(env, cuLibraryGetModule, &box->module, library->library);
   box->context = context;
   box->library = library;
-  return Module::newSlot(env, box);
+  return Module::newSlot(env, std::move(box));
 }
 
 }  // namespace cudrv

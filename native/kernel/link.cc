@@ -59,7 +59,7 @@ Napi::Value LinkCreate(const Napi::CallbackInfo& info) {
     box->state = nullptr;
     throwCudaError(env, r, Fn::cuLinkCreate, jit->errorDetail(""));
   }
-  return Linker::newSlot(env, box);
+  return Linker::newSlot(env, std::move(box));
 }
 
 // (linker, type, data, name): the bytes are copied; PTX gets its terminating NUL.

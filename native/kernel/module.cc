@@ -37,7 +37,7 @@ Napi::Value LoadModuleData(const Napi::CallbackInfo& info) {
   }
   box->context = context;
   box->jitLog = jit.infoLog();
-  return Module::newSlot(env, box);
+  return Module::newSlot(env, std::move(box));
 }
 
 namespace {
@@ -53,7 +53,7 @@ Napi::Value loadModule(Napi::Env env, const ContextRef& context, Fn fn, const st
     throwCudaError(env, r, fn, detail);
   }
   box->context = context;
-  return Module::newSlot(env, box);
+  return Module::newSlot(env, std::move(box));
 }
 
 }  // namespace

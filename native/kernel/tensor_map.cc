@@ -138,7 +138,7 @@ ArgumentRef newArgument(Napi::Env env, const Place& place) {
 Napi::Value newMap(Napi::Env env, ArgumentRef argument) {
   auto box = std::make_shared<TensorMapBox>();
   box->current = std::move(argument);
-  return TensorMap::newSlot(env, box);
+  return TensorMap::newSlot(env, std::move(box));
 }
 
 void* pointerOf(CUdeviceptr address) { return reinterpret_cast<void*>(static_cast<uintptr_t>(address)); }

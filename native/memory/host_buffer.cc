@@ -112,7 +112,7 @@ Napi::Value AllocateHost(const Napi::CallbackInfo& info) {
   box->flags = flags;
   mapToDevice(*box);
   notePinned(box);
-  return HostBuffer::newSlot(env, box);
+  return HostBuffer::newSlot(env, std::move(box));
 }
 
 namespace {
@@ -204,7 +204,7 @@ Napi::Value RegisterHost(const Napi::CallbackInfo& info) {
   napi_create_reference(env, taken, 1, &box->source);
   mapToDevice(*box);
   notePinned(box);
-  return HostBuffer::newSlot(env, box);
+  return HostBuffer::newSlot(env, std::move(box));
 }
 
 namespace {

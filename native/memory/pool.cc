@@ -26,7 +26,7 @@ Napi::Value wrapPool(Napi::Env env, CUmemoryPool pool, CUmemLocation location, C
   box->location = location;
   box->context = std::move(context);
   box->owned = owned;
-  return MemoryPool::newSlot(env, box);
+  return MemoryPool::newSlot(env, std::move(box));
 }
 
 CUmemPool_attribute poolAttributeArg(Napi::Value value) {

@@ -139,7 +139,7 @@ Napi::Value CreateAllocation(const Napi::CallbackInfo& info) {
   box->handle = handle;
   box->size = bytes;
   box->props = prop;
-  return PhysicalAllocation::newSlot(env, box);
+  return PhysicalAllocation::newSlot(env, std::move(box));
 }
 
 // retainAllocation(pointer, offset) -> PhysicalAllocation: the allocation mapped
@@ -203,7 +203,7 @@ Napi::Value ReserveAddress(const Napi::CallbackInfo& info) {
   box->base = base;
   box->size = bytes;
   box->alignment = alignment;
-  return AddressReservation::newSlot(env, box);
+  return AddressReservation::newSlot(env, std::move(box));
 }
 
 namespace {
@@ -287,7 +287,7 @@ Napi::Value MapMemory(const Napi::CallbackInfo& info) {
   box->context = reservation->context;
   mapAndGrant(env, *box, std::move(segments), access);
   box->size = box->mapped;
-  return VirtualMemory::newSlot(env, box);
+  return VirtualMemory::newSlot(env, std::move(box));
 }
 
 // memoryAccess(pointer, offset, locationType, locationId) -> flags (cuMemGetAccess)
