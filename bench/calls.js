@@ -32,6 +32,8 @@ function measureJs(cuda, batch, rounds) {
   // The controls: what calling once per pair from a JavaScript loop costs C's own pair.
   const recordQueryCrossing = crossingControl(recordQueriesInC, batch, rounds, drain);
   const allocFreeCrossing = crossingControl(allocFreesInC, batch, rounds, drain);
+  // And with the allocation and the free each a call of its own, as the binding makes them.
+  const allocFreeTwoCalls = pairedPerCall(() => inC.freeOne(streamHandle, inC.allocOne(streamHandle, allocBytes)), allocFreesInC, batch, rounds, drain);
   const out = {
     eventRecordQuery: recordQuery.js,
     eventRecordQueryInProcessC: recordQuery.c,
@@ -42,6 +44,8 @@ function measureJs(cuda, batch, rounds) {
     eventRecordQueryCrossingInProcessC: recordQueryCrossing.c,
     allocFreeAsyncCrossing: allocFreeCrossing.js,
     allocFreeAsyncCrossingInProcessC: allocFreeCrossing.c,
+    allocFreeAsyncTwoCalls: allocFreeTwoCalls.js,
+    allocFreeAsyncTwoCallsInProcessC: allocFreeTwoCalls.c,
   };
   event.dispose();
   stream.dispose();
@@ -77,6 +81,10 @@ async function measure({ batch = 200, rounds = 300, passes = 3 } = {}) {
       inProcess(alloc, 'allocFreeAsync'),
       control('event record + query', 'eventRecordQuery'),
       control(alloc, 'allocFreeAsync'),
+      {
+        label: `control: C's alloc and C's free each entered once from JavaScript (JS column), ${alloc}, C in this process`,
+        unit: 'ns', better: 'lower', js: pick(js, 'allocFreeAsyncTwoCalls'), c: pick(js, 'allocFreeAsyncTwoCallsInProcessC'),
+      },
     ],
     notes: [
       `batch ${batch}, ${rounds} rounds, median of ${passes} passes`,
@@ -84,7 +92,8 @@ async function measure({ batch = 200, rounds = 300, passes = 3 } = {}) {
         '(cuEventRecord + cuEventQuery; cuMemAllocAsync from the device\'s current pool, as allocAsync without a pool, + cuMemFreeAsync), ' +
         'batch by batch in turn with JavaScript (the other rows\' C runs as a process of its own, at another moment of the host and the GPU).',
       'control rows: nothing of the binding on either side. C\'s own loop of the pair entered from JavaScript one pair at a time, ' +
-        'against the same loop entered once per batch: what calling once per pair from a JavaScript loop costs, whatever the binding.',
+        'against the same loop entered once per batch: what calling once per pair from a JavaScript loop costs, whatever the binding; ' +
+        'and C\'s allocation and free entered as two calls (the address returned as a number), as allocAsync() and dispose() are two.',
       'cuda.core: stream.record(event) + event.is_done; device.create_stream() + close(); device.allocate(256, stream=) + close(stream).',
       describePython(py.find(Boolean)),
     ],

@@ -112,6 +112,42 @@ function updatePairs(cuda, kernel, n, rounds) {
   return { binding: paired(fromJs, inCTimed), control: paired(inCTimedFromJs, inCTimed) };
 }
 
+// Builds of a chain of n nodes against C building the same chain in this
+// process (bench/c/inprocess.c chainBuild), in turn over rounds, the order
+// rotating: JavaScript node by node and through the data-flow builder, C, and
+// the control: the same build with C's node add entered from JavaScript once
+// per node (nothing of the binding in it; the graph made and destroyed by C).
+// Medians of the rounds, ns: {nodeByNode, dataflow, c, crossing}.
+function buildPairs(cuda, kernel, n, rounds, buffer) {
+  const inC = inProcessC();
+  const kernelHandle = kernel.handle;
+  const timedJs = (dataflow) => () => {
+    const t0 = now();
+    const graph = buildChain(cuda, kernel, n, dataflow, buffer);
+    const ns = now() - t0;
+    graph.dispose();
+    return ns;
+  };
+  const crossing = () => {
+    const t0 = now();
+    const graph = inC.graphCreate();
+    let previous = 0n;
+    for (let i = 0; i < n; i++) previous = inC.chainNode(graph, kernelHandle, previous);
+    const ns = now() - t0;
+    inC.graphDestroy(graph);
+    return ns;
+  };
+  const sides = [['nodeByNode', timedJs(false)], ['dataflow', timedJs(true)], ['c', () => inC.chainBuild(kernelHandle, n)], ['crossing', crossing]];
+  const times = Object.fromEntries(sides.map(([name]) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < sides.length; k++) {
+      const [name, build] = sides[(round + k) % sides.length];
+      times[name].push(build());
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([name, t]) => [name, median(t)]));
+}
+
 // exec.setParams on a one-node graph of empty4, a new last argument each time
 // (as graph.c and graph.py do): one params object and one argument array,
 // whose last argument (an immutable KernelArg) is the only thing made per call.
@@ -175,6 +211,7 @@ async function measure({ passes = 3 } = {}) {
     run.kernelNodeUpdate = update.plain;
     run.kernelNodeUpdatePrepared = update.prepared;
     run.updatePairs = updatePairs(cuda, kernel, 1000, 11);
+    run.buildPairs = buildPairs(cuda, kernel, 1000, 21, buffer);
     js.push(run);
     py.push(runPython('graph', [file, ...sizes]));
   }
@@ -246,6 +283,19 @@ async function measure({ passes = 3 } = {}) {
   });
   rows.push(once('build 1000 nodes, node by node', 'build', 'build'));
   rows.push(once('build 1000 nodes, data-flow builder', 'dataflowBuild', 'build'));
+  const built = (key) => us(pick(js, (r) => r.buildPairs[key]));
+  rows.push({
+    label: 'build 1000 nodes, node by node, C in this process', unit: 'us', better: 'lower',
+    js: built('nodeByNode'), c: built('c'), target: { maxRatio: 1.3 },
+  });
+  rows.push({
+    label: 'build 1000 nodes, data-flow builder, C in this process', unit: 'us', better: 'lower',
+    js: built('dataflow'), c: built('c'), target: { maxRatio: 1.6 },
+  });
+  rows.push({
+    label: 'control: C\'s node add entered once per node from JavaScript (JS column), build 1000 nodes, C in this process',
+    unit: 'us', better: 'lower', js: built('crossing'), c: built('c'),
+  });
   rows.push({
     label: 'build 1000 nodes, first of a process', unit: 'us', better: 'lower',
     js: us(firstBuild), c: us(cOf(1000, 'firstBuild')), bindings: us(pyOf('bindings', 1000, 'firstBuild')), core: us(pyOf('core', 1000, 'firstBuild')),
@@ -269,6 +319,9 @@ async function measure({ passes = 3 } = {}) {
       'C builds with cuGraphAddNode as the JavaScript builder does; cuda.bindings with cuGraphAddKernelNode; ' +
         'cuda.core builds by stream capture (GraphBuilder), instantiates with complete() and has no per-node executable update.',
       'the data-flow row compares with the same node-by-node chain in C (the edges it infers are that chain).',
+      'builds, C in this process: bench/c/inprocess.c builds the same chain of the same library kernel in 21 rounds, in turn with ' +
+        'both JavaScript builds and the control (the order rotating); medians of the rounds. The control makes C\'s chain with ' +
+        'a call from JavaScript per node (each returning the node as a bigint): what any builder entered once per node reads.',
       'whole-graph update, paired: the same cuGraphExecUpdate from JavaScript and from C in this process (bench/c/inprocess.c), ' +
         'each on its own executable of the same JavaScript-built chains, side by side in 11 rounds (first updates, then six each, ' +
         'the source alternating, the side that goes first alternating); medians of the rounds. The control times C\'s same call ' +

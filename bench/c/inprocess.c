@@ -21,11 +21,23 @@
  * (cuMemcpyHtoD when toDevice is true, else cuMemcpyDtoH), as
  * bench/c/bandwidth.c makes them, on the buffers JavaScript copies between
  * (bench/copy-bandwidth.js).
+ * allocOne(stream, bytes) -> address and freeOne(stream, address): one
+ * cuMemAllocAsync, one cuMemFreeAsync (the address as a number): the
+ * allocation and the free as two calls from JavaScript, untimed, for the
+ * control of alloc + free (bench/calls.js).
+ * chainBuild(kernel, count) -> ns: a graph made, count kernel nodes of kernel
+ * (a library kernel, one block of 32 threads, no arguments) added each after
+ * the one before as bench/c/graph.c builds its chains, then the graph
+ * destroyed, untimed. graphCreate() -> graph, chainNode(graph, kernel,
+ * previous) -> node (previous 0n: none) and graphDestroy(graph): the same
+ * build a call per node from JavaScript, untimed, for the control of builds
+ * (bench/graph.js).
  * Handles are bigints (GraphExec.handle, Graph.handle, Kernel.handle of a library kernel,
  * Stream.handle, DeviceBuffer.address, HostBuffer.address); each call is timed here with the
  * clock the C baselines use. The caller keeps the handles alive and their
  * context current (any JavaScript call on them has made it so). */
 #include "timing.h"
+#include <string.h>
 #include "empty_args.h"
 #include "napi_helpers.h"
 
@@ -164,11 +176,126 @@ static napi_value allocFrees(napi_env env, napi_callback_info info) {
   return number(env, nanoseconds() - t0);
 }
 
+static napi_value allocOne(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  uint64_t stream;
+  uint32_t bytes;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || !handleArg(env, argv[0], &stream) ||
+      napi_get_value_uint32(env, argv[1], &bytes) != napi_ok) {
+    return fail(env, "allocOne(stream, bytes): a handle (bigint) and a number");
+  }
+  CUdeviceptr p;
+  CUresult r = cuMemAllocAsync(&p, bytes, (CUstream)(uintptr_t)stream);
+  if (r != CUDA_SUCCESS) return driverError(env, "cuMemAllocAsync", r);
+  return number(env, (double)p);
+}
+
+static napi_value freeOne(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  uint64_t stream;
+  double address;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || !handleArg(env, argv[0], &stream) ||
+      napi_get_value_double(env, argv[1], &address) != napi_ok) {
+    return fail(env, "freeOne(stream, address): a handle (bigint) and a number");
+  }
+  CUresult r = cuMemFreeAsync((CUdeviceptr)address, (CUstream)(uintptr_t)stream);
+  if (r != CUDA_SUCCESS) return driverError(env, "cuMemFreeAsync", r);
+  return NULL;
+}
+
+/* The parameters of a chain's kernel node, as bench/c/graph.c makes them; the
+ * library kernel runs in the current context. */
+static CUresult chainNodeParams(CUkernel kernel, CUgraphNodeParams *p) {
+  memset(p, 0, sizeof *p);
+  p->type = CU_GRAPH_NODE_TYPE_KERNEL;
+  p->kernel.kern = kernel;
+  p->kernel.gridDimX = p->kernel.gridDimY = p->kernel.gridDimZ = 1;
+  p->kernel.blockDimX = 32;
+  p->kernel.blockDimY = p->kernel.blockDimZ = 1;
+  return cuCtxGetCurrent(&p->kernel.ctx);
+}
+
+static napi_value chainBuild(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  uint64_t kernel;
+  uint32_t count;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || !handleArg(env, argv[0], &kernel) ||
+      napi_get_value_uint32(env, argv[1], &count) != napi_ok) {
+    return fail(env, "chainBuild(kernel, count): a handle (bigint) and a number");
+  }
+  CUgraphNodeParams p;
+  CUresult r = chainNodeParams((CUkernel)(uintptr_t)kernel, &p);
+  if (r != CUDA_SUCCESS) return driverError(env, "cuCtxGetCurrent", r);
+  CUgraph graph;
+  CUgraphNode previous = NULL, node;
+  double t0 = nanoseconds();
+  r = cuGraphCreate(&graph, 0);
+  for (uint32_t i = 0; r == CUDA_SUCCESS && i < count; i++) {
+    r = cuGraphAddNode(&node, graph, previous ? &previous : NULL, NULL, previous ? 1 : 0, &p);
+    previous = node;
+  }
+  double ns = nanoseconds() - t0;
+  if (r != CUDA_SUCCESS) return driverError(env, "cuGraphAddNode", r);
+  r = cuGraphDestroy(graph);
+  if (r != CUDA_SUCCESS) return driverError(env, "cuGraphDestroy", r);
+  return number(env, ns);
+}
+
+static napi_value bigint(napi_env env, uint64_t value) {
+  napi_value result;
+  napi_create_bigint_uint64(env, value, &result);
+  return result;
+}
+
+static napi_value graphCreate(napi_env env, napi_callback_info info) {
+  (void)info;
+  CUgraph graph;
+  CUresult r = cuGraphCreate(&graph, 0);
+  if (r != CUDA_SUCCESS) return driverError(env, "cuGraphCreate", r);
+  return bigint(env, (uint64_t)(uintptr_t)graph);
+}
+
+static napi_value chainNode(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  uint64_t graph, kernel, previous;
+  bool lossless;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3 || !handleArg(env, argv[0], &graph) ||
+      !handleArg(env, argv[1], &kernel) || napi_get_value_bigint_uint64(env, argv[2], &previous, &lossless) != napi_ok) {
+    return fail(env, "chainNode(graph, kernel, previous): three handles (bigint; previous 0n for none)");
+  }
+  CUgraphNodeParams p;
+  CUresult r = chainNodeParams((CUkernel)(uintptr_t)kernel, &p);
+  if (r != CUDA_SUCCESS) return driverError(env, "cuCtxGetCurrent", r);
+  CUgraphNode after = (CUgraphNode)(uintptr_t)previous, node;
+  r = cuGraphAddNode(&node, (CUgraph)(uintptr_t)graph, after ? &after : NULL, NULL, after ? 1 : 0, &p);
+  if (r != CUDA_SUCCESS) return driverError(env, "cuGraphAddNode", r);
+  return bigint(env, (uint64_t)(uintptr_t)node);
+}
+
+static napi_value graphDestroy(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  uint64_t graph;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 || !handleArg(env, argv[0], &graph)) {
+    return fail(env, "graphDestroy(graph): a handle (bigint)");
+  }
+  CUresult r = cuGraphDestroy((CUgraph)(uintptr_t)graph);
+  if (r != CUDA_SUCCESS) return driverError(env, "cuGraphDestroy", r);
+  return NULL;
+}
+
 NAPI_MODULE_INIT() {
   if (!define(env, exports, "graphLaunches", graphLaunches) || !define(env, exports, "kernelLaunches", kernelLaunches) ||
       !define(env, exports, "graphUpdate", graphUpdate) ||
       !define(env, exports, "copies", copies) || !define(env, exports, "eventRecordQueries", eventRecordQueries) ||
-      !define(env, exports, "allocFrees", allocFrees)) {
+      !define(env, exports, "allocFrees", allocFrees) || !define(env, exports, "allocOne", allocOne) ||
+      !define(env, exports, "freeOne", freeOne) || !define(env, exports, "chainBuild", chainBuild) ||
+      !define(env, exports, "graphCreate", graphCreate) || !define(env, exports, "chainNode", chainNode) ||
+      !define(env, exports, "graphDestroy", graphDestroy)) {
     return NULL;
   }
   return exports;
