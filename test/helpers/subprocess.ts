@@ -1,6 +1,7 @@
 // Running package code in a fresh Node process: the driver loads once per
 // process, so each loader scenario (no library, old driver, no device) needs its own.
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'child_process';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -135,11 +136,15 @@ export function fdFlood(): string {
   return buildFixture('fd-flood.c', 'fd-flood', '', []);
 }
 
-// Compiles a C (or C++) fixture once per version of its sources, into the temporary directory.
+// Compiles a C (or C++) fixture once per content of its sources and flags, into
+// the temporary directory: every checkout of the same sources (clones, CI runs)
+// shares the one build.
 function buildFixture(file: string, name: string, suffix: string, flags: string[], compiler = 'cc', inputs: string[] = [],
   libraries: string[] = []): string {
   const source = path.resolve(__dirname, '../fixtures', file);
-  const stamp = Math.max(...[source, ...inputs].map((f) => fs.statSync(f).mtimeMs)).toString(36);
+  const hash = createHash('sha256').update(JSON.stringify([compiler, flags, libraries]));
+  for (const f of [source, ...inputs]) hash.update(fs.readFileSync(f));
+  const stamp = hash.digest('hex').slice(0, 16);
   const out = path.join(os.tmpdir(), `cuda-driver-${name}-${stamp}${suffix}`);
   if (!fs.existsSync(out)) {
     const tmp = `${out}.${process.pid}`;
