@@ -20,24 +20,31 @@ void schedule(Napi::Env env, CompletionPoll& poll);
 // for a moment), then queues the next turn, or stops polling when no polled
 // wait is pending or the window has passed without progress. A turn that ran
 // completions always queues the next: what the completions resume runs once
-// this turn returns, and a loop of requests begins its next wait there. What
-// a completion leaves to let go of waits for that next turn, so that the
-// code it resumes does not wait for it.
+// this turn returns, and a loop of requests begins its next wait there. While
+// polled waits are pending and the window is open, the next turn is queued
+// before this one waits: queueing it is a call into JavaScript, which would
+// otherwise stand between a completion and the code it resumes. What a
+// completion leaves to let go of waits for that next turn, so that the code
+// it resumes does not wait for it either.
 void pollTurn(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CompletionPoll& poll = addonData(env).completionPoll;
   poll.scheduled = false;
   // Those of the last turn: what they resumed has run.
   releaseSpentDeliveries(env);
+  if (poll.waits > 0 && std::chrono::steady_clock::now() - poll.lastProgress < poll.window) schedule(env, poll);
   napi_value thrown = nullptr;
   if (poll.waits > 0) awaitPolledDelivery(env, kTurnSpin);
   const bool ran = runPolledDeliveries(env, &thrown) > 0;
   const auto now = std::chrono::steady_clock::now();
   if (ran) poll.lastProgress = now;
-  if (ran || (poll.waits > 0 && now - poll.lastProgress < poll.window)) {
-    schedule(env, poll);
-  } else {
-    stopPolledDeliveries(env);
+  // A turn queued already decides for itself whether polling goes on.
+  if (!poll.scheduled) {
+    if (ran || (poll.waits > 0 && now - poll.lastProgress < poll.window)) {
+      schedule(env, poll);
+    } else {
+      stopPolledDeliveries(env);
+    }
   }
   if (thrown) throw Napi::Error(env, thrown);
 }
