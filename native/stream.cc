@@ -80,6 +80,7 @@ void StreamBox::endAbandonedCapture() {
 }
 
 void Stream::disposing(StreamBox& box) {
+  box.disposed = true;
   box.waits.abandonAll(kName);
   if (processExiting()) return;
   box.endAbandonedCapture();

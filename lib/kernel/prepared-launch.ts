@@ -84,7 +84,11 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
     return this.#values[index];
   }
 
-  /** Queues the kernel on the stream with the arguments as they are now. */
+  /**
+   * Queues the kernel on the stream with the arguments as they are now. Once
+   * the stream has been disposed it throws DisposedError: the stream would
+   * otherwise keep this launch's kernel and memory for good.
+   */
   launch(): void {
     native.preparedLaunch(this.readySlot());
   }

@@ -149,6 +149,8 @@ napi_value KernelLaunch(Napi::Env env, SlotTable& table, const HotArgs<1>& args)
 
 void launchPrepared(Napi::Env env, const std::shared_ptr<PreparedLaunchBox>& box, int64_t item) {
   PreparedLaunchBox& p = *box;
+  // The stream would keep this launch, and the launch the stream, for good.
+  if (p.stream->disposed) throwDisposed(env, "the prepared launch's Stream");
   if (p.context) {
     CUresult current = setCurrent(p.context);
     if (current != CUDA_SUCCESS) throwCudaError(env, current, Fn::cuCtxSetCurrent);

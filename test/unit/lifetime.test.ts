@@ -175,6 +175,24 @@ describe('parents dropped before their children', () => {
     expect(r.left).toEqual({});
   });
 
+  test('a prepared launch whose stream was disposed refuses to launch; nothing it held is left behind', () => {
+    const r = run(`
+      const stream = cuda.Stream.create();
+      const library = cuda.Library.load(image);
+      const kernel = library.kernel('k');
+      const buffer = cuda.DeviceBuffer.alloc(64);
+      const prepared = kernel.prepare({ grid: 1, block: 1, stream }, ['ptr', 'i32', 'f64'], [buffer, 1, 2]);
+      prepared.launch();
+      stream.dispose();
+      let refused;
+      try { prepared.launch(); } catch (e) { refused = e.constructor.name + ': ' + e.message; }
+      for (const h of [prepared, kernel, library, buffer]) h.dispose();
+      await settle();
+      report({ refused, left: unreleased() });`);
+    expect(r.refused).toBe("DisposedError: the prepared launch's Stream has been disposed");
+    expect(r.left).toEqual({});
+  });
+
   test('a stream outlives the Context object of its primary context; the context is not reset while it lives', () => {
     const r = run(`
       const device = cuda.Device.get(0);
