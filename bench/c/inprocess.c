@@ -56,6 +56,19 @@ static bool twoHandlesAndCount(napi_env env, napi_callback_info info, const char
   return true;
 }
 
+/* The arguments (handle, n) of a call on one handle: false, with an exception
+ * naming usage pending, when they are not a handle (bigint) and a number. */
+static bool handleAndNumber(napi_env env, napi_callback_info info, const char *usage, uint64_t *handle, uint32_t *n) {
+  size_t argc = 2;
+  napi_value argv[2];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || !handleArg(env, argv[0], handle) ||
+      napi_get_value_uint32(env, argv[1], n) != napi_ok) {
+    fail(env, usage);
+    return false;
+  }
+  return true;
+}
+
 static napi_value graphLaunches(napi_env env, napi_callback_info info) {
   uint64_t exec, stream;
   uint32_t count;
@@ -177,14 +190,9 @@ static napi_value allocFrees(napi_env env, napi_callback_info info) {
 }
 
 static napi_value allocOne(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
   uint64_t stream;
   uint32_t bytes;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || !handleArg(env, argv[0], &stream) ||
-      napi_get_value_uint32(env, argv[1], &bytes) != napi_ok) {
-    return fail(env, "allocOne(stream, bytes): a handle (bigint) and a number");
-  }
+  if (!handleAndNumber(env, info, "allocOne(stream, bytes): a handle (bigint) and a number", &stream, &bytes)) return NULL;
   CUdeviceptr p;
   CUresult r = cuMemAllocAsync(&p, bytes, (CUstream)(uintptr_t)stream);
   if (r != CUDA_SUCCESS) return driverError(env, "cuMemAllocAsync", r);
@@ -218,14 +226,9 @@ static CUresult chainNodeParams(CUkernel kernel, CUgraphNodeParams *p) {
 }
 
 static napi_value chainBuild(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
   uint64_t kernel;
   uint32_t count;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || !handleArg(env, argv[0], &kernel) ||
-      napi_get_value_uint32(env, argv[1], &count) != napi_ok) {
-    return fail(env, "chainBuild(kernel, count): a handle (bigint) and a number");
-  }
+  if (!handleAndNumber(env, info, "chainBuild(kernel, count): a handle (bigint) and a number", &kernel, &count)) return NULL;
   CUgraphNodeParams p;
   CUresult r = chainNodeParams((CUkernel)(uintptr_t)kernel, &p);
   if (r != CUDA_SUCCESS) return driverError(env, "cuCtxGetCurrent", r);
