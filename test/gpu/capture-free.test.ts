@@ -148,6 +148,25 @@ describeGpu('graph allocations freed outside their graph', () => {
     exec.launch(s);
     s.synchronizeSync();
   });
+
+  test('once its graph is disposed, an allocation is refused before the driver; freeing what a launch allocated still works', () => {
+    using s = Stream.create();
+    const graph = Graph.create();
+    const { allocation } = graph.addAlloc(64);
+    using exec = graph.instantiate();
+    exec.launch(s);
+    s.synchronizeSync();
+    fill(allocation, 7);
+    const back = new Uint8Array(64);
+    copy(back, allocation);
+    expect(Array.from(back)).toEqual(new Array(64).fill(7));
+    graph.dispose();
+    expect(() => fill(allocation, 1)).toThrow(/GraphAllocation names memory that no longer exists/);
+    expect(() => copy(back, allocation)).toThrow(/GraphAllocation names memory that no longer exists/);
+    allocation.freeAsync(s);
+    s.synchronizeSync();
+    expect(allocation.disposed).toBe(true);
+  });
 });
 
 describeGpu('captured copies and host memory', () => {

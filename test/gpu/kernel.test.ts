@@ -200,6 +200,19 @@ describeGpu('kernels', () => {
     expect(out[n - 1]).toBe(55);
   });
 
+  test('a prepared launch refuses a stream disposed since, and the stream it keeps is released', () => {
+    using y = DeviceBuffer.from(new Float32Array(32));
+    using x = DeviceBuffer.from(new Float32Array(32).fill(1));
+    using saxpy = lib.kernel('saxpy');
+    const own = Stream.create();
+    using launch = saxpy.prepare({ grid: 1, block: 32, stream: own }, ['f32', 'ptr', 'ptr', 'u32'], [2, x, y, 32]);
+    launch.launch();
+    own.synchronizeSync();
+    own.dispose();
+    expect(() => launch.launch()).toThrow("the prepared launch's Stream has been disposed");
+    expect([...y.readSync(Float32Array)]).toEqual(new Array(32).fill(2));
+  });
+
   test('a module\'s function launches like a library\'s kernel', () => {
     using mod = Module.load(compile(source));
     using saxpy = mod.function('saxpy');
