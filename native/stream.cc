@@ -87,6 +87,11 @@ void Stream::disposing(StreamBox& box) {
   if (box.pendingCount() != 0) box.handOffPending();
 }
 
+void Stream::collecting(StreamBox& box) {
+  box.disposed = true;
+  if (!processExiting() && box.pendingCount() != 0) box.handOffPending();
+}
+
 // The stream is going away with work in flight: record an event behind that
 // work, and let go of what it uses only once the event has completed: seen by
 // a wait thread, which hands the release back to the JavaScript thread, or,

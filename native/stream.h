@@ -162,6 +162,10 @@ class Stream : public Handle<Stream, StreamBox> {
   // prepared launch kept by its own launches, releases deferred by the capture,
   // a wait in flight) would otherwise keep both, and the stream, for good.
   static void disposing(StreamBox& box);
+  // A stream collected undisposed hands its queued work's resources off the
+  // same way (a buffer freed on it holds the box, and the box the buffer);
+  // its promises stay pending until their waits end.
+  static void collecting(StreamBox& box);
   // The legacy and per-thread streams belong to the driver: lib's objects for
   // them ignore dispose(), and so does their slot, asked by any path.
   static bool permanent(const StreamBox& box) { return !box.owned; }

@@ -41,7 +41,7 @@ class Handle {
 
   // What the table knows of Self.
   static const SlotClass& slotClass() {
-    static const SlotClass kind{Self::kName, &disposingOf, &takeOf, memoryFunction(), memoryBoxFunction(), &permanentOf};
+    static const SlotClass kind{Self::kName, &disposingOf, &collectingOf, &takeOf, memoryFunction(), memoryBoxFunction(), &permanentOf};
     return kind;
   }
 
@@ -71,6 +71,10 @@ class Handle {
   // Called by dispose() while the box is still held; a class hides it to let
   // go of JavaScript-visible things first (a stream's pending work, ...).
   static void disposing(Box&) {}
+  // Called when the slot is freed with the box still in it (its object was
+  // collected undisposed, or never adopted), before the slot lets go of it; a
+  // class hides it to end what only its handle would have ended.
+  static void collecting(Box&) {}
   // True for a box no dispose() may end: a class hides it for what the driver owns.
   static bool permanent(const Box&) { return false; }
 
@@ -79,6 +83,7 @@ class Handle {
     return *std::launder(reinterpret_cast<std::shared_ptr<Box>*>(const_cast<unsigned char*>(storage)));
   }
   static void disposingOf(void* storage) { Self::disposing(*boxIn(static_cast<unsigned char*>(storage))); }
+  static void collectingOf(void* storage) { Self::collecting(*boxIn(static_cast<unsigned char*>(storage))); }
   static bool permanentOf(const void* storage) { return Self::permanent(*boxIn(static_cast<const unsigned char*>(storage))); }
   static std::shared_ptr<void> takeOf(void* storage) {
     std::shared_ptr<Box>& box = boxIn(static_cast<unsigned char*>(storage));

@@ -59,6 +59,7 @@ void SlotTable::remove(double id) {
   if (!find(id)) return;
   Entry& entry = entryAt(id);
   if (entry.disposedStandIn) return;
+  if (entry.hasBox) entry.kind->beforeCollect(entry.box);
   std::shared_ptr<void> box = entry.hasBox ? entry.kind->take(entry.box) : nullptr;
   entry.kind = nullptr;
   entry.hasBox = false;

@@ -36,6 +36,7 @@ using MemoryRef = std::shared_ptr<MemoryBox>;
 struct SlotClass {
   const char* name;                                 // Self::kName
   void (*beforeDispose)(void* box);                 // Self::disposing, before dispose() lets go of the box
+  void (*beforeCollect)(void* box);                 // Self::collecting, before a slot that still holds its box is freed
   std::shared_ptr<void> (*take)(void* box);         // moves the box out of its storage, and ends the storage
   MemoryRef (*memory)(const void* box);             // memory classes: the box as memory; others: null
   const MemoryBox* (*memoryBox)(const void* box);   // ... the same by address, no reference taken
@@ -66,7 +67,9 @@ class SlotTable {
   }
   // Lets go of the slot's box (dispose(): the class's hook first). The slot stays, disposed.
   void dispose(double id);
-  // Frees the slot (its owner is gone, or never came); a number of an earlier generation is ignored.
+  // Frees the slot (its owner is gone, or never came); a number of an earlier
+  // generation is ignored. A box never disposed gets its class's collecting
+  // hook first.
   void remove(double id);
   // Marks the slot owned; false when it names no live slot or one already owned.
   bool own(double id);

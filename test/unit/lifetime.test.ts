@@ -128,6 +128,21 @@ describe('handles after dispose', () => {
     // Only what the script still holds remains: a stream, a library, a buffer and the exported mapping.
     expect(r.left).toEqual({ stream: 1, library: 1, 'device memory': 1, mapping: 1, 'physical allocation': 1, 'address reservation': 1 });
   });
+
+  test('a stream collected with work queued lets go of what the work used, a buffer freed on it included', () => {
+    const r = run(`
+      (() => {
+        const s = cuda.Stream.create();
+        const b = cuda.DeviceBuffer.allocAsync(256, s);
+        cuda.fill(b, 1, { stream: s });
+        const library = cuda.Library.load(image);
+        const prepared = library.kernel('k').prepare({ grid: 1, block: 1, stream: s }, ['ptr', 'i32', 'f64'], [b, 1, 2]);
+        prepared.launch();
+      })();
+      await settle();
+      report({ left: unreleased() });`);
+    expect(r.left).toEqual({});
+  });
 });
 
 describe('parents dropped before their children', () => {
