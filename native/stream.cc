@@ -80,11 +80,9 @@ void StreamBox::endAbandonedCapture() {
 }
 
 void Stream::disposing(StreamBox& box) {
-  box.disposed = true;
   box.waits.abandonAll(kName);
-  if (processExiting()) return;
-  box.endAbandonedCapture();
-  if (box.pendingCount() != 0) box.handOffPending();
+  if (!processExiting()) box.endAbandonedCapture();
+  collecting(box);
 }
 
 void Stream::collecting(StreamBox& box) {
