@@ -296,6 +296,7 @@ Napi::Value ContextRecordEvent(const Napi::CallbackInfo& info) {
   const ContextBox& context = *Context::fromSlot(table, info[0], "context");
   EventBox& event = *Event::fromSlot(table, info[1], "event");
   CU_CHECK(info.Env(), cuCtxRecordEvent, context.context, event.event);
+  ++event.records;
   event.recordedOn.reset();  // what it covers is no one stream's work
   return info.Env().Undefined();
 }

@@ -42,6 +42,7 @@ namespace {
 // stream until the graph runs. The same stream as last time keeps its weak
 // reference (each new one is two atomic operations).
 void noteRecord(EventBox& event, const StreamRef& stream) {
+  ++event.records;
   if (stream->isCapturing()) {
     event.recordedOn.reset();
     return;
@@ -112,8 +113,12 @@ namespace {
 
 std::shared_ptr<GpuWait> awaitRecorded(Napi::Env env, Napi::Value slot) {
   EventRef box = Event::fromSlot(slot, "event");
-  // What was recorded when the wait began is what its success covers.
-  auto onSuccess = [stream = box->recordedOn, through = box->recordedThrough] {
+  // What was recorded when the wait began is what its success covers, unless
+  // the event was recorded again before the driver call: it may then have seen
+  // the later record complete, which says nothing of the stream of the first.
+  const uint64_t records = box->records;
+  auto onSuccess = [box, records, stream = box->recordedOn, through = box->recordedThrough] {
+    if (box->records != records) return;
     if (StreamRef s = stream.lock()) s->completedThrough(through);
   };
   // A blocking-sync event's wait sleeps in the driver: nothing is gained by polling for it.

@@ -21,6 +21,9 @@ struct EventBox : NonCopyable {
   // queued before the record can go (streams keep resources until seen idle).
   std::weak_ptr<StreamBox> recordedOn;
   uint64_t recordedThrough = 0;
+  // Records made through the library so far: a wait begun before the last of
+  // them cannot tell which record its driver call saw complete.
+  uint64_t records = 0;
   WaitsInFlight waits;  // promises for it, rejected by dispose()
 
   EventBox() = default;

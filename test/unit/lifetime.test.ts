@@ -421,6 +421,24 @@ describe('leaks the reliability work found, fixed', () => {
     expect(r).toEqual({ kept: 1, afterSync: 0, afterAwait: 0, frees: 2 });
   });
 
+  test('a wait on an event recorded again since it began lets go of nothing: it cannot tell which record it saw complete', () => {
+    const r = run(`
+      const first = cuda.Stream.create();
+      const second = cuda.Stream.create();
+      const event = cuda.Event.create();
+      const b = cuda.DeviceBuffer.alloc(64);
+      b.write(new Uint8Array(64), { stream: first });
+      b.dispose();
+      event.record(first);
+      const wait = event.synchronize();
+      event.record(second);
+      await wait;
+      const afterAwait = first.pendingResources;
+      first.synchronizeSync();
+      report({ afterAwait, afterSync: first.pendingResources });`);
+    expect(r).toEqual({ afterAwait: 1, afterSync: 0 });
+  });
+
   test('memory launched with again after a synchronization is kept again (the stamps of an earlier epoch do not count)', () => {
     const r = run(`
       const stream = cuda.Stream.create();
