@@ -9,8 +9,8 @@
 // Usage: node bench/ab.js OTHER_TREE [rounds=15] [filter]
 //   OTHER_TREE  another checkout, built (its dist/ and build/Release/)
 //   filter      only the operations whose name contains it
-// Prints, per operation, the median of each tree (ns; builds in µs) and this
-// tree's difference. Load order favours one side by a few percent: run it a
+// Prints, per operation, the median of each tree (ns; builds and waits in µs)
+// and this tree's difference. Load order favours one side by a few percent: run it a
 // second time with the trees the other way round (from the other checkout).
 'use strict';
 const path = require('path');
@@ -63,24 +63,83 @@ function operations(root) {
     'stream-ordered alloc + free': per(() => cuda.DeviceBuffer.allocAsync(256, stream).dispose(), drain),
     'build 1000 nodes, node by node (µs)': build(false),
     'build 1000 nodes, data-flow (µs)': build(true),
+    ...completions(cuda, lib, stream),
   };
 }
 
-const trees = [path.resolve(other), path.resolve(__dirname, '..')];
-const measured = trees.map(operations);
-const names = Object.keys(measured[1]).filter((name) => name in measured[0] && name.includes(filter));
-const samples = names.map(() => [[], []]);
-// Three untimed rounds first: the optimizing compiler has done its work.
-for (let round = 0; round < 3; round++) for (const name of names) for (const ops of measured) ops[name]();
-for (let round = 0; round < rounds; round++) {
-  names.forEach((name, i) => {
-    for (const t of round % 2 ? [1, 0] : [0, 1]) samples[i][t].push(measured[t][name]());
-  });
+/**
+ * Awaited completions against blocking ones, per wait (µs): a small fill, and
+ * a request of the service's shape (bench/service.js: 1 MiB up, a graph of 20
+ * kernel nodes, 1 MiB down). Each operation returns a promise of its figure.
+ */
+function completions(cuda, lib, stream) {
+  const { arg } = cuda;
+  const words = 1 << 18;
+  const small = cuda.DeviceBuffer.alloc(4096);
+  const input = cuda.HostBuffer.alloc(words * 4), output = cuda.HostBuffer.alloc(words * 4);
+  const device = cuda.DeviceBuffer.alloc(words * 4);
+  const affine = lib.kernel('affine');
+  const graph = cuda.Graph.create();
+  let previous;
+  for (let i = 0; i < 20; i++) {
+    previous = graph.addKernel(affine, { grid: words / 256, block: 256 }, [arg.ptr(device), arg.u32(3), arg.u32(1), arg.u32(words)],
+      previous ? { after: [previous] } : {});
+  }
+  const exec = graph.instantiate();
+  const event = cuda.Event.create();
+  const fill = () => cuda.fill(small, 1, { stream });
+  const request = () => {
+    cuda.copy(device, input, { stream });
+    exec.launch(stream);
+    cuda.copy(output, device, { stream });
+  };
+  const waits = 300;
+  const per = (queue, wait) => async () => {
+    for (let i = 0; i < 20; i++) {
+      queue();
+      await wait();
+    }
+    const t0 = now();
+    for (let i = 0; i < waits; i++) {
+      queue();
+      await wait();
+    }
+    return (now() - t0) / waits / 1000;
+  };
+  return {
+    'fill + blocking synchronize (µs)': per(fill, () => stream.synchronizeSync()),
+    'fill + await stream.synchronize() (µs)': per(fill, () => stream.synchronize()),
+    'fill + record + await event.synchronize() (µs)': per(fill, () => event.record(stream).synchronize()),
+    'request + blocking synchronize (µs)': per(request, () => stream.synchronizeSync()),
+    'request + await stream.synchronize() (µs)': per(request, () => stream.synchronize()),
+  };
 }
-const rows = names.map((name, i) => {
-  const [theirs, ours] = samples[i].map(median);
-  return { operation: name, other: Math.round(theirs), this: Math.round(ours), difference: Math.round(ours - theirs), ratio: +(ours / theirs).toFixed(3) };
+
+async function main() {
+  const trees = [path.resolve(other), path.resolve(__dirname, '..')];
+  const measured = trees.map(operations);
+  const names = Object.keys(measured[1]).filter((name) => name in measured[0] && name.includes(filter));
+  const samples = names.map(() => [[], []]);
+  // Three untimed rounds first: the optimizing compiler has done its work.
+  for (let round = 0; round < 3; round++) for (const name of names) for (const ops of measured) await ops[name]();
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, name] of names.entries()) {
+      for (const t of round % 2 ? [1, 0] : [0, 1]) samples[i][t].push(await measured[t][name]());
+    }
+  }
+  // Figures in µs keep two decimals.
+  const round = (name, value) => (name.includes('µs') ? +value.toFixed(2) : Math.round(value));
+  const rows = names.map((name, i) => {
+    const [theirs, ours] = samples[i].map(median);
+    return { operation: name, other: round(name, theirs), this: round(name, ours), difference: round(name, ours - theirs), ratio: +(ours / theirs).toFixed(3) };
+  });
+  console.log(`this tree (${trees[1]}) against ${trees[0]}: medians of ${rounds} rounds, ns (rows marked µs in µs)`);
+  console.table(rows);
+  writeJson('ab', rows);
+  process.exit(0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
 });
-console.log(`this tree (${trees[1]}) against ${trees[0]}: medians of ${rounds} rounds, ns (builds µs)`);
-console.table(rows);
-writeJson('ab', rows);
