@@ -16,8 +16,10 @@ EventBox::~EventBox() {
 
 namespace {
 
-// The event has completed: so has the work queued on its stream before the record.
+// The event has completed: so has the work queued on its stream before the
+// record, unless a record the library did not make may have followed.
 void recordCompleted(const EventBox& box) {
+  if (box.recordedElsewhere) return;
   if (StreamRef stream = box.recordedOn.lock()) stream->completedThrough(box.recordedThrough);
 }
 
@@ -30,6 +32,7 @@ Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
   auto box = std::make_shared<EventBox>();
   box->context = info[2].IsUndefined() ? primaryContext(env, ordinal) : Context::fromSlot(info[2], "context");
   box->flags = flags;
+  box->recordedElsewhere = (flags & CU_EVENT_INTERPROCESS) != 0;
   makeCurrent(env, box->context);
   CU_CHECK_DETAIL(env, "flags=" + std::to_string(box->flags), cuEventCreate, &box->event, box->flags);
   return Event::newSlot(env, std::move(box));
@@ -45,6 +48,7 @@ void noteRecord(EventBox& event, const StreamRef& stream) {
   ++event.records;
   if (stream->isCapturing()) {
     event.recordedOn.reset();
+    event.recordedElsewhere = true;  // each launch of the capture's graph records it
     return;
   }
   if (event.recordedOn.owner_before(stream) || stream.owner_before(event.recordedOn)) event.recordedOn = stream;
@@ -116,10 +120,8 @@ std::shared_ptr<GpuWait> awaitRecorded(Napi::Env env, Napi::Value slot) {
   // What was recorded when the wait began is what its success covers, unless
   // the event was recorded again before the driver call: it may then have seen
   // the later record complete, which says nothing of the stream of the first.
-  const uint64_t records = box->records;
-  auto onSuccess = [box, records, stream = box->recordedOn, through = box->recordedThrough] {
-    if (box->records != records) return;
-    if (StreamRef s = stream.lock()) s->completedThrough(through);
+  auto onSuccess = [box, records = box->records] {
+    if (box->records == records) recordCompleted(*box);
   };
   // A blocking-sync event's wait sleeps in the driver: nothing is gained by polling for it.
   const bool spins = (box->flags & CU_EVENT_BLOCKING_SYNC) == 0;

@@ -24,6 +24,10 @@ struct EventBox : NonCopyable {
   // Records made through the library so far: a wait begun before the last of
   // them cannot tell which record its driver call saw complete.
   uint64_t records = 0;
+  // Records the library does not make may come (a graph's record node, a
+  // captured record that its graph replays, another process through IPC):
+  // the event completing then says nothing of recordedOn's work.
+  bool recordedElsewhere = false;
   WaitsInFlight waits;  // promises for it, rejected by dispose()
 
   EventBox() = default;

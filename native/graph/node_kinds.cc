@@ -175,8 +175,12 @@ void childGraphAdded(Napi::Env, const GraphRef& graph, const NodeRef&, NodeParam
 template <bool record>
 void buildEvent(Napi::Env, const NodeFields& f, NodeParams& out, GraphBox*) {
   const EventRef& event = Event::fromSlot(f.fields["event"], "event");
-  if (record) out.params.eventRecord.event = event->event;
-  else out.params.eventWait.event = event->event;
+  if (record) {
+    event->recordedElsewhere = true;  // each launch records it, unseen by the library
+    out.params.eventRecord.event = event->event;
+  } else {
+    out.params.eventWait.event = event->event;
+  }
   out.uses = {event};
 }
 

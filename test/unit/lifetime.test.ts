@@ -439,6 +439,37 @@ describe('leaks the reliability work found, fixed', () => {
     expect(r).toEqual({ afterAwait: 1, afterSync: 0 });
   });
 
+  test('an event that others may record (a graph record node, a captured record, another process) lets go of nothing', () => {
+    const r = run(`
+      const keptThroughWait = (event, wait) => {
+        const stream = cuda.Stream.create();
+        const b = cuda.DeviceBuffer.alloc(64);
+        b.write(new Uint8Array(64), { stream });
+        b.dispose();
+        event.record(stream);
+        wait(event);
+        const kept = stream.pendingResources;
+        stream.synchronizeSync();
+        return [kept, stream.pendingResources];
+      };
+      const inGraph = cuda.Event.create();
+      const graph = cuda.Graph.create();
+      graph.addEventRecord(inGraph);
+      const captured = cuda.Event.create();
+      const capturing = cuda.Stream.create();
+      const capture = capturing.beginCapture();
+      captured.record(capturing);
+      capture.end().dispose();
+      const plain = cuda.Event.create();
+      report({
+        graphNode: keptThroughWait(inGraph, (e) => e.synchronizeSync()),
+        captured: keptThroughWait(captured, (e) => e.query()),
+        interprocess: keptThroughWait(cuda.Event.create({ interprocess: true }), (e) => e.synchronizeSync()),
+        plain: keptThroughWait(plain, (e) => e.synchronizeSync()),
+      });`);
+    expect(r).toEqual({ graphNode: [1, 0], captured: [1, 0], interprocess: [1, 0], plain: [0, 0] });
+  });
+
   test('memory launched with again after a synchronization is kept again (the stamps of an earlier epoch do not count)', () => {
     const r = run(`
       const stream = cuda.Stream.create();
