@@ -6,7 +6,7 @@
 // median over rounds of (host time of a batch of launches) / batch; the
 // stream is drained between batches, outside the timing. The sides take turns
 // for `passes` passes and the median pass is reported. The prepared
-// and plain (kernel.launch()) 4-argument launches are also measured against C
+// and plain (kernel.launch()) 4- and 16-argument launches are also measured against C
 // launching the same kernel in this process (bench/c/inprocess.c), batch by
 // batch in turn, with two controls that have nothing of the binding on either
 // side: C's launch loop entered from JavaScript once per launch against the
@@ -32,13 +32,18 @@ function measureJs(cuda, lib, stream, buffer, batch, rounds) {
   const typed16 = types16.map((t, i) => new cuda.KernelArg(t, args16[i]));
   const drain = () => stream.synchronizeSync();
   const per = (launch) => perCall(launch, batch, rounds, drain);
-  // The 4-argument launches, prepared and plain, also against C launching the
-  // same kernel on the same stream in this process, in turn (bench/c/inprocess.c).
+  // The 4- and 16-argument launches, prepared and plain, also against C
+  // launching the same kernel on the same stream in this process, in turn
+  // (bench/c/inprocess.c).
   const inC = inProcessC();
   const kernel4 = k4.handle, streamHandle = stream.handle, address = buffer.address;
   const launch4InC = (count) => inC.kernelLaunches(kernel4, streamHandle, 4, address, count);
   const paired4 = pairedPerCall(() => p4.launch(), launch4InC, batch, rounds, drain);
   const pairedPlain4 = pairedPerCall(() => k4.launch(shape, typed4), launch4InC, batch, rounds, drain);
+  const kernel16 = k16.handle;
+  const launch16InC = (count) => inC.kernelLaunches(kernel16, streamHandle, 16, address, count);
+  const paired16 = pairedPerCall(() => p16.launch(), launch16InC, batch, rounds, drain);
+  const pairedPlain16 = pairedPerCall(() => k16.launch(shape, typed16), launch16InC, batch, rounds, drain);
   // A batch of the same prepared launch, queued by one stream.submit() call.
   const items = new Array(batch).fill(p4);
   const submitted4 = pairedPerItem(() => stream.submit(items), launch4InC, batch, rounds, drain);
@@ -50,12 +55,14 @@ function measureJs(cuda, lib, stream, buffer, batch, rounds) {
     prepared0: per(() => p0.launch()),
     prepared4: paired4.js,
     prepared4InProcessC: paired4.c,
-    prepared16: per(() => p16.launch()),
+    prepared16: paired16.js,
+    prepared16InProcessC: paired16.c,
     updated4: per((i) => p4.set(3, i & 1023).launch()),
     plain0: per(() => k0.launch(shape)),
     plain4: pairedPlain4.js,
     plain4InProcessC: pairedPlain4.c,
-    plain16: per(() => k16.launch(shape, typed16)),
+    plain16: pairedPlain16.js,
+    plain16InProcessC: pairedPlain16.c,
     submitted4: submitted4.js,
     submitted4InProcessC: submitted4.c,
     crossing4: crossing4.js,
@@ -96,11 +103,13 @@ async function measure({ batch = 200, rounds = 300, passes = 3 } = {}) {
       row('launch, 4 arguments, prepared', 'prepared4', '4', 'prepared4', { target: { maxRatio: 1.15 } }),
       inProcessRow('launch, 4 arguments, prepared', pick(js, 'prepared4'), pick(js, 'prepared4InProcessC'), 1.15),
       row('launch, 16 arguments, prepared', 'prepared16', '16', 'prepared16'),
+      inProcessRow('launch, 16 arguments, prepared', pick(js, 'prepared16'), pick(js, 'prepared16InProcessC'), 1.15),
       row('launch, 4 arguments, prepared, one set() each', 'updated4', '4', 'prepared4'),
       row('launch, 0 arguments, kernel.launch()', 'plain0', '0', '0'),
       row('launch, 4 arguments, kernel.launch()', 'plain4', '4', '4'),
-      inProcessRow('launch, 4 arguments, kernel.launch()', pick(js, 'plain4'), pick(js, 'plain4InProcessC'), 1.15),
+      inProcessRow('launch, 4 arguments, kernel.launch()', pick(js, 'plain4'), pick(js, 'plain4InProcessC'), 1.15, 150),
       row('launch, 16 arguments, kernel.launch()', 'plain16', '16', '16'),
+      inProcessRow('launch, 16 arguments, kernel.launch()', pick(js, 'plain16'), pick(js, 'plain16InProcessC'), 1.15, 300),
       inProcessRow(`launch, 4 arguments, prepared, stream.submit() of ${batch}, per launch`, pick(js, 'submitted4'),
         pick(js, 'submitted4InProcessC'), 1.02),
       {
