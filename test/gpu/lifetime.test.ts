@@ -9,6 +9,9 @@
 //   drops about 1 GiB of device memory and handles of many kinds, undisposed,
 //   three times over; each time the collection gives the 1 GiB back (device
 //   memory in use drops by it), and every driver resource made was released.
+// - An event recorded on one stream and then by a graph's record node on
+//   another completes for the graph's record: the first stream still holds
+//   what its spinning kernel uses, and the values are right.
 // - Parents dropped before children: a stream whose Context object was
 //   disposed, a buffer whose context was disposed, a buffer whose pool was
 //   disposed, an executable whose graph, kernel and module were disposed; each
@@ -128,6 +131,36 @@ describeGpu('lifetimes on the GPU', () => {
       const r = await disposeInFlight(directLaunch, (stream) => DeviceBuffer.allocAsync(n * 4, stream));
       expectCompletedAfterDisposal(r);
     });
+  });
+
+  test('an event a graph records again completes for that record, and its first stream keeps what its work uses', async () => {
+    const data = input(11);
+    const library = Library.load(code);
+    const kernel = library.kernel('spin_copy');
+    using first = Stream.create();
+    using second = Stream.create();
+    using event = Event.create();
+    using out = HostBuffer.alloc(n * 4);
+    const src = DeviceBuffer.from(data);
+    const dst = DeviceBuffer.alloc(n * 4);
+    kernel.launch({ ...shape, stream: first }, args(cycles, src, dst));
+    copy(out, dst, { stream: first });
+    event.record(first);
+    for (const h of [src, dst, kernel, library]) h.dispose();
+    const graph = Graph.create();
+    graph.addEventRecord(event);
+    using exec = graph.instantiate();
+    graph.dispose();
+    exec.launch(second);
+    // The graph's record on an idle stream is the event's latest: it completes at once.
+    event.synchronizeSync();
+    const kept = first.pendingResources;
+    const running = !first.query();
+    await first.synchronize();
+    if (!process.env.SANITIZING) expect(running).toBe(true);
+    expect(kept).toBeGreaterThan(0);
+    expect(out.view(Uint32Array)).toEqual(expected(data));
+    expect(first.pendingResources).toBe(0);
   });
 
   test('handles collected undisposed give their device memory back', () => {
