@@ -19,7 +19,7 @@ namespace {
 // The event has completed: so has the work queued on its stream before the
 // record, unless a record the library did not make may have followed.
 void recordCompleted(const EventBox& box) {
-  if (box.recordedElsewhere) return;
+  if (box.recordedElsewhere || (box.flags & CU_EVENT_INTERPROCESS) != 0) return;
   if (StreamRef stream = box.recordedOn.lock()) stream->completedThrough(box.recordedThrough);
 }
 
@@ -32,7 +32,6 @@ Napi::Value CreateEvent(const Napi::CallbackInfo& info) {
   auto box = std::make_shared<EventBox>();
   box->context = info[2].IsUndefined() ? primaryContext(env, ordinal) : Context::fromSlot(info[2], "context");
   box->flags = flags;
-  box->recordedElsewhere = (flags & CU_EVENT_INTERPROCESS) != 0;
   makeCurrent(env, box->context);
   CU_CHECK_DETAIL(env, "flags=" + std::to_string(box->flags), cuEventCreate, &box->event, box->flags);
   return Event::newSlot(env, std::move(box));

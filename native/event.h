@@ -25,8 +25,8 @@ struct EventBox : NonCopyable {
   // them cannot tell which record its driver call saw complete.
   uint64_t records = 0;
   // Records the library does not make may come (a graph's record node, a
-  // captured record that its graph replays, another process through IPC):
-  // the event completing then says nothing of recordedOn's work.
+  // captured record that its graph replays; for an interprocess event, the
+  // other process): the event completing then says nothing of recordedOn's work.
   bool recordedElsewhere = false;
   WaitsInFlight waits;  // promises for it, rejected by dispose()
 

@@ -43,14 +43,14 @@ struct StreamBox : NonCopyable {
   ContextRef context;
   bool owned = true;      // false for CU_STREAM_LEGACY / CU_STREAM_PER_THREAD
   bool capturing = false; // a capture the library began is open on it
-  // Its handle was disposed: what still holds the box (a prepared launch)
-  // queues nothing more on it, as nothing would let go of what that work uses.
-  bool disposed = false;
   uint64_t captureId = 0; // ... and its id
   // ... and the graph it builds, as JavaScript has seen it: the graph captured
   // into, or the box of a new capture graph (GraphBox::capturing), made when
   // first asked for (native/graph/capture.cc).
   std::shared_ptr<GraphBox> captureGraph;
+  // Its handle was disposed: what still holds the box (a prepared launch)
+  // queues nothing more on it, as nothing would let go of what that work uses.
+  bool disposed = false;
   napi_env env = nullptr; // the environment whose thread uses it
   JsThreadHome home;      // ... as other threads may ask after it
   WaitsInFlight waits;    // promises for its work, rejected by dispose()

@@ -94,7 +94,6 @@ Napi::Value OpenIpcEvent(const Napi::CallbackInfo& info) {
   makeCurrent(env, box->context);
   CU_CHECK(env, cuIpcOpenEventHandle, &box->event, handle);
   box->flags = CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
-  box->recordedElsewhere = true;
   return Event::newSlot(env, std::move(box));
 }
 
