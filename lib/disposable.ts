@@ -91,17 +91,6 @@ export class SlotGroup {
   constructor(readonly owner: number) {}
 }
 
-// A group's owner is adopted and registered at once (its members are freed
-// with it); a member is only listed.
-function joinGroup(handle: Disposable, slot: number, group: SlotGroup): void {
-  if (group.owner === slot) {
-    enqueue(slot);
-    collected.register(handle, group);
-  } else {
-    group.members.push(slot);
-  }
-}
-
 /**
  * The base of every handle class (streams, events, buffers, graphs, ...).
  *
@@ -150,8 +139,16 @@ export abstract class Disposable<H extends NativeHandle = NativeHandle> implemen
         queueMicrotask(registerWaiting);
       }
     } else {
+      // A group's owner is adopted and registered at once (its members are
+      // freed with it); a member is only listed. (Written here, not called:
+      // before the engine optimizes a build, each call costs.)
       this.waiting = -1;
-      joinGroup(this, handle, group);
+      if (group.owner === handle) {
+        enqueue(handle);
+        collected.register(this, group);
+      } else {
+        group.members.push(handle);
+      }
     }
   }
 

@@ -24,7 +24,7 @@ import { DotEdge, DotNode, renderDot } from './dot';
 import { decodeEdge, EdgeData, encodeEdge } from './edge';
 import { GraphExec, InstantiateOptions, instantiateGraph } from './exec';
 import { GraphAllocation } from './memory';
-import { checkGraphNode, checkGraphNodes, GraphNode, setGraphWrapper, slotsOf, slotsOfDependencies, trackedSlots } from './node';
+import { checkGraphNode, checkGraphNodes, GraphNode, setGraphWrapper, slotsOf, trackedSlots } from './node';
 import { accessesOf, dotKindOf, encodeKernelNode, encodeNodeParams, isSignal, NodeType } from './node-kinds';
 import type { EncodedKernelNode, EncodedNodeParams, NodeParams } from './node-params';
 import { UserObject } from './user-object';
@@ -176,7 +176,7 @@ export class Graph extends Disposable<NativeGraph> {
 
   /** A kernel launch: `graph.addKernel(kernel, { grid, block }, [arg.ptr(x), arg.u32(n)], { reads: [x] })`. */
   addKernel(kernel: Kernel, shape: LaunchShape & { device?: DeviceLike }, args: readonly KernelArg[] = noItems, options: NodeOptions = noOptions): GraphNode {
-    checkObject(shape, 'shape');
+    if (shape === null || typeof shape !== 'object') checkObject(shape, 'shape');
     // Encoded from the arguments as given: a params object spread from them cost a tenth of the call.
     return this.#add(encodeKernelNode(kernel, args, shape), undefined, options, undefined, 'addKernel');
   }
@@ -350,11 +350,16 @@ export class Graph extends Disposable<NativeGraph> {
   // extras, when given, receives what the node brings with it.
   #add(encoded: EncodedNodeParams, params: NodeParams | undefined, options: NodeOptions, extras: NodeExtras | undefined,
     call: string, more?: string): GraphNode {
-    nodeOptions(options, call, more);
-    const after = options.after === undefined ? noItems : checkGraphNodes(options.after, 'options.after');
-    const edges = options.edges === undefined ? undefined : checkArray<EdgeData>(options.edges, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
+    if (options !== noOptions) nodeOptions(options, call, more);
+    // Each option read once (a getter runs once), and a test for undefined before
+    // any call: before the engine optimizes it (a process's first build) every call costs.
+    let after = options.after;
+    after = after === undefined ? noItems : checkGraphNodes(after, 'options.after');
+    const edgesGiven = options.edges;
+    const edges = edgesGiven === undefined ? undefined : checkArray<EdgeData>(edgesGiven, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
     if (edges && edges.length !== after.length) throw new RangeError('options.edges must have one entry per options.after node');
-    const label = options.label === undefined ? undefined : checkString(options.label, 'options.label');
+    let label = options.label;
+    if (label !== undefined) label = checkString(label, 'options.label');
 
     let dependencySlots: number | number[] | undefined;
     let edgeData = edges;
@@ -375,7 +380,9 @@ export class Graph extends Disposable<NativeGraph> {
       // (A disposed data-flow graph has no tracker: the native call says it is disposed.)
       throw new TypeError('options.reads/writes need a data-flow graph: Graph.create({ dataflow: true })');
     } else {
-      dependencySlots = slotsOfDependencies(after);
+      // None, one node's slot (a chain's: no list to make and for the native
+      // layer to read), or a list of slots.
+      dependencySlots = after.length === 0 ? undefined : after.length === 1 ? after[0].slot : slotsOf(after);
     }
 
     let slot;

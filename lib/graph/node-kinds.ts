@@ -7,7 +7,6 @@
 // adding a kind is a row in each (and its parameter type in node-params.ts).
 import { DeviceLike, ordinalOf } from '../device';
 import { slotOf } from '../disposable';
-import { KernelCallFieldsIndex } from '../generated/layouts';
 import type { KernelArg } from '../kernel/args';
 import { checkKernel, Kernel } from '../kernel/kernel';
 import type { LaunchShape } from '../kernel/launch-config';
@@ -176,7 +175,7 @@ function encodeFill(p: ParamsOf<'memset'>, type: number): EncodedNodeParams {
   };
 }
 
-const kernelNode: EncodedKernelNode = { type: 0, kernel: -1, record: new ArrayBuffer(0) };
+const kernelNode: EncodedKernelNode = { type: NodeType.kernel, kernel: -1, record: new ArrayBuffer(0) };
 
 /**
  * Checks a kernel node's parameters and encodes them into the shared
@@ -184,12 +183,9 @@ const kernelNode: EncodedKernelNode = { type: 0, kernel: -1, record: new ArrayBu
  * device (a KernelNodeParams serves as all three, as may a shape alone).
  */
 export function encodeKernelNode(kernelValue: Kernel, args: readonly KernelArg[] | undefined, shape: LaunchShape & { device?: DeviceLike }): EncodedKernelNode {
-  const kernel = checkKernel(kernelValue, 'params.kernel');
-  const packed = kernel.packCall(args ?? noItems, shape, 'params.args');
-  packed.fields[KernelCallFieldsIndex.ordinal] = kernel.context ? kernel.context.deviceOrdinal : ordinalOf(shape.device, 'params.device');
-  kernelNode.type = NodeType.kernel;
+  const kernel = kernelValue instanceof Kernel ? kernelValue : checkKernel(kernelValue, 'params.kernel');
+  kernelNode.record = kernel.nodeRecord(args ?? noItems, shape);
   kernelNode.kernel = kernel.slot;
-  kernelNode.record = packed.record;
   return kernelNode;
 }
 

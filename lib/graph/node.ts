@@ -148,15 +148,10 @@ export function checkGraphNode(node: unknown, name: string): GraphNode {
 }
 
 /**
- * @internal Dependencies as the native calls that add a node take them: none,
- * one node's slot (a chain's: no list to make and for the native layer to
- * read), or a list of slots.
+ * @internal Dependencies given by position in tracked (a data-flow graph's
+ * nodes in its tracker's order) as the native calls that add a node take
+ * them: none, one node's slot, or a list of slots.
  */
-export function slotsOfDependencies(nodes: readonly GraphNode[]): number | number[] | undefined {
-  return nodes.length === 0 ? undefined : nodes.length === 1 ? nodes[0].slot : slotsOf(nodes);
-}
-
-/** @internal The same for dependencies given by position in tracked (a data-flow graph's nodes in its tracker's order). */
 export function trackedSlots(tracked: readonly GraphNode[], positions: readonly number[]): number | number[] | undefined {
   if (positions.length === 0) return undefined;
   if (positions.length === 1) return tracked[positions[0]].slot;
@@ -177,7 +172,7 @@ export function slotsOf(nodes: readonly GraphNode[]): number[] {
  * element's name (`${name}[i]`) is formatted only for its error.
  */
 export function checkGraphNodes(list: unknown, name: string): readonly GraphNode[] {
-  const nodes = checkArray<unknown>(list, name);
+  const nodes = Array.isArray(list) ? list : checkArray<unknown>(list, name);
   for (let i = 0; i < nodes.length; i++) {
     if (!(nodes[i] instanceof GraphNode)) checkInstance(nodes[i], GraphNode, `${name}[${i}]`);
   }

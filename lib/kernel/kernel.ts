@@ -266,6 +266,21 @@ export class Kernel extends Disposable<NativeKernel> {
     return packed;
   }
 
+  /**
+   * @internal A kernel node's packed record: the arguments and shape as
+   * packCall packs them, and the node's device ordinal (a module function's
+   * context's device; else shape.device, default 0). Valid until the next packing.
+   */
+  nodeRecord(args: readonly KernelArg[], shape: LaunchShape & { device?: DeviceLike }): ArrayBuffer {
+    const packed = this.#pack(args, 'params.args');
+    this.#launchShape.encode(shape, packed.config);
+    const context = this.context;
+    const device = shape.device;
+    packed.fields[KernelCallFieldsIndex.ordinal] = context !== undefined ? context.deviceOrdinal
+      : device === undefined ? 0 : ordinalOf(device, 'params.device');
+    return packed.record;
+  }
+
   #pack(args: readonly KernelArg[], label: string): PackedArgs {
     if (this.#lastTypes !== undefined && Array.isArray(args) && args.length === this.#lastTypes.length) {
       // No arguments: nothing to write, and the record counts no memory. (#write,

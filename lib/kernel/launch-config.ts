@@ -55,12 +55,17 @@ export function encodeLaunchShape(shape: LaunchShape, out: Int32Array = new Int3
  * the last one's, into the same array, is not checked or encoded again (that
  * was a fifth of a launch's own cost; comparing the parts costs far less). Dimensions
  * given as arrays or objects are encoded every time: they may have changed
- * inside.
+ * inside. A shape of grid and block alone (the optional parts all undefined)
+ * is compared by those two: before the engine optimizes a caller (a process's
+ * first graph build), each comparison with a remembered part is a call into
+ * the engine, and a test for undefined is not.
  */
 export class LaunchShapeMemo {
   #out: Int32Array | undefined;
   #grid: unknown;
   #block: unknown;
+  // True when the remembered optional parts are all undefined.
+  #plain = false;
   #sharedMemory: unknown;
   #cooperative: unknown;
   #cluster: unknown;
@@ -71,21 +76,24 @@ export class LaunchShapeMemo {
   encode(shape: LaunchShape, out: Int32Array): void {
     if (shape === null || typeof shape !== 'object') throw new TypeError('config must be an object');
     const { grid, block, sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization } = shape;
-    if (out !== this.#out || grid !== this.#grid || block !== this.#block || sharedMemory !== this.#sharedMemory ||
-      cooperative !== this.#cooperative || cluster !== this.#cluster || priority !== this.#priority ||
-      programmaticStreamSerialization !== this.#programmaticStreamSerialization) {
-      this.#encodeAnew(grid, block, sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization, out);
+    const plain = sharedMemory === undefined && cooperative === undefined && cluster === undefined && priority === undefined &&
+      programmaticStreamSerialization === undefined;
+    if (out !== this.#out || grid !== this.#grid || block !== this.#block || (plain ? !this.#plain
+      : sharedMemory !== this.#sharedMemory || cooperative !== this.#cooperative || cluster !== this.#cluster ||
+        priority !== this.#priority || programmaticStreamSerialization !== this.#programmaticStreamSerialization)) {
+      this.#encodeAnew(grid, block, sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization, plain, out);
     }
   }
 
   #encodeAnew(grid: Dim3, block: Dim3, sharedMemory: unknown, cooperative: unknown, cluster: Dim3 | undefined,
-    priority: unknown, programmaticStreamSerialization: unknown, out: Int32Array): void {
+    priority: unknown, programmaticStreamSerialization: unknown, plain: boolean, out: Int32Array): void {
     this.#out = undefined;
     writeShape(grid, block, sharedMemory, cooperative, cluster, priority, programmaticStreamSerialization, out);
     if (typeof grid !== 'number' || typeof block !== 'number' || (cluster !== undefined && typeof cluster !== 'number')) return;
     this.#out = out;
     this.#grid = grid;
     this.#block = block;
+    this.#plain = plain;
     this.#sharedMemory = sharedMemory;
     this.#cooperative = cooperative;
     this.#cluster = cluster;
