@@ -80,14 +80,13 @@ def drainer(stream):
 
 def build_time(build, destroy, n, builds=7):
     """The median nanoseconds of builds of a chain of n (build(n) -> (graph,
-    ns)), each destroyed after, and the first build's: bench/c/graph.c
-    buildTime does the same."""
+    ns)), each destroyed after: bench/c/graph.c buildTime does the same."""
     times = []
     for _ in range(builds):
         graph, ns = build(n)
         destroy(graph)
         times.append(ns)
-    return statistics.median(times), times[0]
+    return statistics.median(times)
 
 
 def per_call(op, batch, rounds, drain=None):
