@@ -237,13 +237,20 @@ function runC(name, args = [], { libs, env, timeoutMs } = {}) {
     { encoding: 'utf8', env: env ?? process.env, timeout: timeoutMs, killSignal: 'SIGKILL' }));
 }
 
+const builtAddons = new Map();
 /**
- * Loads a C baseline that runs in this process (built once per process, with
- * libs): bench/c/inprocess.c by default, or bench/c/<name>.c.
+ * The file of a C baseline that runs in a Node process, as a Node-API module
+ * (built once per process, with libs): bench/c/inprocess.c by default, or
+ * bench/c/<name>.c.
  */
-function inProcessC(name = 'inprocess', { libs } = {}) {
-  if (!builtC.has(name)) builtC.set(name, require(buildC(name, { addon: true, libs })));
-  return builtC.get(name);
+function inProcessCFile(name = 'inprocess', { libs } = {}) {
+  if (!builtAddons.has(name)) builtAddons.set(name, buildC(name, { addon: true, libs }));
+  return builtAddons.get(name);
+}
+
+/** Loads a C baseline that runs in this process (inProcessCFile's module). */
+function inProcessC(name, options) {
+  return require(inProcessCFile(name, options));
 }
 
 let pythonState;
@@ -466,6 +473,7 @@ module.exports = {
   cubinFile,
   describePython,
   inProcessC,
+  inProcessCFile,
   inProcessRow,
   median,
   now,

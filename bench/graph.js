@@ -10,7 +10,7 @@
 'use strict';
 const { execFileSync } = require('child_process');
 const path = require('path');
-const { batchControl, buildChain, crossingControl, cubinFile, describePython, inProcessC, inProcessRow, median, now, pairedPerCall, pairedPerItem, perCall, pick, runAlone, runC, runPython } = require('./common');
+const { batchControl, buildChain, crossingControl, cubinFile, describePython, inProcessC, inProcessCFile, inProcessRow, median, now, pairedPerCall, pairedPerItem, perCall, pick, runAlone, runC, runPython } = require('./common');
 
 const sizes = [1, 100, 1000];
 
@@ -33,10 +33,12 @@ function buildTime(cuda, kernel, n, dataflow, buffer) {
 
 // The first build of a process: a chain of 1000 built by a fresh Node process
 // right after the set-up C's makes (the kernel loaded, a stream and a buffer
-// made), and its control, the same loop (buildChain) over plain JavaScript
-// objects with no binding loaded: what the engine's first tiers charge the
-// benchmark's own loop. Each the median of five processes: one process's first
-// build moved by up to twice from one process to the next.
+// made), and two controls, the same loop (buildChain) over a graph of plain
+// objects: with no binding at all (what the engine's first tiers charge the
+// benchmark's own loop), and entering C's node add once per node through
+// bench/c/inprocess.c (a binding that does nothing but the crossing). Each the
+// median of five processes: one process's first build moved by up to twice
+// from one process to the next.
 function firstBuilds(file) {
   const time = (setUp) => median(Array.from({ length: 5 }, () => Number(execFileSync(process.execPath, ['-e', `
     const { buildChain, now } = require(${JSON.stringify(path.join(__dirname, 'common.js'))});
@@ -45,13 +47,21 @@ function firstBuilds(file) {
     const graph = buildChain(cuda, kernel, 1000, false);
     process.stdout.write(String(now() - t0));
     graph.dispose();`], { encoding: 'utf8' }))));
+  const setUp = `const binding = require(${JSON.stringify(path.join(__dirname, '..'))});
+    const libraryKernel = binding.Library.loadFile(${JSON.stringify(file)}).kernel('empty0');
+    binding.Stream.create();
+    binding.DeviceBuffer.alloc(1024);`;
   return {
-    binding: time(`const cuda = require(${JSON.stringify(path.join(__dirname, '..'))});
-      const kernel = cuda.Library.loadFile(${JSON.stringify(file)}).kernel('empty0');
-      cuda.Stream.create();
-      cuda.DeviceBuffer.alloc(1024);`),
+    binding: time(`${setUp} const cuda = binding, kernel = libraryKernel;`),
     loopAlone: time(`const stub = { addKernel: (kernel, shape, args, options) => ({ stub, options }), dispose() {} };
       const cuda = { Graph: { create: () => stub } }, kernel = {};`),
+    crossing: time(`${setUp} const inC = require(${JSON.stringify(inProcessCFile())});
+      let cGraph;
+      const stub = {
+        addKernel: (kernel, shape, args, options) => ({ node: inC.chainNode(cGraph, kernel, options.after === undefined ? 0n : options.after[0].node) }),
+        dispose: () => inC.graphDestroy(cGraph),
+      };
+      const cuda = { Graph: { create: () => { cGraph = inC.graphCreate(); return stub; } } }, kernel = libraryKernel.handle;`),
   };
 }
 
@@ -330,6 +340,10 @@ async function measure({ passes = 3 } = {}) {
     label: 'control: the same loop over plain JavaScript objects, no binding (JS column), first of a process',
     unit: 'us', better: 'lower', js: us(first.loopAlone), c: cFirst,
   });
+  rows.push({
+    label: 'control: the same loop entering C\'s node add once per node (JS column), first of a process',
+    unit: 'us', better: 'lower', js: us(first.crossing), c: cFirst,
+  });
   return [{
     title: 'Graphs',
     rows,
@@ -349,9 +363,10 @@ async function measure({ passes = 3 } = {}) {
         'tens of nanoseconds a launch for process.hrtime.bigint()).',
       'C builds with cuGraphAddNode as the JavaScript builder does; cuda.bindings with cuGraphAddKernelNode; ' +
         'cuda.core builds by stream capture (GraphBuilder), instantiates with complete() and has no per-node executable update.',
-      'the first build\'s control runs the benchmark\'s loop (bench/common.js buildChain) over a graph of plain objects whose ' +
-        'addKernel returns a new object, as the first build of a fresh Node process (the median of five) with no binding loaded: ' +
-        'what the engine\'s first tiers charge the loop itself.',
+      'the first build\'s controls run the benchmark\'s loop (bench/common.js buildChain) over a graph of plain objects, as the ' +
+        'first build of a fresh Node process (the median of five): one whose addKernel returns a new object, no binding loaded ' +
+        '(what the engine\'s first tiers charge the loop itself), and one whose addKernel enters C\'s node add ' +
+        '(bench/c/inprocess.c chainNode, the node returned as a bigint): a binding that only crosses.',
       'the data-flow row compares with the same node-by-node chain in C (the edges it infers are that chain).',
       'builds, C in this process: bench/c/inprocess.c builds the same chain of the same library kernel in 21 rounds, in turn with ' +
         'both JavaScript builds and the control (the order rotating); medians of the rounds. The control makes C\'s chain with ' +
