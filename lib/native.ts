@@ -760,6 +760,8 @@ export interface NativeAddon {
    * bytes < 0 for the rest of src.
    */
   memcpySync(dst: MemorySlot, dstOffset: number, src: MemorySlot, srcOffset: number, bytes: number): void;
+  /** The same queued on a stream. */
+  memcpyAsync(dst: MemorySlot, dstOffset: number, src: MemorySlot, srcOffset: number, bytes: number, stream: Slot<NativeStream>): void;
   memcpy2D(params: Pitched2D, stream: Slot<NativeStream> | undefined, unaligned: boolean): void;
   memcpy3D(params: Pitched3D, stream?: Slot<NativeStream>): void;
   memcpyBatch(copies: Array<[MemorySlot, number, MemorySlot, number, number]>, stream: Slot<NativeStream>): void;

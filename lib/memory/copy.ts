@@ -38,10 +38,11 @@ export function copy(dst: Bytes, src: Bytes, options: CopyOptions = noOptions): 
   const count = options.bytes === undefined ? undefined : checkSize(options.bytes, 'options.bytes');
   const dstOffset = checkSize(options.dstOffset ?? 0, 'options.dstOffset');
   const srcOffset = checkSize(options.srcOffset ?? 0, 'options.srcOffset');
-  // Between two memory handles without a stream (the usual synchronous copy):
-  // the hot entry, which takes slots only (and -1 for the rest of src).
-  if (stream === undefined && isMemoryHandle(dst) && isMemoryHandle(src)) {
-    native.memcpySync(dst.slot, dstOffset, src.slot, srcOffset, count ?? -1);
+  // Between two memory handles (the usual copy): the hot entries, which take
+  // slots only (and -1 for the rest of src).
+  if (isMemoryHandle(dst) && isMemoryHandle(src)) {
+    if (stream === undefined) native.memcpySync(dst.slot, dstOffset, src.slot, srcOffset, count ?? -1);
+    else native.memcpyAsync(dst.slot, dstOffset, src.slot, srcOffset, count ?? -1, streamSlot(stream, 'options.stream'));
     return;
   }
   native.memcpy(bytesOperand(dst, 'dst'), dstOffset, bytesOperand(src, 'src'), srcOffset, count, optionalStream(stream));

@@ -294,6 +294,7 @@ void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("poolGetAccess", Napi::Function::New(env, PoolGetAccess, "poolGetAccess"));
   exports.Set("memcpy", Napi::Function::New(env, Memcpy, "memcpy"));
   exports.Set("memcpySync", hotFunction<5, MemcpySync>(env, "memcpySync"));
+  exports.Set("memcpyAsync", hotFunction<6, MemcpyAsync>(env, "memcpyAsync"));
   exports.Set("memcpy2D", Napi::Function::New(env, Memcpy2D, "memcpy2D"));
   exports.Set("memcpy3D", Napi::Function::New(env, Memcpy3D, "memcpy3D"));
   exports.Set("memcpyBatch", Napi::Function::New(env, MemcpyBatch, "memcpyBatch"));

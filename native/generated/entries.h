@@ -313,6 +313,7 @@ Napi::Value PoolSetAccess(const Napi::CallbackInfo& info);
 Napi::Value PoolGetAccess(const Napi::CallbackInfo& info);
 Napi::Value Memcpy(const Napi::CallbackInfo& info);
 napi_value MemcpySync(Napi::Env env, SlotTable& table, const HotArgs<5>& args);
+napi_value MemcpyAsync(Napi::Env env, SlotTable& table, const HotArgs<6>& args);
 Napi::Value Memcpy2D(const Napi::CallbackInfo& info);
 Napi::Value Memcpy3D(const Napi::CallbackInfo& info);
 Napi::Value MemcpyBatch(const Napi::CallbackInfo& info);

@@ -123,24 +123,54 @@ Napi::Value Memcpy(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// memcpySync(dst, dstOffset, src, srcOffset, bytes): memcpy without a stream
-// between two memory handles, as a hot call. Every argument is a number
-// (lib/ passes sizes as numbers; telling undefined or a bigint apart is a
-// call of its own), bytes < 0 meaning the rest of src. They are all read
-// before either handle is looked up: reading a number runs no JavaScript, and
-// nothing runs between the lookups and the driver.
-napi_value MemcpySync(Napi::Env env, SlotTable& table, const HotArgs<5>& args) {
-  static const char* const names[] = {"dst", "dstOffset", "src", "srcOffset", "bytes"};
+namespace {
+
+// The operands of a hot copy between two memory handles: dst, dstOffset, src,
+// srcOffset and bytes, every one a number (lib/ passes sizes as numbers;
+// telling undefined or a bigint apart is a call of its own), bytes < 0
+// meaning the rest of src.
+struct SlotCopy {
   double n[5];
+};
+
+// Reads the operands; reading a number runs no JavaScript.
+template <size_t N>
+SlotCopy readSlotCopy(Napi::Env env, const HotArgs<N>& args) {
+  static const char* const names[] = {"dst", "dstOffset", "src", "srcOffset", "bytes"};
+  SlotCopy copy;
   for (int i = 0; i < 5; ++i) {
-    if (!numberOf(Napi::Value(env, args[i]), &n[i])) throwTypeError(env, std::string(names[i]) + " must be a number");
+    if (!numberOf(Napi::Value(env, args[i]), &copy.n[i])) throwTypeError(env, std::string(names[i]) + " must be a number");
   }
+  return copy;
+}
+
+// The copy, once every argument is read: the handles are looked up here, and
+// nothing runs between the lookups and the driver.
+void copySlots(Napi::Env env, const SlotTable& table, const SlotCopy& copy, StreamBox* stream) {
+  const double* n = copy.n;
   const uint64_t dstOffset = sizeValue(env, n[1], "dstOffset");
   const uint64_t srcOffset = sizeValue(env, n[3], "srcOffset");
   const uint64_t bytes = n[4] < 0 ? UINT64_MAX : sizeValue(env, n[4], "bytes");
   const Span src = deviceSpanOf(env, table, n[2], "src", srcOffset, bytes);
   const Span dst = deviceSpanOf(env, table, n[0], "dst", dstOffset, src.bytes);
-  if (src.bytes) copySpans(env, nullptr, dst, src);
+  if (src.bytes) copySpans(env, stream, dst, src);
+}
+
+}  // namespace
+
+// memcpySync(dst, dstOffset, src, srcOffset, bytes): memcpy without a stream
+// between two memory handles (SlotCopy), as a hot call.
+napi_value MemcpySync(Napi::Env env, SlotTable& table, const HotArgs<5>& args) {
+  copySlots(env, table, readSlotCopy(env, args), nullptr);
+  return nullptr;
+}
+
+// memcpyAsync(dst, dstOffset, src, srcOffset, bytes, stream): the same queued
+// on stream.
+napi_value MemcpyAsync(Napi::Env env, SlotTable& table, const HotArgs<6>& args) {
+  const SlotCopy copy = readSlotCopy(env, args);
+  StreamBox& stream = *Stream::fromSlot(table, Napi::Value(env, args[5]), "stream");
+  copySlots(env, table, copy, &stream);
   return nullptr;
 }
 

@@ -109,6 +109,54 @@ describe('copy and fill with a stand-in driver', () => {
     });
   });
 
+  test('copies between memory handles on a stream (the hot entry) move the bytes asked for, in order, ranges checked', () => {
+    const r = runScript(`${capture}
+      const { native } = require(${JSON.stringify(distPath + '/native.js')});
+      const stream = cuda.Stream.create();
+      const dev = cuda.DeviceBuffer.alloc(32);
+      const pinned = cuda.HostBuffer.alloc(16);
+      const other = cuda.HostBuffer.alloc(16);
+      const dev2 = cuda.DeviceBuffer.alloc(16);
+      const back = cuda.HostBuffer.alloc(8);
+      pinned.view().set(Array.from({ length: 16 }, (_, i) => i + 1));
+      cuda.fill(dev, 0, { stream });
+      cuda.copy(dev, pinned, { stream });                                             // device <- pinned, all of src
+      cuda.copy(dev, pinned, { dstOffset: 20, srcOffset: 2, bytes: 4, stream });      // offsets and a count
+      cuda.copy(other, dev, { srcOffset: 8, bytes: 16, stream });                     // pinned <- device
+      cuda.copy(dev2, dev, { srcOffset: 16, bytes: 8n, stream });                     // device <- device, a bigint count
+      cuda.copy(back, dev2, { bytes: 8, stream });
+      stream.synchronizeSync();
+      const goneStream = cuda.Stream.create(); goneStream.dispose();
+      let ran = false;
+      const sneaky = { valueOf() { ran = true; dev.dispose(); return 0; } };
+      report({
+        other: Array.from(other.view()), back: Array.from(back.view()),
+        beyondSrc: t(() => cuda.copy(dev, pinned, { srcOffset: 8, bytes: 9, stream })),
+        overlap: t(() => cuda.copy(dev, dev, { dstOffset: 4, bytes: 8, stream })),
+        disposedStream: t(() => cuda.copy(dev, pinned, { stream: goneStream })),
+        notAStream: t(() => cuda.copy(dev, pinned, { stream: dev })),
+        memoryAsStream: t(() => native.memcpyAsync(dev.slot, 0, pinned.slot, 0, -1, other.slot)),
+        objectAsStream: t(() => native.memcpyAsync(dev.slot, 0, pinned.slot, 0, -1, sneaky)),
+        objectBytes: t(() => native.memcpyAsync(dev.slot, 0, pinned.slot, 0, sneaky, stream.slot)),
+        streamAsDst: t(() => native.memcpyAsync(stream.slot, 0, pinned.slot, 0, -1, stream.slot)),
+        ran, devAlive: !dev.disposed,
+      });`, env());
+    expect(r.stderr).toBe('');
+    expect(r.report).toEqual({
+      other: [9, 10, 11, 12, 13, 14, 15, 16, 0, 0, 0, 0, 3, 4, 5, 6],
+      back: [0, 0, 0, 0, 3, 4, 5, 6],
+      beyondSrc: 'RangeError: src: range [8, 8+9) exceeds its 16 bytes',
+      overlap: 'RangeError: source and destination ranges of one buffer overlap',
+      disposedStream: 'DisposedError: Stream has been disposed',
+      notAStream: expect.stringMatching(/^TypeError: options.stream must be a Stream/),
+      memoryAsStream: expect.stringMatching(/^TypeError: stream must be/),
+      objectAsStream: expect.stringMatching(/^TypeError: stream must be/),
+      objectBytes: 'TypeError: bytes must be a number',
+      streamAsDst: expect.stringMatching(/^TypeError: dst must be a memory handle/),
+      ran: false, devAlive: true,
+    });
+  });
+
   test('the hot copy entry, called directly, refuses what is not a slot of memory or not a size', () => {
     const r = runScript(`${capture}
       const { native } = require(${JSON.stringify(distPath + '/native.js')});
