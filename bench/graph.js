@@ -37,25 +37,25 @@ function buildTime(cuda, kernel, n, dataflow, buffer) {
 // objects: with no binding at all (what the engine's first tiers charge the
 // benchmark's own loop), and entering C's node add once per node through
 // bench/c/inprocess.c (a binding that does nothing but the crossing). Each the
-// median of five processes: one process's first build moved by up to twice
-// from one process to the next.
+// median of nine processes, the three kinds in turn: one process's first build
+// moved by up to twice from one process to the next.
 function firstBuilds(file) {
-  const time = (setUp) => median(Array.from({ length: 5 }, () => Number(execFileSync(process.execPath, ['-e', `
+  const script = (setUp) => `
     const { buildChain, now } = require(${JSON.stringify(path.join(__dirname, 'common.js'))});
     ${setUp}
     const t0 = now();
     const graph = buildChain(cuda, kernel, 1000, false);
     process.stdout.write(String(now() - t0));
-    graph.dispose();`], { encoding: 'utf8' }))));
+    graph.dispose();`;
   const setUp = `const binding = require(${JSON.stringify(path.join(__dirname, '..'))});
     const libraryKernel = binding.Library.loadFile(${JSON.stringify(file)}).kernel('empty0');
     binding.Stream.create();
     binding.DeviceBuffer.alloc(1024);`;
-  return {
-    binding: time(`${setUp} const cuda = binding, kernel = libraryKernel;`),
-    loopAlone: time(`const stub = { addKernel: (kernel, shape, args, options) => ({ stub, options }), dispose() {} };
+  const kinds = {
+    binding: script(`${setUp} const cuda = binding, kernel = libraryKernel;`),
+    loopAlone: script(`const stub = { addKernel: (kernel, shape, args, options) => ({ stub, options }), dispose() {} };
       const cuda = { Graph: { create: () => stub } }, kernel = {};`),
-    crossing: time(`${setUp} const inC = require(${JSON.stringify(inProcessCFile())});
+    crossing: script(`${setUp} const inC = require(${JSON.stringify(inProcessCFile())});
       let cGraph;
       const stub = {
         addKernel: (kernel, shape, args, options) => ({ node: inC.chainNode(cGraph, kernel, options.after === undefined ? 0n : options.after[0].node) }),
@@ -63,6 +63,15 @@ function firstBuilds(file) {
       };
       const cuda = { Graph: { create: () => { cGraph = inC.graphCreate(); return stub; } } }, kernel = libraryKernel.handle;`),
   };
+  const names = Object.keys(kinds);
+  const times = Object.fromEntries(names.map((name) => [name, []]));
+  for (let i = 0; i < 9; i++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(i + k) % names.length];
+      times[name].push(Number(execFileSync(process.execPath, ['-e', kinds[name]], { encoding: 'utf8' })));
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, median(times[name])]));
 }
 
 // Host time per launch of exec, a chain of n nodes, from JavaScript and from C
@@ -350,7 +359,7 @@ async function measure({ passes = 3 } = {}) {
     notes: [
       `chains of empty-kernel nodes; median of ${passes} passes (instantiate and update are single timings per pass, ` +
         'builds the median of seven per pass, JavaScript\'s after 40 untimed builds; the first of a process: ' +
-        'each side\'s first graph work after loading the kernel, JavaScript\'s the median of five Node processes of their own, ' +
+        'each side\'s first graph work after loading the kernel, JavaScript\'s the median of nine Node processes of their own, ' +
         'cuda.core\'s right after cuda.bindings\' in the same process); ' +
         `JavaScript and C launches: median of ${4 * passes} passes, taken in turn`,
       '"C in this process": bench/c/inprocess.c, a Node-API module in C, launches the executable JavaScript launches, on its stream, ' +
@@ -364,7 +373,7 @@ async function measure({ passes = 3 } = {}) {
       'C builds with cuGraphAddNode as the JavaScript builder does; cuda.bindings with cuGraphAddKernelNode; ' +
         'cuda.core builds by stream capture (GraphBuilder), instantiates with complete() and has no per-node executable update.',
       'the first build\'s controls run the benchmark\'s loop (bench/common.js buildChain) over a graph of plain objects, as the ' +
-        'first build of a fresh Node process (the median of five): one whose addKernel returns a new object, no binding loaded ' +
+        'first build of a fresh Node process (the median of nine, in turn with JavaScript\'s): one whose addKernel returns a new object, no binding loaded ' +
         '(what the engine\'s first tiers charge the loop itself), and one whose addKernel enters C\'s node add ' +
         '(bench/c/inprocess.c chainNode, the node returned as a bigint): a binding that only crosses.',
       'the data-flow row compares with the same node-by-node chain in C (the edges it infers are that chain).',
