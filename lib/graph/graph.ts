@@ -353,13 +353,13 @@ export class Graph extends Disposable<NativeGraph> {
     if (options !== noOptions) nodeOptions(options, call, more);
     // Each option read once (a getter runs once), and a test for undefined before
     // any call: before the engine optimizes it (a process's first build) every call costs.
-    let after = options.after;
-    after = after === undefined ? noItems : checkGraphNodes(after, 'options.after');
+    const afterGiven = options.after;
+    const after = afterGiven === undefined ? noItems : checkGraphNodes(afterGiven, 'options.after');
     const edgesGiven = options.edges;
     const edges = edgesGiven === undefined ? undefined : checkArray<EdgeData>(edgesGiven, 'options.edges').map((e, i) => encodeEdge(e, `options.edges[${i}]`));
     if (edges && edges.length !== after.length) throw new RangeError('options.edges must have one entry per options.after node');
-    let label = options.label;
-    if (label !== undefined) label = checkString(label, 'options.label');
+    const labelGiven = options.label;
+    const label = labelGiven === undefined ? undefined : checkString(labelGiven, 'options.label');
 
     let dependencySlots: number | number[] | undefined;
     let edgeData = edges;

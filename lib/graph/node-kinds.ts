@@ -183,7 +183,7 @@ const kernelNode: EncodedKernelNode = { type: NodeType.kernel, kernel: -1, recor
  * device (a KernelNodeParams serves as all three, as may a shape alone).
  */
 export function encodeKernelNode(kernelValue: Kernel, args: readonly KernelArg[] | undefined, shape: LaunchShape & { device?: DeviceLike }): EncodedKernelNode {
-  const kernel = kernelValue instanceof Kernel ? kernelValue : checkKernel(kernelValue, 'params.kernel');
+  const kernel = checkKernel(kernelValue, 'params.kernel');
   kernelNode.record = kernel.nodeRecord(args ?? noItems, shape);
   kernelNode.kernel = kernel.slot;
   return kernelNode;
