@@ -85,7 +85,8 @@ napi_value GraphLaunch(Napi::Env env, SlotTable& table, const HotArgs<2>& args) 
   const ExecRef& exec = GraphExec::fromSlot(table, Napi::Value(env, args[0]), "exec");
   StreamBox& stream = *Stream::fromSlot(table, Napi::Value(env, args[1]), "stream");
   stream.makeContextCurrent(env);
-  launchGraph(env, stream, exec);
+  CU_CHECK(env, cuGraphLaunch, exec->exec, stream.stream);
+  stream.keepUntilIdle(exec);
   return nullptr;
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/args.h"
 #include "core/hot_call.h"
+#include "core/item_detail.h"
 #include "generated/entries.h"
 #include "graph/exec.h"
 #include "kernel/launch.h"
@@ -19,10 +20,12 @@ namespace cudrv {
 namespace {
 
 // An item of a batch: a prepared launch's box or an executable's, by address
-// in its slot (valid until JavaScript runs, which it does not in the call).
+// in its slot (valid until JavaScript runs, which it does not in the call),
+// and an executable's CUgraphExec, read before the first launch.
 struct SubmitItem {
   const std::shared_ptr<PreparedLaunchBox>* launch = nullptr;
   const ExecRef* exec = nullptr;
+  CUgraphExec graphExec = nullptr;
 };
 
 SubmitItem resolveItem(Napi::Env env, const SlotTable& table, double id, const StreamBox& stream, uint32_t index) {
@@ -33,12 +36,19 @@ SubmitItem resolveItem(Napi::Env env, const SlotTable& table, double id, const S
     }
     return {launch, nullptr};
   }
-  if (const auto* exec = GraphExec::boxAt(table, id)) return {nullptr, exec};
+  if (const auto* exec = GraphExec::boxAt(table, id)) return {nullptr, exec, (*exec)->exec};
   const SlotTable::Entry* entry = table.find(id);
   if (entry && (entry->kind == &PreparedLaunchHandle::slotClass() || entry->kind == &GraphExec::slotClass())) {
     throwDisposed(env, entry->kind->name);
   }
   throwTypeError(env, "items[" + std::to_string(index) + "] must be a PreparedLaunch or a GraphExec");
+}
+
+// The executables of the batch's first `launched` items, stamped on the stream.
+void keepLaunchedGraphs(StreamBox& stream, const std::vector<SubmitItem>& items, uint32_t launched) {
+  for (uint32_t i = 0; i < launched; ++i) {
+    if (items[i].exec) stream.keepUntilIdle(*items[i].exec);
+  }
 }
 
 }  // namespace
@@ -60,10 +70,24 @@ napi_value StreamSubmit(Napi::Env env, SlotTable& table, const HotArgs<3>& args)
   }
   // A prepared launch makes current only a context the stream's work runs in.
   stream.makeContextCurrent(env);
-  for (uint32_t i = 0; i < count; ++i) {
-    if (items[i].launch) launchPrepared(env, *items[i].launch, i);
-    else launchGraph(env, stream, *items[i].exec, i);
+  // Graph launches go back to back, as C's loop makes them: their executables
+  // are stamped on the stream after the last launch (or after the one the
+  // driver refused), so that nothing but the driver call runs between two.
+  uint32_t launched = 0;
+  try {
+    for (; launched < count; ++launched) {
+      const SubmitItem& item = items[launched];
+      if (item.launch) {
+        launchPrepared(env, *item.launch, launched);
+        continue;
+      }
+      CU_CHECK_DETAIL(env, itemDetail(launched, ""), cuGraphLaunch, item.graphExec, stream.stream);
+    }
+  } catch (...) {
+    keepLaunchedGraphs(stream, items, launched);
+    throw;
   }
+  keepLaunchedGraphs(stream, items, count);
   return nullptr;
 }
 

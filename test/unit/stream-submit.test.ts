@@ -137,6 +137,23 @@ describe('stream.submit', () => {
     expect(r).toEqual({ kept: 2, after: 0 });
   });
 
+  test('a batch the driver stops keeps what the items queued before the refusal use, and nothing of the rest', () => {
+    const script = `
+      const a = saxpy.prepare({ grid: 2, block: 128, stream }, ['f32', 'ptr', 'ptr', 'u32'], [1, 0x10n, 0x20n, 7]);
+      const first = graphOf().instantiate(), second = graphOf().instantiate();
+      const { native } = require(${JSON.stringify(path.join(distPath, 'native.js'))});
+      const error = attempt(() => stream.submit(ITEMS));
+      const kept = native.streamPendingResources(stream.slot);
+      stream.synchronizeSync();
+      report({ error, kept, after: native.streamPendingResources(stream.slot) });`;
+    // Two executables queued, then a prepared launch refused: both stay kept.
+    const kernelRefused = run(script.replace('ITEMS', '[first, second, a]'), { FAKE_CUDA_FAIL: 'cuLaunchKernel=1' });
+    expect(kernelRefused).toEqual({ error: expect.objectContaining({ call: 'cuLaunchKernel', detail: 'items[2], saxpy' }), kept: 2, after: 0 });
+    // A prepared launch queued, then an executable refused: only the launch's resources.
+    const graphRefused = run(script.replace('ITEMS', '[a, first, second]'), { FAKE_CUDA_FAIL: 'cuGraphLaunch=1' });
+    expect(graphRefused).toEqual({ error: expect.objectContaining({ call: 'cuGraphLaunch', detail: 'items[1]' }), kept: 1, after: 0 });
+  });
+
   test('the native entry checks what it is given, called directly', () => {
     const r = run(`
       const { native } = require(${JSON.stringify(path.join(distPath, 'native.js'))});
