@@ -33,28 +33,36 @@ function buildTime(cuda, kernel, n, dataflow, buffer) {
 
 // The first build of a process: a chain of 1000 built by a fresh Node process
 // right after the set-up C's makes (the kernel loaded, a stream and a buffer
-// made), and two controls, the same loop (buildChain) over a graph of plain
+// made), and three controls, the same loop (buildChain) over a graph of plain
 // objects: with no binding at all (what the engine's first tiers charge the
-// benchmark's own loop), and entering C's node add once per node through
-// bench/c/inprocess.c (a binding that does nothing but the crossing). Each the
-// median of nine processes, the three kinds in turn: one process's first build
+// benchmark's own loop); entering C's node add once per node through
+// bench/c/inprocess.c (a binding that does nothing but the crossing); and with
+// no binding in the loop, C then building the whole chain in one call, timed
+// in C (the least any binding pays that runs the loop and the driver's work on
+// one thread, as one that queued its nodes for a single call would). Each the
+// median of nine processes, the kinds in turn: one process's first build
 // moved by up to twice from one process to the next.
 function firstBuilds(file) {
-  const script = (setUp) => `
+  const script = (setUp, then = '') => `
     const { buildChain, now } = require(${JSON.stringify(path.join(__dirname, 'common.js'))});
     ${setUp}
     const t0 = now();
     const graph = buildChain(cuda, kernel, 1000, false);
-    process.stdout.write(String(now() - t0));
+    let ns = now() - t0;
+    ${then}
+    process.stdout.write(String(ns));
     graph.dispose();`;
   const setUp = `const binding = require(${JSON.stringify(path.join(__dirname, '..'))});
     const libraryKernel = binding.Library.loadFile(${JSON.stringify(file)}).kernel('empty0');
     binding.Stream.create();
     binding.DeviceBuffer.alloc(1024);`;
+  const plainObjects = `const stub = { addKernel: (kernel, shape, args, options) => ({ stub, options }), dispose() {} };
+      const cuda = { Graph: { create: () => stub } }, kernel = {};`;
   const kinds = {
     binding: script(`${setUp} const cuda = binding, kernel = libraryKernel;`),
-    loopAlone: script(`const stub = { addKernel: (kernel, shape, args, options) => ({ stub, options }), dispose() {} };
-      const cuda = { Graph: { create: () => stub } }, kernel = {};`),
+    loopAlone: script(plainObjects),
+    loopThenC: script(`${setUp} const inC = require(${JSON.stringify(inProcessCFile())}); ${plainObjects}`,
+      'ns += inC.chainBuild(libraryKernel.handle, 1000);'),
     crossing: script(`${setUp} const inC = require(${JSON.stringify(inProcessCFile())});
       let cGraph;
       const stub = {
@@ -293,10 +301,12 @@ async function measure({ passes = 3 } = {}) {
       unit: 'ns', better: 'lower', js: pick(launchesJs, (r) => r[n].crossing.js), c: pick(launchesJs, (r) => r[n].crossing.c),
     });
   }
-  rows.push({
-    label: 'control: C\'s batch of 5 launches (JS column) against C\'s batch, 1000 nodes, per launch, C in this process',
-    unit: 'ns', better: 'lower', js: pick(launchesJs, (r) => r[1000].cAgainstC.js), c: pick(launchesJs, (r) => r[1000].cAgainstC.c),
-  });
+  for (const n of sizes) {
+    rows.push({
+      label: `control: C's batch of ${n >= 1000 ? 5 : 50} launches (JS column) against C's batch, ${n} node${n === 1 ? '' : 's'}, per launch, C in this process`,
+      unit: 'ns', better: 'lower', js: pick(launchesJs, (r) => r[n].cAgainstC.js), c: pick(launchesJs, (r) => r[n].cAgainstC.c),
+    });
+  }
   const once = (label, jsKey, key, extra = {}) => ({
     label, unit: 'us', better: 'lower',
     js: us(jsOf(1000, jsKey)), c: us(cOf(1000, key)), bindings: us(pyOf('bindings', 1000, key)), core: us(pyOf('core', 1000, key)), ...extra,
@@ -353,6 +363,10 @@ async function measure({ passes = 3 } = {}) {
     label: 'control: the same loop entering C\'s node add once per node (JS column), first of a process',
     unit: 'us', better: 'lower', js: us(first.crossing), c: cFirst,
   });
+  rows.push({
+    label: 'control: the same loop over plain JavaScript objects, then C\'s build of the chain in one call (JS column), first of a process',
+    unit: 'us', better: 'lower', js: us(first.loopThenC), c: cFirst,
+  });
   return [{
     title: 'Graphs',
     rows,
@@ -375,7 +389,9 @@ async function measure({ passes = 3 } = {}) {
       'the first build\'s controls run the benchmark\'s loop (bench/common.js buildChain) over a graph of plain objects, as the ' +
         'first build of a fresh Node process (the median of nine, in turn with JavaScript\'s): one whose addKernel returns a new object, no binding loaded ' +
         '(what the engine\'s first tiers charge the loop itself), and one whose addKernel enters C\'s node add ' +
-        '(bench/c/inprocess.c chainNode, the node returned as a bigint): a binding that only crosses.',
+        '(bench/c/inprocess.c chainNode, the node returned as a bigint): a binding that only crosses; and the loop over plain objects ' +
+        'followed by C\'s build of the whole chain in one call (bench/c/inprocess.c chainBuild, timed in C and added to the loop\'s time): ' +
+        'the least a binding that runs the loop and the driver\'s work on one thread can cost.',
       'the data-flow row compares with the same node-by-node chain in C (the edges it infers are that chain).',
       'builds, C in this process: bench/c/inprocess.c builds the same chain of the same library kernel in 21 rounds, in turn with ' +
         'both JavaScript builds and the control (the order rotating); medians of the rounds. The control makes C\'s chain with ' +
