@@ -88,6 +88,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     this.#deviceLaunch = deviceLaunch;
     this.#uploadedOn = deviceLaunch ? uploadedOn : undefined;
     this.#argument = undefined;
+    (this as { [submitted]: GraphExec[typeof submitted] })[submitted] = deviceLaunch ? this.#launchedBy : undefined;
   }
 
   /** The CUgraphExec value, for logs and comparisons. */
@@ -122,9 +123,15 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     return this.slot;
   }
 
-  /** @internal For Stream.submit(): the batch that launched it is queued on stream. */
-  [submitted](stream: Stream): void {
-    if (this.#deviceLaunch) this.#uploadedOn = stream;
+  /**
+   * @internal For Stream.submit(), a device graph's only: told that the batch
+   * that launched it is queued on stream. A batch of other executables has
+   * nothing to tell them, and makes no second pass over its items.
+   */
+  declare readonly [submitted]: ((stream: Stream) => void) | undefined;
+
+  #launchedBy(stream: Stream): void {
+    this.#uploadedOn = stream;
   }
 
   /**

@@ -63,8 +63,9 @@ class Handle {
   }
 
   // The live box slot id names, or nullptr when it names no live Self.
-  static const std::shared_ptr<Box>* boxAt(const SlotTable& table, double id) {
-    const SlotTable::Entry* entry = table.find(id);
+  static const std::shared_ptr<Box>* boxAt(const SlotTable& table, double id) { return boxOf(table.find(id)); }
+  // The same for an entry already found (or nullptr): a slot that may name one of several classes is found once.
+  static const std::shared_ptr<Box>* boxOf(const SlotTable::Entry* entry) {
     return entry && entry->kind == &slotClass() && entry->hasBox ? &boxIn(entry->box) : nullptr;
   }
 

@@ -3,6 +3,7 @@
 // native layer once per item. Every item is resolved before the first is
 // queued (invariant 3): a list naming anything else, or anything disposed,
 // queues nothing.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -29,25 +30,26 @@ struct SubmitItem {
 };
 
 SubmitItem resolveItem(Napi::Env env, const SlotTable& table, double id, const StreamBox& stream, uint32_t index) {
-  if (const auto* launch = PreparedLaunchHandle::boxAt(table, id)) {
+  const SlotTable::Entry* entry = table.find(id);
+  if (const auto* exec = GraphExec::boxOf(entry)) return {nullptr, exec, (*exec)->exec};
+  if (const auto* launch = PreparedLaunchHandle::boxOf(entry)) {
     // Its stream was fixed when it was prepared: queued on another, it would be out of the batch's order.
     if ((*launch)->stream.get() != &stream) {
       throwTypeError(env, "items[" + std::to_string(index) + "] is a PreparedLaunch of another stream than the batch's");
     }
     return {launch, nullptr};
   }
-  if (const auto* exec = GraphExec::boxAt(table, id)) return {nullptr, exec, (*exec)->exec};
-  const SlotTable::Entry* entry = table.find(id);
   if (entry && (entry->kind == &PreparedLaunchHandle::slotClass() || entry->kind == &GraphExec::slotClass())) {
     throwDisposed(env, entry->kind->name);
   }
   throwTypeError(env, "items[" + std::to_string(index) + "] must be a PreparedLaunch or a GraphExec");
 }
 
-// The executables of the batch's first `launched` items, stamped on the stream.
+// The executables of the batch's first `launched` items, stamped on the
+// stream (once for a run of launches of one executable).
 void keepLaunchedGraphs(StreamBox& stream, const std::vector<SubmitItem>& items, uint32_t launched) {
   for (uint32_t i = 0; i < launched; ++i) {
-    if (items[i].exec) stream.keepUntilIdle(*items[i].exec);
+    if (items[i].exec && (i == 0 || items[i].exec != items[i - 1].exec)) stream.keepUntilIdle(*items[i].exec);
   }
 }
 
@@ -63,10 +65,12 @@ napi_value StreamSubmit(Napi::Env env, SlotTable& table, const HotArgs<3>& args)
   StreamBox& stream = *Stream::fromSlot(table, Napi::Value(env, args[0]), "stream");
   std::vector<SubmitItem> items(count);
   const auto* slots = static_cast<const unsigned char*>(data);
+  uint32_t graphsEnd = 0;  // one past the last executable: stamps stop there
   for (uint32_t i = 0; i < count; ++i) {
     double id;
     std::memcpy(&id, slots + sizeof(double) * i, sizeof(id));  // the buffer may be shared with any view
     items[i] = resolveItem(env, table, id, stream, i);
+    if (items[i].exec) graphsEnd = i + 1;
   }
   // A prepared launch makes current only a context the stream's work runs in.
   stream.makeContextCurrent(env);
@@ -84,10 +88,10 @@ napi_value StreamSubmit(Napi::Env env, SlotTable& table, const HotArgs<3>& args)
       CU_CHECK_DETAIL(env, itemDetail(launched, ""), cuGraphLaunch, item.graphExec, stream.stream);
     }
   } catch (...) {
-    keepLaunchedGraphs(stream, items, launched);
+    keepLaunchedGraphs(stream, items, std::min(launched, graphsEnd));
     throw;
   }
-  keepLaunchedGraphs(stream, items, count);
+  keepLaunchedGraphs(stream, items, graphsEnd);
   return nullptr;
 }
 

@@ -89,15 +89,21 @@ describe('passing a device graph to a kernel', () => {
       const launchedFromHost = deviceGraph().instantiate({ deviceLaunch: true });
       launchedFromHost.launch(stream);
       const uploadedAtInstantiate = deviceGraph().instantiate({ deviceLaunch: true, upload: stream });
+      const submitted = deviceGraph().instantiate({ deviceLaunch: true });
+      stream.submit([hostExec, submitted, hostExec]);
+      const notQueued = deviceGraph().instantiate({ deviceLaunch: true });
+      const refusedBatch = attempt(() => stream.submit([notQueued, buffer]));
       report({ notDevice, notUploaded, notExec, before, uploaded: exec.uploaded, handle: hex(exec.handle), log: log(),
-        byLaunch: launchedFromHost.uploaded, byInstantiate: uploadedAtInstantiate.uploaded });`);
+        byLaunch: launchedFromHost.uploaded, byInstantiate: uploadedAtInstantiate.uploaded,
+        bySubmit: submitted.uploaded, byRefusedBatch: notQueued.uploaded, refusedBatch, hostGraph: hostExec.uploaded });`);
     expect(r.notDevice).toMatchObject({ type: 'TypeError' });
     expect(r.notDevice.message).toMatch(/was not instantiated for device launch: use graph\.instantiate\(\{ deviceLaunch: true \}\)/);
     expect(r.notUploaded).toMatchObject({ type: 'Error' });
     expect(r.notUploaded.message).toMatch(/must be uploaded before device code launches it: exec\.upload\(stream\)/);
     expect(r.notExec).toMatchObject({ type: 'TypeError', message: 'exec must be a GraphExec' });
     expect(r.before).toEqual({ deviceLaunch: true, uploaded: false });
-    expect(r).toMatchObject({ uploaded: true, byLaunch: true, byInstantiate: true });
+    expect(r).toMatchObject({ uploaded: true, byLaunch: true, byInstantiate: true, bySubmit: true, byRefusedBatch: false, hostGraph: false });
+    expect(r.refusedBatch).toMatchObject({ type: 'TypeError' });
     expect(r.log[0]).toBe(`launch launcher grid=1,1,1 block=1,1,1 smem=0 stream=1 args=${r.handle}`);
   });
 
