@@ -18,7 +18,7 @@ import {
 } from './generated/enums';
 import { MemoryHandle, memorySlot } from './memory/bytes';
 import { native, NativeStream, Slot } from './native';
-import { submitSlot, SubmitItem, submitted } from './submission';
+import { collectSlots, submitOther, SubmitItem, submitted } from './submission';
 import { checkU64, encodeMemoryOps, StreamMemoryOp, waitFlags, WaitCondition, writeFlags } from './stream-memory-ops';
 import {
   decodeLaunchAttribute,
@@ -139,16 +139,20 @@ export class Stream extends Disposable<NativeStream> {
     // Taken while in use: a Proxy's getter could submit another batch meanwhile.
     const slots = spareSlots !== undefined && spareSlots.length >= count ? spareSlots : new Float64Array(Math.max(count, 16));
     spareSlots = undefined;
-    let after = false;
-    for (let i = 0; i < count; i++) {
+    // Ordinary items are read by collectSlots; any other gives its slot through
+    // submitOther (or throws why it cannot be queued) and is told once the
+    // batch is queued. The native layer checks every slot (its class, its
+    // stream) before anything is queued.
+    let told: SubmitItem[] | undefined;
+    for (let i = collectSlots(items, 0, count, slots); i < count; i = collectSlots(items, i + 1, count, slots)) {
       const item = items[i] as unknown as SubmitItem;
-      if (typeof item?.[submitSlot] !== 'function') throw new TypeError(`items[${i}] must be a PreparedLaunch or a GraphExec`);
-      slots[i] = item[submitSlot](this, i);
-      if (item[submitted] !== undefined) after = true;
+      if (typeof item?.[submitOther] !== 'function') throw new TypeError(`items[${i}] must be a PreparedLaunch or a GraphExec`);
+      slots[i] = item[submitOther]();
+      (told ??= []).push(item);
     }
     native.streamSubmit(this.slot, slots.buffer as ArrayBuffer, count);
     spareSlots = slots;
-    if (after) for (let i = 0; i < count; i++) (items[i] as unknown as SubmitItem)[submitted]?.(this);
+    if (told !== undefined) for (const item of told) item[submitted]?.(this);
   }
 
   /** The CUstream value (1n and 2n for the legacy and per-thread streams). */

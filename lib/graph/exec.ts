@@ -6,7 +6,7 @@ import { Disposable, slotOf } from '../disposable';
 import { PreparedLaunch } from '../kernel/prepared-launch';
 import { native, NativeGraphExec, Slot } from '../native';
 import { checkStream, Stream, streamSlot, synchronizeStream } from '../stream';
-import { submitSlot, submitted } from '../submission';
+import { submitOther, submitSlot, submitted } from '../submission';
 import { checkWaitOptions, WaitOptions } from '../wait-options';
 import { checkBoolean, checkObject, checkOptions, nameOfValue, noOptions } from '../validate';
 import type { Graph } from './graph';
@@ -88,7 +88,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     this.#deviceLaunch = deviceLaunch;
     this.#uploadedOn = deviceLaunch ? uploadedOn : undefined;
     this.#argument = undefined;
-    (this as { [submitted]: GraphExec[typeof submitted] })[submitted] = deviceLaunch ? this.#launchedBy : undefined;
+    (this as { [submitSlot]: number })[submitSlot] = deviceLaunch ? -1 : handle;
   }
 
   /** The CUgraphExec value, for logs and comparisons. */
@@ -117,20 +117,17 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     if (this.#deviceLaunch) this.#uploadedOn = stream;
   }
 
-  /** @internal For Stream.submit(): the slot. */
-  [submitSlot](_stream: Stream, _index: number): number {
+  /** @internal For Stream.submit(): the slot until dispose(); -1 for a device graph, which is told it was launched. */
+  declare readonly [submitSlot]: number;
+
+  /** @internal For Stream.submit(): a device graph's slot; a disposed executable throws. */
+  [submitOther](): number {
     if (this.released) throw new DisposedError('GraphExec');
     return this.slot;
   }
 
-  /**
-   * @internal For Stream.submit(), a device graph's only: told that the batch
-   * that launched it is queued on stream. A batch of other executables has
-   * nothing to tell them, and makes no second pass over its items.
-   */
-  declare readonly [submitted]: ((stream: Stream) => void) | undefined;
-
-  #launchedBy(stream: Stream): void {
+  /** @internal For Stream.submit(): the batch that launched this device graph is queued on stream. */
+  [submitted](stream: Stream): void {
     this.#uploadedOn = stream;
   }
 
@@ -196,6 +193,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
   }
 
   override dispose(): void {
+    (this as { [submitSlot]: number })[submitSlot] = -1;
     this.#argument?.dispose();
     super.dispose();
   }

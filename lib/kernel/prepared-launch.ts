@@ -5,7 +5,7 @@ import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
 import { native, NativePreparedLaunch, Slot } from '../native';
 import type { Stream } from '../stream';
-import { submitSlot } from '../submission';
+import { submitOther, submitSlot } from '../submission';
 import { checkInteger } from '../validate';
 import { ArgLayout, ArgSlot, ArgValue, KernelArgumentError, MemoryPointer, writeArg } from './args';
 import type { Kernel } from './kernel';
@@ -43,6 +43,7 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
     this.#slots = [...layout.slots];
     this.#values = new Array(layout.slots.length).fill(undefined);
     this.#unset = layout.slots.length;
+    (this as { [submitSlot]: number })[submitSlot] = this.#unset === 0 ? handle : -1;
   }
 
   /**
@@ -64,7 +65,10 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
       if (memory instanceof MemoryPointer) native.preparedLaunchSetPointer(this.slot, slot.offset, memory.memory.slot, memory.offset);
       else native.preparedLaunchSetPointer(this.slot, slot.offset, memory !== null ? memory.slot : null, 0);
     }
-    if (this.#values[index] === undefined) this.#unset -= 1;
+    if (this.#values[index] === undefined) {
+      this.#unset -= 1;
+      if (this.#unset === 0) (this as { [submitSlot]: number })[submitSlot] = this.slot;
+    }
     this.#values[index] = value;
     return this;
   }
@@ -95,18 +99,26 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
 
   /** @internal The slot, for a call that uses the arguments: once every one is set. */
   readySlot(): number {
-    if (this.#unset !== 0) {
-      const missing = this.#values.findIndex((v) => v === undefined);
-      throw new KernelArgumentError(this.kernel.name, missing, `argument ${missing} has not been set`);
-    }
+    if (this.#unset !== 0) throw this.#unsetError();
     return this.slot;
   }
 
-  /** @internal For Stream.submit(): the slot, once every argument is set, for a batch on its own stream. */
-  [submitSlot](stream: Stream, index: number): number {
-    if (this.released) throw new DisposedError('PreparedLaunch');
-    if (stream !== this.stream) throw new TypeError(`items[${index}] was prepared for another stream than the one it is submitted to`);
-    return this.readySlot();
+  #unsetError(): KernelArgumentError {
+    const missing = this.#values.findIndex((v) => v === undefined);
+    return new KernelArgumentError(this.kernel.name, missing, `argument ${missing} has not been set`);
+  }
+
+  /** @internal For Stream.submit(): the slot once every argument is set, until dispose(); -1 otherwise. */
+  declare readonly [submitSlot]: number;
+
+  /** @internal For Stream.submit(): reached while the slot is -1, it throws why. */
+  [submitOther](): number {
+    throw this.released ? new DisposedError('PreparedLaunch') : this.#unsetError();
+  }
+
+  override dispose(): void {
+    (this as { [submitSlot]: number })[submitSlot] = -1;
+    super.dispose();
   }
 
   override toString(): string {

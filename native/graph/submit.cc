@@ -35,7 +35,7 @@ SubmitItem resolveItem(Napi::Env env, const SlotTable& table, double id, const S
   if (const auto* launch = PreparedLaunchHandle::boxOf(entry)) {
     // Its stream was fixed when it was prepared: queued on another, it would be out of the batch's order.
     if ((*launch)->stream.get() != &stream) {
-      throwTypeError(env, "items[" + std::to_string(index) + "] is a PreparedLaunch of another stream than the batch's");
+      throwTypeError(env, "items[" + std::to_string(index) + "] was prepared for another stream than the one it is submitted to");
     }
     return {launch, nullptr};
   }

@@ -115,6 +115,26 @@ describe('stream.submit', () => {
     expect(r.log).toEqual([]);
   });
 
+  test('a prepared launch joins a batch once its last argument is set, and no more after dispose()', () => {
+    const r = run(`
+      const p = saxpy.prepare({ grid: 2, block: 128, stream }, ['f32', 'ptr', 'ptr', 'u32']);
+      const exec = graphOf().instantiate();
+      const none = attempt(() => stream.submit([exec, p]));
+      p.set(0, 1).set(1, 0x10n).set(2, 0x20n);
+      const oneLeft = attempt(() => stream.submit([exec, p]));
+      p.set(3, 7);
+      clearLog();
+      const ready = attempt(() => stream.submit([p, exec, p]));
+      const launched = log();
+      p.dispose();
+      report({ none, oneLeft, ready, launched, disposed: attempt(() => stream.submit([exec, p])) });`);
+    expect(r.none).toMatchObject({ type: 'KernelArgumentError', message: 'saxpy: argument 0 has not been set' });
+    expect(r.oneLeft).toMatchObject({ type: 'KernelArgumentError', message: 'saxpy: argument 3 has not been set' });
+    expect(r.ready).toBeNull();
+    expect(r.launched).toEqual([saxpyLine('0000803f', '07000000'), expect.stringMatching(/^graph launch/), saxpyLine('0000803f', '07000000')]);
+    expect(r.disposed).toMatchObject({ type: 'DisposedError', message: 'PreparedLaunch has been disposed' });
+  });
+
   test('a launch the driver refuses names its item; the items before it stay queued', () => {
     const r = run(`
       const a = saxpy.prepare({ grid: 2, block: 128, stream }, ['f32', 'ptr', 'ptr', 'u32'], [1, 0x10n, 0x20n, 7]);
