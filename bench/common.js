@@ -208,44 +208,46 @@ function standInEnv(extra = {}) {
   return env;
 }
 
+// The outputs buildC has made in this process.
+const builtC = new Set();
+
 /**
  * Compiles bench/c/<name>.c against the CUDA headers and libcuda (with gcc, in
  * a temporary directory) and returns the output's path: an executable, or with
  * addon a Node-API module (a C baseline that runs in this process). Over the
  * stand-in, it links against the stand-in driver instead. libs: more linker
- * arguments (-ldl for a baseline that opens a library itself).
+ * arguments (-ldl for a baseline that opens a library itself). Built once per
+ * process.
  */
 function buildC(name, { addon = false, libs = [] } = {}) {
   const source = path.join(__dirname, 'c', `${name}.c`);
   const out = path.join(os.tmpdir(), `cuda-driver-bench-${name}${addon ? '.node' : ''}`);
+  if (builtC.has(out)) return out;
   const link = standIn()
     ? [`-L${path.dirname(process.env.CUDA_DRIVER_LIBRARY)}`, `-Wl,-rpath,${path.dirname(process.env.CUDA_DRIVER_LIBRARY)}`]
     : [];
   const module = addon ? ['-shared', '-fPIC', `-I${path.join(path.dirname(require.resolve('node-api-headers/package.json')), 'include')}`] : [];
   execFileSync('gcc', ['-O2', '-std=c11', ...module, '-o', out, source, `-I${cudaPath}/include`, ...link, ...libs, '-lcuda', '-lm'], { stdio: 'inherit' });
+  builtC.add(out);
   return out;
 }
 
-const builtC = new Map();
 /**
  * Runs a C baseline (built once per process, with libs); it prints one JSON
  * object. env: its environment (default this process's).
  */
 function runC(name, args = [], { libs, env, timeoutMs } = {}) {
-  if (!builtC.has(name)) builtC.set(name, buildC(name, { libs }));
-  return JSON.parse(execFileSync(builtC.get(name), args.map(String),
+  return JSON.parse(execFileSync(buildC(name, { libs }), args.map(String),
     { encoding: 'utf8', env: env ?? process.env, timeout: timeoutMs, killSignal: 'SIGKILL' }));
 }
 
-const builtAddons = new Map();
 /**
  * The file of a C baseline that runs in a Node process, as a Node-API module
  * (built once per process, with libs): bench/c/inprocess.c by default, or
  * bench/c/<name>.c.
  */
 function inProcessCFile(name = 'inprocess', { libs } = {}) {
-  if (!builtAddons.has(name)) builtAddons.set(name, buildC(name, { addon: true, libs }));
-  return builtAddons.get(name);
+  return buildC(name, { addon: true, libs });
 }
 
 /** Loads a C baseline that runs in this process (inProcessCFile's module). */

@@ -270,6 +270,8 @@ export class Kernel extends Disposable<NativeKernel> {
    * @internal A kernel node's packed record: the arguments and shape as
    * packCall packs them, and the node's device ordinal (a module function's
    * context's device; else shape.device, default 0). Valid until the next packing.
+   * packCall's two steps are written out: before the engine optimizes a
+   * process's first build, the call to it is a cost paid at every node.
    */
   nodeRecord(args: readonly KernelArg[], shape: LaunchShape & { device?: DeviceLike }): ArrayBuffer {
     const packed = this.#pack(args, 'params.args');
