@@ -91,7 +91,10 @@ function launchTimes(exec, stream, n) {
   const inC = inProcessC();
   const execHandle = exec.handle, streamHandle = stream.handle;
   const cLaunches = (count) => inC.graphLaunches(execHandle, streamHandle, count);
-  const batch = n >= 1000 ? 5 : 50, rounds = n >= 1000 ? 100 : 200;
+  // As many rounds at every size: from one batch to the next, a launch's host
+  // time falls near one of two values (at 1000 nodes about 2.5 and 7 to 10 µs,
+  // whichever side launches), and over 100 rounds the median moved between them.
+  const batch = n >= 1000 ? 5 : 50, rounds = 200;
   const drain = () => stream.synchronizeSync();
   const one = pairedPerCall(() => exec.launch(stream), cLaunches, batch, rounds, drain);
   const items = new Array(batch).fill(exec);
@@ -118,6 +121,10 @@ function measureChain(cuda, kernel, stream, buffer, n) {
   for (const h of [exec, graph, other]) h.dispose();
   return { build, dataflowBuild, instantiate, update, ...launches };
 }
+
+// Rounds of the paired whole-graph update: a first update is one call per
+// round, and with 11 its median moved by several percent from run to run.
+const updateRounds = 31;
 
 // The whole-graph update against C making the same cuGraphExecUpdate in this
 // process (bench/c/inprocess.c) on the same graphs, paired: each round builds
@@ -261,7 +268,7 @@ async function measure({ passes = 3 } = {}) {
     const update = measureNodeUpdate(cuda, kernel4, buffer, stream);
     run.kernelNodeUpdate = update.plain;
     run.kernelNodeUpdatePrepared = update.prepared;
-    run.updatePairs = updatePairs(cuda, kernel, 1000, 11);
+    run.updatePairs = updatePairs(cuda, kernel, 1000, updateRounds);
     run.buildPairs = buildPairs(cuda, kernel, 1000, 21, buffer);
     js.push(run);
     py.push(runPython('graph', [file, ...sizes]));
@@ -397,7 +404,7 @@ async function measure({ passes = 3 } = {}) {
         'both JavaScript builds and the control (the order rotating); medians of the rounds. The control makes C\'s chain with ' +
         'a call from JavaScript per node (each returning the node as a bigint): what any builder entered once per node reads.',
       'whole-graph update, paired: the same cuGraphExecUpdate from JavaScript and from C in this process (bench/c/inprocess.c), ' +
-        'each on its own executable of the same JavaScript-built chains, side by side in 11 rounds (first updates, then six each, ' +
+        `each on its own executable of the same JavaScript-built chains, side by side in ${updateRounds} rounds (first updates, then six each, ` +
         'the source alternating, the side that goes first alternating); medians of the rounds. The control times C\'s same call ' +
         'from JavaScript around the call and inside C: what a call made from JavaScript reads over one timed inside C.',
       'kernel-node updates change the last argument each time: C and cuda.bindings in a parameter struct made once; ' +
