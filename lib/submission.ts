@@ -25,6 +25,11 @@ export interface SubmitItem {
   [submitted]?(stream: Stream): void;
 }
 
+/** @internal Sets an item's submitSlot, which is read-only to everything but the item itself. */
+export function setSubmitSlot(item: SubmitItem, slot: number): void {
+  (item as { [submitSlot]: number })[submitSlot] = slot;
+}
+
 /**
  * @internal Writes the slots of items[from...] into slots up to the first
  * item that is not ordinary: its index, or count when there is none.

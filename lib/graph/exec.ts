@@ -6,7 +6,7 @@ import { Disposable, slotOf } from '../disposable';
 import { PreparedLaunch } from '../kernel/prepared-launch';
 import { native, NativeGraphExec, Slot } from '../native';
 import { checkStream, Stream, streamSlot, synchronizeStream } from '../stream';
-import { submitOther, submitSlot, submitted } from '../submission';
+import { setSubmitSlot, submitOther, submitSlot, submitted } from '../submission';
 import { checkWaitOptions, WaitOptions } from '../wait-options';
 import { checkBoolean, checkObject, checkOptions, nameOfValue, noOptions } from '../validate';
 import type { Graph } from './graph';
@@ -88,7 +88,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
     this.#deviceLaunch = deviceLaunch;
     this.#uploadedOn = deviceLaunch ? uploadedOn : undefined;
     this.#argument = undefined;
-    (this as { [submitSlot]: number })[submitSlot] = deviceLaunch ? -1 : handle;
+    setSubmitSlot(this, deviceLaunch ? -1 : handle);
   }
 
   /** The CUgraphExec value, for logs and comparisons. */
@@ -193,7 +193,7 @@ export class GraphExec extends Disposable<NativeGraphExec> {
   }
 
   override dispose(): void {
-    (this as { [submitSlot]: number })[submitSlot] = -1;
+    setSubmitSlot(this, -1);
     this.#argument?.dispose();
     super.dispose();
   }

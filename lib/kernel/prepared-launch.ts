@@ -5,7 +5,7 @@ import { Disposable } from '../disposable';
 import { DisposedError } from '../errors';
 import { native, NativePreparedLaunch, Slot } from '../native';
 import type { Stream } from '../stream';
-import { submitOther, submitSlot } from '../submission';
+import { setSubmitSlot, submitOther, submitSlot } from '../submission';
 import { checkInteger } from '../validate';
 import { ArgLayout, ArgSlot, ArgValue, KernelArgumentError, MemoryPointer, writeArg } from './args';
 import type { Kernel } from './kernel';
@@ -43,7 +43,7 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
     this.#slots = [...layout.slots];
     this.#values = new Array(layout.slots.length).fill(undefined);
     this.#unset = layout.slots.length;
-    (this as { [submitSlot]: number })[submitSlot] = this.#unset === 0 ? handle : -1;
+    setSubmitSlot(this, this.#unset === 0 ? handle : -1);
   }
 
   /**
@@ -67,7 +67,7 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
     }
     if (this.#values[index] === undefined) {
       this.#unset -= 1;
-      if (this.#unset === 0) (this as { [submitSlot]: number })[submitSlot] = this.slot;
+      if (this.#unset === 0) setSubmitSlot(this, this.slot);
     }
     this.#values[index] = value;
     return this;
@@ -117,7 +117,7 @@ export class PreparedLaunch extends Disposable<NativePreparedLaunch> {
   }
 
   override dispose(): void {
-    (this as { [submitSlot]: number })[submitSlot] = -1;
+    setSubmitSlot(this, -1);
     super.dispose();
   }
 
