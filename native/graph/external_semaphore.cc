@@ -17,6 +17,9 @@ Napi::Value AddExternalSemaphoreNode(const Napi::CallbackInfo& info) {
   const bool signal = boolArg(info[2], "signal");
   GraphRef graph = graphArg(info[0], "graph");
   deps.resolve(env, *graph);
+  // The driver faults on a node named twice here, where the other node kinds'
+  // calls refuse it (an edge that already exists).
+  if (deps.repeatsANode()) rangeError(env, "dependencies", "must not name a node twice");
   CUgraphNode node = nullptr;
   if (signal) {
     CUDA_EXT_SEM_SIGNAL_NODE_PARAMS p{nullptr, nullptr, 0};

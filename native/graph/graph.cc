@@ -1,5 +1,6 @@
 #include "graph/graph.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -148,6 +149,12 @@ void Dependencies::resolve(Napi::Env env, const SlotTable& table, const GraphBox
                                     : GraphNode::fromSlot(table, Napi::Value(env, valueAt(i)), "dependency");
     nodes[i] = liveNode(env, node, "dependency", &graph)->node;
   }
+}
+
+bool Dependencies::repeatsANode() const {
+  std::vector<CUgraphNode> sorted(nodes(), nodes() + count_);
+  std::sort(sorted.begin(), sorted.end());
+  return std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
 }
 
 Napi::Value CreateGraph(const Napi::CallbackInfo& info) {

@@ -143,6 +143,8 @@ class Dependencies {
   const CUgraphEdgeData* edges() const { return edges_.empty() ? nullptr : edges_.data(); }
   size_t count() const { return count_; }
   bool hasEdgeData() const { return !edges_.empty(); }
+  // Whether a node is named twice (once resolved).
+  bool repeatsANode() const;
 
  private:
   static constexpr size_t kFew = 8;

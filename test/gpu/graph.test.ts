@@ -479,6 +479,20 @@ describeGpu('graphs', () => {
     // Each kind is either accepted with no semaphores or refused by the driver, by name.
     expect(answers[0]).toMatch(/^signal( added with 0 semaphores|: CUDA_ERROR_\w+)$/);
     expect(answers[1]).toMatch(/^wait( added with 0 semaphores|: CUDA_ERROR_\w+)$/);
+    // A node named twice among the dependencies is refused before the driver
+    // (whose external-semaphore calls fault on it); once is accepted as before.
+    const before = graph.addEmpty();
+    for (const kind of ['signal', 'wait'] as const) {
+      expect(() => graph.addExternalSemaphoreNode(kind, { after: [before, before] }))
+        .toThrow(new RangeError('dependencies must not name a node twice'));
+    }
+    const nodes = graph.nodeCount;
+    try {
+      graph.addExternalSemaphoreNode('wait', { after: [before] });
+      expect(graph.nodeCount).toBe(nodes + 1);
+    } catch (error) {
+      expect(error).toBeInstanceOf(CudaError);
+    }
     // A non-external-semaphore node is refused by the per-type getter.
     const empty = graph.addEmpty();
     expect(() => empty.externalSemaphoreCount('signal')).toThrow(CudaError);

@@ -68,6 +68,26 @@ describe('graph node kinds', () => {
     expect(r.report.mismatch).toBe('RangeError: options.edges must have one entry per options.after node');
   });
 
+  test('an external-semaphore node naming a dependency twice is refused before any driver call', () => {
+    const r = runScript(`${capture}
+      const graph = cuda.Graph.create();
+      const a = graph.addEmpty(), b = graph.addEmpty();
+      cuda.callCounters.enable();
+      report({
+        signal: t(() => graph.addExternalSemaphoreNode('signal', { after: [a, b, a] })),
+        wait: t(() => graph.addExternalSemaphoreNode('wait', { after: [b, b] })),
+        called: cuda.callCounters.read().map((c) => c.name),
+        nodes: graph.nodeCount,
+      });`, env());
+    expect(r.stderr).toBe('');
+    expect(r.report).toMatchObject({
+      signal: 'RangeError: dependencies must not name a node twice',
+      wait: 'RangeError: dependencies must not name a node twice',
+      nodes: 2,
+    });
+    expect(r.report.called).not.toEqual(expect.arrayContaining([expect.stringMatching(/ExternalSemaphores/)]));
+  });
+
   test('CUDA_DRIVER_GRAPH_PER_TYPE_CALLS makes the per-type calls be used on any driver; what they cannot express still goes generic', () => {
     const script = `${capture}
       const graph = cuda.Graph.create();
