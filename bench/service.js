@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The shape of a Node service running GPU pipelines, against the same service
-// in C with one thread per request in flight (bench/c/service.c, built here)
-// and in cuda.core with threads (bench/python/service.py). A request uploads
+// in C with one thread per request in flight (bench/c/service.h, built here:
+// in this process, in turn with JavaScript, and as a process of its own) and
+// in cuda.core with threads (bench/python/service.py). A request uploads
 // 1 MiB from pinned memory, launches a graph of 20 kernel nodes that transform
 // it, downloads the result and waits for it; requests run closed-loop, 1, 8
 // and 32 in flight, and each figure is requests per second and the p50 and
@@ -33,7 +34,7 @@
 //
 // Usage: node bench/service.js [requests=10000] [passes=3]
 'use strict';
-const { cubinFile, describePython, now, pick, runAlone, runC, runPython, standIn } = require('./common');
+const { cubinFile, describePython, inProcessC, now, pick, runAlone, runC, runPython, standIn } = require('./common');
 
 const concurrencies = [1, 8, 32];
 const WORDS = 1 << 18; // 1 MiB of 32-bit words
@@ -136,7 +137,7 @@ async function serve(cuda, slots, first, count, t, full, blocking) {
   return { seconds: (now() - t0) / 1e9, latencies };
 }
 
-/** The q-quantile of sorted values (nearest rank), as service.c and service.py take it. */
+/** The q-quantile of sorted values (nearest rank), as service.h and service.py take it. */
 const quantile = (sorted, q) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
 
 /**
@@ -159,16 +160,28 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
   const kernel = lib.kernel('affine');
   const identity = standIn();
   const t = composition(identity);
-  const slots = Array.from({ length: Math.max(...concurrencies) }, () => makeSlot(cuda, kernel));
-  const js = [], c = [], py = [];
+  const most = Math.max(...concurrencies);
+  const slots = Array.from({ length: most }, () => makeSlot(cuda, kernel));
+  // C in this process, at each concurrency right before or after JavaScript
+  // (the order alternating from pass to pass); C in a process of its own, and
+  // Python, after each pass.
+  const inC = inProcessC('service-inprocess', { libs: ['-pthread'] });
+  inC.open(file, Boolean(identity), most, requests);
+  const js = [], c = [], cProcess = [], py = [];
   for (let pass = 0; pass < passes; pass++) {
-    const run = {};
-    for (const n of concurrencies) run[n] = await atConcurrency(cuda, slots, n, requests, t);
+    const run = {}, cRun = {};
+    for (const n of concurrencies) {
+      if (pass % 2) cRun[n] = inC.run(n, requests);
+      run[n] = await atConcurrency(cuda, slots, n, requests, t);
+      if (!(pass % 2)) cRun[n] = inC.run(n, requests);
+    }
     run.blocking = await atConcurrency(cuda, slots, 1, requests, t, true);
     js.push(run);
-    c.push(runC('service', [file, identity ? 1 : 0, requests, ...concurrencies], { libs: ['-pthread'], timeoutMs: 300000 }));
+    c.push(cRun);
+    cProcess.push(runC('service', [file, identity ? 1 : 0, requests, ...concurrencies], { libs: ['-pthread'], timeoutMs: 300000 }));
     py.push(runPython('service', [file, requests, ...concurrencies]));
   }
+  inC.close();
   for (const slot of slots) disposeSlot(slot);
   kernel.dispose();
   lib.dispose();
@@ -192,12 +205,21 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
   const blocking = (key, scale = (v) => v) => ({ js: scale(pick(js, (r) => r.blocking[key])), c: scale(pick(c, (r) => r[1]?.[key])) });
   rows.push({ label: 'control: service, 1 in flight, JavaScript blocking in synchronizeSync(): requests/s', unit: 'req/s', better: 'higher', ...blocking('throughput') });
   rows.push({ label: 'control: service, 1 in flight, JavaScript blocking in synchronizeSync(): p50 latency', unit: 'us', better: 'lower', ...blocking('p50', us) });
+  // The other control: C's service in a process of its own (in the JS
+  // column) against C's in this process; what the host's moment moves.
+  for (const n of concurrencies) {
+    const apart = (key, scale = (v) => v) => ({ js: scale(pick(cProcess, (r) => r[n]?.[key])), c: scale(pick(c, (r) => r[n]?.[key])) });
+    const label = `control: service, ${n} in flight, C in a process of its own against C in this process`;
+    rows.push({ label: `${label}: requests/s`, unit: 'req/s', better: 'higher', ...apart('throughput') });
+    rows.push({ label: `${label}: p99 latency`, unit: 'us', better: 'lower', ...apart('p99', us) });
+  }
   return [{
     title: 'Service',
     rows,
     notes: [
       `requests of 1 MiB up, a graph of ${NODES} kernel nodes, 1 MiB down, awaited; ${requests} requests closed-loop at each ` +
-        `concurrency after a warm-up, every result checked; median of ${passes} passes, JavaScript, C and Python in turn`,
+        `concurrency after a warm-up, every result checked; median of ${passes} passes; C in this process (bench/c/service-inprocess.c) ` +
+        'right before or after JavaScript at each concurrency, in turn; C in a process of its own and Python after each pass',
       'each request in flight has its own stream, pinned staging, device buffer and graph executable; ' +
         'JavaScript: async workers on one thread, `await stream.synchronize()`; C: one pthread per request in flight, ' +
         'cuStreamSynchronize; cuda.core: one Python thread per request in flight, Stream.sync()',
