@@ -37,6 +37,9 @@
 const { cubinFile, describePython, inProcessC, now, pick, runAlone, runC, runPython, standIn } = require('./common');
 
 const concurrencies = [1, 8, 32];
+// Rounds of JavaScript and C in this process per pass: from one round to the
+// next, either side's throughput at 8 in flight moved by a tenth.
+const ROUNDS = 3;
 const WORDS = 1 << 18; // 1 MiB of 32-bit words
 const NODES = 20;
 const BLOCK = 256;
@@ -162,22 +165,25 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
   const t = composition(identity);
   const most = Math.max(...concurrencies);
   const slots = Array.from({ length: most }, () => makeSlot(cuda, kernel));
-  // C in this process, at each concurrency right before or after JavaScript
-  // (the order alternating from pass to pass); C in a process of its own, and
-  // Python, after each pass.
+  // C in this process, at each concurrency right before or after JavaScript,
+  // ROUNDS times a pass, the order alternating; C in a process of its own, and
+  // Python, after each pass. Each figure is the median over every round.
   const inC = inProcessC('service-inprocess', { libs: ['-pthread'] });
   inC.open(file, Boolean(identity), most, requests);
   const js = [], c = [], cProcess = [], py = [];
   for (let pass = 0; pass < passes; pass++) {
-    const run = {}, cRun = {};
-    for (const n of concurrencies) {
-      if (pass % 2) cRun[n] = inC.run(n, requests);
-      run[n] = await atConcurrency(cuda, slots, n, requests, t);
-      if (!(pass % 2)) cRun[n] = inC.run(n, requests);
+    for (let round = 0; round < ROUNDS; round++) {
+      const run = {}, cRun = {};
+      const cFirst = (pass * ROUNDS + round) % 2 === 1;
+      for (const n of concurrencies) {
+        if (cFirst) cRun[n] = inC.run(n, requests);
+        run[n] = await atConcurrency(cuda, slots, n, requests, t);
+        if (!cFirst) cRun[n] = inC.run(n, requests);
+      }
+      if (round === 0) run.blocking = await atConcurrency(cuda, slots, 1, requests, t, true);
+      js.push(run);
+      c.push(cRun);
     }
-    run.blocking = await atConcurrency(cuda, slots, 1, requests, t, true);
-    js.push(run);
-    c.push(cRun);
     cProcess.push(runC('service', [file, identity ? 1 : 0, requests, ...concurrencies], { libs: ['-pthread'], timeoutMs: 300000 }));
     py.push(runPython('service', [file, requests, ...concurrencies]));
   }
@@ -202,7 +208,7 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
   // The control: the same requests one at a time with the JavaScript thread
   // blocked in each wait, as C's thread is: what is left of the gap at 1 in
   // flight without the await.
-  const blocking = (key, scale = (v) => v) => ({ js: scale(pick(js, (r) => r.blocking[key])), c: scale(pick(c, (r) => r[1]?.[key])) });
+  const blocking = (key, scale = (v) => v) => ({ js: scale(pick(js, (r) => r.blocking?.[key])), c: scale(pick(c, (r) => r[1]?.[key])) });
   rows.push({ label: 'control: service, 1 in flight, JavaScript blocking in synchronizeSync(): requests/s', unit: 'req/s', better: 'higher', ...blocking('throughput') });
   rows.push({ label: 'control: service, 1 in flight, JavaScript blocking in synchronizeSync(): p50 latency', unit: 'us', better: 'lower', ...blocking('p50', us) });
   // The other control: C's service in a process of its own (in the JS
@@ -218,8 +224,8 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
     rows,
     notes: [
       `requests of 1 MiB up, a graph of ${NODES} kernel nodes, 1 MiB down, awaited; ${requests} requests closed-loop at each ` +
-        `concurrency after a warm-up, every result checked; median of ${passes} passes; C in this process (bench/c/service-inprocess.c) ` +
-        'right before or after JavaScript at each concurrency, in turn; C in a process of its own and Python after each pass',
+        `concurrency after a warm-up, every result checked; median of ${passes} passes of ${ROUNDS} rounds; C in this process (bench/c/service-inprocess.c) ` +
+        'right before or after JavaScript at each concurrency in every round, in turn; C in a process of its own and Python after each pass',
       'each request in flight has its own stream, pinned staging, device buffer and graph executable; ' +
         'JavaScript: async workers on one thread, `await stream.synchronize()`; C: one pthread per request in flight, ' +
         'cuStreamSynchronize; cuda.core: one Python thread per request in flight, Stream.sync()',
