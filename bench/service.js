@@ -155,6 +155,79 @@ async function atConcurrency(cuda, slots, n, requests, t, blocking = false) {
   return { throughput: requests / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
 }
 
+// The control on worker threads: the same requests at THREADS_IN_FLIGHT in
+// flight, THREADS Node worker threads of an equal share each, every thread
+// with its own slots. What the one JavaScript thread costs at that
+// concurrency, where it makes every driver call that C's threads share out.
+const THREADS = 4;
+const THREADS_IN_FLIGHT = 32;
+
+/** Starts THREADS worker threads of this file, each with slots for its share of THREADS_IN_FLIGHT. */
+function startThreads(file, identity) {
+  const { Worker } = require('worker_threads');
+  return Array.from({ length: THREADS }, () => new Worker(__filename,
+    { workerData: { role: 'service thread', file, identity, inFlight: THREADS_IN_FLIGHT / THREADS } }));
+}
+
+/**
+ * requests split among the threads, each after its own warm-up; all start
+ * together and the time runs from that start to the last result:
+ * {throughput, p50, p99} (ns).
+ */
+async function onThreads(threads, requests) {
+  const share = Math.floor(requests / threads.length);
+  const flags = new Int32Array(new SharedArrayBuffer(8)); // [threads warmed up, go]
+  const results = threads.map((thread, k) => new Promise((resolve, reject) => {
+    thread.once('message', resolve);
+    thread.once('error', reject);
+    thread.postMessage({ first: (k + 1) * 1e6, count: share, flags: flags.buffer });
+  }));
+  while (Atomics.load(flags, 0) < threads.length) Atomics.wait(flags, 0, Atomics.load(flags, 0), 1000);
+  const t0 = now();
+  Atomics.store(flags, 1, 1);
+  Atomics.notify(flags, 1);
+  const done = await Promise.all(results);
+  const latencies = new Float64Array(share * threads.length);
+  done.forEach((r, k) => latencies.set(r.latencies, k * share));
+  latencies.sort();
+  const seconds = (Math.max(...done.map((r) => r.end)) - t0) / 1e9;
+  return { throughput: latencies.length / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+}
+
+/** Ends the threads: each disposes of its slots first. */
+async function stopThreads(threads) {
+  await Promise.all(threads.map((thread) => new Promise((resolve) => {
+    thread.once('exit', resolve);
+    thread.postMessage({});
+  })));
+}
+
+/** A worker thread's part (startThreads): warm up, wait for the start, serve its share. */
+function serveOnThread({ file, identity, inFlight }) {
+  const { parentPort } = require('worker_threads');
+  const cuda = require('..');
+  const lib = cuda.Library.loadFile(file);
+  const kernel = lib.kernel('affine');
+  const t = composition(identity);
+  const slots = Array.from({ length: inFlight }, () => makeSlot(cuda, kernel));
+  parentPort.on('message', async ({ first, count, flags }) => {
+    if (count === undefined) {
+      for (const slot of slots) disposeSlot(slot);
+      kernel.dispose();
+      lib.dispose();
+      parentPort.close();
+      return;
+    }
+    const shared = new Int32Array(flags);
+    await serve(cuda, slots, first - Math.max(200, 4 * inFlight), Math.max(200, 4 * inFlight), t, true, false);
+    Atomics.add(shared, 0, 1);
+    Atomics.notify(shared, 0);
+    Atomics.wait(shared, 1, 0);
+    const { latencies } = await serve(cuda, slots, first, count, t, false, false);
+    parentPort.postMessage({ end: now(), latencies }, [latencies.buffer]);
+  });
+}
+
 /** Runs the service benchmark; returns its section of the report. */
 async function measure({ requests = 10000, passes = 3 } = {}) {
   const cuda = require('..');
@@ -170,6 +243,8 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
   // Python, after each pass. Each figure is the median over every round.
   const inC = inProcessC('service-inprocess', { libs: ['-pthread'] });
   inC.open(file, Boolean(identity), most, requests);
+  // (Not over the stand-in driver, whose memory bookkeeping is one thread's.)
+  const threads = identity ? [] : startThreads(file, identity);
   const js = [], c = [], cProcess = [], py = [];
   for (let pass = 0; pass < passes; pass++) {
     for (let round = 0; round < ROUNDS; round++) {
@@ -181,6 +256,7 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
         if (!cFirst) cRun[n] = inC.run(n, requests);
       }
       if (round === 0) run.blocking = await atConcurrency(cuda, slots, 1, requests, t, true);
+      if (threads.length) run.threads = await onThreads(threads, requests);
       js.push(run);
       c.push(cRun);
     }
@@ -188,6 +264,7 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
     py.push(runPython('service', [file, requests, ...concurrencies]));
   }
   inC.close();
+  await stopThreads(threads);
   for (const slot of slots) disposeSlot(slot);
   kernel.dispose();
   lib.dispose();
@@ -211,6 +288,10 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
   const blocking = (key, scale = (v) => v) => ({ js: scale(pick(js, (r) => r.blocking?.[key])), c: scale(pick(c, (r) => r[1]?.[key])) });
   rows.push({ label: 'control: service, 1 in flight, JavaScript blocking in synchronizeSync(): requests/s', unit: 'req/s', better: 'higher', ...blocking('throughput') });
   rows.push({ label: 'control: service, 1 in flight, JavaScript blocking in synchronizeSync(): p50 latency', unit: 'us', better: 'lower', ...blocking('p50', us) });
+  const onThreadsRow = (key, scale = (v) => v) => ({ js: scale(pick(js, (r) => r.threads?.[key])), c: scale(pick(c, (r) => r[THREADS_IN_FLIGHT]?.[key])) });
+  const threadsLabel = `control: service, ${THREADS_IN_FLIGHT} in flight, JavaScript on ${THREADS} worker threads of ${THREADS_IN_FLIGHT / THREADS} each`;
+  rows.push({ label: `${threadsLabel}: requests/s`, unit: 'req/s', better: 'higher', ...onThreadsRow('throughput') });
+  rows.push({ label: `${threadsLabel}: p99 latency`, unit: 'us', better: 'lower', ...onThreadsRow('p99', us) });
   // The other control: C's service in a process of its own (in the JS
   // column) against C's in this process; what the host's moment moves.
   for (const n of concurrencies) {
@@ -229,7 +310,9 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
       'each request in flight has its own stream, pinned staging, device buffer and graph executable; ' +
         'JavaScript: async workers on one thread, `await stream.synchronize()`; C: one pthread per request in flight, ' +
         'cuStreamSynchronize; cuda.core: one Python thread per request in flight, Stream.sync()',
-      'control rows: JavaScript at 1 in flight waiting with stream.synchronizeSync(), blocking its thread as C does, against C at 1 in flight',
+      'control rows: JavaScript at 1 in flight waiting with stream.synchronizeSync(), blocking its thread as C does, against C at 1 in flight; ' +
+        `JavaScript at ${THREADS_IN_FLIGHT} in flight on ${THREADS} Node worker threads (each with its own slots, all starting together, ` +
+        `every round), against C at ${THREADS_IN_FLIGHT}; C in a process of its own against C in this process`,
       describePython(py.find(Boolean)),
     ],
   }];
@@ -237,6 +320,9 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
 
 module.exports = { measure };
 
-if (require.main === module) {
+const { isMainThread, workerData } = require('worker_threads');
+if (!isMainThread && workerData?.role === 'service thread') {
+  serveOnThread(workerData);
+} else if (require.main === module) {
   runAlone(measure, { requests: Number(process.argv[2]) || undefined, passes: Number(process.argv[3]) || undefined });
 }
