@@ -88,6 +88,19 @@ function disposeSlot(slot) {
   for (const h of [slot.exec, slot.stream, slot.device, slot.input, slot.output]) h.dispose();
 }
 
+/** count slots of file's `affine`, and close(), which disposes of them and the library. */
+function openSlots(cuda, file, count) {
+  const lib = cuda.Library.loadFile(file);
+  const kernel = lib.kernel('affine');
+  const slots = Array.from({ length: count }, () => makeSlot(cuda, kernel));
+  const close = () => {
+    for (const slot of slots) disposeSlot(slot);
+    kernel.dispose();
+    lib.dispose();
+  };
+  return { slots, close };
+}
+
 /** Throws unless the download of request id is its transformed input: at the sampled words, or every word. */
 function check(slot, id, t, every) {
   const out = slot.outputWords;
@@ -143,16 +156,24 @@ async function serve(cuda, slots, first, count, t, full, blocking) {
 /** The q-quantile of sorted values (nearest rank), as service.h and service.py take it. */
 const quantile = (sorted, q) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
 
+/** A run's figures from its latencies (sorted here) and its seconds: {throughput, p50, p99} (ns). */
+function figuresOf(latencies, seconds) {
+  latencies.sort();
+  return { throughput: latencies.length / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+}
+
+/** The warm-up before a timed run at n in flight, as service.h takes it. */
+const warmupOf = (n) => Math.max(200, 4 * n);
+
 /**
  * requests at n in flight on the first n slots, after a warm-up of max(200,
  * 4n), awaited or (blocking) waited for on this thread: {throughput, p50, p99} (ns).
  */
 async function atConcurrency(cuda, slots, n, requests, t, blocking = false) {
-  const warmup = Math.max(200, 4 * n);
+  const warmup = warmupOf(n);
   await serve(cuda, slots.slice(0, n), 0, warmup, t, true, blocking);
   const { seconds, latencies } = await serve(cuda, slots.slice(0, n), warmup, requests, t, false, blocking);
-  latencies.sort();
-  return { throughput: requests / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+  return figuresOf(latencies, seconds);
 }
 
 // The control on worker threads: the same requests at THREADS_IN_FLIGHT in
@@ -189,9 +210,7 @@ async function onThreads(threads, requests) {
   const done = await Promise.all(results);
   const latencies = new Float64Array(share * threads.length);
   done.forEach((r, k) => latencies.set(r.latencies, k * share));
-  latencies.sort();
-  const seconds = (Math.max(...done.map((r) => r.end)) - t0) / 1e9;
-  return { throughput: latencies.length / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+  return figuresOf(latencies, (Math.max(...done.map((r) => r.end)) - t0) / 1e9);
 }
 
 /** Ends the threads: each disposes of its slots first. */
@@ -206,20 +225,16 @@ async function stopThreads(threads) {
 function serveOnThread({ file, identity, inFlight }) {
   const { parentPort } = require('worker_threads');
   const cuda = require('..');
-  const lib = cuda.Library.loadFile(file);
-  const kernel = lib.kernel('affine');
   const t = composition(identity);
-  const slots = Array.from({ length: inFlight }, () => makeSlot(cuda, kernel));
+  const { slots, close } = openSlots(cuda, file, inFlight);
   parentPort.on('message', async ({ first, count, flags }) => {
     if (count === undefined) {
-      for (const slot of slots) disposeSlot(slot);
-      kernel.dispose();
-      lib.dispose();
+      close();
       parentPort.close();
       return;
     }
     const shared = new Int32Array(flags);
-    await serve(cuda, slots, first - Math.max(200, 4 * inFlight), Math.max(200, 4 * inFlight), t, true, false);
+    await serve(cuda, slots, first - warmupOf(inFlight), warmupOf(inFlight), t, true, false);
     Atomics.add(shared, 0, 1);
     Atomics.notify(shared, 0);
     Atomics.wait(shared, 1, 0);
@@ -232,12 +247,10 @@ function serveOnThread({ file, identity, inFlight }) {
 async function measure({ requests = 10000, passes = 3 } = {}) {
   const cuda = require('..');
   const file = cubinFile(cuda);
-  const lib = cuda.Library.loadFile(file);
-  const kernel = lib.kernel('affine');
   const identity = standIn();
   const t = composition(identity);
   const most = Math.max(...concurrencies);
-  const slots = Array.from({ length: most }, () => makeSlot(cuda, kernel));
+  const { slots, close } = openSlots(cuda, file, most);
   // C in this process, at each concurrency right before or after JavaScript,
   // ROUNDS times a pass, the order alternating; C in a process of its own, and
   // Python, after each pass. Each figure is the median over every round.
@@ -265,9 +278,7 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
   }
   inC.close();
   await stopThreads(threads);
-  for (const slot of slots) disposeSlot(slot);
-  kernel.dispose();
-  lib.dispose();
+  close();
 
   const us = (ns) => (ns === undefined ? undefined : ns / 1e3);
   const rows = [];
@@ -282,23 +293,29 @@ async function measure({ requests = 10000, passes = 3 } = {}) {
     rows.push({ label: `${label}: p50 latency`, unit: 'us', better: 'lower', ...figure('p50', us) });
     rows.push({ label: `${label}: p99 latency`, unit: 'us', better: 'lower', ...figure('p99', us), target: { maxRatio: 1.2 } });
   }
-  // The control: the same requests one at a time with the JavaScript thread
-  // blocked in each wait, as C's thread is: what is left of the gap at 1 in
-  // flight without the await.
-  const blocking = (key, scale = (v) => v) => ({ js: scale(pick(js, (r) => r.blocking?.[key])), c: scale(pick(c, (r) => r[1]?.[key])) });
-  rows.push({ label: 'control: service, 1 in flight, JavaScript blocking in synchronizeSync(): requests/s', unit: 'req/s', better: 'higher', ...blocking('throughput') });
-  rows.push({ label: 'control: service, 1 in flight, JavaScript blocking in synchronizeSync(): p50 latency', unit: 'us', better: 'lower', ...blocking('p50', us) });
-  const onThreadsRow = (key, scale = (v) => v) => ({ js: scale(pick(js, (r) => r.threads?.[key])), c: scale(pick(c, (r) => r[THREADS_IN_FLIGHT]?.[key])) });
+  // A control row: key ('throughput', 'p50' or 'p99') of jsRuns' figures
+  // (jsFigure of a run) in the JS column against C's in this process at n.
+  const control = (label, key, jsRuns, jsFigure, n) => {
+    const scale = key === 'throughput' ? (v) => v : us;
+    return {
+      label: `${label}: ${key === 'throughput' ? 'requests/s' : `${key} latency`}`,
+      unit: key === 'throughput' ? 'req/s' : 'us', better: key === 'throughput' ? 'higher' : 'lower',
+      js: scale(pick(jsRuns, (r) => jsFigure(r)?.[key])), c: scale(pick(c, (r) => r[n]?.[key])),
+    };
+  };
+  // The same requests one at a time with the JavaScript thread blocked in
+  // each wait, as C's thread is: what is left of the gap at 1 in flight
+  // without the await.
+  const blockingLabel = 'control: service, 1 in flight, JavaScript blocking in synchronizeSync()';
+  rows.push(control(blockingLabel, 'throughput', js, (r) => r.blocking, 1), control(blockingLabel, 'p50', js, (r) => r.blocking, 1));
   const threadsLabel = `control: service, ${THREADS_IN_FLIGHT} in flight, JavaScript on ${THREADS} worker threads of ${THREADS_IN_FLIGHT / THREADS} each`;
-  rows.push({ label: `${threadsLabel}: requests/s`, unit: 'req/s', better: 'higher', ...onThreadsRow('throughput') });
-  rows.push({ label: `${threadsLabel}: p99 latency`, unit: 'us', better: 'lower', ...onThreadsRow('p99', us) });
+  rows.push(control(threadsLabel, 'throughput', js, (r) => r.threads, THREADS_IN_FLIGHT),
+    control(threadsLabel, 'p99', js, (r) => r.threads, THREADS_IN_FLIGHT));
   // The other control: C's service in a process of its own (in the JS
   // column) against C's in this process; what the host's moment moves.
   for (const n of concurrencies) {
-    const apart = (key, scale = (v) => v) => ({ js: scale(pick(cProcess, (r) => r[n]?.[key])), c: scale(pick(c, (r) => r[n]?.[key])) });
     const label = `control: service, ${n} in flight, C in a process of its own against C in this process`;
-    rows.push({ label: `${label}: requests/s`, unit: 'req/s', better: 'higher', ...apart('throughput') });
-    rows.push({ label: `${label}: p99 latency`, unit: 'us', better: 'lower', ...apart('p99', us) });
+    rows.push(control(label, 'throughput', cProcess, (r) => r[n], n), control(label, 'p99', cProcess, (r) => r[n], n));
   }
   return [{
     title: 'Service',
