@@ -212,6 +212,9 @@ function buildPairs(cuda, kernel, n, rounds, buffer) {
 // (as graph.c and graph.py do): one params object and one argument array,
 // whose last argument (an immutable KernelArg) is the only thing made per call.
 // The prepared form: a PreparedLaunch's last argument set, then the update.
+// Each form is also paired with C updating the same node of the same
+// executable in this process (bench/c/inprocess.c nodeUpdates), with the
+// control of C's update entered from JavaScript once per update.
 function measureNodeUpdate(cuda, kernel4, buffer, stream) {
   const { arg } = cuda;
   const shape = { grid: 1, block: 32 };
@@ -220,19 +223,30 @@ function measureNodeUpdate(cuda, kernel4, buffer, stream) {
   const node = graph.addKernel(kernel4, shape, args);
   const exec = graph.instantiate();
   const params = { type: 'kernel', kernel: kernel4, grid: 1, block: 32, args };
-  const plain = perCall((i) => {
+  const updatePlain = (i) => {
     args[3] = arg.u32(i & 1023);
     exec.setParams(node, params);
-  }, 100, 300);
+  };
   const prepared = kernel4.prepare({ ...shape, stream }, ['ptr', 'ptr', 'f32', 'u32'], [buffer, buffer, 2, 1000]);
-  const preparedFigure = perCall((i) => {
+  const updatePrepared = (i) => {
     prepared.set(3, i & 1023);
     exec.setParams(node, prepared);
-  }, 100, 300);
+  };
+  const inC = inProcessC();
+  const handles = [exec.handle, node.handle, kernel4.handle, buffer.address];
+  const cUpdates = (count) => inC.nodeUpdates(...handles, count);
+  const nothingQueued = () => {};
+  const figures = {
+    plain: perCall(updatePlain, 100, 300),
+    prepared: perCall(updatePrepared, 100, 300),
+    plainPaired: pairedPerCall(updatePlain, cUpdates, 100, 300, nothingQueued),
+    preparedPaired: pairedPerCall(updatePrepared, cUpdates, 100, 300, nothingQueued),
+    crossing: crossingControl(cUpdates, 100, 300, nothingQueued),
+  };
   prepared.dispose();
   exec.dispose();
   graph.dispose();
-  return { plain, prepared: preparedFigure };
+  return figures;
 }
 
 // Launch times alone, for each size: the extra passes of the launch rows.
@@ -265,9 +279,7 @@ async function measure({ passes = 3 } = {}) {
   for (let pass = 0; pass < passes; pass++) {
     c.push(runC('graph', [file, ...sizes]));
     const run = Object.fromEntries(sizes.map((n) => [n, measureChain(cuda, kernel, stream, buffer, n)]));
-    const update = measureNodeUpdate(cuda, kernel4, buffer, stream);
-    run.kernelNodeUpdate = update.plain;
-    run.kernelNodeUpdatePrepared = update.prepared;
+    run.nodeUpdates = measureNodeUpdate(cuda, kernel4, buffer, stream);
     run.updatePairs = updatePairs(cuda, kernel, 1000, updateRounds);
     run.buildPairs = buildPairs(cuda, kernel, 1000, 21, buffer);
     js.push(run);
@@ -333,13 +345,23 @@ async function measure({ passes = 3 } = {}) {
     });
   }
   const updateBaselines = { c: pick(c, 'kernelNodeUpdate'), bindings: pick(py, (r) => r?.bindings.kernelNodeUpdate) };
+  const updates = (key, side) => pick(js, (r) => (side === undefined ? r.nodeUpdates[key] : r.nodeUpdates[key][side]));
   rows.push({
     label: 'kernel-node update on an executable', unit: 'ns', better: 'lower', perCall: true,
-    js: pick(js, 'kernelNodeUpdate'), ...updateBaselines,
+    js: updates('plain'), ...updateBaselines,
   });
   rows.push({
     label: 'kernel-node update, prepared', unit: 'ns', better: 'lower', perCall: true,
-    js: pick(js, 'kernelNodeUpdatePrepared'), ...updateBaselines,
+    js: updates('prepared'), ...updateBaselines,
+  });
+  rows.push({
+    label: 'kernel-node update on an executable, C in this process', unit: 'ns', better: 'lower',
+    js: updates('plainPaired', 'js'), c: updates('plainPaired', 'c'),
+  });
+  rows.push(inProcessRow('kernel-node update, prepared', updates('preparedPaired', 'js'), updates('preparedPaired', 'c'), 1.05, 100));
+  rows.push({
+    label: 'control: C\'s kernel-node update entered once per update from JavaScript (JS column), C in this process',
+    unit: 'ns', better: 'lower', js: updates('crossing', 'js'), c: updates('crossing', 'c'),
   });
   rows.push(once('build 1000 nodes, node by node', 'build', 'build'));
   rows.push(once('build 1000 nodes, data-flow builder', 'dataflowBuild', 'build'));
@@ -408,7 +430,9 @@ async function measure({ passes = 3 } = {}) {
         'the source alternating, the side that goes first alternating); medians of the rounds. The control times C\'s same call ' +
         'from JavaScript around the call and inside C: what a call made from JavaScript reads over one timed inside C.',
       'kernel-node updates change the last argument each time: C and cuda.bindings in a parameter struct made once; ' +
-        'the prepared row through PreparedLaunch.set() and exec.setParams(node, prepared), the other with a params object.',
+        'the prepared row through PreparedLaunch.set() and exec.setParams(node, prepared), the other with a params object. ' +
+        'Paired with C in this process: bench/c/inprocess.c updates the same node of the same executable (cuGraphExecNodeSetParams), ' +
+        '100 updates a batch in turn with JavaScript, 300 rounds; the control enters that C loop from JavaScript once per update.',
       describePython(py.find(Boolean)),
     ],
   }];
