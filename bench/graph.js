@@ -233,8 +233,8 @@ function measureNodeUpdate(cuda, kernel4, buffer, stream) {
     exec.setParams(node, prepared);
   };
   const inC = inProcessC();
-  const handles = [exec.handle, node.handle, kernel4.handle, buffer.address];
-  const cUpdates = (count) => inC.nodeUpdates(...handles, count);
+  inC.nodeUpdateTarget(exec.handle, node.handle, kernel4.handle, buffer.address);
+  const cUpdates = (count) => inC.nodeUpdates(count);
   const nothingQueued = () => {};
   const figures = {
     plain: perCall(updatePlain, 100, 300),
