@@ -116,9 +116,12 @@ Napi::Value KernelAttribute(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, value);
 }
 
+// Only the attributes the headers name reach the driver: cuFuncSetAttribute
+// faults on some numbers outside its enum (-1 and 2^31-1 on driver 580)
+// instead of refusing them.
 Napi::Value KernelSetAttribute(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  auto attribute = static_cast<CUfunction_attribute>(intArg(info[1], "attribute"));
+  auto attribute = static_cast<CUfunction_attribute>(integerArg(info[1], "attribute", 0, CU_FUNC_ATTRIBUTE_MAX - 1));
   int value = intArg(info[2], "value");
   const KernelBox& k = *Kernel::fromSlot(info[0], "kernel");
   std::string detail = k.name + " attribute=" + std::to_string(attribute) + " value=" + std::to_string(value);

@@ -73,12 +73,16 @@ const waitsLong = (t: unknown) => (typeof t === 'number' || typeof t === 'bigint
 // Entries whose arguments adjust() rewrites (descriptors, socket paths), by the argument's place.
 const descriptorArgs: Record<string, number> = { importAllocation: 0, importPool: 1 };
 const socketEntries = new Set(['fdChannelListen', 'fdChannelConnect']);
+// Entries that write a file at a path argument, by its place: a drawn name would
+// make a file of that name in the working directory, overwriting one there, and
+// a later target that takes the name for a missing file would find it.
+const fileWriters: Record<string, number> = { driverLogDumpToFile: 1 };
 
 /** Fails when a list above names no entry of the tables: a renamed entry must not fall out of a list unnoticed. */
 function checkNames(entries: Map<string, TableEntry>): void {
   const lists: Record<string, Iterable<string>> = {
     excluded: Object.keys(excluded), allocating, stateful, waiting: Object.keys(waiting), descriptorArgs: Object.keys(descriptorArgs),
-    socketEntries,
+    socketEntries, fileWriters: Object.keys(fileWriters),
   };
   const stale = Object.entries(lists).flatMap(([list, names]) => [...names].filter((n) => !entries.has(n)).map((n) => `${list}: ${n}`));
   if (stale.length) throw new Error(`test/fuzz/native-targets.ts names entries no table declares: ${stale.join(', ')}`);
@@ -490,9 +494,13 @@ function pointerPlacement(world: World): Target[] {
 }
 
 // Arguments a call must not get here: real descriptors (an import would read
-// them), socket paths in the working directory, gigabytes to pin, long waits.
+// them), socket paths in the working directory, files written there (a path
+// the library would pass on becomes /dev/null; an empty one, or one with a NUL,
+// stays, to be refused), gigabytes to pin, long waits.
 function adjust(name: string, args: unknown[], nullFd: number): unknown[] {
   const out = [...args];
+  const file = fileWriters[name];
+  if (file !== undefined && typeof out[file] === 'string' && out[file] !== '' && !(out[file] as string).includes('\0')) out[file] = '/dev/null';
   const fd = descriptorArgs[name];
   if (fd !== undefined && typeof out[fd] === 'number' && (out[fd] as number) >= 0 && (out[fd] as number) < 65536) out[fd] = nullFd;
   if (socketEntries.has(name)) {

@@ -10,6 +10,7 @@ import {
   Device,
   DeviceBuffer,
   fromFloat16Bits,
+  FunctionAttribute,
   Graph,
   Kernel,
   KernelArgumentError,
@@ -232,6 +233,11 @@ describeGpu('kernels', () => {
     expect(saxpy.attribute('numRegs')).toBeGreaterThan(0);
     expect(saxpy.attribute('maxThreadsPerBlock')).toBeGreaterThanOrEqual(32);
     saxpy.setAttribute('preferredSharedMemoryCarveout', 50);
+    expect(saxpy.attribute('preferredSharedMemoryCarveout')).toBe(50);
+    // cuFuncSetAttribute faults on some numbers outside its enum: those never reach it.
+    for (const n of [2 ** 31 - 1, FunctionAttribute.clusterSchedulingPolicyPreference + 1]) {
+      expect(() => saxpy.setAttribute(n, 16)).toThrow(new RangeError('attribute must be between 0 and 15'));
+    }
     expect(saxpy.attribute('preferredSharedMemoryCarveout')).toBe(50);
   });
 

@@ -750,6 +750,19 @@ describe('attributes and occupancy', () => {
     expect(r.badName).toMatchObject({ type: 'RangeError' });
   });
 
+  test('an attribute number the headers do not name is refused before the driver', () => {
+    const r = run(`
+      const k = cuda.Library.load(image).kernel('saxpy');
+      cuda.callCounters.enable();
+      const calls = () => cuda.callCounters.read().find((c) => c.name === 'cuKernelSetAttribute')?.calls ?? 0;
+      const refused = [cuda.FunctionAttribute.clusterSchedulingPolicyPreference + 1, 2 ** 31 - 1].map((n) => attempt(() => k.setAttribute(n, 16)));
+      const refusedCalls = calls();
+      k.setAttribute(cuda.FunctionAttribute.preferredSharedMemoryCarveout, 50);
+      report({ refused, refusedCalls, carveout: k.attribute('preferredSharedMemoryCarveout'), calls: calls() });`);
+    for (const e of r.refused) expect(e).toMatchObject({ type: 'RangeError', message: 'attribute must be between 0 and 15' });
+    expect(r).toMatchObject({ refusedCalls: 0, carveout: 50, calls: 1 });
+  });
+
   test('occupancy, with the shared memory of a block size computed by JavaScript', () => {
     const r = run(`
       const k = cuda.Library.load(image).kernel('saxpy');
