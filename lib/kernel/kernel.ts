@@ -164,7 +164,12 @@ export class Kernel extends Disposable<NativeKernel> {
     return out;
   }
 
-  /** Sets a settable attribute (max dynamic shared memory, carveout, cluster settings, ...). */
+  /**
+   * Sets a settable attribute (max dynamic shared memory, carveout, cluster
+   * settings, ...), by name or by the driver's number. A number the headers
+   * this package was built with do not name is refused with a RangeError: the
+   * driver faults on some of them instead of refusing them.
+   */
   setAttribute(name: FunctionAttributeName | number, value: number, device?: DeviceLike): void {
     native.kernelSetAttribute(this.slot, checkEnum(name, FunctionAttribute, 'name'), checkInteger(value, 'value', -(2 ** 31), 2 ** 31 - 1),
       this.#ordinal(device));
