@@ -92,8 +92,8 @@ function launchTimes(exec, stream, n) {
   const execHandle = exec.handle, streamHandle = stream.handle;
   const cLaunches = (count) => inC.graphLaunches(execHandle, streamHandle, count);
   // As many rounds at every size: from one batch to the next, a launch's host
-  // time falls near one of two values (at 1000 nodes about 2.5 and 7 to 10 µs,
-  // whichever side launches), and over 100 rounds the median moved between them.
+  // time falls near one of two values, whichever side launches, and over half
+  // as many rounds the median moved between them (bench/RESULTS.md, Z45).
   const batch = n >= 1000 ? 5 : 50, rounds = 200;
   const drain = () => stream.synchronizeSync();
   const one = pairedPerCall(() => exec.launch(stream), cLaunches, batch, rounds, drain);
@@ -123,7 +123,7 @@ function measureChain(cuda, kernel, stream, buffer, n) {
 }
 
 // Rounds of the paired whole-graph update: a first update is one call per
-// round, and with 11 its median moved by several percent from run to run.
+// round, and with a third as many its median moved from run to run.
 const updateRounds = 31;
 
 // The whole-graph update against C making the same cuGraphExecUpdate in this

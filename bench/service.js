@@ -38,7 +38,7 @@ const { cubinFile, describePython, inProcessC, now, pick, runAlone, runC, runPyt
 
 const concurrencies = [1, 8, 32];
 // Rounds of JavaScript and C in this process per pass: from one round to the
-// next, either side's throughput at 8 in flight moved by a tenth.
+// next, either side's throughput moved by more than the goal's margin.
 const ROUNDS = 3;
 const WORDS = 1 << 18; // 1 MiB of 32-bit words
 const NODES = 20;

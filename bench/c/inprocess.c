@@ -285,12 +285,14 @@ static napi_value chainNode(napi_env env, napi_callback_info info) {
   return bigint(env, (uint64_t)(uintptr_t)node);
 }
 
-/* The kernel node nodeUpdates updates, and the parameters it gives it. */
+/* The kernel node nodeUpdates updates, the parameters it gives it, and how
+ * many updates it has made (the last argument's source). */
 static struct {
   CUgraphExec exec;
   CUgraphNode node;
   CUgraphNodeParams params;
   struct emptyArgs args;
+  unsigned count;
 } updated;
 
 static napi_value nodeUpdateTarget(napi_env env, napi_callback_info info) {
@@ -318,10 +320,9 @@ static napi_value nodeUpdates(napi_env env, napi_callback_info info) {
     return fail(env, "nodeUpdates(count): a number");
   }
   if (updated.exec == NULL) return fail(env, "nodeUpdates: call nodeUpdateTarget first");
-  static unsigned updates;
   double t0 = nanoseconds();
   for (uint32_t i = 0; i < count; i++) {
-    updated.args.n = updates++ & 1023;
+    updated.args.n = updated.count++ & 1023;
     CUresult r = cuGraphExecNodeSetParams(updated.exec, updated.node, &updated.params);
     if (r != CUDA_SUCCESS) return driverError(env, "cuGraphExecNodeSetParams", r);
   }
