@@ -1,7 +1,9 @@
 #include "stream.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "core/args.h"
@@ -31,6 +33,12 @@ struct HandedOff {
       : resources(std::move(kept)), home(std::move(owner)) {}
   HandedOff(const HandedOff&) = delete;
   HandedOff& operator=(const HandedOff&) = delete;
+  bool holdsJavaScript() const {
+    for (const auto& [key, entry] : resources) {
+      if (entry.resource && entry.holdsJavaScript(entry.resource.get())) return true;
+    }
+    return false;
+  }
   ~HandedOff() {
     if (!workOver.load(std::memory_order_acquire)) {
       new auto(std::move(resources));
@@ -42,6 +50,27 @@ struct HandedOff {
     }
   }
 };
+
+// How long a worker's teardown waits for work that holds JavaScript values.
+// Bounded, so that a worker (and with it its process) still ends when its work
+// never does.
+constexpr std::chrono::seconds kTeardownWait{10};
+
+// Whether the work behind marker is over, asked as the environment is torn
+// down on its thread. Its JavaScript values die with it: the memory of a
+// registered buffer goes back to the heap, which must not happen while the GPU
+// may still reach it, so work that holds any is waited for (up to
+// kTeardownWait); other work is only asked after.
+bool workOverAtTeardown(CUevent marker, const HandedOff& held) {
+  CUresult result = CU_CALL(cuEventQuery, marker);
+  if (result != CUDA_ERROR_NOT_READY || !held.holdsJavaScript()) return result == CUDA_SUCCESS;
+  const auto deadline = std::chrono::steady_clock::now() + kTeardownWait;
+  while (result == CUDA_ERROR_NOT_READY && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    result = CU_CALL(cuEventQuery, marker);
+  }
+  return result == CUDA_SUCCESS;
+}
 
 }  // namespace
 
@@ -94,7 +123,8 @@ void Stream::collecting(StreamBox& box) {
 // work, and let go of what it uses only once the event has completed: seen by
 // a wait thread, which hands the release back to the JavaScript thread, or,
 // when that thread is not this one or is being torn down (a worker ending), by
-// the reaper (unless it has completed already). If anything fails, the
+// the reaper (unless it has completed already, or, holding JavaScript values,
+// completes within the teardown's wait: workOverAtTeardown). If anything fails, the
 // resources are leaked rather than freed under the GPU (a HandedOff whose work
 // is not known to be over).
 void StreamBox::handOffPending() {
@@ -127,7 +157,7 @@ void StreamBox::handOffPending() {
     } catch (const Napi::Error&) {
       // No channel back to this thread could be made: the reaper watches instead.
     }
-  } else if (home.onItsThread() && CU_CALL(cuEventQuery, marker) == CUDA_SUCCESS) {
+  } else if (home.onItsThread() && workOverAtTeardown(marker, *held)) {
     // The environment is being torn down, and the work is over: released here.
     CU_CALL(cuEventDestroy, marker);
     held->workOver = true;

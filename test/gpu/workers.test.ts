@@ -11,7 +11,8 @@
 // Then fifty workers, a pool's day in small, each end with a kernel still
 // running over its memory: once the kernels are over, every driver resource
 // they made is released (by the reaper, native/core/reaper.h) and the device memory
-// this process holds is back where it started.
+// this process holds is back where it started. A worker whose work copies
+// into a buffer it registered waits for that work before its memory goes.
 import * as path from 'path';
 import { runChild } from '../helpers/child';
 import { runScript } from '../helpers/subprocess';
@@ -104,4 +105,48 @@ describeGpu('worker threads', () => {
     // Fifty workers' 80 MiB each would be 4000 MiB; the context's own allocations may move a little.
     expect(Math.abs(after - before)).toBeLessThanOrEqual(32 * 2 ** 20);
   }, 300000);
+
+  test('a worker that ends with a copy into its registered buffer in flight lets the registration go once the copy is over', () => {
+    const helpers = path.resolve(__dirname, '../helpers');
+    const dist = path.resolve(__dirname, '../../dist');
+    const r = runScript(`
+      require(${JSON.stringify(path.join(helpers, 'ts-require.js'))});
+      const { resourceBalance } = require(${JSON.stringify(path.join(helpers, 'resource-balance.ts'))});
+      const { Worker } = require('worker_threads');
+      cuda.callCounters.enable();
+      const code = cuda.compile(\`
+        extern "C" __global__ void spin_fill(unsigned* out, unsigned n, long long cycles) {
+          long long start = clock64();
+          while (clock64() - start < cycles) {}
+          for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) out[i] = i;
+        }\`, { name: 'registered.cu' }).code;
+      const spinCycles = cuda.Device.get(0).attribute('clockRate') * 300; // about 0.3 s
+      // The ArrayBuffer's memory goes back to the heap with the worker: the
+      // copy behind the spinning kernel must be over by then.
+      const body = \`
+        const cuda = require(${JSON.stringify(dist)});
+        const { workerData } = require('worker_threads');
+        const stream = cuda.Stream.create();
+        const library = cuda.Library.load(workerData.code);
+        const n = 1 << 20;
+        const device = cuda.DeviceBuffer.alloc(n * 4);
+        library.kernel('spin_fill').launch({ grid: 64, block: 256, stream }, [cuda.arg.ptr(device), cuda.arg.u32(n), cuda.arg.i64(workerData.spinCycles)]);
+        cuda.copy(cuda.HostBuffer.register(new ArrayBuffer(n * 4)), device, { stream });
+        globalThis.kept = [stream, library, device];
+        if (workerData.exit) {
+          globalThis.pending = [stream.synchronize()];
+          process.exit(0);
+        }\`;
+      const end = (exit) => new Promise((resolve, reject) => {
+        const w = new Worker(body, { eval: true, workerData: { code, spinCycles, exit } });
+        w.on('error', reject);
+        w.on('exit', (code) => resolve({ code, registered: resourceBalance(cuda.callCounters.read())['registered host memory'] ?? 0 }));
+      });
+      (async () => {
+        report({ ended: [await end(true), await end(false)] });
+      })().catch((e) => { console.error(e); process.exitCode = 1; });`, {}, ['--expose-gc']);
+    if (r.status !== 0 || !r.report) throw new Error(`the script failed (${r.status}, ${r.signal}):\n${r.stderr.slice(-3000)}`);
+    // Each worker's thread waited for its copy and unregistered the buffer itself before it ended.
+    expect(r.report.ended).toEqual([{ code: 0, registered: 0 }, { code: 0, registered: 0 }]);
+  }, 120000);
 });
