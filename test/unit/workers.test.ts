@@ -195,7 +195,7 @@ test('a worker that ends with a registered buffer in its work waits for the work
   // Work that never ends: each worker still ends, and its registration is
   // left (its memory is not unregistered under the GPU); the second adds its own.
   expect(run(-1).map((e) => [e.code, e.registered])).toEqual([[0, 1], [0, 2]]);
-}, 60000);
+}, 120000);
 
 test('the addon stays loaded when the only workers that loaded it end: its threads outlive them', () => {
   const dist = path.resolve(__dirname, '../../dist');
