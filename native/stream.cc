@@ -51,7 +51,7 @@ struct HandedOff {
   }
 };
 
-// How long a worker's teardown waits for work that holds JavaScript values.
+// How long a worker's teardown waits, in all, for work that holds JavaScript values.
 // Bounded, so that a worker (and with it its process) still ends when its work
 // never does.
 constexpr std::chrono::seconds kTeardownWait{10};
@@ -64,7 +64,9 @@ constexpr std::chrono::seconds kTeardownWait{10};
 bool workOverAtTeardown(CUevent marker, const HandedOff& held) {
   CUresult result = CU_CALL(cuEventQuery, marker);
   if (result != CUDA_ERROR_NOT_READY || !held.holdsJavaScript()) return result == CUDA_SUCCESS;
-  const auto deadline = std::chrono::steady_clock::now() + kTeardownWait;
+  // One bound for the whole teardown, which runs on the environment's own
+  // thread: streams with such work wait together, not each in turn.
+  static thread_local const auto deadline = std::chrono::steady_clock::now() + kTeardownWait;
   while (result == CUDA_ERROR_NOT_READY && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
     result = CU_CALL(cuEventQuery, marker);

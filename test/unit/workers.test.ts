@@ -146,8 +146,9 @@ test('a worker that ends with a registered buffer in its work waits for the work
   const dist = path.resolve(__dirname, '../../dist');
   // The buffer's memory goes back to the heap with the worker's isolate: it
   // must not while a copy into it may still run. The worker's own thread waits
-  // for that work and lets the registration go itself. One worker ends by
-  // process.exit with waits pending, one by running out of work.
+  // for that work and lets the registrations go itself. One worker ends by
+  // process.exit with waits pending, one by running out of work; each has such
+  // work on three streams.
   const script = `
     require(${JSON.stringify(tsRequire)});
     const { resourceBalance } = require(${JSON.stringify(balance)});
@@ -156,15 +157,17 @@ test('a worker that ends with a registered buffer in its work waits for the work
     const body = \`
       const cuda = require(${JSON.stringify(dist)});
       const { parentPort, workerData } = require('worker_threads');
-      const stream = cuda.Stream.create();
       const library = cuda.Library.load('FAKE\\\\nkernel k 8');
       const device = cuda.DeviceBuffer.alloc(4096);
-      library.kernel('k').launch({ grid: 1, block: 1, stream }, [cuda.arg.ptr(device)]);
-      cuda.copy(cuda.HostBuffer.register(new ArrayBuffer(4096)), device, { stream, bytes: 4096 });
-      globalThis.kept = [stream, library, device];
+      const streams = [0, 1, 2].map(() => cuda.Stream.create());
+      for (const stream of streams) {
+        library.kernel('k').launch({ grid: 1, block: 1, stream }, [cuda.arg.ptr(device)]);
+        cuda.copy(cuda.HostBuffer.register(new ArrayBuffer(4096)), device, { stream, bytes: 4096 });
+      }
+      globalThis.kept = [streams, library, device];
       parentPort.postMessage(Date.now());
       if (workerData.exit) {
-        globalThis.pending = [stream.synchronize()];
+        globalThis.pending = streams.map((stream) => stream.synchronize());
         process.exit(0);
       }\`;
     const end = (exit) => new Promise((resolve, reject) => {
@@ -192,9 +195,12 @@ test('a worker that ends with a registered buffer in its work waits for the work
     expect(ended).toMatchObject({ code: 0, registered: 0 });
     expect(ended.afterLaunch).toBeGreaterThanOrEqual(workMs - 50);
   }
-  // Work that never ends: each worker still ends, and its registration is
-  // left (its memory is not unregistered under the GPU); the second adds its own.
-  expect(run(-1).map((e) => [e.code, e.registered])).toEqual([[0, 1], [0, 2]]);
+  // Work that never ends: each worker still ends, its three streams' waits
+  // bounded together (ten seconds, not thirty), and its registrations are left
+  // (its memory is not unregistered under the GPU); the second adds its own.
+  const endless = run(-1);
+  expect(endless.map((e) => [e.code, e.registered])).toEqual([[0, 3], [0, 6]]);
+  for (const ended of endless) expect(ended.afterLaunch).toBeLessThan(20000);
 }, 120000);
 
 test('the addon stays loaded when the only workers that loaded it end: its threads outlive them', () => {
