@@ -67,7 +67,9 @@ export function classify(error: unknown, cuda: CudaModule): { outcome: string; u
   if (error instanceof cuda.CudaError) return { outcome: `${error.constructor.name}:${error.code}` };
   if (error instanceof cuda.DisposedError) return { outcome: 'DisposedError' };
   const libraryClasses = [cuda.KernelArgumentError, cuda.InvalidDescriptorError, cuda.SharingUnsupportedError, cuda.GraphCycleError,
-    cuda.CompileError, cuda.NvrtcUnavailableError, cuda.SystemError, cuda.TimeoutError, cuda.ChannelClosedError, cuda.ChannelProtocolError];
+    cuda.CompileError, cuda.NvrtcUnavailableError, cuda.SystemError, cuda.TimeoutError, cuda.ChannelClosedError, cuda.ChannelProtocolError,
+    // A blocking wait refused while a host callback the GPU waits for has not run yet (a waiting one an earlier target queued).
+    cuda.HostCallbackPendingError];
   for (const C of libraryClasses) if (error instanceof C) return { outcome: C.name };
   const names = chainNames(error);
   const message = String((error as Error).message);
