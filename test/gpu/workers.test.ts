@@ -19,6 +19,23 @@ import { runScript } from '../helpers/subprocess';
 import { describeGpu } from '../helpers/tiers';
 import type { WorkersReport } from '../workers/main';
 
+const helpers = path.resolve(__dirname, '../helpers');
+const dist = path.resolve(__dirname, '../../dist');
+// The start of a child script: the library with its calls counted, and the code
+// of a kernel that spins for spinCycles (about 0.3 s) before it fills out[i] = i.
+const spinningPrelude = `
+  require(${JSON.stringify(path.join(helpers, 'ts-require.js'))});
+  const { resourceBalance, settledBalance } = require(${JSON.stringify(path.join(helpers, 'resource-balance.ts'))});
+  const { Worker } = require('worker_threads');
+  cuda.callCounters.enable();
+  const code = cuda.compile(\`
+    extern "C" __global__ void spin_fill(unsigned* out, unsigned n, long long cycles) {
+      long long start = clock64();
+      while (clock64() - start < cycles) {}
+      for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) out[i] = i;
+    }\`, { name: 'spin_fill.cu' }).code;
+  const spinCycles = cuda.Device.get(0).attribute('clockRate') * 300;`;
+
 const rounds = Number(process.env.WORKERS_ROUNDS ?? 30);
 const count = Number(process.env.WORKERS_COUNT ?? 4);
 
@@ -44,21 +61,8 @@ describeGpu('worker threads', () => {
   }, 330000);
 
   test('fifty workers that end with kernels still running leave nothing behind once the kernels are over', () => {
-    const helpers = path.resolve(__dirname, '../helpers');
-    const dist = path.resolve(__dirname, '../../dist');
-    const r = runScript(`
-      require(${JSON.stringify(path.join(helpers, 'ts-require.js'))});
-      const { settledBalance } = require(${JSON.stringify(path.join(helpers, 'resource-balance.ts'))});
+    const r = runScript(`${spinningPrelude}
       const { deviceMemoryInUse } = require(${JSON.stringify(path.join(helpers, 'device-memory.ts'))});
-      const { Worker } = require('worker_threads');
-      cuda.callCounters.enable();
-      const code = cuda.compile(\`
-        extern "C" __global__ void spin_fill(unsigned* out, unsigned n, long long cycles) {
-          long long start = clock64();
-          while (clock64() - start < cycles) {}
-          for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) out[i] = i;
-        }\`, { name: 'pool.cu' }).code;
-      const spinCycles = cuda.Device.get(0).attribute('clockRate') * 300; // about 0.3 s
       const before = deviceMemoryInUse(cuda);
       // Each worker: a stream, a library, 64 MiB of device memory, 16 MiB stream-ordered, 4 MiB pinned with a view,
       // a kernel spinning over them, copies queued behind it; then it ends: by process.exit with waits pending
@@ -107,20 +111,7 @@ describeGpu('worker threads', () => {
   }, 300000);
 
   test('a worker that ends with a copy into its registered buffer in flight lets the registration go once the copy is over', () => {
-    const helpers = path.resolve(__dirname, '../helpers');
-    const dist = path.resolve(__dirname, '../../dist');
-    const r = runScript(`
-      require(${JSON.stringify(path.join(helpers, 'ts-require.js'))});
-      const { resourceBalance } = require(${JSON.stringify(path.join(helpers, 'resource-balance.ts'))});
-      const { Worker } = require('worker_threads');
-      cuda.callCounters.enable();
-      const code = cuda.compile(\`
-        extern "C" __global__ void spin_fill(unsigned* out, unsigned n, long long cycles) {
-          long long start = clock64();
-          while (clock64() - start < cycles) {}
-          for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) out[i] = i;
-        }\`, { name: 'registered.cu' }).code;
-      const spinCycles = cuda.Device.get(0).attribute('clockRate') * 300; // about 0.3 s
+    const r = runScript(`${spinningPrelude}
       // The ArrayBuffer's memory goes back to the heap with the worker: the
       // copy behind the spinning kernel must be over by then.
       const body = \`
