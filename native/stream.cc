@@ -1,9 +1,7 @@
 #include "stream.h"
 
 #include <atomic>
-#include <chrono>
 #include <cstring>
-#include <thread>
 #include <vector>
 
 #include "core/args.h"
@@ -14,6 +12,7 @@
 #include "memory/memory.h"
 #include "core/reaper.h"
 #include "core/release.h"
+#include "core/teardown_wait.h"
 
 namespace cudrv {
 
@@ -24,10 +23,11 @@ namespace {
 // failed wait may leave it running: then everything is leaked). Off the
 // environment's thread (the reaper, after the environment is gone) what holds
 // a JavaScript value is leaked instead.
-struct HandedOff {
+struct HandedOff : HeldWork {
   std::unordered_map<const void*, StreamBox::Pending> resources;
   JsThreadHome home;
   std::atomic<bool> workOver{false};
+  std::atomic<bool> waited{false};  // the thread watching the work has seen it end, or fail to
 
   HandedOff(std::unordered_map<const void*, StreamBox::Pending> kept, JsThreadHome owner)
       : resources(std::move(kept)), home(std::move(owner)) {}
@@ -39,7 +39,15 @@ struct HandedOff {
     }
     return false;
   }
-  ~HandedOff() {
+  bool settled() const override { return waited.load(std::memory_order_acquire); }
+  // Nothing else touches resources until the teardown is over: the watching
+  // thread only sets the flags, and its functions are let go after.
+  void releaseHere() override {
+    if (!workOver.load(std::memory_order_acquire)) return;
+    auto released = std::move(resources);
+    resources.clear();
+  }
+  ~HandedOff() override {
     if (!workOver.load(std::memory_order_acquire)) {
       new auto(std::move(resources));
       return;
@@ -51,25 +59,13 @@ struct HandedOff {
   }
 };
 
-// How long a worker's teardown waits, in all, for work that holds JavaScript values.
-// Bounded, so that a worker (and with it its process) still ends when its work
-// never does.
-constexpr std::chrono::seconds kTeardownWait{10};
-
 // Whether the work behind marker is over, asked as the environment is torn
-// down on its thread. Its JavaScript values die with it: the memory of a
-// registered buffer goes back to the heap, which must not happen while the GPU
-// may still reach it, so work that holds any is waited for (up to
-// kTeardownWait); other work is only asked after.
+// down on its thread: work that holds JavaScript values is waited for
+// (core/teardown_wait.h), other work is only asked.
 bool workOverAtTeardown(CUevent marker, const HandedOff& held) {
   CUresult result = CU_CALL(cuEventQuery, marker);
-  if (result != CUDA_ERROR_NOT_READY || !held.holdsJavaScript()) return result == CUDA_SUCCESS;
-  // One bound for the whole teardown, which runs on the environment's own
-  // thread: streams with such work wait together, not each in turn.
-  static thread_local const auto deadline = std::chrono::steady_clock::now() + kTeardownWait;
-  while (result == CUDA_ERROR_NOT_READY && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    result = CU_CALL(cuEventQuery, marker);
+  if (result == CUDA_ERROR_NOT_READY && held.holdsJavaScript()) {
+    waitDuringTeardown([&result, marker] { return (result = CU_CALL(cuEventQuery, marker)) != CUDA_ERROR_NOT_READY; });
   }
   return result == CUDA_SUCCESS;
 }
@@ -152,9 +148,11 @@ void StreamBox::handOffPending() {
           Napi::Env(env),
           [marker, held] {
             held->workOver = CU_CALL(cuEventSynchronize, marker) == CUDA_SUCCESS;
+            held->waited.store(true, std::memory_order_release);
             CU_CALL(cuEventDestroy, marker);
           },
           [held](Napi::Env) {}, handOff);  // held is let go with the functions, on this thread
+      if (held->holdsJavaScript()) waitForAtTeardown(Napi::Env(env), held);
       return;
     } catch (const Napi::Error&) {
       // No channel back to this thread could be made: the reaper watches instead.

@@ -11,6 +11,7 @@
 #include "memory/host_buffer.h"
 #include "core/reaper.h"
 #include "core/release.h"
+#include "core/teardown_wait.h"
 #include "stream.h"
 #include "core/wait_thread.h"
 #include "core/waiter.h"
@@ -34,12 +35,14 @@ void onMainEnvironmentExit(void*) {
 // this thread, while the environment's state (AddonData) is whole; the
 // instance data's own finalizer runs last, with parts of it gone. What work
 // still in flight uses goes to the reaper (core/reaper.h), which lets go of it once
-// the work is over and this teardown is.
+// the work is over and this teardown is; work that holds JavaScript values is
+// waited for first (core/teardown_wait.h).
 void onEnvironmentTeardown(void* e) {
   Napi::Env env(static_cast<napi_env>(e));
   Napi::HandleScope scope(env);  // a hook has none of its own; releases may make values
   closeJsThreadChannel(env);
   slotTable(env).releaseAll();
+  waitForHeldWork(env);
   finishJsThreadTeardown(env);
   wakeReaper();
 }

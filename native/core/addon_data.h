@@ -16,6 +16,7 @@ namespace cudrv {
 
 class CancelSignal;
 class GpuWait;
+struct HeldWork;
 struct JsThreadChannel;
 
 struct AddonData {
@@ -40,6 +41,8 @@ struct AddonData {
   std::unique_ptr<SlotTable> slots;
   Napi::FunctionReference setImmediate;
   Napi::FunctionReference sweepUnowned;
+  // GPU work holding JavaScript values that other threads watch: the teardown waits for it (core/teardown_wait.h).
+  std::vector<std::weak_ptr<HeldWork>> heldWork;
   // What HostBuffer registration takes buffers with (native/memory/host_buffer.cc).
   Napi::FunctionReference structuredClone;
   Napi::FunctionReference arrayBufferResizable;
