@@ -89,7 +89,7 @@ export function addonStandIn(failure: AddonFailure): Record<string, unknown> {
     headerVersion: 0,
     fdChannelLimits: { maxPayloadBytes: 0, maxFds: 0, maxAddressBytes: 0 },
     setErrorFactory: () => undefined,
-    markMainThread: () => undefined,
+    markMainThread: () => false,
     // The queue of handle adoptions (lib/disposable.ts): no handle is ever made without the addon.
     handleQueue: () => new Float64Array(1),
     driverStatus: () => ({

@@ -215,8 +215,17 @@ export type NativeSegment = [Slot<NativePhysicalAllocation>, number, number];
 export type NativeAccessEntry = [number, number, number];
 
 export interface NativeAddon {
-  /** Marks the environment as the main thread's (idempotent): its teardown is the process exiting. */
-  markMainThread(): void;
+  /**
+   * Marks the environment as the main thread's: its teardown is the process
+   * exiting. True the first time; after that it does nothing and says false.
+   */
+  markMainThread(): boolean;
+  /**
+   * The process is exiting (the main thread's 'exit' event, which comes before
+   * Node stops the workers): from now on releases are skipped, and a worker's
+   * teardown waits for no work.
+   */
+  markProcessExiting(): void;
   /** cuLogsCurrent: the position the driver's next log line takes. */
   driverLogCurrent(): number;
   /** cuLogsDumpToMemory from since (undefined: all the driver keeps). */
@@ -875,4 +884,7 @@ const addon = loadAddon();
 export const native: NativeAddon = ('exports' in addon
   ? Object.fromEntries(Object.entries(addon.exports))
   : addonStandIn(addon.failure)) as unknown as NativeAddon;
-if (isMainThread) native.markMainThread();
+// The 'exit' event comes before Node stops the workers: their teardowns then
+// wait for no work (native/core/teardown_wait.h). Once per process, however
+// often this module is loaded.
+if (isMainThread && native.markMainThread()) process.once('exit', () => native.markProcessExiting());

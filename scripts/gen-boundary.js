@@ -231,7 +231,10 @@ const addon = loadAddon();
 export const native: NativeAddon = ('exports' in addon
   ? Object.fromEntries(Object.entries(addon.exports))
   : addonStandIn(addon.failure)) as unknown as NativeAddon;
-if (isMainThread) native.markMainThread();
+// The 'exit' event comes before Node stops the workers: their teardowns then
+// wait for no work (native/core/teardown_wait.h). Once per process, however
+// often this module is loaded.
+if (isMainThread && native.markMainThread()) process.once('exit', () => native.markProcessExiting());
 `;
   return out;
 }

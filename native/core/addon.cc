@@ -54,9 +54,14 @@ void onEnvironmentTeardown(void* e) {
 // .node file once), and Node aborts on a cleanup hook registered twice.
 Napi::Value MarkMainThread(const Napi::CallbackInfo& info) {
   AddonData& data = addonData(info.Env());
-  if (data.mainThreadMarked) return info.Env().Undefined();
+  if (data.mainThreadMarked) return Napi::Boolean::New(info.Env(), false);
   data.mainThreadMarked = true;
   napi_add_env_cleanup_hook(info.Env(), onMainEnvironmentExit, nullptr);
+  return Napi::Boolean::New(info.Env(), true);
+}
+
+Napi::Value MarkProcessExiting(const Napi::CallbackInfo& info) {
+  markProcessExiting();
   return info.Env().Undefined();
 }
 

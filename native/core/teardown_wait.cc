@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/addon_data.h"
+#include "core/release.h"
 
 namespace cudrv {
 
@@ -19,7 +20,8 @@ bool waitDuringTeardown(const std::function<bool()>& over) {
   // A teardown runs on its environment's own thread: the bound starts with its first wait.
   static thread_local const auto deadline = std::chrono::steady_clock::now() + kTeardownWait;
   bool done = over();
-  while (!done && std::chrono::steady_clock::now() < deadline) {
+  // Once the process is exiting, its memory goes with it: nothing is waited for.
+  while (!done && !processExiting() && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
     done = over();
   }
@@ -40,6 +42,8 @@ void waitForAtTeardown(Napi::Env env, const std::shared_ptr<HeldWork>& work) {
 void waitForHeldWork(Napi::Env env) {
   std::vector<std::weak_ptr<HeldWork>> held;
   held.swap(addonData(env).heldWork);
+  // The main environment's teardown is the process exiting: nothing is released (core/release.h).
+  if (processExiting()) return;
   for (const auto& weak : held) {
     auto work = weak.lock();
     if (work && waitDuringTeardown([&work] { return work->settled(); })) work->releaseHere();

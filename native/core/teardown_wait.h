@@ -29,7 +29,8 @@ struct HeldWork {
 void waitForAtTeardown(Napi::Env env, const std::shared_ptr<HeldWork>& work);
 
 // At env's teardown: waits for the work waitForAtTeardown named that still
-// lives, and lets go of what it held once it is over.
+// lives, and lets go of what it held once it is over; nothing when the process
+// is exiting.
 void waitForHeldWork(Napi::Env env);
 
 }  // namespace cudrv

@@ -5,6 +5,7 @@ namespace cudrv {
 
 void registerEntries(Napi::Env env, Napi::Object exports) {
   exports.Set("markMainThread", Napi::Function::New(env, MarkMainThread, "markMainThread"));
+  exports.Set("markProcessExiting", Napi::Function::New(env, MarkProcessExiting, "markProcessExiting"));
   exports.Set("driverLogCurrent", Napi::Function::New(env, DriverLogCurrent, "driverLogCurrent"));
   exports.Set("driverLogDump", Napi::Function::New(env, DriverLogDump, "driverLogDump"));
   exports.Set("driverLogDumpToFile", Napi::Function::New(env, DriverLogDumpToFile, "driverLogDumpToFile"));

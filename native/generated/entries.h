@@ -10,6 +10,7 @@ namespace cudrv {
 
 // native/core/entries.txt
 Napi::Value MarkMainThread(const Napi::CallbackInfo& info);
+Napi::Value MarkProcessExiting(const Napi::CallbackInfo& info);
 Napi::Value DriverLogCurrent(const Napi::CallbackInfo& info);
 Napi::Value DriverLogDump(const Napi::CallbackInfo& info);
 Napi::Value DriverLogDumpToFile(const Napi::CallbackInfo& info);

@@ -42,6 +42,7 @@ const tables = (): Tables => (require('../../scripts/gen-boundary.js') as { read
 const excluded: Record<string, string> = {
   setErrorFactory: 'replaces how every error is built',
   markMainThread: 'process set-up',
+  markProcessExiting: 'from then on every release is skipped, as at exit',
   setCounting: 'the run counts driver calls',
   resetCounters: 'the run counts driver calls',
   streamWaitValue: 'a wait whose value never comes blocks the stream for good',

@@ -4,6 +4,7 @@
 // loop running dry, process.exit mid-work, an uncaught exception). The library
 // skips releases once the process is exiting; the driver reclaims everything.
 // The GPU tier (test/gpu/exit.test.ts) does the same with kernels still running.
+import * as path from 'path';
 import { expectPromptExit, fakeDriver, timeExit } from '../helpers/subprocess';
 
 // Everything left behind: one of each kind, work queued on a stream, a capture
@@ -62,6 +63,40 @@ describe('process exit with everything still live', () => {
     const r = await exitAfter(`report('exiting'); setImmediate(() => { throw new Error('boom'); });`);
     expect(r).toMatchObject({ status: 1, signal: null });
     expect(r.stderr).toContain('boom');
+    expectPromptExit(r, 2000);
+  });
+
+  test('work on JavaScript memory still running, its stream disposed: the exit does not wait for it', async () => {
+    // A worker's teardown waits for such work (a registered buffer's memory goes
+    // with it); the process's own exit takes all memory with it and waits for nothing.
+    const r = await timeExit(`(async () => {
+      const stream = cuda.Stream.create();
+      const device = cuda.DeviceBuffer.alloc(4096);
+      cuda.Library.load('FAKE\\nkernel k 8').kernel('k').launch({ grid: 1, block: 1, stream }, [cuda.arg.ptr(device)]);
+      cuda.copy(cuda.HostBuffer.register(new ArrayBuffer(4096)), device, { stream, bytes: 4096 });
+      stream.dispose();
+      report('exiting');
+    })();`, { CUDA_DRIVER_LIBRARY: fakeDriver(), FAKE_CUDA_WORK_MS: '10000' }, '@@"exiting"');
+    expect(r).toMatchObject({ status: 0, signal: null });
+    expectPromptExit(r, 2000);
+  });
+
+  test('process.exit(0) while a worker has work on JavaScript memory running: the exit does not wait for it', async () => {
+    const dist = path.resolve(__dirname, '../../dist');
+    const body = `
+      const cuda = require(${JSON.stringify(dist)});
+      const { parentPort } = require('worker_threads');
+      const stream = cuda.Stream.create();
+      const device = cuda.DeviceBuffer.alloc(4096);
+      cuda.Library.load('FAKE\\nkernel k 8').kernel('k').launch({ grid: 1, block: 1, stream }, [cuda.arg.ptr(device)]);
+      cuda.copy(cuda.HostBuffer.register(new ArrayBuffer(4096)), device, { stream, bytes: 4096 });
+      globalThis.kept = [stream, device, setInterval(() => {}, 1000)];
+      parentPort.postMessage('queued');`;
+    const r = await timeExit(`
+      const worker = new (require('worker_threads').Worker)(${JSON.stringify(body)}, { eval: true });
+      worker.on('message', () => { report('exiting'); process.exit(0); });`,
+    { CUDA_DRIVER_LIBRARY: fakeDriver(), FAKE_CUDA_WORK_MS: '10000' }, '@@"exiting"');
+    expect(r).toMatchObject({ status: 0, signal: null });
     expectPromptExit(r, 2000);
   });
 
